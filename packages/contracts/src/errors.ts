@@ -1,0 +1,53 @@
+/**
+ * Stable error codes shared by every service, the gateway and the realtime gateway.
+ * Codes say what went wrong in domain terms; the HTTP gateway alone maps them to statuses
+ * (services/gateway/src/middleware/problem-details.ts).
+ */
+export const errorCodes = [
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'USERNAME_TAKEN',
+  'INVALID_CREDENTIALS',
+  'RATE_LIMITED',
+  'TOKEN_EXPIRED',
+  'TOKEN_INVALID',
+  'TOKEN_REUSED',
+  'VERSION_CONFLICT',
+  'NOT_A_MEMBER',
+  'CHAT_NOT_FOUND',
+  'USER_NOT_FOUND',
+  'MESSAGE_NOT_FOUND',
+  'KEY_MAP_MISMATCH',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA',
+  'UNAVAILABLE',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** The body every failed RPC reply and realtime ack carries. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+
+/** A failure with a stable code. Thrown by domain code, carried across RPC, mapped to HTTP at the edge. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && (errorCodes as readonly string[]).includes(value);

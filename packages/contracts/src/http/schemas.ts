@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { idSchema } from '../events/event.ts';
+import { limits, usernamePattern, usernameRuleText } from '../limits.ts';
+
+/** Shapes of the `/api/v1` surface (spec section 7). Requests are validated here; responses typed here. */
+
+const base64 = (max: number, what: string) =>
+  z
+    .string({ error: `${what} is required` })
+    .min(1, `${what} is required`)
+    .max(max, `${what} is too large`)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, `${what} must be base64`)
+    .refine((s) => s.length % 4 === 0, `${what} must be base64`);
+
+export const usernameSchema = z
+  .string({ error: 'Username is required' })
+  .trim()
+  .min(1, 'Username is required')
+  .min(limits.usernameMin, usernameRuleText)
+  .max(limits.usernameMax, usernameRuleText)
+  .regex(usernamePattern, usernameRuleText);
+
+export const newPasswordSchema = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .min(limits.passwordMin, `Password must be at least ${limits.passwordMin} characters`)
+  .max(limits.passwordMax, `Password must be at most ${limits.passwordMax} characters`);
+
+export const publicKeySchema = base64(limits.publicKeyMaxChars, 'publicKey');
+
+export const registerBodySchema = z.object({
+  username: usernameSchema,
+  password: newPasswordSchema,
+  publicKey: publicKeySchema,
+});
+
+export const loginBodySchema = z.object({
+  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
+});
+
+export const refreshBodySchema = z.object({
+  refreshtoken: z.string({ error: 'refreshtoken is required' }).min(1).max(2048),
+});
+
+export const updateProfileBodySchema = z.object({ username: usernameSchema.optional() });
+
+export const updatePasswordBodySchema = z.object({ password: newPasswordSchema });
+
+export const createGroupBodySchema = z.object({
+  groupName: z
+    .string({ error: 'groupName is required' })
+    .trim()
+    .min(1, 'groupName is required')
+    .max(limits.groupNameMax, `groupName must be at most ${limits.groupNameMax} characters`),
+  participants: z
+    .array(idSchema, { error: 'participants must be a list of user ids' })
+    .min(1, 'At least one other member is required')
+    .max(limits.groupMaxMembers - 1, 'Too many members'),
+});
+
+const ciphertext = base64(limits.messageCiphertextMaxChars, 'encryptedMessage');
+const wrappedKey = (what: string) => base64(limits.wrappedKeyMaxChars, what);
+const ivSchema = z
+  .string({ error: 'iv is required' })
+  .regex(/^[A-Za-z0-9+/]{16}$/, 'iv must be 12 bytes, base64');
+
+export const sendIndividualBodySchema = z.object({
+  encryptedMessage: ciphertext,
+  iv: ivSchema,
+  encryptedAESKeyForRecipient: wrappedKey('encryptedAESKeyForRecipient'),
+  encryptedAESKeyForSender: wrappedKey('encryptedAESKeyForSender'),
+  replyTo: idSchema.nullish(),
+});
+
+/** Groups: the spec's payload plus `encryptedKeys`, which must name exactly the current members. */
+export const sendGroupBodySchema = z.object({
+  encryptedMessage: ciphertext,
+  iv: ivSchema,
+  encryptedAESKeyForRecipient: wrappedKey('encryptedAESKeyForRecipient').optional(),
+  encryptedAESKeyForSender: wrappedKey('encryptedAESKeyForSender').optional(),
+  encryptedKeys: z
+    .record(idSchema, wrappedKey('encryptedKeys entry'), { error: 'encryptedKeys is required' })
+    .refine((m) => Object.keys(m).length <= limits.groupMaxMembers, 'Too many keys'),
+  replyTo: idSchema.nullish(),
+});
+
+export const historyQuerySchema = z.object({
+  before: idSchema.optional(),
+  after: idSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(limits.historyPageMax).optional(),
+});
+
+/** Public user: never carries hashes, tokens or internal fields. */
+export const publicUserSchema = z.object({
+  _id: idSchema,
+  username: z.string(),
+  profilePicture: z.string().nullable(),
+});
+export type PublicUser = z.infer<typeof publicUserSchema>;
+
+export const chatViewSchema = z.object({
+  _id: idSchema,
+  isGroupChat: z.boolean(),
+  chatName: z.string(),
+  participants: z.array(publicUserSchema),
+  createdBy: idSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ChatView = z.infer<typeof chatViewSchema>;
+
+export interface MessageView {
+  _id: string;
+  chat: string;
+  sender: { _id: string };
+  content: string;
+  iv: string;
+  encryptedKeys: Record<string, string>;
+  replyTo: MessageView | null;
+  seenBy: Record<string, true>;
+  createdAt: string;
+  /** Position in the chat's history; clients page and catch up with it. */
+  seq: number;
+}
+
+export interface ApiSuccess<T> {
+  success: true;
+  message: string;
+  data: T;
+}
+export interface ApiFailure {
+  success: false;
+  message: string;
+}

@@ -1,0 +1,10 @@
+export * from './errors.ts';
+export * from './subjects.ts';
+export * from './limits.ts';
+export * from './events/event.ts';
+export * from './events/user.events.ts';
+export * from './events/auth.events.ts';
+export * from './events/chat.events.ts';
+export * from './events/message.events.ts';
+export * from './http/schemas.ts';
+export type * from './realtime/realtime.events.ts';

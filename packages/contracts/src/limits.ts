@@ -1,0 +1,25 @@
+/** Server-side limits the spec leaves open ("not shown"); docs/decisions.md explains each value. */
+export const limits = {
+  usernameMin: 3,
+  usernameMax: 30,
+  passwordMin: 8,
+  passwordMax: 256,
+  /** Pictures: bytes are sniffed (PNG, JPEG, WebP, GIF); size and pixel caps stop decompression bombs. */
+  pictureMaxBytes: 2 * 1024 * 1024,
+  pictureMaxPixels: 4096 * 4096,
+  pictureMaxSide: 8192,
+  /** base64 of a 2048..4096-bit RSA SPKI public key. */
+  publicKeyMaxChars: 1024,
+  /** Ciphertext of one message, base64. 64 KiB of base64 is about 48 KiB of text. */
+  messageCiphertextMaxChars: 64 * 1024,
+  /** A wrapped key is RSA-OAEP output: 256 bytes for 2048-bit keys, 512 for 4096-bit. */
+  wrappedKeyMaxChars: 700,
+  groupNameMax: 100,
+  groupMaxMembers: 256,
+  historyPageDefault: 50,
+  historyPageMax: 200,
+  jsonBodyMaxBytes: 1024 * 1024,
+} as const;
+
+export const usernamePattern = /^[A-Za-z0-9_-]+$/;
+export const usernameRuleText = `Username must be ${limits.usernameMin}-${limits.usernameMax} characters: letters, digits, "_" or "-"`;

@@ -1,0 +1,45 @@
+import type { MessageView } from '../http/schemas.ts';
+import type { ErrorBody } from '../errors.ts';
+
+/**
+ * Socket.IO event maps (spec section 7, "Real-time events"), shared by the realtime gateway and
+ * the web client. Names are the spec's, spaces included.
+ *
+ * Identity never comes from these payloads: the gateway takes the user id from the handshake
+ * token. Ids a client sends (setup, set offline, message seen) are checked against it.
+ */
+export interface SeenReport {
+  chatId: string;
+  messageId: string;
+  userId?: string;
+}
+
+export type Ack<T = undefined> = (reply: { ok: true; data: T } | { ok: false; error: ErrorBody }) => void;
+
+export interface ClientToServerEvents {
+  setup: (user: { _id: string }) => void;
+  'join chat': (chatId: string) => void;
+  'new message': (message: unknown) => void;
+  'message seen': (report: SeenReport | SeenReport[], ack?: Ack) => void;
+  typing: (to: string | { chatId: string }) => void;
+  'stop typing': (to: { to?: string; chatId?: string } | string) => void;
+  online: () => void;
+  'set offline': (userId: string) => void;
+}
+
+export interface TypingNotice {
+  chatId: string;
+  userId: string;
+  username?: string;
+}
+
+export interface ServerToClientEvents {
+  'online list': (userIds: string[]) => void;
+  offline: (userId: string) => void;
+  online: (userId: string) => void;
+  'message received': (payload: { message: MessageView }) => void;
+  'update seen': (payload: { chatId: string; messageId: string; userId: string }) => void;
+  typing: (notice: TypingNotice) => void;
+  'stop typing': (notice: TypingNotice) => void;
+  error: (error: ErrorBody) => void;
+}

@@ -1,0 +1,16 @@
+import type { BlobStore } from './blob-store.port.ts';
+import type { Clock, IdGenerator, Logger } from './clock.port.ts';
+import type { EventBus } from './event-store.port.ts';
+import type { ReadStore } from './read-store.port.ts';
+import type { Rpc } from './rpc.port.ts';
+
+/** Everything a service may touch outside its own code. Built once by @veil/runtime. */
+export interface Ports {
+  bus: EventBus;
+  rpc: Rpc;
+  readStore: ReadStore;
+  blobs: BlobStore;
+  clock: Clock;
+  ids: IdGenerator;
+  log: Logger;
+}
