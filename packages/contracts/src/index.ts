@@ -8,3 +8,8 @@ export * from './events/chat.events.ts';
 export * from './events/message.events.ts';
 export * from './http/schemas.ts';
 export type * from './realtime/realtime.events.ts';
+export * from './rpc/rpc.ts';
+export * from './rpc/auth.rpc.ts';
+export * from './rpc/user.rpc.ts';
+export * from './rpc/chat.rpc.ts';
+export * from './rpc/message.rpc.ts';

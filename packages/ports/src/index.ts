@@ -4,3 +4,4 @@ export type * from './read-store.port.ts';
 export type * from './blob-store.port.ts';
 export type * from './clock.port.ts';
 export type * from './ports.ts';
+export type * from './service.port.ts';

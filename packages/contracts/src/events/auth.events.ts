@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { defineEvent, idSchema } from './event.ts';
 
 /**
- * The auth context: credentials and refresh-token families, stream `cred-<userId>`.
+ * The auth context. Streams:
+ *  - `cred-<userId>`     credentials (password hash, changes)
+ *  - `rtf-<familyId>`    one refresh-token family: each rotation appends the next token with the
+ *                        family's expected version, so two concurrent uses of one token cannot both win.
  * Only the auth service consumes this context: password hashes never leave it.
  * Refresh tokens are stored as SHA-256 digests, never in clear.
  */
@@ -14,10 +17,6 @@ export const PasswordChanged = defineEvent(
   'PasswordChanged',
   z.object({ userId: idSchema, passwordHash: z.string() }),
 );
-export const LoginNameChanged = defineEvent(
-  'LoginNameChanged',
-  z.object({ userId: idSchema, username: z.string() }),
-);
 export const RefreshTokenIssued = defineEvent(
   'RefreshTokenIssued',
   z.object({
@@ -27,10 +26,6 @@ export const RefreshTokenIssued = defineEvent(
     tokenDigest: z.string(),
     expiresAt: z.iso.datetime(),
   }),
-);
-export const RefreshTokenRotated = defineEvent(
-  'RefreshTokenRotated',
-  z.object({ userId: idSchema, familyId: idSchema, usedTokenId: idSchema }),
 );
 export const RefreshFamilyRevoked = defineEvent(
   'RefreshFamilyRevoked',
@@ -44,11 +39,10 @@ export const RefreshFamilyRevoked = defineEvent(
 export const authEventSchema = z.discriminatedUnion('type', [
   CredentialsRegistered,
   PasswordChanged,
-  LoginNameChanged,
   RefreshTokenIssued,
-  RefreshTokenRotated,
   RefreshFamilyRevoked,
 ]);
 export type AuthEvent = z.infer<typeof authEventSchema>;
 
 export const credentialsStreamId = (userId: string) => `cred-${userId}`;
+export const refreshFamilyStreamId = (familyId: string) => `rtf-${familyId}`;

@@ -133,3 +133,8 @@ export interface ApiFailure {
   success: false;
   message: string;
 }
+
+/** Profile pictures are served by the API gateway under a stable URL derived from the blob key. */
+export const mediaPathPrefix = '/api/v1/media/';
+export const mediaUrl = (pictureKey: string | null): string | null =>
+  pictureKey ? `${mediaPathPrefix}${pictureKey}` : null;

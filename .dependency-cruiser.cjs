@@ -1,0 +1,91 @@
+/**
+ * Who may import whom (docs/architecture.md, "Dependency rules"). Checked in CI by
+ * `npm run depcruise`. Paths are matched on the real file locations (workspace symlinks are
+ * resolved), so `@veil/x` imports are checked as the folders they point to.
+ */
+const adapters = '^packages/adapters/';
+module.exports = {
+  forbidden: [
+    {
+      name: 'contracts-import-only-zod',
+      comment: 'contracts hold schemas and types shared by everyone; they depend on nothing of ours.',
+      severity: 'error',
+      from: { path: '^packages/contracts/' },
+      to: { path: '^(packages|services|web)/', pathNot: '^packages/contracts/' },
+    },
+    {
+      name: 'crypto-is-standalone',
+      comment: 'The crypto module runs unchanged in browsers and Node: no imports at all, no node: modules.',
+      severity: 'error',
+      from: { path: '^packages/crypto/src/' },
+      to: { pathNot: '^packages/crypto/src/' },
+    },
+    {
+      name: 'ports-and-kernel-import-contracts-only',
+      severity: 'error',
+      from: { path: '^packages/(ports|kernel)/src/' },
+      to: { path: '^(packages|services|web)/', pathNot: '^packages/(contracts|ports|kernel)/' },
+    },
+    {
+      name: 'adapters-import-ports-and-their-driver-only',
+      comment: 'An adapter never imports a service or another adapter.',
+      severity: 'error',
+      from: { path: `${adapters}([^/]+)/` },
+      to: { path: '^(services|web|packages/(runtime|kernel))/|^packages/adapters/', pathNot: `${adapters}$1/` },
+    },
+    {
+      name: 'only-runtime-imports-adapters',
+      comment: 'Adapters are chosen by configuration in packages/runtime/src/adapters.ts alone.',
+      severity: 'error',
+      from: { path: '^(services|web|packages/(contracts|ports|kernel|tokens|crypto))/' },
+      to: { path: adapters },
+    },
+    {
+      name: 'services-do-not-import-each-other',
+      comment: 'Services share only @veil/contracts, over events or RPC.',
+      severity: 'error',
+      from: { path: '^services/([^/]+)/' },
+      to: { path: '^services/', pathNot: '^services/$1/' },
+    },
+    {
+      name: 'domain-is-pure',
+      comment: 'Domain code imports contracts and kernel only: no ports, no I/O.',
+      severity: 'error',
+      from: { path: '^services/[^/]+/src/domain/' },
+      to: { path: '^(packages|services)/|^node:(fs|net|http)', pathNot: '^(packages/(contracts|kernel)/|services/[^/]+/src/domain/)' },
+    },
+    {
+      name: 'web-imports-contracts-and-crypto-only',
+      severity: 'error',
+      from: { path: '^web/src/' },
+      to: { path: '^(packages|services)/', pathNot: '^packages/(contracts|crypto)/' },
+    },
+    {
+      name: 'web-features-do-not-import-each-other',
+      severity: 'error',
+      from: { path: '^web/src/features/([^/]+)/' },
+      to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'not-to-test',
+      comment: 'Production code never imports test code.',
+      severity: 'error',
+      from: { pathNot: '\\.test\\.ts$|/test/|/e2e/|/testing/|/checks/' },
+      to: { path: '\\.test\\.ts$|/test/|/e2e/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules|dist' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'default'] },
+    combinedDependencies: true,
+  },
+};

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { idSchema } from '../events/event.ts';
+import type { MessageView } from '../http/schemas.ts';
+import { defineRpcService, operation } from './rpc.ts';
+
+const seenReport = z.object({ chatId: idSchema, messageId: idSchema });
+
+/** The message service: owns messages; learns chat membership from chat events. */
+export const messageRpc = defineRpcService('message', {
+  /** Persists a message from a chat member. `afterChatPosition`: wait until membership has caught up. */
+  send: operation<{ message: MessageView }>()(
+    z.object({
+      userId: idSchema,
+      chatId: idSchema,
+      content: z.string(),
+      iv: z.string(),
+      encryptedKeys: z.record(z.string(), z.string()),
+      replyTo: idSchema.nullish(),
+      /** For one-to-one sends, the recipient; the key map must then be exactly {sender, recipient}. */
+      afterChatPosition: z.number().int().nonnegative().optional(),
+    }),
+  ),
+  history: operation<{ messages: MessageView[]; hasMore: boolean }>()(
+    z.object({
+      userId: idSchema,
+      chatId: idSchema,
+      before: z.number().int().positive().optional(),
+      after: z.number().int().nonnegative().optional(),
+      limit: z.number().int().positive().optional(),
+    }),
+  ),
+  /** Marks messages seen by `userId` (only others' messages in chats the user belongs to). */
+  markSeen: operation<{ marked: { chatId: string; messageId: string }[] }>()(
+    z.object({ userId: idSchema, reports: z.array(seenReport).max(500) }),
+  ),
+  /** One message in the API shape (trusted internal callers: the realtime gateway). */
+  getMessage: operation<{ message: MessageView }>()(z.object({ messageId: idSchema })),
+});

@@ -1,0 +1,4 @@
+export * from './aggregate.ts';
+export * from './events.ts';
+export * from './projection.ts';
+export * from './rpc-client.ts';

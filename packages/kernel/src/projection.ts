@@ -1,0 +1,113 @@
+import { DomainError } from '@veil/contracts';
+import type { EventBus, Logger, ReadStore, RecordedEvent, Subscription } from '@veil/ports';
+
+/**
+ * A projection turns one or more contexts of the event log into read-model documents.
+ * Its checkpoint (last applied position per context) is stored in the same read store as
+ * its documents, so the two go together: wipe the store and the projection replays the log
+ * from the start; keep it (MongoDB) and the projection resumes where it stopped.
+ *
+ * Handlers must be idempotent (a crash between applying an event and saving the checkpoint
+ * replays that event): they write whole documents or set-like fields, never blind increments.
+ */
+export interface ProjectionDefinition {
+  /** Unique per read model; also the checkpoint key prefix. */
+  name: string;
+  contexts: readonly string[];
+  handle(recorded: RecordedEvent): Promise<void>;
+}
+
+export interface RunningProjection {
+  /** Resolves once every event up to `position` in `context` has been applied. */
+  waitFor(context: string, position: number, timeoutMs?: number): Promise<void>;
+  /** Resolves once the projection has applied everything that was in the log when called. */
+  catchUp(timeoutMs?: number): Promise<void>;
+  position(context: string): number;
+  stop(): Promise<void>;
+}
+
+interface Checkpoint {
+  _id: string;
+  position: number;
+}
+
+interface Waiter {
+  context: string;
+  position: number;
+  resolve(): void;
+}
+
+export const startProjection = async (deps: {
+  bus: EventBus;
+  readStore: ReadStore;
+  log: Logger;
+  definition: ProjectionDefinition;
+}): Promise<RunningProjection> => {
+  const { bus, readStore, log, definition } = deps;
+  const checkpoints = await readStore.collection<Checkpoint>('_checkpoints');
+  const positions = new Map<string, number>();
+  let waiters: Waiter[] = [];
+
+  const release = () => {
+    waiters = waiters.filter((waiter) => {
+      const reached = (positions.get(waiter.context) ?? 0) >= waiter.position;
+      if (reached) waiter.resolve();
+      return !reached;
+    });
+  };
+
+  const subscriptions: Subscription[] = [];
+  for (const context of definition.contexts) {
+    const checkpointId = `${definition.name}:${context}`;
+    const start = (await checkpoints.get(checkpointId))?.position ?? 0;
+    positions.set(context, start);
+    subscriptions.push(
+      await bus.follow({
+        context,
+        afterPosition: start,
+        handler: async (recorded) => {
+          try {
+            await definition.handle(recorded);
+          } catch (error) {
+            log.error({ err: error, projection: definition.name, position: recorded.position }, 'projection handler failed; retrying');
+            throw error;
+          }
+          await checkpoints.put({ _id: checkpointId, position: recorded.position });
+          positions.set(context, recorded.position);
+          release();
+        },
+      }),
+    );
+  }
+
+  const waitFor = (context: string, position: number, timeoutMs = 5_000) =>
+    new Promise<void>((resolve, reject) => {
+      if ((positions.get(context) ?? 0) >= position) return resolve();
+      const timer = setTimeout(() => {
+        waiters = waiters.filter((w) => w !== waiter);
+        reject(new DomainError('UNAVAILABLE', `Read model ${definition.name} is catching up; try again`));
+      }, timeoutMs);
+      const waiter: Waiter = {
+        context,
+        position,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      waiters.push(waiter);
+    });
+
+  return {
+    waitFor,
+    position: (context) => positions.get(context) ?? 0,
+    async catchUp(timeoutMs = 60_000) {
+      await Promise.all(
+        definition.contexts.map(async (context) => waitFor(context, await bus.headPosition(context), timeoutMs)),
+      );
+    },
+    async stop() {
+      await Promise.all(subscriptions.map((s) => s.stop()));
+    },
+  };
+};

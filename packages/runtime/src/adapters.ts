@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { monotonicFactory } from 'ulid';
+import { createFsBlobStore } from '@veil/blob-fs';
+import { createMinioBlobStore } from '@veil/blob-minio';
+import { createEmbeddedBus, createEmbeddedRpc } from '@veil/bus-embedded';
+import { connectNats, createNatsBus, createNatsRpc } from '@veil/bus-nats';
+import type { Logger, Ports } from '@veil/ports';
+import { createEmbeddedReadStore } from '@veil/readstore-embedded';
+import { createMongoReadStore } from '@veil/readstore-mongo';
+import type { VeilConfig } from './config.ts';
+
+/**
+ * The one place adapters are chosen, by configuration alone. Nothing else in the tree imports
+ * an adapter package; services see only the `Ports` interfaces.
+ */
+export interface OwnedPorts {
+  ports: Ports;
+  close(): Promise<void>;
+}
+
+export const createPorts = async (config: VeilConfig, log: Logger): Promise<OwnedPorts> => {
+  const closers: (() => Promise<void>)[] = [];
+
+  let bus: Ports['bus'];
+  let rpc: Ports['rpc'];
+  if (config.NATS_URL) {
+    const connection = await connectNats({ servers: config.NATS_URL, name: config.INSTANCE_ID });
+    bus = await createNatsBus({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
+    rpc = createNatsRpc({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
+    closers.push(() => connection.drain());
+  } else {
+    bus = await createEmbeddedBus({ dataDir: path.join(config.dataDir, 'events'), log });
+    rpc = createEmbeddedRpc({ log });
+  }
+  closers.push(() => bus.close());
+
+  const readStore = config.MONGODB_URL
+    ? await createMongoReadStore({ url: config.MONGODB_URL, database: config.MONGODB_DB })
+    : createEmbeddedReadStore();
+  closers.push(() => readStore.close());
+
+  const blobs = config.S3_ENDPOINT
+    ? await createMinioBlobStore({
+        endpoint: config.S3_ENDPOINT,
+        accessKey: config.S3_ACCESS_KEY!,
+        secretKey: config.S3_SECRET_KEY!,
+        bucket: config.S3_BUCKET,
+        region: config.S3_REGION,
+      })
+    : createFsBlobStore({ dir: path.join(config.dataDir, 'blobs') });
+  closers.push(() => blobs.close());
+
+  const nextUlid = monotonicFactory();
+  return {
+    ports: { bus, rpc, readStore, blobs, clock: { now: () => new Date() }, ids: { next: () => nextUlid() }, log },
+    async close() {
+      // Reverse order: stores first, the connection they ride on last.
+      for (const close of closers.reverse()) {
+        await close().catch((err: unknown) => log.warn({ err }, 'error while closing an adapter'));
+      }
+    },
+  };
+};

@@ -1,0 +1,71 @@
+import concurrently from 'concurrently';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { generateTokenKeyPair, type TokenKeyPair } from '@veil/tokens';
+
+/**
+ * `npm run cluster`: every service as its own OS process against the real NATS and Redis on
+ * this machine (MongoDB and S3 too when MONGODB_URL / S3_ENDPOINT are set), the way the Helm
+ * chart runs them: the API gateway on :8080 forwarding /socket.io to two realtime replicas on
+ * :8081 and :8082, and auth, user, chat and message each alone (health ports 8091-8094).
+ * Ctrl-C stops them all; each drains its NATS connection on the way out.
+ */
+const env = process.env;
+const natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const dataDir = path.resolve(env.DATA_DIR ?? './data/cluster');
+const gatewayPort = Number(env.PORT ?? 8080);
+
+/** One key pair for the whole cluster: auth signs, the gateways verify. Kept across runs. */
+const clusterKeys = async (): Promise<TokenKeyPair> => {
+  const file = path.join(dataDir, 'access-token.jwk.json');
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as TokenKeyPair;
+  } catch {
+    const pair = await generateTokenKeyPair();
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(file, JSON.stringify(pair), { mode: 0o600 });
+    return pair;
+  }
+};
+
+const main = async () => {
+  const keys = await clusterKeys();
+  const shared = {
+    NATS_URL: natsUrl,
+    REDIS_URL: redisUrl,
+    JWT_PUBLIC_KEY: JSON.stringify(keys.publicJwk),
+    ALLOWED_ORIGINS: env.ALLOWED_ORIGINS ?? `http://localhost:${gatewayPort},http://127.0.0.1:${gatewayPort}`,
+    LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+  };
+  const processes = [
+    { name: 'gateway', port: gatewayPort, extra: { REALTIME_UPSTREAMS: 'http://127.0.0.1:8081,http://127.0.0.1:8082' } },
+    { name: 'realtime', instance: 'realtime-1', port: 8081 },
+    { name: 'realtime', instance: 'realtime-2', port: 8082 },
+    { name: 'auth', port: 8091, extra: { JWT_PRIVATE_KEY: JSON.stringify(keys.privateJwk) } },
+    { name: 'user', port: 8092 },
+    { name: 'chat', port: 8093 },
+    { name: 'message', port: 8094 },
+  ];
+  const { result } = concurrently(
+    processes.map(({ name, instance, port, extra }) => ({
+      name: instance ?? name,
+      command: `node --import tsx packages/runtime/src/bin/veil.ts`,
+      env: {
+        ...shared,
+        ...extra,
+        VEIL_SERVICES: name,
+        PORT: String(port),
+        INSTANCE_ID: instance ?? name,
+        DATA_DIR: path.join(dataDir, instance ?? name),
+      },
+    })),
+    { prefix: 'name', killOthersOn: ['failure'], killSignal: 'SIGTERM', handleInput: false },
+  );
+  await result.then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+
+void main();

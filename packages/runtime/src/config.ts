@@ -1,0 +1,98 @@
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only place that reads the environment. Each variable is validated and typed here; a bad
+ * value stops the process at start with a message naming the variable. Which adapters run is
+ * decided by presence alone: NATS_URL, REDIS_URL, MONGODB_URL, S3_ENDPOINT set means the real
+ * component, absent means the embedded one. deploy/config-vars.json lists the same variables
+ * for the Helm chart (a test keeps the two in step).
+ */
+export const serviceNames = ['auth', 'user', 'chat', 'message', 'gateway', 'realtime'] as const;
+export type ServiceName = (typeof serviceNames)[number];
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), {
+      message: `must start with ${protocols.join(' or ')}`,
+    });
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const jwkJson = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v) return undefined;
+    try {
+      return JSON.parse(v) as Record<string, unknown>;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JWK as JSON' });
+      return z.NEVER;
+    }
+  });
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  VEIL_SERVICES: list.pipe(z.array(z.enum(serviceNames))).transform((v) => (v.length ? v : [...serviceNames])),
+  NATS_URL: optionalUrl(['nats://', 'tls://', 'ws://', 'wss://']),
+  VEIL_STREAM_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]{0,30}$/, 'lowercase letters, digits, - or _').default('veil'),
+  REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+  MONGODB_URL: optionalUrl(['mongodb://', 'mongodb+srv://']),
+  MONGODB_DB: z.string().default('veil'),
+  S3_ENDPOINT: optionalUrl(['http://', 'https://']),
+  S3_ACCESS_KEY: z.string().optional(),
+  S3_SECRET_KEY: z.string().optional(),
+  S3_BUCKET: z.string().default('veil-media'),
+  S3_REGION: z.string().default('us-east-1'),
+  JWT_PRIVATE_KEY: jwkJson,
+  JWT_PUBLIC_KEY: jwkJson,
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(2_592_000),
+  ALLOWED_ORIGINS: list,
+  REALTIME_UPSTREAMS: list,
+  RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  INSTANCE_ID: z.string().default(hostname()),
+  WEB_DIST: z.string().optional(),
+  PRESENCE_TTL_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+});
+
+export type VeilConfig = z.output<typeof envSchema> & { dataDir: string };
+
+export class ConfigError extends Error {}
+
+export const loadConfig = (env: Record<string, string | undefined> = process.env): VeilConfig => {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (config.S3_ENDPOINT && (!config.S3_ACCESS_KEY || !config.S3_SECRET_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  S3_ACCESS_KEY and S3_SECRET_KEY are required with S3_ENDPOINT');
+  }
+  return { ...config, dataDir: path.resolve(config.DATA_DIR) };
+};
+
+/** Origins allowed for sockets when none are configured: the app's own address. */
+export const allowedOrigins = (config: VeilConfig, port: number): string[] =>
+  config.ALLOWED_ORIGINS.length
+    ? config.ALLOWED_ORIGINS
+    : [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`];

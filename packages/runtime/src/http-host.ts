@@ -1,0 +1,60 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { HttpHost } from '@veil/ports';
+
+/**
+ * Every process listens on one port: /healthz (alive) and /readyz (ready to serve) for probes,
+ * everything else to the gateway's app when this process runs the gateway.
+ */
+export interface RuntimeHttp extends HttpHost {
+  server: Server;
+  listen(port: number, host: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const createHttpHost = (
+  isReady: () => Promise<{ ready: boolean; detail: unknown }>,
+  servesApp: boolean,
+): RuntimeHttp => {
+  let app: RequestListener | null = null;
+  const server = createServer(async (req, res) => {
+    const url = req.url ?? '/';
+    if (url === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      return;
+    }
+    if (url === '/readyz') {
+      const { ready, detail } = await isReady();
+      res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ ready, detail }));
+      return;
+    }
+    if (app) return app(req, res);
+    if (servesApp) {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end('{"success":false,"message":"Veil is starting, try again in a moment"}');
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"success":false,"message":"Not found"}');
+  });
+  // Idle keep-alive connections must not hold shutdown hostage.
+  server.keepAliveTimeout = 5_000;
+  return {
+    server,
+    setRequestHandler(listener) {
+      app = listener;
+    },
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address();
+          resolve(typeof address === 'object' && address ? address.port : port);
+        });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+};

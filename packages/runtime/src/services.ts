@@ -1,0 +1,66 @@
+import type { JWK } from 'jose';
+import type { StartService } from '@veil/ports';
+import { allowedOrigins, type ServiceName, type VeilConfig } from './config.ts';
+
+/**
+ * The lazy service registry (Outline's services/index.ts): a process imports only the
+ * services it runs, and each gets its settings from the one validated config.
+ */
+export interface SettingsInput {
+  config: VeilConfig;
+  keys: { privateJwk?: JWK; publicJwk?: JWK };
+  port: number;
+  webDist: string | undefined;
+}
+
+interface Registration {
+  load: () => Promise<{ start: StartService<never> }>;
+  settings: (input: SettingsInput) => unknown;
+  http: boolean;
+}
+
+const need = <T>(value: T | undefined, what: string): T => {
+  if (value === undefined) throw new Error(`${what} is required for this service`);
+  return value;
+};
+
+export const registry: Record<ServiceName, Registration> = {
+  auth: {
+    load: () => import('@veil/auth-service/service'),
+    http: false,
+    settings: ({ config, keys }) => ({
+      accessTokenPrivateJwk: need(keys.privateJwk, 'JWT_PRIVATE_KEY'),
+      accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
+      ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL, redisKeyPrefix: `${config.VEIL_STREAM_PREFIX}:login` } : {}),
+    }),
+  },
+  user: { load: () => import('@veil/user-service/service'), http: false, settings: () => ({}) },
+  chat: { load: () => import('@veil/chat-service/service'), http: false, settings: () => ({}) },
+  message: { load: () => import('@veil/message-service/service'), http: false, settings: () => ({}) },
+  gateway: {
+    load: () => import('@veil/gateway-service/service'),
+    http: true,
+    settings: ({ config, keys, webDist }) => ({
+      accessTokenPublicJwk: need(keys.publicJwk, 'JWT_PUBLIC_KEY'),
+      webDist,
+      realtimeUpstreams: config.REALTIME_UPSTREAMS,
+      trustProxyHops: config.TRUST_PROXY_HOPS,
+      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+    }),
+  },
+  realtime: {
+    load: () => import('@veil/realtime-service/service'),
+    http: true,
+    settings: ({ config, keys, port }) => ({
+      accessTokenPublicJwk: need(keys.publicJwk, 'JWT_PUBLIC_KEY'),
+      allowedOrigins: allowedOrigins(config, port),
+      instanceId: config.INSTANCE_ID,
+      presenceTtlSeconds: config.PRESENCE_TTL_SECONDS,
+      ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL, redisKeyPrefix: config.VEIL_STREAM_PREFIX } : {}),
+    }),
+  },
+};
+
+/** Start order: owners of data first, edges last, so the gateways never face a missing service. */
+export const startOrder: ServiceName[] = ['user', 'auth', 'chat', 'message', 'realtime', 'gateway'];

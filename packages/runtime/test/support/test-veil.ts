@@ -1,0 +1,29 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startVeil, type RunningVeil, type StartVeilOptions } from '../../src/index.ts';
+
+/** A whole Veil (embedded adapters unless `env` says otherwise) in a fresh temp dir. */
+export interface TestVeil extends RunningVeil {
+  dataDir: string;
+  /** Stops and starts again on the same data dir (a restart). */
+  restart(): Promise<TestVeil>;
+  destroy(): Promise<void>;
+}
+
+export const startTestVeil = async (options: Partial<StartVeilOptions> = {}, dataDir?: string): Promise<TestVeil> => {
+  const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'veil-test-')));
+  const veil = await startVeil({ ...options, dataDir: dir });
+  return {
+    ...veil,
+    dataDir: dir,
+    async restart() {
+      await veil.stop();
+      return startTestVeil(options, dir);
+    },
+    async destroy() {
+      await veil.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+};

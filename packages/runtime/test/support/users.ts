@@ -1,0 +1,37 @@
+import { exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
+import type { Api } from './api-client.ts';
+
+/** A registered, logged-in user with a real RSA-OAEP key pair, as the browser would make it. */
+export interface TestUser {
+  _id: string;
+  username: string;
+  password: string;
+  keys: CryptoKeyPair;
+  publicKey: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+let counter = 0;
+export const uniqueName = (base = 'user') => `${base}${Date.now().toString(36)}${(counter++).toString(36)}`.slice(0, 30);
+
+export const registerForm = (fields: Record<string, string>, picture?: { bytes: Uint8Array; name: string; type: string }) => {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  if (picture) form.append('profilePicture', new Blob([picture.bytes], { type: picture.type }), picture.name);
+  return form;
+};
+
+export const createUser = async (api: Api, base = 'user', password = 'correct horse battery'): Promise<TestUser> => {
+  const username = uniqueName(base);
+  const keys = await generateUserKeyPair();
+  const publicKey = await exportPublicKeySpkiBase64(keys.publicKey);
+  const registered = await api.call('POST', '/api/v1/user/register', {
+    form: registerForm({ username, password, publicKey }),
+  });
+  if (registered.status !== 201) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
+  const login = await api.post('/api/v1/user/login', { username, password });
+  if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
+  const { accesstoken, refreshtoken, loggedUser } = login.body.data.user;
+  return { _id: loggedUser._id, username, password, keys, publicKey, accessToken: accesstoken, refreshToken: refreshtoken };
+};

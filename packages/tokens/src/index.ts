@@ -1,0 +1,68 @@
+import { SignJWT, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK } from 'jose';
+import { DomainError } from '@veil/contracts';
+
+/**
+ * Access tokens: short-lived EdDSA (Ed25519) JWTs. Only the auth service holds the private key;
+ * the API gateway and the realtime gateway verify with the public key, so a compromised edge
+ * process cannot mint tokens.
+ */
+export const ACCESS_TOKEN_ISSUER = 'veil';
+export const ACCESS_TOKEN_AUDIENCE = 'veil-api';
+const ALG = 'EdDSA';
+
+export interface AccessClaims {
+  userId: string;
+  /** Expiry, seconds since the epoch. */
+  exp: number;
+}
+
+export interface TokenKeyPair {
+  privateJwk: JWK;
+  publicJwk: JWK;
+}
+
+export const generateTokenKeyPair = async (): Promise<TokenKeyPair> => {
+  const { privateKey, publicKey } = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true });
+  return { privateJwk: await exportJWK(privateKey), publicJwk: await exportJWK(publicKey) };
+};
+
+export const createAccessTokenSigner = async (privateJwk: JWK, ttlSeconds: number) => {
+  const key = await importJWK(privateJwk, ALG);
+  return async (userId: string, now: Date): Promise<{ token: string; expiresAt: Date }> => {
+    const iat = Math.floor(now.getTime() / 1000);
+    const exp = iat + ttlSeconds;
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: ALG })
+      .setSubject(userId)
+      .setIssuer(ACCESS_TOKEN_ISSUER)
+      .setAudience(ACCESS_TOKEN_AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .sign(key);
+    return { token, expiresAt: new Date(exp * 1000) };
+  };
+};
+
+export type AccessTokenVerifier = (token: string) => Promise<AccessClaims>;
+
+/** Rejects with DomainError TOKEN_EXPIRED or TOKEN_INVALID; never with a library error. */
+export const createAccessTokenVerifier = async (publicJwk: JWK): Promise<AccessTokenVerifier> => {
+  const key = await importJWK(publicJwk, ALG);
+  return async (token) => {
+    try {
+      const { payload } = await jwtVerify(token, key, {
+        algorithms: [ALG],
+        issuer: ACCESS_TOKEN_ISSUER,
+        audience: ACCESS_TOKEN_AUDIENCE,
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') {
+        throw new DomainError('TOKEN_INVALID', 'Invalid token');
+      }
+      return { userId: payload.sub, exp: payload.exp };
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      if (error instanceof errors.JWTExpired) throw new DomainError('TOKEN_EXPIRED', 'Token expired');
+      throw new DomainError('TOKEN_INVALID', 'Invalid token');
+    }
+  };
+};

@@ -1,0 +1,72 @@
+import type { AuthEvent, UserEvent } from '@veil/contracts';
+import type { ProjectionDefinition } from '@veil/kernel';
+import type { Collection, ReadStore } from '@veil/ports';
+
+/** Login lookup by name, and which refresh families a user has (to revoke them on a password change). */
+export interface CredentialDoc {
+  _id: string;
+  usernameLower: string;
+  passwordHash: string;
+  passwordChangedAt: string | null;
+  disabled: boolean;
+}
+
+export interface FamilyDoc {
+  _id: string;
+  userId: string;
+  revoked: boolean;
+}
+
+export interface AuthReadModels {
+  credentials: Collection<CredentialDoc>;
+  families: Collection<FamilyDoc>;
+}
+
+export const openAuthReadModels = async (readStore: ReadStore): Promise<AuthReadModels> => ({
+  credentials: await readStore.collection<CredentialDoc>('auth_credentials', [{ fields: { usernameLower: 1 } }]),
+  families: await readStore.collection<FamilyDoc>('auth_refresh_families', [{ fields: { userId: 1 } }]),
+});
+
+export const credentialsProjection = ({ credentials, families }: AuthReadModels): ProjectionDefinition => ({
+  name: 'auth_credentials',
+  contexts: ['auth', 'user'],
+  async handle({ event: raw }) {
+    const event = raw as AuthEvent | UserEvent;
+    switch (event.type) {
+      case 'CredentialsRegistered':
+        await credentials.put({
+          _id: event.data.userId,
+          usernameLower: event.data.username.toLowerCase(),
+          passwordHash: event.data.passwordHash,
+          passwordChangedAt: null,
+          disabled: false,
+        });
+        return;
+      case 'PasswordChanged': {
+        const doc = await credentials.get(event.data.userId);
+        if (doc) await credentials.put({ ...doc, passwordHash: event.data.passwordHash, passwordChangedAt: event.occurredAt });
+        return;
+      }
+      case 'RefreshTokenIssued':
+        if (!(await families.get(event.data.familyId))) {
+          await families.put({ _id: event.data.familyId, userId: event.data.userId, revoked: false });
+        }
+        return;
+      case 'RefreshFamilyRevoked':
+        await families.put({ _id: event.data.familyId, userId: event.data.userId, revoked: true });
+        return;
+      case 'UserRenamed': {
+        const doc = await credentials.get(event.data.userId);
+        if (doc) await credentials.put({ ...doc, usernameLower: event.data.username.toLowerCase() });
+        return;
+      }
+      case 'UserRegistrationCancelled': {
+        const doc = await credentials.get(event.data.userId);
+        if (doc) await credentials.put({ ...doc, disabled: true });
+        return;
+      }
+      default:
+        return;
+    }
+  },
+});

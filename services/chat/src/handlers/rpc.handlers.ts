@@ -1,0 +1,87 @@
+import { DomainError, chatStreamId, createGroupBodySchema, type chatRpc } from '@veil/contracts';
+import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
+import type { Ports } from '@veil/ports';
+import { ensureDirectChat } from '../domain/direct-pair.ts';
+import { toChatView, type ChatDoc, type ChatReadModels, type ParticipantDoc } from '../projections/chat-list.projection.ts';
+
+type Deps = Pick<Ports, 'clock' | 'ids'> & {
+  store: Ports['bus'];
+  models: ChatReadModels;
+  projection: RunningProjection;
+};
+
+export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.operations> => {
+  const { store, models, projection } = deps;
+
+  const peopleOf = async (chats: ChatDoc[]): Promise<Map<string, ParticipantDoc>> => {
+    const ids = [...new Set(chats.flatMap((chat) => chat.members))];
+    return new Map((await models.participants.getMany(ids)).map((p) => [p._id, p]));
+  };
+
+  const viewFor = async (chat: ChatDoc, viewerId: string) => toChatView(chat, viewerId, await peopleOf([chat]));
+
+  /** Users registered a moment ago may not be in this service's copy yet: catch up before saying "unknown". */
+  const requireUsers = async (userIds: string[]) => {
+    let found = await models.participants.getMany(userIds);
+    if (found.length < userIds.length) {
+      await projection.waitFor('user', await store.headPosition('user'));
+      found = await models.participants.getMany(userIds);
+    }
+    const known = new Set(found.map((p) => p._id));
+    const unknown = userIds.find((id) => !known.has(id));
+    if (unknown) throw new DomainError('USER_NOT_FOUND', `Unknown user: ${unknown}`);
+  };
+
+  const requireChat = async (chatId: string): Promise<ChatDoc> => {
+    let chat = await models.chats.get(chatId);
+    if (!chat) {
+      await projection.waitFor('chat', await store.headPosition('chat'));
+      chat = await models.chats.get(chatId);
+    }
+    if (!chat) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+    return chat;
+  };
+
+  return {
+    async listForUser({ userId }) {
+      const chats = await models.chats.find({ members: userId }, { sort: { updatedAt: -1 } });
+      const people = await peopleOf(chats);
+      return { chats: chats.map((chat) => toChatView(chat, userId, people)) };
+    },
+
+    async getForUser({ userId, chatId }) {
+      const chat = await requireChat(chatId);
+      if (!chat.members.includes(userId)) throw new DomainError('NOT_A_MEMBER', 'You are not a participant of this chat');
+      return { chat: await viewFor(chat, userId) };
+    },
+
+    async createGroup({ userId, name, memberIds }) {
+      const parsed = createGroupBodySchema.safeParse({ groupName: name, participants: memberIds });
+      if (!parsed.success) throw new DomainError('VALIDATION_FAILED', parsed.error.issues[0]!.message);
+      const others = [...new Set(parsed.data.participants)].filter((id) => id !== userId);
+      if (others.length === 0) throw new DomainError('VALIDATION_FAILED', 'At least one other member is required');
+      await requireUsers([userId, ...others]);
+      const chatId = deps.ids.next();
+      const { position } = await store.append(
+        'chat',
+        newEvent(deps, 'GroupChatCreated', chatStreamId(chatId), {
+          chatId,
+          name: parsed.data.groupName,
+          members: [userId, ...others],
+          createdBy: userId,
+        }),
+        { expectedVersion: 0 },
+      );
+      await projection.waitFor('chat', position);
+      return { chat: await viewFor(await requireChat(chatId), userId), position };
+    },
+
+    async ensureDirect({ userId, otherUserId }) {
+      if (userId === otherUserId) throw new DomainError('VALIDATION_FAILED', 'You cannot start a chat with yourself');
+      await requireUsers([userId, otherUserId]);
+      const { chatId, position, created } = await ensureDirectChat(deps, userId, otherUserId);
+      await projection.waitFor('chat', position);
+      return { chat: await viewFor(await requireChat(chatId), userId), position, created };
+    },
+  };
+};

@@ -1,0 +1,106 @@
+import type { ChatEvent, ChatView, UserEvent } from '@veil/contracts';
+import { mediaUrl } from '@veil/contracts';
+import type { ProjectionDefinition } from '@veil/kernel';
+import type { Collection, ReadStore } from '@veil/ports';
+
+/**
+ * Chats and the participant details they show. Participant names and pictures come from the
+ * user context's events, so a rename or a new picture shows in every chat without a join.
+ */
+export interface ChatDoc {
+  _id: string;
+  isGroupChat: boolean;
+  name: string;
+  members: string[];
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ParticipantDoc {
+  _id: string;
+  username: string;
+  pictureKey: string | null;
+}
+
+export interface ChatReadModels {
+  chats: Collection<ChatDoc>;
+  participants: Collection<ParticipantDoc>;
+}
+
+export const openChatReadModels = async (readStore: ReadStore): Promise<ChatReadModels> => ({
+  chats: await readStore.collection<ChatDoc>('chat_chats', [{ fields: { members: 1 } }]),
+  participants: await readStore.collection<ParticipantDoc>('chat_participants'),
+});
+
+export const chatListProjection = ({ chats, participants }: ChatReadModels): ProjectionDefinition => ({
+  name: 'chat_list',
+  contexts: ['chat', 'user'],
+  async handle({ event: raw }) {
+    const event = raw as ChatEvent | UserEvent;
+    switch (event.type) {
+      case 'DirectChatCreated':
+      case 'GroupChatCreated': {
+        if (await chats.get(event.data.chatId)) return;
+        await chats.put({
+          _id: event.data.chatId,
+          isGroupChat: event.type === 'GroupChatCreated',
+          name: event.type === 'GroupChatCreated' ? event.data.name : '',
+          members: [...event.data.members],
+          createdBy: event.data.createdBy,
+          createdAt: event.occurredAt,
+          updatedAt: event.occurredAt,
+        });
+        return;
+      }
+      case 'ChatMembersAdded': {
+        const chat = await chats.get(event.data.chatId);
+        if (!chat) return;
+        const members = [...new Set([...chat.members, ...event.data.members])];
+        await chats.put({ ...chat, members, updatedAt: event.occurredAt });
+        return;
+      }
+      case 'UserRegistered':
+        await participants.put({ _id: event.data.userId, username: event.data.username, pictureKey: event.data.pictureKey });
+        return;
+      case 'UserRenamed': {
+        const user = await participants.get(event.data.userId);
+        if (user) await participants.put({ ...user, username: event.data.username });
+        return;
+      }
+      case 'ProfilePictureChanged': {
+        const user = await participants.get(event.data.userId);
+        if (user) await participants.put({ ...user, pictureKey: event.data.pictureKey });
+        return;
+      }
+      case 'UserRegistrationCancelled':
+        await participants.delete(event.data.userId);
+        return;
+      default:
+        return;
+    }
+  },
+});
+
+/**
+ * The API shape. For one-to-one chats the first participant is the other person and the chat
+ * is named after them: the spec's client relies on both.
+ */
+export const toChatView = (chat: ChatDoc, viewerId: string, people: Map<string, ParticipantDoc>): ChatView => {
+  const ordered = chat.isGroupChat
+    ? chat.members
+    : [...chat.members.filter((id) => id !== viewerId), ...chat.members.filter((id) => id === viewerId)];
+  const participants = ordered.map((id) => {
+    const person = people.get(id);
+    return { _id: id, username: person?.username ?? 'Deleted user', profilePicture: mediaUrl(person?.pictureKey ?? null) };
+  });
+  return {
+    _id: chat._id,
+    isGroupChat: chat.isGroupChat,
+    chatName: chat.isGroupChat ? chat.name : (participants[0]?.username ?? ''),
+    participants,
+    createdBy: chat.createdBy,
+    createdAt: chat.createdAt,
+    updatedAt: chat.updatedAt,
+  };
+};

@@ -1,0 +1,75 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { limits } from '@veil/contracts';
+import type { BlobStore, IdGenerator, Logger, Rpc } from '@veil/ports';
+import type { AccessTokenVerifier } from '@veil/tokens';
+import { requireAuth } from './middleware/auth.ts';
+import { notFound, problemDetails } from './middleware/problem-details.ts';
+import { serviceClients } from './rpc-clients.ts';
+import { chatRoutes } from './routes/v1/chat.routes.ts';
+import { mediaRoutes } from './routes/v1/media.routes.ts';
+import { messageRoutes } from './routes/v1/message.routes.ts';
+import { userRoutes } from './routes/v1/user.routes.ts';
+
+export interface AppDeps {
+  rpc: Rpc;
+  blobs: BlobStore;
+  ids: IdGenerator;
+  log: Logger;
+  verifyAccessToken: AccessTokenVerifier;
+  rpcTimeoutMs: number;
+  trustProxyHops: number;
+  webDist?: string;
+}
+
+/** The `/api/v1` surface of the spec, and the built web client for every other GET. */
+export const createApp = (deps: AppDeps): Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxyHops);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'default-src': ["'self'"],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'style-src': ["'self'", "'unsafe-inline'"],
+        },
+      },
+    }),
+  );
+
+  const services = serviceClients({
+    serve: deps.rpc.serve.bind(deps.rpc),
+    call: (service, operation, payload, options) =>
+      deps.rpc.call(service, operation, payload, { timeoutMs: deps.rpcTimeoutMs, ...options }),
+  });
+  const auth = requireAuth(deps.verifyAccessToken);
+
+  const api = express.Router();
+  api.use(express.json({ limit: limits.jsonBodyMaxBytes }));
+  api.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  api.use('/user', userRoutes({ services, blobs: deps.blobs, ids: deps.ids, requireAuth: auth }));
+  api.use('/chat', auth, chatRoutes({ services }));
+  api.use('/message', auth, messageRoutes({ services }));
+  api.use('/media', mediaRoutes({ blobs: deps.blobs }));
+  api.use(notFound);
+  app.use('/api/v1', api);
+  app.use('/api', notFound);
+
+  if (deps.webDist && existsSync(path.join(deps.webDist, 'index.html'))) {
+    const webDist = deps.webDist;
+    app.use(express.static(webDist, { index: false, maxAge: '1h' }));
+    // Client-side routes (/all-chats, /profile, ...) all load the single page.
+    app.get(/^\/(?!socket\.io\/).*/, (_req, res) => res.sendFile(path.join(webDist, 'index.html')));
+  }
+  app.use(notFound);
+  app.use(problemDetails(deps.log));
+  return app;
+};

@@ -1,0 +1,67 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { randomUUID } from 'node:crypto';
+import { DomainError, type ErrorCode } from '@veil/contracts';
+import type { Logger } from '@veil/ports';
+
+/**
+ * The one place error codes become HTTP statuses. Every failure leaves as
+ * `{ success: false, message }`; unexpected ones are logged with a trace id and answered with a
+ * generic 500 that carries the id, never a stack trace.
+ */
+const statusByCode: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  KEY_MAP_MISMATCH: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  TOKEN_EXPIRED: 401,
+  TOKEN_INVALID: 401,
+  TOKEN_REUSED: 401,
+  FORBIDDEN: 403,
+  NOT_A_MEMBER: 403,
+  NOT_FOUND: 404,
+  CHAT_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  MESSAGE_NOT_FOUND: 404,
+  USERNAME_TAKEN: 409,
+  VERSION_CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+};
+
+export const httpStatusOf = (code: ErrorCode): number => statusByCode[code];
+
+/** Errors raised by Express's own parsers and by multer, translated to domain codes. */
+const fromFrameworkError = (error: unknown): DomainError | null => {
+  const e = error as { type?: string; status?: number; code?: string; name?: string };
+  if (e.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+  if (e.type === 'entity.parse.failed') return new DomainError('VALIDATION_FAILED', 'Malformed JSON body');
+  if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') {
+    return new DomainError('UNSUPPORTED_MEDIA', 'Unsupported body encoding');
+  }
+  if (e.name === 'MulterError') {
+    if (e.code === 'LIMIT_FILE_SIZE') return new DomainError('PAYLOAD_TOO_LARGE', 'Profile picture is too large');
+    return new DomainError('VALIDATION_FAILED', 'Invalid upload');
+  }
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    return new DomainError('VALIDATION_FAILED', 'Bad request');
+  }
+  return null;
+};
+
+export const problemDetails = (log: Logger): ErrorRequestHandler => (error, req, res, _next) => {
+  const known = error instanceof DomainError ? error : fromFrameworkError(error);
+  if (known) {
+    res.status(httpStatusOf(known.code)).json({ success: false, message: known.message, code: known.code });
+    return;
+  }
+  const traceId = randomUUID();
+  log.error({ err: error, traceId, method: req.method, path: req.path }, 'unhandled request error');
+  res.status(500).json({ success: false, message: `Internal server error (trace ${traceId})`, code: 'INTERNAL' });
+};
+
+export const notFound: RequestHandler = (req, res) => {
+  res.status(404).json({ success: false, message: `No route for ${req.method} ${req.path}`, code: 'NOT_FOUND' });
+};

@@ -1,0 +1,115 @@
+import { Router, type RequestHandler } from 'express';
+import {
+  idSchema,
+  loginBodySchema,
+  refreshBodySchema,
+  registerBodySchema,
+  updatePasswordBodySchema,
+  updateProfileBodySchema,
+} from '@veil/contracts';
+import type { BlobStore, IdGenerator } from '@veil/ports';
+import { currentUserId } from '../../middleware/auth.ts';
+import { pictureUpload, storePicture } from '../../middleware/picture-upload.ts';
+import { parseWith } from '../../middleware/validate.ts';
+import type { ServiceClients } from '../../rpc-clients.ts';
+import { respond } from './respond.ts';
+
+interface Deps {
+  services: ServiceClients;
+  blobs: BlobStore;
+  ids: IdGenerator;
+  requireAuth: RequestHandler;
+}
+
+/** `/api/v1/user/*` (spec section 7), plus `refresh` and `logout` for the token lifecycle. */
+export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router => {
+  const router = Router();
+
+  /** Runs `work` with the uploaded picture stored; a failure deletes it again, so no orphan blob stays. */
+  const withPicture = async <T>(file: Express.Multer.File | undefined, work: (key: string | null) => Promise<T>) => {
+    const key = file ? await storePicture({ blobs, ids }, file) : null;
+    try {
+      return await work(key);
+    } catch (error) {
+      if (key) await blobs.delete(key);
+      throw error;
+    }
+  };
+
+  router.post('/register', pictureUpload, async (req, res) => {
+    const body = parseWith(registerBodySchema, req.body);
+    const user = await withPicture(req.file, async (pictureKey) => {
+      const { user } = await services.user.register({ username: body.username, publicKey: body.publicKey, pictureKey });
+      try {
+        await services.auth.registerCredentials({ userId: user._id, username: user.username, password: body.password });
+      } catch (error) {
+        await services.user.cancelRegistration({ userId: user._id });
+        throw error;
+      }
+      return user;
+    });
+    respond(res, 201, 'User registered successfully', { user });
+  });
+
+  router.post('/login', async (req, res) => {
+    const body = parseWith(loginBodySchema, req.body);
+    const tokens = await services.auth.login({ ...body, clientIp: req.ip ?? 'unknown' });
+    const { user } = await services.user.get({ userId: tokens.userId });
+    respond(res, 200, 'Login successful', {
+      user: { accesstoken: tokens.accessToken, refreshtoken: tokens.refreshToken, loggedUser: user },
+    });
+  });
+
+  router.post('/refresh', async (req, res) => {
+    const body = parseWith(refreshBodySchema, req.body);
+    const tokens = await services.auth.refresh({ refreshToken: body.refreshtoken });
+    respond(res, 200, 'Token refreshed', { accesstoken: tokens.accessToken, refreshtoken: tokens.refreshToken });
+  });
+
+  router.post('/logout', async (req, res) => {
+    const body = parseWith(refreshBodySchema, req.body);
+    await services.auth.logout({ refreshToken: body.refreshtoken });
+    respond(res, 200, 'Logged out', {});
+  });
+
+  router.get('/getuser', requireAuth, async (_req, res) => {
+    const { user } = await services.user.get({ userId: currentUserId(res) });
+    respond(res, 200, 'User fetched', user);
+  });
+
+  router.get('/getallusers', async (_req, res) => {
+    respond(res, 200, 'Users fetched', (await services.user.list({})).users);
+  });
+
+  router.get('/searchuser', async (req, res) => {
+    const query = typeof req.query.username === 'string' ? req.query.username : '';
+    respond(res, 200, 'Users fetched', (await services.user.search({ query: query.slice(0, 200) })).users);
+  });
+
+  router.get('/publicKey/:userId', async (req, res) => {
+    const userId = parseWith(idSchema, req.params.userId);
+    respond(res, 200, 'Public key fetched', await services.user.publicKey({ userId }));
+  });
+
+  router.put('/updateProfile', requireAuth, pictureUpload, async (req, res) => {
+    const body = parseWith(updateProfileBodySchema, req.body);
+    const userId = currentUserId(res);
+    const result = await withPicture(req.file, (pictureKey) =>
+      services.user.updateProfile({
+        userId,
+        ...(body.username !== undefined ? { username: body.username } : {}),
+        ...(pictureKey ? { pictureKey } : {}),
+      }),
+    );
+    if (result.replacedPictureKey) await blobs.delete(result.replacedPictureKey);
+    respond(res, 200, 'Profile updated successfully', result.user);
+  });
+
+  router.put('/updatePassword', requireAuth, async (req, res) => {
+    const body = parseWith(updatePasswordBodySchema, req.body);
+    await services.auth.changePassword({ userId: currentUserId(res), password: body.password });
+    respond(res, 200, 'Password updated successfully', {});
+  });
+
+  return router;
+};

@@ -1,0 +1,32 @@
+import type { StartService } from '@veil/ports';
+import { createAccessTokenVerifier } from '@veil/tokens';
+import { createApp } from './app.ts';
+import { forwardRealtimeUpgrades } from './realtime-proxy.ts';
+import type { GatewaySettings } from './settings.ts';
+
+export type { GatewaySettings } from './settings.ts';
+
+/** The API gateway: the spec's HTTP surface over the services' RPC, and the web client. */
+export const start: StartService<GatewaySettings> = async ({ ports, settings, http }) => {
+  if (!http) throw new Error('The gateway needs an HTTP server');
+  const log = ports.log.child({ service: 'gateway' });
+  const app = createApp({
+    rpc: ports.rpc,
+    blobs: ports.blobs,
+    ids: ports.ids,
+    log,
+    verifyAccessToken: await createAccessTokenVerifier(settings.accessTokenPublicJwk),
+    rpcTimeoutMs: settings.rpcTimeoutMs,
+    trustProxyHops: settings.trustProxyHops,
+    ...(settings.webDist ? { webDist: settings.webDist } : {}),
+  });
+  http.setRequestHandler(app);
+  const stopProxy = settings.realtimeUpstreams?.length
+    ? forwardRealtimeUpgrades(http.server, settings.realtimeUpstreams, log)
+    : () => undefined;
+  return {
+    async stop() {
+      stopProxy();
+    },
+  };
+};

@@ -1,0 +1,12 @@
+import type { JWK } from 'jose';
+
+export interface GatewaySettings {
+  accessTokenPublicJwk: JWK;
+  /** Built web client (web/dist); omitted: the gateway serves the API only. */
+  webDist?: string;
+  /** Realtime replicas to forward /socket.io upgrades to (cluster mode); omitted: same process. */
+  realtimeUpstreams?: string[];
+  /** Express `trust proxy`: how many proxy hops to trust for the client IP (login throttling). */
+  trustProxyHops: number;
+  rpcTimeoutMs: number;
+}

@@ -1,0 +1,115 @@
+import { DomainError, limits, messageStreamId, type messageRpc } from '@veil/contracts';
+import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
+import type { Filter, Ports } from '@veil/ports';
+import { checkKeyMapCoversMembers } from '../domain/key-map.ts';
+import { toMessageView, type MembershipDoc, type MessageDoc, type MessageReadModels } from '../projections/timeline.projection.ts';
+
+type Deps = Pick<Ports, 'clock' | 'ids'> & {
+  store: Ports['bus'];
+  models: MessageReadModels;
+  projection: RunningProjection;
+};
+
+export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof messageRpc.operations> => {
+  const { store, models, projection } = deps;
+
+  /** Membership comes from chat events; a chat created a moment ago may still be on its way. */
+  const membershipOf = async (chatId: string, afterChatPosition?: number): Promise<MembershipDoc> => {
+    if (afterChatPosition) await projection.waitFor('chat', afterChatPosition);
+    let membership = await models.memberships.get(chatId);
+    if (!membership) {
+      await projection.waitFor('chat', await store.headPosition('chat'));
+      membership = await models.memberships.get(chatId);
+    }
+    if (!membership) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+    return membership;
+  };
+
+  const requireMember = async (chatId: string, userId: string, afterChatPosition?: number) => {
+    const membership = await membershipOf(chatId, afterChatPosition);
+    if (!membership.members.includes(userId)) {
+      throw new DomainError('NOT_A_MEMBER', 'You are not a participant of this chat');
+    }
+    return membership;
+  };
+
+  const withReplies = async (docs: MessageDoc[]) => {
+    const replyIds = [...new Set(docs.flatMap((d) => (d.replyTo ? [d.replyTo] : [])))];
+    const replies = new Map((await models.messages.getMany(replyIds)).map((d) => [d._id, d]));
+    return docs.map((doc) => toMessageView(doc, doc.replyTo ? (replies.get(doc.replyTo) ?? null) : null));
+  };
+
+  return {
+    async send({ userId, chatId, content, iv, encryptedKeys, replyTo, afterChatPosition }) {
+      const membership = await requireMember(chatId, userId, afterChatPosition);
+      checkKeyMapCoversMembers(encryptedKeys, membership.members);
+      if (content.length > limits.messageCiphertextMaxChars) {
+        throw new DomainError('PAYLOAD_TOO_LARGE', 'Message is too large');
+      }
+      if (replyTo) {
+        const original = await models.messages.get(replyTo);
+        if (!original || original.chat !== chatId) {
+          throw new DomainError('VALIDATION_FAILED', 'replyTo must be a message of this chat');
+        }
+      }
+      const messageId = deps.ids.next();
+      const { position } = await store.append(
+        'message',
+        newEvent(deps, 'MessageSent', messageStreamId(messageId), {
+          messageId,
+          chatId,
+          senderId: userId,
+          content,
+          iv,
+          encryptedKeys,
+          replyTo: replyTo ?? null,
+        }),
+        { expectedVersion: 0 },
+      );
+      await projection.waitFor('message', position);
+      const [message] = await withReplies([(await models.messages.get(messageId))!]);
+      return { message: message! };
+    },
+
+    async history({ userId, chatId, before, after, limit }) {
+      await requireMember(chatId, userId);
+      const pageSize = Math.min(limit ?? limits.historyPageDefault, limits.historyPageMax);
+      const seq: Record<string, number> = {};
+      if (before !== undefined) seq.$lt = before;
+      if (after !== undefined) seq.$gt = after;
+      const filter: Filter = Object.keys(seq).length ? { chat: chatId, seq } : { chat: chatId };
+      // Catch-up after a reconnect reads forwards from `after`; paging reads backwards from the newest.
+      const forwards = after !== undefined && before === undefined;
+      const page = await models.messages.find(filter, { sort: { seq: forwards ? 1 : -1 }, limit: pageSize + 1 });
+      const hasMore = page.length > pageSize;
+      const docs = page.slice(0, pageSize);
+      if (!forwards) docs.reverse();
+      return { messages: await withReplies(docs), hasMore };
+    },
+
+    async markSeen({ userId, reports }) {
+      const marked: { chatId: string; messageId: string }[] = [];
+      const unique = [...new Map(reports.map((r) => [r.messageId, r])).values()];
+      for (const { chatId, messageId } of unique) {
+        const message = await models.messages.get(messageId);
+        if (!message || message.chat !== chatId || message.sender === userId || message.seenBy[userId]) continue;
+        const membership = await models.memberships.get(chatId);
+        if (!membership?.members.includes(userId)) continue;
+        await store.append('message', newEvent(deps, 'MessageSeen', messageStreamId(messageId), { messageId, chatId, userId }));
+        marked.push({ chatId, messageId });
+      }
+      return { marked };
+    },
+
+    async getMessage({ messageId }) {
+      let doc = await models.messages.get(messageId);
+      if (!doc) {
+        await projection.waitFor('message', await store.headPosition('message'));
+        doc = await models.messages.get(messageId);
+      }
+      if (!doc) throw new DomainError('MESSAGE_NOT_FOUND', 'Message not found');
+      const [message] = await withReplies([doc]);
+      return { message: message! };
+    },
+  };
+};

@@ -1,0 +1,101 @@
+import type { ChatEvent, MessageEvent, MessageView } from '@veil/contracts';
+import type { ProjectionDefinition } from '@veil/kernel';
+import type { Collection, ReadStore } from '@veil/ports';
+
+/**
+ * The message service's read models: every chat's timeline, and chat membership learnt from
+ * the chat context's events (the message service never reads the chat service's data).
+ */
+export interface MessageDoc {
+  _id: string;
+  chat: string;
+  sender: string;
+  content: string;
+  iv: string;
+  encryptedKeys: Record<string, string>;
+  replyTo: string | null;
+  seenBy: Record<string, true>;
+  createdAt: string;
+  /** The event's position in the message log: increases along every chat's history. */
+  seq: number;
+}
+
+export interface MembershipDoc {
+  _id: string;
+  isGroupChat: boolean;
+  members: string[];
+}
+
+export interface MessageReadModels {
+  messages: Collection<MessageDoc>;
+  memberships: Collection<MembershipDoc>;
+}
+
+export const openMessageReadModels = async (readStore: ReadStore): Promise<MessageReadModels> => ({
+  messages: await readStore.collection<MessageDoc>('message_timeline', [{ fields: { chat: 1, seq: 1 } }]),
+  memberships: await readStore.collection<MembershipDoc>('message_memberships'),
+});
+
+export const timelineProjection = ({ messages, memberships }: MessageReadModels): ProjectionDefinition => ({
+  name: 'message_timeline',
+  contexts: ['message', 'chat'],
+  async handle({ event: raw, position }) {
+    const event = raw as MessageEvent | ChatEvent;
+    switch (event.type) {
+      case 'MessageSent': {
+        const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo } = event.data;
+        const existing = await messages.get(messageId);
+        await messages.put({
+          _id: messageId,
+          chat: chatId,
+          sender: senderId,
+          content,
+          iv,
+          encryptedKeys,
+          replyTo,
+          seenBy: existing?.seenBy ?? {},
+          createdAt: event.occurredAt,
+          seq: position,
+        });
+        return;
+      }
+      case 'MessageSeen': {
+        const message = await messages.get(event.data.messageId);
+        if (message && !message.seenBy[event.data.userId]) {
+          await messages.put({ ...message, seenBy: { ...message.seenBy, [event.data.userId]: true } });
+        }
+        return;
+      }
+      case 'DirectChatCreated':
+      case 'GroupChatCreated':
+        await memberships.put({
+          _id: event.data.chatId,
+          isGroupChat: event.type === 'GroupChatCreated',
+          members: [...event.data.members],
+        });
+        return;
+      case 'ChatMembersAdded': {
+        const membership = await memberships.get(event.data.chatId);
+        if (membership) {
+          await memberships.put({ ...membership, members: [...new Set([...membership.members, ...event.data.members])] });
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  },
+});
+
+export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): MessageView => ({
+  _id: doc._id,
+  chat: doc.chat,
+  sender: { _id: doc.sender },
+  content: doc.content,
+  iv: doc.iv,
+  encryptedKeys: doc.encryptedKeys,
+  replyTo: replyTo ? toMessageView(replyTo, null) : null,
+  seenBy: doc.seenBy,
+  createdAt: doc.createdAt,
+  seq: doc.seq,
+});

@@ -1,0 +1,36 @@
+import type { UserEvent } from '@veil/contracts';
+import type { Aggregate } from '@veil/kernel';
+
+/** The profile aggregate (`user-<userId>`): what commands need to decide, nothing more. */
+export interface ProfileState {
+  exists: boolean;
+  cancelled: boolean;
+  username: string;
+  pictureKey: string | null;
+}
+
+export const profileAggregate: Aggregate<ProfileState, UserEvent> = {
+  context: 'user',
+  initialState: () => ({ exists: false, cancelled: false, username: '', pictureKey: null }),
+  evolve: (state, event) => {
+    switch (event.type) {
+      case 'UserRegistered':
+        return { ...state, exists: true, username: event.data.username, pictureKey: event.data.pictureKey };
+      case 'UserRenamed':
+        return { ...state, username: event.data.username };
+      case 'ProfilePictureChanged':
+        return { ...state, pictureKey: event.data.pictureKey };
+      case 'UserRegistrationCancelled':
+        return { ...state, cancelled: true };
+      case 'UsernameClaimed':
+      case 'UsernameReleased':
+        return state;
+      default: {
+        const unhandled: never = event;
+        return unhandled;
+      }
+    }
+  },
+};
+
+export const isActive = (state: ProfileState) => state.exists && !state.cancelled;

@@ -1,0 +1,137 @@
+import {
+  DomainError,
+  publicKeySchema,
+  userStreamId,
+  usernameSchema,
+  type userRpc,
+} from '@veil/contracts';
+import { importPublicKeySpkiBase64 } from '@veil/crypto';
+import { loadAggregate, newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
+import type { Collection, Ports } from '@veil/ports';
+import { isActive, profileAggregate } from '../domain/profile.aggregate.ts';
+import { claimUsername, releaseUsername } from '../domain/username-claim.ts';
+import { toPublicUser, type UserDoc } from '../projections/user-directory.projection.ts';
+
+type Deps = Pick<Ports, 'clock' | 'ids'> & {
+  store: Ports['bus'];
+  users: Collection<UserDoc>;
+  directory: RunningProjection;
+};
+
+const parseUsername = (value: string): string => {
+  const parsed = usernameSchema.safeParse(value);
+  if (!parsed.success) throw new DomainError('VALIDATION_FAILED', parsed.error.issues[0]!.message);
+  return parsed.data;
+};
+
+/** The public key must be a real RSA-OAEP SPKI key: a garbage key would make every message to this user unreadable. */
+const checkPublicKey = async (publicKey: string): Promise<void> => {
+  if (!publicKeySchema.safeParse(publicKey).success) {
+    throw new DomainError('VALIDATION_FAILED', 'publicKey must be a base64 RSA-OAEP public key (SPKI)');
+  }
+  try {
+    await importPublicKeySpkiBase64(publicKey);
+  } catch {
+    throw new DomainError('VALIDATION_FAILED', 'publicKey must be a base64 RSA-OAEP public key (SPKI)');
+  }
+};
+
+export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.operations> => {
+  const { store, users, directory } = deps;
+
+  const requireUser = async (userId: string): Promise<UserDoc> => {
+    const doc = await users.get(userId);
+    if (!doc) throw new DomainError('USER_NOT_FOUND', 'User not found');
+    return doc;
+  };
+
+  return {
+    async register({ username: rawUsername, publicKey, pictureKey }) {
+      const username = parseUsername(rawUsername);
+      await checkPublicKey(publicKey);
+      const userId = deps.ids.next();
+      await claimUsername(deps, username, userId);
+      const { position } = await store.append(
+        'user',
+        newEvent(deps, 'UserRegistered', userStreamId(userId), { userId, username, publicKey, pictureKey }),
+        { expectedVersion: 0 },
+      );
+      await directory.waitFor('user', position);
+      return { user: toPublicUser(await requireUser(userId)) };
+    },
+
+    async cancelRegistration({ userId }) {
+      const { state, version } = await loadAggregate(store, profileAggregate, userStreamId(userId));
+      if (!isActive(state)) return {};
+      await store.append('user', newEvent(deps, 'UserRegistrationCancelled', userStreamId(userId), { userId }), {
+        expectedVersion: version,
+      });
+      await releaseUsername(deps, state.username, userId);
+      return {};
+    },
+
+    async get({ userId }) {
+      return { user: toPublicUser(await requireUser(userId)) };
+    },
+
+    async getMany({ userIds }) {
+      return { users: (await users.getMany(userIds)).map(toPublicUser) };
+    },
+
+    async list() {
+      return { users: (await users.find({}, { sort: { usernameLower: 1 } })).map(toPublicUser) };
+    },
+
+    async search({ query }) {
+      const needle = query.trim().toLowerCase();
+      const found = await users.find(needle ? { usernameLower: { $icontains: needle } } : {}, {
+        sort: { usernameLower: 1 },
+        limit: 200,
+      });
+      return { users: found.map(toPublicUser) };
+    },
+
+    async publicKey({ userId }) {
+      return { publicKey: (await requireUser(userId)).publicKey };
+    },
+
+    async updateProfile({ userId, username: rawUsername, pictureKey }) {
+      const streamId = userStreamId(userId);
+      const { state, version } = await loadAggregate(store, profileAggregate, streamId);
+      if (!isActive(state)) throw new DomainError('USER_NOT_FOUND', 'User not found');
+      let expectedVersion = version;
+      let position = 0;
+
+      const username = rawUsername === undefined ? state.username : parseUsername(rawUsername);
+      if (username !== state.username) {
+        const caseOnly = username.toLowerCase() === state.username.toLowerCase();
+        if (!caseOnly) await claimUsername(deps, username, userId);
+        try {
+          ({ position } = await store.append(
+            'user',
+            newEvent(deps, 'UserRenamed', streamId, { userId, username, previousUsername: state.username }),
+            { expectedVersion },
+          ));
+        } catch (error) {
+          if (!caseOnly) await releaseUsername(deps, username, userId);
+          throw error;
+        }
+        expectedVersion = position;
+        if (!caseOnly) await releaseUsername(deps, state.username, userId);
+      }
+
+      let replacedPictureKey: string | null = null;
+      if (pictureKey !== undefined && pictureKey !== state.pictureKey) {
+        ({ position } = await store.append(
+          'user',
+          newEvent(deps, 'ProfilePictureChanged', streamId, { userId, pictureKey }),
+          { expectedVersion },
+        ));
+        replacedPictureKey = state.pictureKey;
+      }
+
+      if (position) await directory.waitFor('user', position);
+      return { user: toPublicUser(await requireUser(userId)), replacedPictureKey };
+    },
+  };
+};
