@@ -1,0 +1,2 @@
+export { start } from './service.ts';
+export type { RealtimeSettings } from './settings.ts';

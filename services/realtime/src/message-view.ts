@@ -1,0 +1,25 @@
+import type { MessageEvent, MessageView } from '@veil/contracts';
+
+export type MessageSentEvent = Extract<MessageEvent, { type: 'MessageSent' }>;
+
+/**
+ * The API's MessageView for a message that was just persisted, built from its MessageSent event.
+ * A fresh message has been seen by no one; `seq` is its position in the message log, the same
+ * value the message service's history uses, so clients can dedupe and catch up with it.
+ */
+export const messageViewFromEvent = (
+  event: MessageSentEvent,
+  position: number,
+  replyTo: MessageView | null,
+): MessageView => ({
+  _id: event.data.messageId,
+  chat: event.data.chatId,
+  sender: { _id: event.data.senderId },
+  content: event.data.content,
+  iv: event.data.iv,
+  encryptedKeys: event.data.encryptedKeys,
+  replyTo,
+  seenBy: {},
+  createdAt: event.occurredAt,
+  seq: position,
+});

@@ -1,0 +1,35 @@
+/**
+ * A token bucket per socket: `capacity` events at once, refilled at `refillPerSecond`.
+ * Time is passed in so the bucket is pure and unit-testable.
+ */
+export interface RateLimiter {
+  /** Takes one token; false means drop the event. */
+  take(nowMs: number): boolean;
+}
+
+export const createRateLimiter = (options: { capacity: number; refillPerSecond: number }): RateLimiter => {
+  let tokens = options.capacity;
+  let last: number | undefined;
+  return {
+    take(nowMs) {
+      if (last !== undefined) {
+        tokens = Math.min(options.capacity, tokens + ((nowMs - last) / 1000) * options.refillPerSecond);
+      }
+      last = nowMs;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
+};
+
+/** Budgets per socket. Typing is sent on every keystroke, so it gets the most room. */
+export const socketBudgets = {
+  /** typing / stop typing / join chat / setup / online. */
+  chatter: { capacity: 30, refillPerSecond: 15 },
+  /** message seen: the client batches every 2 s; a burst of reconnect catch-up is allowed. */
+  receipts: { capacity: 10, refillPerSecond: 2 },
+} as const;
+
+/** A `typing` for one chat is forwarded at most this often; the indicator lasts 3 s on the client. */
+export const typingForwardIntervalMs = 1000;

@@ -1,0 +1,100 @@
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PresenceStore } from '../presence.store.ts';
+import { deleteRedisKeys, randomRedisPrefix, testRedisUrl } from '../testing/redis-test-keys.ts';
+import { testLogger } from '../testing/test-logger.ts';
+import { createRedisPresence } from './redis-presence.ts';
+
+/** Real Redis on loopback: the transitions and the sweeping that span replicas. */
+describe('redis presence', () => {
+  const prefix = randomRedisPrefix();
+  const clients: Redis[] = [];
+  const stores: PresenceStore[] = [];
+
+  const replica = async (instanceId: string, ttlSeconds = 0.6) => {
+    const redis = new Redis(testRedisUrl);
+    clients.push(redis);
+    const expired: string[][] = [];
+    const revived: string[][] = [];
+    const waiters: (() => void)[] = [];
+    const store = createRedisPresence({
+      redis,
+      keyPrefix: prefix,
+      instanceId,
+      ttlSeconds,
+      log: testLogger(),
+    });
+    await store.start(
+      (ids) => (expired.push(ids), waiters.splice(0).forEach((w) => w())),
+      (ids) => (revived.push(ids), waiters.splice(0).forEach((w) => w())),
+    );
+    stores.push(store);
+    /** Resolves when `check` holds after an upkeep report; the test's own timeout bounds the wait. */
+    const until = async (check: () => boolean) => {
+      while (!check()) await new Promise<void>((resolve) => waiters.push(resolve));
+    };
+    return { redis, store, expired, revived, until };
+  };
+
+  afterEach(async () => {
+    await Promise.allSettled(stores.splice(0).map((s) => s.stop()));
+    for (const c of clients.splice(0)) c.disconnect();
+    await deleteRedisKeys(prefix);
+  });
+
+  it('decides first-connect and last-disconnect across replicas', async () => {
+    const a = await replica('a');
+    const b = await replica('b');
+    expect(await a.store.connect('alice')).toBe(true);
+    expect(await b.store.connect('alice')).toBe(false);
+    expect(await a.store.connect('alice')).toBe(false);
+    expect(await b.store.onlineAmong(['alice', 'bob'])).toEqual(['alice']);
+    expect(await a.store.disconnect('alice')).toBe(false);
+    expect(await a.store.disconnect('alice')).toBe(false);
+    expect(await b.store.disconnect('alice')).toBe(true);
+    expect(await a.store.onlineAmong(['alice'])).toEqual([]);
+  });
+
+  it("a silent replica's users are swept and reported offline by a live one", async () => {
+    const live = await replica('live');
+    const doomed = await replica('doomed');
+    await doomed.store.connect('carol');
+    await doomed.store.connect('dave');
+    await live.store.connect('dave'); // dave is also on a live replica: not reported
+    // Crash: the connection dies without any cleanup, so the heartbeat stops.
+    doomed.redis.disconnect();
+    await doomed.store.stop().catch(() => undefined);
+
+    await live.until(() => live.expired.flat().includes('carol'));
+    expect(live.expired.flat()).toEqual(['carol']);
+    expect(await live.store.onlineAmong(['carol', 'dave'])).toEqual(['dave']);
+  });
+
+  it('a replica swept while alive puts its users back and reports them revived', async () => {
+    const a = await replica('a');
+    const b = await replica('b');
+    await a.store.connect('erin');
+    // Simulate a stall longer than the TTL: a's heartbeat key keeps vanishing until b sweeps a.
+    const swept = b.until(() => b.expired.flat().includes('erin'));
+    let stalled = true;
+    void swept.then(() => (stalled = false));
+    while (stalled) {
+      await a.redis.del(`${prefix}presence:hb:a`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await a.until(() => a.revived.flat().includes('erin'));
+    expect(await b.store.onlineAmong(['erin'])).toEqual(['erin']);
+    // The restored count is a's real one: its one disconnect takes erin offline.
+    expect(await a.store.disconnect('erin')).toBe(true);
+  });
+
+  it('a restart with the same instance id clears its stale entries', async () => {
+    const first = await replica('same');
+    await first.store.connect('frank');
+    first.redis.disconnect();
+    await first.store.stop().catch(() => undefined);
+    const restarted = await replica('same');
+    expect(restarted.expired.flat()).toEqual(['frank']);
+    expect(await restarted.store.onlineAmong(['frank'])).toEqual([]);
+  });
+});

@@ -1,0 +1,136 @@
+import { DomainError, messageRpc } from '@veil/contracts';
+import { rpcClient } from '@veil/kernel';
+import type { RunningService, ServiceContext } from '@veil/ports';
+import { createAccessTokenVerifier } from '@veil/tokens';
+import { Server } from 'socket.io';
+import { authenticate, originCheck } from './auth.middleware.ts';
+import { onConnection } from './connection.ts';
+import { createMemoryDedupe } from './dedupe.ts';
+import { startFanout } from './fanout.ts';
+import { attachToHttp } from './http-attach.ts';
+import type { MembershipChange } from './membership.map.ts';
+import { startMembershipProjection } from './membership.projection.ts';
+import { createPresence, type Presence } from './presence.ts';
+import { createMemoryPresence } from './presence.store.ts';
+import { connectRedis } from './scaling/redis-clients.ts';
+import { createRedisDedupe } from './scaling/redis-dedupe.ts';
+import { createRedisPresence } from './scaling/redis-presence.ts';
+import { defaultPresenceTtlSeconds, redisKeyPrefixOf, type RealtimeSettings } from './settings.ts';
+import type { RealtimeServer } from './socket-types.ts';
+
+export type { RealtimeSettings } from './settings.ts';
+
+/** Largest client packet: a full batch of 500 seen reports fits with room to spare. */
+const maxPacketBytes = 100_000;
+
+/**
+ * The realtime gateway: Socket.IO on the process's HTTP server (websocket only), identity from
+ * the access token, delivery from persisted events, presence per contact. With `redisUrl` any
+ * number of replicas share rooms (Redis adapter), presence and fan-out dedupe; without it, one
+ * node keeps everything in memory. Nothing else branches on the mode.
+ */
+export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<RunningService> => {
+  const { ports, settings } = ctx;
+  if (!ctx.http) throw new DomainError('UNAVAILABLE', 'The realtime gateway needs an HTTP server');
+  const http = ctx.http;
+  const log = ports.log.child({ service: 'realtime', instanceId: settings.instanceId });
+  const now = () => ports.clock.now().getTime();
+  const keyPrefix = redisKeyPrefixOf(settings);
+  const verify = await createAccessTokenVerifier(settings.accessTokenPublicJwk);
+  const messages = rpcClient(ports.rpc, messageRpc);
+
+  const redis = settings.redisUrl
+    ? await connectRedis({ url: settings.redisUrl, keyPrefix, log })
+    : undefined;
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const cleanUp = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      await Promise.resolve()
+        .then(cleanup)
+        .catch((error: unknown) => log.warn({ err: error }, 'realtime shutdown step failed'));
+    }
+    cleanups.length = 0;
+  };
+  if (redis) cleanups.push(() => redis.quit());
+
+  try {
+    const io: RealtimeServer = new Server({
+      path: '/socket.io',
+      transports: ['websocket'],
+      allowUpgrades: false,
+      serveClient: false,
+      maxHttpBufferSize: maxPacketBytes,
+      allowRequest: originCheck(settings.allowedOrigins),
+      ...(redis ? { adapter: redis.adapter } : {}),
+    });
+    io.of('/').adapter.on('error', (error: unknown) => log.error({ err: error }, 'socket.io adapter error'));
+    cleanups.push(async () => {
+      // Closing the adapter unsubscribes its Redis channels; the HTTP server stays up for others.
+      await io.of('/').adapter.close();
+      io.engine?.close();
+    });
+
+    // Membership changes after start introduce newly related users (no sockets exist before presence does).
+    const late: { presence?: Presence } = {};
+    const membership = await startMembershipProjection({
+      bus: ports.bus,
+      log,
+      onChange: (change: MembershipChange) =>
+        late.presence
+          ?.membersJoined(change)
+          .catch((error: unknown) => log.warn({ err: error }, 'presence intro failed')),
+    });
+    cleanups.push(() => membership.stop());
+
+    const store = redis
+      ? createRedisPresence({
+          redis: redis.data,
+          keyPrefix,
+          instanceId: settings.instanceId,
+          ttlSeconds: settings.presenceTtlSeconds ?? defaultPresenceTtlSeconds,
+          log,
+        })
+      : createMemoryPresence();
+    const livePresence = createPresence({ io, store, membership });
+    late.presence = livePresence;
+    await livePresence.start();
+    cleanups.push(() => livePresence.stop());
+
+    const fanout = await startFanout({
+      bus: ports.bus,
+      io,
+      membership,
+      dedupe: redis ? createRedisDedupe(redis.data, keyPrefix) : createMemoryDedupe(),
+      messages,
+      log,
+    });
+    cleanups.push(() => fanout.stop());
+
+    let accepting = true;
+    const auth = authenticate(verify, log);
+    io.use((socket, next) => {
+      if (!accepting)
+        return next(Object.assign(new Error('Shutting down'), { data: { code: 'UNAVAILABLE' } }));
+      auth(socket, next);
+    });
+    io.on('connection', onConnection({ io, membership, presence: livePresence, messages, log, now }));
+    const detach = attachToHttp(io, http.server);
+    cleanups.push(async () => {
+      accepting = false;
+      // Disconnect handlers count presence down and announce `offline` while the adapter still runs.
+      io.local.disconnectSockets(true);
+      detach();
+    });
+    log.info({ redis: Boolean(redis) }, 'realtime gateway started');
+
+    return {
+      async stop() {
+        await cleanUp();
+        log.info('realtime gateway stopped');
+      },
+    };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+};

@@ -1,0 +1,25 @@
+import type { BlobStore, EventBus, Logger, Ports, ReadStore, Rpc } from '@veil/ports';
+import { ulid } from 'ulid';
+import { testLogger } from './test-logger.ts';
+
+/** The realtime gateway never touches these; a call would be a bug, so they fail loudly. */
+const unused = (what: string) => () => Promise.reject(new Error(`the realtime gateway does not use ${what}`));
+
+const noReadStore: ReadStore = { collection: unused('the read store') } as unknown as ReadStore;
+const noBlobs: BlobStore = {
+  put: unused('blobs'),
+  get: unused('blobs'),
+  delete: unused('blobs'),
+  close: async () => {},
+};
+
+/** Ports for one realtime replica in a test: real bus and RPC, real clock and ids. */
+export const realtimePorts = (bus: EventBus, rpc: Rpc, log: Logger = testLogger()): Ports => ({
+  bus,
+  rpc,
+  readStore: noReadStore,
+  blobs: noBlobs,
+  clock: { now: () => new Date() },
+  ids: { next: () => ulid() },
+  log,
+});
