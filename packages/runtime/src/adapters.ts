@@ -1,17 +1,12 @@
 import path from 'node:path';
 import { monotonicFactory } from 'ulid';
-import { createFsBlobStore } from '@veil/blob-fs';
-import { createMinioBlobStore } from '@veil/blob-minio';
-import { createEmbeddedBus, createEmbeddedRpc } from '@veil/bus-embedded';
-import { connectNats, createNatsBus, createNatsRpc } from '@veil/bus-nats';
 import type { Logger, Ports } from '@veil/ports';
-import { createEmbeddedReadStore } from '@veil/readstore-embedded';
-import { createMongoReadStore } from '@veil/readstore-mongo';
 import type { VeilConfig } from './config.ts';
 
 /**
  * The one place adapters are chosen, by configuration alone. Nothing else in the tree imports
- * an adapter package; services see only the `Ports` interfaces.
+ * an adapter package; services see only the `Ports` interfaces. Adapters load lazily, so the
+ * embedded app never loads the NATS, MongoDB or MinIO drivers.
  */
 export interface OwnedPorts {
   ports: Ports;
@@ -24,30 +19,32 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
   let bus: Ports['bus'];
   let rpc: Ports['rpc'];
   if (config.NATS_URL) {
+    const { connectNats, createNatsBus, createNatsRpc } = await import('@veil/bus-nats');
     const connection = await connectNats({ servers: config.NATS_URL, name: config.INSTANCE_ID });
     bus = await createNatsBus({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
     rpc = createNatsRpc({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
     closers.push(() => connection.drain());
   } else {
+    const { createEmbeddedBus, createEmbeddedRpc } = await import('@veil/bus-embedded');
     bus = await createEmbeddedBus({ dataDir: path.join(config.dataDir, 'events'), log });
     rpc = createEmbeddedRpc({ log });
   }
   closers.push(() => bus.close());
 
   const readStore = config.MONGODB_URL
-    ? await createMongoReadStore({ url: config.MONGODB_URL, database: config.MONGODB_DB })
-    : createEmbeddedReadStore();
+    ? await (await import('@veil/readstore-mongo')).createMongoReadStore({ url: config.MONGODB_URL, database: config.MONGODB_DB })
+    : (await import('@veil/readstore-embedded')).createEmbeddedReadStore();
   closers.push(() => readStore.close());
 
   const blobs = config.S3_ENDPOINT
-    ? await createMinioBlobStore({
+    ? await (await import('@veil/blob-minio')).createMinioBlobStore({
         endpoint: config.S3_ENDPOINT,
         accessKey: config.S3_ACCESS_KEY!,
         secretKey: config.S3_SECRET_KEY!,
         bucket: config.S3_BUCKET,
         region: config.S3_REGION,
       })
-    : createFsBlobStore({ dir: path.join(config.dataDir, 'blobs') });
+    : (await import('@veil/blob-fs')).createFsBlobStore({ dir: path.join(config.dataDir, 'blobs') });
   closers.push(() => blobs.close());
 
   const nextUlid = monotonicFactory();

@@ -26,7 +26,8 @@ const readAs = (user: TestUser, message: { content: string; iv: string; encrypte
 beforeAll(async () => {
   veil = await startTestVeil();
   api = createApi(veil.url);
-  [alice, bob, carol, mallory] = await Promise.all(['alice', 'bob', 'carol', 'mallory'].map((n) => createUser(api, n)));
+  const users = await Promise.all(['alice', 'bob', 'carol', 'mallory'].map((n) => createUser(api, n)));
+  [alice, bob, carol, mallory] = users as [TestUser, TestUser, TestUser, TestUser];
 });
 afterAll(() => veil.destroy());
 
@@ -86,7 +87,8 @@ describe('one-to-one messages', () => {
   });
 
   it('creates exactly one chat when both send a first message at the same moment', async () => {
-    const [a, b] = await Promise.all([createUser(api, 'x'), createUser(api, 'y')]);
+    const a = await createUser(api, 'x');
+    const b = await createUser(api, 'y');
     const results = await Promise.all([sendDirect(a, b, 'first!'), sendDirect(b, a, 'no, me first!'), sendDirect(a, b, 'again')]);
     expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
     expect(new Set(results.map((r) => r.body.data.chat._id)).size).toBe(1);

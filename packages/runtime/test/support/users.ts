@@ -18,7 +18,7 @@ export const uniqueName = (base = 'user') => `${base}${Date.now().toString(36)}$
 export const registerForm = (fields: Record<string, string>, picture?: { bytes: Uint8Array; name: string; type: string }) => {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  if (picture) form.append('profilePicture', new Blob([picture.bytes], { type: picture.type }), picture.name);
+  if (picture) form.append('profilePicture', new Blob([new Uint8Array(picture.bytes)], { type: picture.type }), picture.name);
   return form;
 };
 

@@ -1,0 +1,1 @@
+export { createFsBlobStore } from './fs-blob-store.ts';

@@ -1,0 +1,81 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { DomainError, isValidStreamId } from '@veil/contracts';
+import type { EventBus, Logger, Subscription } from '@veil/ports';
+import { openContextLog, type ContextLog } from './context-log.ts';
+import { createDurableGroup, followLog, type DurableGroup } from './subscriptions.ts';
+
+export interface EmbeddedBusOptions {
+  /** Folder of the log files, one `<context>.jsonl` per context. */
+  dataDir: string;
+  log: Logger;
+  /** Deliveries of one event to a durable group before it is dropped. Default 10. */
+  maxDeliveries?: number;
+}
+
+/**
+ * The embedded event bus: the EventBus port over fsynced files, for the single-process mode.
+ * Durable groups keep their cursors in memory: after a restart a group starts again from its
+ * `startAt` policy, which fits embedded mode, where read models are rebuilt from the log at start.
+ */
+export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<EventBus> => {
+  await mkdir(options.dataDir, { recursive: true });
+  const logs = new Map<string, Promise<ContextLog>>();
+  const groups = new Map<string, DurableGroup>();
+  const subscriptions = new Set<Subscription>();
+  const maxDeliveries = options.maxDeliveries ?? 10;
+
+  const logOf = (context: string): Promise<ContextLog> => {
+    if (!/^[a-z0-9-]+$/.test(context)) throw new DomainError('VALIDATION_FAILED', `Invalid context: ${context}`);
+    let log = logs.get(context);
+    if (!log) logs.set(context, (log = openContextLog(context, path.join(options.dataDir, `${context}.jsonl`))));
+    return log;
+  };
+
+  const track = (subscription: Subscription): Subscription => {
+    subscriptions.add(subscription);
+    return {
+      async stop() {
+        subscriptions.delete(subscription);
+        await subscription.stop();
+      },
+    };
+  };
+
+  return {
+    async append(context, event, appendOptions = {}) {
+      if (!isValidStreamId(event.streamId)) throw new DomainError('VALIDATION_FAILED', `Invalid stream id: ${event.streamId}`);
+      const position = await (await logOf(context)).append(event, appendOptions.expectedVersion);
+      return { position };
+    },
+    async readStream(context, streamId) {
+      const log = await logOf(context);
+      const positions = log.streamPositions(streamId);
+      return { events: positions.map((p) => structuredClone(log.at(p))), version: positions.at(-1) ?? 0 };
+    },
+    async readLast(context, streamId) {
+      const log = await logOf(context);
+      const last = log.streamPositions(streamId).at(-1);
+      return last ? structuredClone(log.at(last)) : null;
+    },
+    async headPosition(context) {
+      return (await logOf(context)).durableHead();
+    },
+    async subscribe(subscribeOptions) {
+      const log = await logOf(subscribeOptions.context);
+      const key = `${subscribeOptions.context}/${subscribeOptions.durable}`;
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = createDurableGroup(log, subscribeOptions.startAt, options.log, maxDeliveries)));
+      return track(group.join(subscribeOptions));
+    },
+    async follow(followOptions) {
+      return track(followLog(await logOf(followOptions.context), followOptions, options.log));
+    },
+    async close() {
+      await Promise.all([...subscriptions].map((s) => s.stop()));
+      subscriptions.clear();
+      await Promise.all([...logs.values()].map(async (log) => (await log).close()));
+      logs.clear();
+    },
+  };
+};

@@ -1,0 +1,158 @@
+import type { Collection, Doc, FieldCondition, Filter, FindOptions, IndexSpec, ReadStore } from '@veil/ports';
+
+/**
+ * Read models in memory. In embedded mode they are rebuilt from the on-disk event log at every
+ * start, so nothing here touches the disk. Documents are copied on the way in and out, as a
+ * database would, so callers can never change stored state by mutating a result.
+ * Equality filters on indexed fields are answered from hash indexes; the rest scans.
+ */
+type Path = string;
+
+const valueAt = (doc: unknown, path: Path): unknown => {
+  let current = doc as Record<string, unknown> | undefined;
+  for (const key of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = current[key] as Record<string, unknown> | undefined;
+  }
+  return current;
+};
+
+const compare = (a: unknown, b: unknown): number => {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return -1;
+  if (b === undefined || b === null) return 1;
+  return (a as number | string) < (b as number | string) ? -1 : 1;
+};
+
+const equalsOrContains = (stored: unknown, wanted: unknown) =>
+  Array.isArray(stored) ? stored.includes(wanted) : stored === wanted || (stored === undefined && wanted === null);
+
+const matchesCondition = (stored: unknown, condition: FieldCondition): boolean => {
+  if (condition === null || typeof condition !== 'object') return equalsOrContains(stored, condition);
+  if ('$in' in condition) return condition.$in.some((v) => equalsOrContains(stored, v));
+  if ('$icontains' in condition) {
+    return typeof stored === 'string' && stored.toLowerCase().includes(condition.$icontains.toLowerCase());
+  }
+  const range = condition as { $gt?: unknown; $gte?: unknown; $lt?: unknown; $lte?: unknown };
+  if (stored === undefined || stored === null) return false;
+  if (range.$gt !== undefined && !(compare(stored, range.$gt) > 0)) return false;
+  if (range.$gte !== undefined && !(compare(stored, range.$gte) >= 0)) return false;
+  if (range.$lt !== undefined && !(compare(stored, range.$lt) < 0)) return false;
+  if (range.$lte !== undefined && !(compare(stored, range.$lte) <= 0)) return false;
+  return true;
+};
+
+export const matches = (doc: Doc, filter: Filter): boolean =>
+  Object.entries(filter).every(([path, condition]) => matchesCondition(valueAt(doc, path), condition));
+
+const createCollection = <T extends Doc>(): Collection<T> & { addIndex(field: string): void } => {
+  const docs = new Map<string, T>();
+  /** field -> value -> ids, for equality and array-contains lookups. */
+  const indexes = new Map<string, Map<unknown, Set<string>>>();
+
+  const indexValues = (doc: T, field: string): unknown[] => {
+    const value = valueAt(doc, field);
+    return Array.isArray(value) ? value : [value];
+  };
+  const unindex = (doc: T) => {
+    for (const [field, index] of indexes) {
+      for (const value of indexValues(doc, field)) index.get(value)?.delete(doc._id);
+    }
+  };
+  const reindex = (doc: T) => {
+    for (const [field, index] of indexes) {
+      for (const value of indexValues(doc, field)) {
+        let ids = index.get(value);
+        if (!ids) index.set(value, (ids = new Set()));
+        ids.add(doc._id);
+      }
+    }
+  };
+
+  /** The smallest candidate set an indexed equality condition allows, or every document. */
+  const candidates = (filter: Filter): Iterable<T> => {
+    for (const [field, condition] of Object.entries(filter)) {
+      const index = indexes.get(field);
+      if (!index || (condition !== null && typeof condition === 'object')) continue;
+      const ids = index.get(condition) ?? new Set<string>();
+      return [...ids].map((id) => docs.get(id)!).filter(Boolean);
+    }
+    return docs.values();
+  };
+
+  const select = (filter: Filter = {}, options: FindOptions = {}): T[] => {
+    const found: T[] = [];
+    for (const doc of candidates(filter)) if (matches(doc, filter)) found.push(doc);
+    const sort = Object.entries(options.sort ?? {});
+    if (sort.length) {
+      found.sort((a, b) => {
+        for (const [field, direction] of sort) {
+          const order = compare(valueAt(a, field), valueAt(b, field));
+          if (order) return order * direction;
+        }
+        return 0;
+      });
+    }
+    return options.limit !== undefined ? found.slice(0, options.limit) : found;
+  };
+
+  return {
+    addIndex(field) {
+      if (indexes.has(field)) return;
+      indexes.set(field, new Map());
+      for (const doc of docs.values()) reindex(doc);
+    },
+    async get(id) {
+      const doc = docs.get(id);
+      return doc ? structuredClone(doc) : null;
+    },
+    async getMany(ids) {
+      return ids.flatMap((id) => {
+        const doc = docs.get(id);
+        return doc ? [structuredClone(doc)] : [];
+      });
+    },
+    async put(doc) {
+      const previous = docs.get(doc._id);
+      if (previous) unindex(previous);
+      const copy = structuredClone(doc);
+      docs.set(doc._id, copy);
+      reindex(copy);
+    },
+    async delete(id) {
+      const previous = docs.get(id);
+      if (!previous) return;
+      unindex(previous);
+      docs.delete(id);
+    },
+    async find(filter, options) {
+      return select(filter, options).map((doc) => structuredClone(doc));
+    },
+    async count(filter) {
+      return select(filter).length;
+    },
+    async clear() {
+      docs.clear();
+      for (const index of indexes.values()) index.clear();
+    },
+  };
+};
+
+export const createEmbeddedReadStore = (): ReadStore => {
+  const collections = new Map<string, ReturnType<typeof createCollection>>();
+  return {
+    async collection<T extends Doc>(name: string, indexSpecs: IndexSpec[] = []) {
+      let collection = collections.get(name);
+      if (!collection) collections.set(name, (collection = createCollection()));
+      // Hash indexes serve the first field of each declared index (equality lookups).
+      for (const spec of indexSpecs) {
+        const [first] = Object.keys(spec.fields);
+        if (first) collection.addIndex(first);
+      }
+      return collection as unknown as Collection<T>;
+    },
+    async close() {
+      collections.clear();
+    },
+  };
+};

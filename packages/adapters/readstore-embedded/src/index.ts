@@ -1,0 +1,1 @@
+export { createEmbeddedReadStore, matches } from './embedded-read-store.ts';

@@ -1,0 +1,58 @@
+import { base64ToBytes, bytesToBase64 } from './base64.ts';
+import { VeilCryptoError } from './errors.ts';
+
+/**
+ * One message: a fresh AES-GCM 256-bit key and a random 12-byte iv encrypt the UTF-8 text; the
+ * raw key is encrypted with RSA-OAEP (SHA-256) for every recipient. Byte for byte what the
+ * spec's original client produced, so either can read the other's messages.
+ */
+export interface EncryptedEnvelope {
+  content: string;
+  iv: string;
+  encryptedKeys: Record<string, string>;
+}
+
+export const FAILED_TO_DECRYPT = '[Failed to decrypt]';
+
+export const encryptMessage = async (
+  plaintext: string,
+  recipients: Record<string, CryptoKey>,
+): Promise<EncryptedEnvelope> => {
+  const ids = Object.keys(recipients);
+  if (ids.length === 0) throw new VeilCryptoError('ERR_MISSING_INPUT', 'At least one recipient is required');
+  const aesKey = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, ['encrypt', 'decrypt']);
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const [ciphertext, rawKey] = await Promise.all([
+    crypto.subtle.encrypt({ name: 'AES-GCM', iv }, aesKey, new TextEncoder().encode(plaintext)),
+    crypto.subtle.exportKey('raw', aesKey),
+  ]);
+  const wrapped = await Promise.all(
+    ids.map(async (id) => [id, bytesToBase64(new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, recipients[id]!, rawKey)))] as const),
+  );
+  return { content: bytesToBase64(new Uint8Array(ciphertext)), iv: bytesToBase64(iv), encryptedKeys: Object.fromEntries(wrapped) };
+};
+
+export const decryptMessage = async (
+  envelope: EncryptedEnvelope,
+  userId: string,
+  privateKey: CryptoKey,
+): Promise<string> => {
+  const wrappedKey = envelope.encryptedKeys?.[userId];
+  if (!wrappedKey) throw new VeilCryptoError('ERR_NO_KEY_FOR_USER', 'This message was not encrypted for this user');
+  try {
+    const rawKey = await crypto.subtle.decrypt({ name: 'RSA-OAEP' }, privateKey, base64ToBytes(wrappedKey));
+    const aesKey = await crypto.subtle.importKey('raw', rawKey, { name: 'AES-GCM' }, false, ['decrypt']);
+    const plaintext = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: base64ToBytes(envelope.iv) },
+      aesKey,
+      base64ToBytes(envelope.content),
+    );
+    return new TextDecoder('utf-8', { fatal: true }).decode(plaintext);
+  } catch {
+    throw new VeilCryptoError('ERR_DECRYPT', 'Message could not be decrypted');
+  }
+};
+
+/** For display: the text, or the spec's "[Failed to decrypt]" whatever went wrong. */
+export const decryptForDisplay = (envelope: EncryptedEnvelope, userId: string, privateKey: CryptoKey): Promise<string> =>
+  decryptMessage(envelope, userId, privateKey).catch(() => FAILED_TO_DECRYPT);
