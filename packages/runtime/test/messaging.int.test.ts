@@ -96,6 +96,26 @@ describe('one-to-one messages', () => {
   });
 });
 
+describe('chat list', () => {
+  it('orders chats by last activity and shows renames', async () => {
+    const [a, b, c] = [await createUser(api, 'ord'), await createUser(api, 'ord'), await createUser(api, 'ord')];
+    const first = await sendDirect(a, b, 'one');
+    const second = await sendDirect(a, c, 'two');
+    const ids = async () => (await api.get('/api/v1/chat/getallchats', a.accessToken)).body.data.map((x: { _id: string }) => x._id);
+    expect(await ids()).toEqual([second.body.data.chat._id, first.body.data.chat._id]);
+    await sendDirect(b, a, 'three');
+    expect(await ids()).toEqual([first.body.data.chat._id, second.body.data.chat._id]);
+
+    const renamed = `${b.username.slice(0, 20)}new`;
+    const form = new FormData();
+    form.append('username', renamed);
+    expect((await api.call('PUT', '/api/v1/user/updateProfile', { token: b.accessToken, form })).status).toBe(200);
+    await expect
+      .poll(async () => (await api.get(`/api/v1/chat/getchatbyid/${first.body.data.chat._id}`, a.accessToken)).body.data.chatName)
+      .toBe(renamed);
+  });
+});
+
 describe('group messages', () => {
   let groupId: string;
 

@@ -44,7 +44,7 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
 
   return {
     async listForUser({ userId }) {
-      const chats = await models.chats.find({ members: userId }, { sort: { updatedAt: -1 } });
+      const chats = await models.chats.find({ members: userId }, { sort: { lastActivityId: -1 } });
       const people = await peopleOf(chats);
       return { chats: chats.map((chat) => toChatView(chat, userId, people)) };
     },

@@ -1,11 +1,12 @@
-import type { ChatEvent, ChatView, UserEvent } from '@veil/contracts';
+import type { ChatEvent, ChatView, MessageEvent, UserEvent } from '@veil/contracts';
 import { mediaUrl } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
 /**
  * Chats and the participant details they show. Participant names and pictures come from the
- * user context's events, so a rename or a new picture shows in every chat without a join.
+ * user context's events, so a rename or a new picture shows in every chat without a join;
+ * `updatedAt` follows the message context, so the list is ordered by last activity.
  */
 export interface ChatDoc {
   _id: string;
@@ -15,6 +16,8 @@ export interface ChatDoc {
   createdBy: string;
   createdAt: string;
   updatedAt: string;
+  /** The newest ULID seen in this chat (its own id, then each message's): sorts the list by activity. */
+  lastActivityId: string;
 }
 
 export interface ParticipantDoc {
@@ -35,9 +38,9 @@ export const openChatReadModels = async (readStore: ReadStore): Promise<ChatRead
 
 export const chatListProjection = ({ chats, participants }: ChatReadModels): ProjectionDefinition => ({
   name: 'chat_list',
-  contexts: ['chat', 'user'],
+  contexts: ['chat', 'user', 'message'],
   async handle({ event: raw }) {
-    const event = raw as ChatEvent | UserEvent;
+    const event = raw as ChatEvent | UserEvent | MessageEvent;
     switch (event.type) {
       case 'DirectChatCreated':
       case 'GroupChatCreated': {
@@ -50,6 +53,7 @@ export const chatListProjection = ({ chats, participants }: ChatReadModels): Pro
           createdBy: event.data.createdBy,
           createdAt: event.occurredAt,
           updatedAt: event.occurredAt,
+          lastActivityId: event.data.chatId,
         });
         return;
       }
@@ -58,6 +62,14 @@ export const chatListProjection = ({ chats, participants }: ChatReadModels): Pro
         if (!chat) return;
         const members = [...new Set([...chat.members, ...event.data.members])];
         await chats.put({ ...chat, members, updatedAt: event.occurredAt });
+        return;
+      }
+      case 'MessageSent': {
+        // The chat list is ordered by last activity. Replays and redeliveries never move it back.
+        const chat = await chats.get(event.data.chatId);
+        if (chat && chat.lastActivityId < event.data.messageId) {
+          await chats.put({ ...chat, updatedAt: event.occurredAt, lastActivityId: event.data.messageId });
+        }
         return;
       }
       case 'UserRegistered':
