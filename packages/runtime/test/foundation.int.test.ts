@@ -24,11 +24,19 @@ describe('bad input gets a 4xx JSON error and the process keeps serving', () => 
   };
 
   it('malformed JSON', async () => {
-    expectJsonError(await api.call('POST', '/api/v1/user/login', { raw: { body: '{"username":', contentType: 'application/json' } }), 400);
+    expectJsonError(
+      await api.call('POST', '/api/v1/user/login', {
+        raw: { body: '{"username":', contentType: 'application/json' },
+      }),
+      400,
+    );
   });
   it('oversized body', async () => {
     const body = JSON.stringify({ username: 'a', password: 'x'.repeat(2 * 1024 * 1024) });
-    expectJsonError(await api.call('POST', '/api/v1/user/login', { raw: { body, contentType: 'application/json' } }), 413);
+    expectJsonError(
+      await api.call('POST', '/api/v1/user/login', { raw: { body, contentType: 'application/json' } }),
+      413,
+    );
   });
   it('unknown routes', async () => {
     expectJsonError(await api.get('/api/v1/nothing/here'), 404);
@@ -69,7 +77,11 @@ describe('the embedded app keeps its data on disk', () => {
       senderId: alice._id,
       senderKey: alice.keys.publicKey,
     });
-    const sent = await api.post(`/api/v1/message/sendIndividualMessage/${bob._id}`, payload, alice.accessToken);
+    const sent = await api.post(
+      `/api/v1/message/sendIndividualMessage/${bob._id}`,
+      payload,
+      alice.accessToken,
+    );
     expect(sent.status).toBe(201);
     const chatId = sent.body.data.chat._id;
 
@@ -85,7 +97,15 @@ describe('the embedded app keeps its data on disk', () => {
     expect(await decryptMessage(history.body.data.messages[0], bob._id, bob.keys.privateKey)).toBe(secret);
 
     // Every read model the services keep.
-    const collections = ['user_directory', 'chat_chats', 'chat_participants', 'message_timeline', 'message_memberships', 'auth_credentials', '_checkpoints'];
+    const collections = [
+      'user_directory',
+      'chat_chats',
+      'chat_participants',
+      'message_timeline',
+      'message_memberships',
+      'auth_credentials',
+      '_checkpoints',
+    ];
     for (const name of collections) {
       const docs = await (await veil.ports.readStore.collection(name)).find({});
       expect(JSON.stringify(docs)).not.toContain(secret.slice(0, 12));
@@ -93,7 +113,9 @@ describe('the embedded app keeps its data on disk', () => {
     expect((await (await veil.ports.readStore.collection('message_timeline')).find({})).length).toBe(1);
 
     // Everything the server wrote to disk: the event log, blobs, keys. The plaintext is nowhere.
-    const files = (await readdir(veil.dataDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    const files = (await readdir(veil.dataDir, { recursive: true, withFileTypes: true })).filter((e) =>
+      e.isFile(),
+    );
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const bytes = await readFile(path.join(file.parentPath, file.name));

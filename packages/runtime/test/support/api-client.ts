@@ -14,7 +14,11 @@ export interface CallOptions {
 }
 
 export const createApi = (baseUrl: string) => {
-  const call = async <T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> => {
+  const call = async <T = any>(
+    method: string,
+    path: string,
+    options: CallOptions = {},
+  ): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = {};
     let body: BodyInit | undefined;
     if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -27,7 +31,11 @@ export const createApi = (baseUrl: string) => {
       headers['content-type'] = options.raw.contentType;
       body = options.raw.body as BodyInit;
     }
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -40,8 +48,10 @@ export const createApi = (baseUrl: string) => {
   return {
     call,
     get: <T = any>(path: string, token?: string) => call<T>('GET', path, token ? { token } : {}),
-    post: <T = any>(path: string, json: unknown, token?: string) => call<T>('POST', path, { json, ...(token ? { token } : {}) }),
-    put: <T = any>(path: string, json: unknown, token?: string) => call<T>('PUT', path, { json, ...(token ? { token } : {}) }),
+    post: <T = any>(path: string, json: unknown, token?: string) =>
+      call<T>('POST', path, { json, ...(token ? { token } : {}) }),
+    put: <T = any>(path: string, json: unknown, token?: string) =>
+      call<T>('PUT', path, { json, ...(token ? { token } : {}) }),
   };
 };
 

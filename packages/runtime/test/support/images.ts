@@ -17,7 +17,11 @@ export const makePng = (width: number, height: number, withPixels = true): Buffe
   header.writeUInt8(8, 8); // bit depth
   header.writeUInt8(2, 9); // colour type: RGB
   const rows = withPixels
-    ? Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, y % 256)])))
+    ? Buffer.concat(
+        Array.from({ length: height }, (_, y) =>
+          Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, y % 256)]),
+        ),
+      )
     : Buffer.alloc(0);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),

@@ -1,6 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connectNats } from '@veil/bus-nats';
+import { contexts, jetStreamName } from '@veil/contracts';
 import { startVeil, type RunningVeil, type StartVeilOptions } from '../../src/index.ts';
 
 /** A whole Veil (embedded adapters unless `env` says otherwise) in a fresh temp dir. */
@@ -11,7 +14,10 @@ export interface TestVeil extends RunningVeil {
   destroy(): Promise<void>;
 }
 
-export const startTestVeil = async (options: Partial<StartVeilOptions> = {}, dataDir?: string): Promise<TestVeil> => {
+export const startTestVeil = async (
+  options: Partial<StartVeilOptions> = {},
+  dataDir?: string,
+): Promise<TestVeil> => {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'veil-test-')));
   const veil = await startVeil({ ...options, dataDir: dir });
   return {
@@ -24,6 +30,15 @@ export const startTestVeil = async (options: Partial<StartVeilOptions> = {}, dat
     async destroy() {
       await veil.stop();
       await rm(dir, { recursive: true, force: true });
+      if (options.env?.NATS_URL) await deleteStreams(options.env.NATS_URL, options.env.VEIL_STREAM_PREFIX ?? 'veil');
     },
   };
+};
+
+/** Test runs use a random prefix; their streams go when the run ends. */
+const deleteStreams = async (url: string, prefix: string) => {
+  const connection = await connectNats({ servers: url });
+  const jsm = await jetstreamManager(connection);
+  for (const context of contexts) await jsm.streams.delete(jetStreamName(prefix, context)).catch(() => false);
+  await connection.drain();
 };

@@ -13,16 +13,29 @@ export interface TestUser {
 }
 
 let counter = 0;
-export const uniqueName = (base = 'user') => `${base}${Date.now().toString(36)}${(counter++).toString(36)}`.slice(0, 30);
+export const uniqueName = (base = 'user') =>
+  `${base}${Date.now().toString(36)}${(counter++).toString(36)}`.slice(0, 30);
 
-export const registerForm = (fields: Record<string, string>, picture?: { bytes: Uint8Array; name: string; type: string }) => {
+export const registerForm = (
+  fields: Record<string, string>,
+  picture?: { bytes: Uint8Array; name: string; type: string },
+) => {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  if (picture) form.append('profilePicture', new Blob([new Uint8Array(picture.bytes)], { type: picture.type }), picture.name);
+  if (picture)
+    form.append(
+      'profilePicture',
+      new Blob([new Uint8Array(picture.bytes)], { type: picture.type }),
+      picture.name,
+    );
   return form;
 };
 
-export const createUser = async (api: Api, base = 'user', password = 'correct horse battery'): Promise<TestUser> => {
+export const createUser = async (
+  api: Api,
+  base = 'user',
+  password = 'correct horse battery',
+): Promise<TestUser> => {
   const username = uniqueName(base);
   const keys = await generateUserKeyPair();
   const publicKey = await exportPublicKeySpkiBase64(keys.publicKey);
@@ -33,5 +46,13 @@ export const createUser = async (api: Api, base = 'user', password = 'correct ho
   const login = await api.post('/api/v1/user/login', { username, password });
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
   const { accesstoken, refreshtoken, loggedUser } = login.body.data.user;
-  return { _id: loggedUser._id, username, password, keys, publicKey, accessToken: accesstoken, refreshToken: refreshtoken };
+  return {
+    _id: loggedUser._id,
+    username,
+    password,
+    keys,
+    publicKey,
+    accessToken: accesstoken,
+    refreshToken: refreshtoken,
+  };
 };

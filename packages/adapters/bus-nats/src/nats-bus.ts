@@ -1,0 +1,197 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import { DomainError, contextSubjects, eventSubject, isValidStreamId, jetStreamName, type DomainEvent } from '@veil/contracts';
+import type { EventBus, Logger, RecordedEvent, Subscription } from '@veil/ports';
+import type { NatsConnection } from './connection.ts';
+import { ensureStream } from './provisioning.ts';
+
+export interface NatsBusOptions {
+  connection: NatsConnection;
+  /** Subject and stream prefix: `<prefix>.evt.<context>.<streamId>` in stream `<PREFIX>_<CONTEXT>`. */
+  prefix: string;
+  log: Logger;
+  /** Deliveries of one event to a durable consumer before it is terminated. Default 10. */
+  maxDeliveries?: number;
+  replicas?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const NANOS_PER_MS = 1_000_000;
+
+/**
+ * The EventBus port over NATS JetStream: appends are publishes with the expected last subject
+ * sequence and the event id as message id; durable subscriptions are shared pull consumers with
+ * explicit acks; `follow` is an ordered consumer from a position.
+ */
+export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> => {
+  const { connection, prefix, log } = options;
+  const jsm = await jetstreamManager(connection);
+  const js = jetstream(connection);
+  const provisioned = new Map<string, Promise<void>>();
+  const subscriptions = new Set<Subscription>();
+  const maxDeliveries = options.maxDeliveries ?? 10;
+
+  const streamOf = async (context: string) => {
+    let ready = provisioned.get(context);
+    if (!ready) {
+      ready = ensureStream(jsm, prefix, context, options.replicas);
+      provisioned.set(context, ready);
+      ready.catch(() => provisioned.delete(context));
+    }
+    await ready;
+    return jetStreamName(prefix, context);
+  };
+
+  const decode = (context: string, position: number, data: Uint8Array): RecordedEvent => ({
+    context,
+    position,
+    event: JSON.parse(new TextDecoder().decode(data)) as DomainEvent,
+  });
+
+  const track = (subscription: Subscription): Subscription => {
+    subscriptions.add(subscription);
+    return {
+      async stop() {
+        subscriptions.delete(subscription);
+        await subscription.stop();
+      },
+    };
+  };
+
+  return {
+    async append(context, event, appendOptions = {}) {
+      if (!isValidStreamId(event.streamId)) throw new DomainError('VALIDATION_FAILED', `Invalid stream id: ${event.streamId}`);
+      await streamOf(context);
+      try {
+        const ack = await js.publish(eventSubject(prefix, context, event.streamId), JSON.stringify(event), {
+          msgID: event.eventId,
+          ...(appendOptions.expectedVersion !== undefined
+            ? { expect: { lastSubjectSequence: appendOptions.expectedVersion } }
+            : {}),
+        });
+        return { position: ack.seq };
+      } catch (error) {
+        if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence) {
+          throw new DomainError('VERSION_CONFLICT', `Stream ${event.streamId} is not at version ${appendOptions.expectedVersion}`);
+        }
+        throw error;
+      }
+    },
+
+    async readStream(context, streamId) {
+      const stream = await streamOf(context);
+      const subject = eventSubject(prefix, context, streamId);
+      const events: RecordedEvent[] = [];
+      // Direct gets walk the subject's messages; aggregates are short, so this stays cheap.
+      for (let seq = 1; ; ) {
+        const message = await jsm.direct.getMessage(stream, { seq, next_by_subj: subject });
+        if (!message) break;
+        events.push(decode(context, message.seq, message.data));
+        seq = message.seq + 1;
+      }
+      return { events, version: events.at(-1)?.position ?? 0 };
+    },
+
+    async readLast(context, streamId) {
+      const stream = await streamOf(context);
+      const message = await jsm.direct.getMessage(stream, { last_by_subj: eventSubject(prefix, context, streamId) });
+      return message ? decode(context, message.seq, message.data) : null;
+    },
+
+    async headPosition(context) {
+      const info = await jsm.streams.info(await streamOf(context));
+      return info.state.last_seq;
+    },
+
+    async subscribe(subscribeOptions) {
+      const stream = await streamOf(subscribeOptions.context);
+      const retryDelayMs = subscribeOptions.retryDelayMs ?? 200;
+      try {
+        await jsm.consumers.info(stream, subscribeOptions.durable);
+      } catch {
+        await jsm.consumers.add(stream, {
+          durable_name: subscribeOptions.durable,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: subscribeOptions.startAt === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
+          filter_subject: contextSubjects(prefix, subscribeOptions.context),
+          max_deliver: maxDeliveries,
+          ack_wait: 30_000 * NANOS_PER_MS,
+          max_ack_pending: 1_000,
+        });
+      }
+      const consumer = await js.consumers.get(stream, subscribeOptions.durable);
+      const messages = await consumer.consume({ max_messages: subscribeOptions.maxInFlight ?? 1 });
+      const handle = async (message: JsMsg) => {
+        const recorded = decode(subscribeOptions.context, message.seq, message.data);
+        try {
+          await subscribeOptions.handler(recorded);
+          message.ack();
+        } catch (error) {
+          if (message.info.deliveryCount >= maxDeliveries) {
+            log.error({ err: error, position: recorded.position, durable: subscribeOptions.durable }, 'event failed too many times; terminated');
+            message.term();
+          } else {
+            log.warn({ err: error, position: recorded.position, durable: subscribeOptions.durable }, 'subscriber failed; redelivering');
+            message.nak(retryDelayMs);
+          }
+        }
+      };
+      const loop = (async () => {
+        for await (const message of messages) await handle(message);
+      })();
+      return track({
+        async stop() {
+          await messages.close();
+          await loop;
+        },
+      });
+    },
+
+    async follow(followOptions) {
+      const stream = await streamOf(followOptions.context);
+      const consumer = await js.consumers.get(stream, {
+        filter_subjects: contextSubjects(prefix, followOptions.context),
+        ...(followOptions.afterPosition > 0
+          ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: followOptions.afterPosition + 1 }
+          : { deliver_policy: DeliverPolicy.All }),
+      });
+      const messages = await consumer.consume();
+      let stopped = false;
+      const loop = (async () => {
+        for await (const message of messages) {
+          const recorded = decode(followOptions.context, message.seq, message.data);
+          // Ordered delivery: the same event is retried until it succeeds (or we stop).
+          for (;;) {
+            try {
+              await followOptions.handler(recorded);
+              break;
+            } catch (error) {
+              if (stopped) return;
+              log.warn({ err: error, position: recorded.position }, 'follow handler failed; retrying');
+              await sleep(followOptions.retryDelayMs ?? 200);
+            }
+          }
+        }
+      })();
+      return track({
+        async stop() {
+          stopped = true;
+          await messages.close();
+          await loop;
+        },
+      });
+    },
+
+    async close() {
+      await Promise.all([...subscriptions].map((s) => s.stop()));
+      subscriptions.clear();
+    },
+  };
+};

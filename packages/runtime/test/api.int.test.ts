@@ -1,0 +1,7 @@
+import { describe } from 'vitest';
+import { accountsSuite } from './suites/accounts.suite.ts';
+import { messagingSuite } from './suites/messaging.suite.ts';
+
+/** The whole API on the embedded app: in-process bus and RPC, on-disk log, in-memory read models. */
+describe('accounts (embedded)', () => accountsSuite());
+describe('chats and messages (embedded)', () => messagingSuite());
