@@ -6,8 +6,9 @@ import { generateTokenKeyPair, type TokenKeyPair } from '@veil/tokens';
 /**
  * `npm run cluster`: every service as its own OS process against the real NATS and Redis on
  * this machine (MongoDB and S3 too when MONGODB_URL / S3_ENDPOINT are set), the way the Helm
- * chart runs them: the API gateway on :8080 forwarding /socket.io to two realtime replicas on
- * :8081 and :8082, and auth, user, chat and message each alone (health ports 8091-8094).
+ * chart runs them: the API gateway on :8080 (PORT) forwarding /socket.io to two realtime
+ * replicas on :8081 and :8082, and auth, user, chat and message each alone (health ports
+ * 8091-8094). Every port is PORT plus a fixed offset, so a test can run a second cluster.
  * Ctrl-C stops them all; each drains its NATS connection on the way out.
  */
 const env = process.env;
@@ -37,15 +38,20 @@ const main = async () => {
     JWT_PUBLIC_KEY: JSON.stringify(keys.publicJwk),
     ALLOWED_ORIGINS: env.ALLOWED_ORIGINS ?? `http://localhost:${gatewayPort},http://127.0.0.1:${gatewayPort}`,
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+    VEIL_STREAM_PREFIX: env.VEIL_STREAM_PREFIX ?? 'veil',
   };
   const processes = [
-    { name: 'gateway', port: gatewayPort, extra: { REALTIME_UPSTREAMS: 'http://127.0.0.1:8081,http://127.0.0.1:8082' } },
-    { name: 'realtime', instance: 'realtime-1', port: 8081 },
-    { name: 'realtime', instance: 'realtime-2', port: 8082 },
-    { name: 'auth', port: 8091, extra: { JWT_PRIVATE_KEY: JSON.stringify(keys.privateJwk) } },
-    { name: 'user', port: 8092 },
-    { name: 'chat', port: 8093 },
-    { name: 'message', port: 8094 },
+    {
+      name: 'gateway',
+      port: gatewayPort,
+      extra: { REALTIME_UPSTREAMS: `http://127.0.0.1:${gatewayPort + 1},http://127.0.0.1:${gatewayPort + 2}` },
+    },
+    { name: 'realtime', instance: 'realtime-1', port: gatewayPort + 1 },
+    { name: 'realtime', instance: 'realtime-2', port: gatewayPort + 2 },
+    { name: 'auth', port: gatewayPort + 11, extra: { JWT_PRIVATE_KEY: JSON.stringify(keys.privateJwk) } },
+    { name: 'user', port: gatewayPort + 12 },
+    { name: 'chat', port: gatewayPort + 13 },
+    { name: 'message', port: gatewayPort + 14 },
   ];
   const { result } = concurrently(
     processes.map(({ name, instance, port, extra }) => ({

@@ -36,7 +36,7 @@ export const startTestVeil = async (
 };
 
 /** Test runs use a random prefix; their streams go when the run ends. */
-const deleteStreams = async (url: string, prefix: string) => {
+export const deleteStreams = async (url: string, prefix: string) => {
   const connection = await connectNats({ servers: url });
   const jsm = await jetstreamManager(connection);
   for (const context of contexts) await jsm.streams.delete(jetStreamName(prefix, context)).catch(() => false);
