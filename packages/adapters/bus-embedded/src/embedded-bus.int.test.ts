@@ -1,0 +1,71 @@
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { describeEventBusContract, describeRpcContract, testEvent } from '@veil/ports/contract';
+import type { Logger } from '@veil/ports';
+import { createEmbeddedBus } from './embedded-bus.ts';
+import { createEmbeddedRpc } from './embedded-rpc.ts';
+
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+
+const tempDir = () => mkdtemp(path.join(tmpdir(), 'veil-bus-'));
+
+describeEventBusContract('embedded', async () => {
+  const dataDir = await tempDir();
+  const bus = await createEmbeddedBus({ dataDir, log: quiet });
+  return {
+    bus,
+    // A second process would open the same files; here the first one closes before the reopen.
+    reopen: async () => {
+      await bus.close();
+      return createEmbeddedBus({ dataDir, log: quiet });
+    },
+    teardown: async () => {
+      await bus.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+});
+
+describeRpcContract('embedded', async () => {
+  const rpc = createEmbeddedRpc({ log: quiet });
+  return { rpcs: [rpc, rpc], teardown: async () => {} };
+});
+
+describe('embedded log on disk', () => {
+  it('has every acknowledged event in the file when append resolves', async () => {
+    const dataDir = await tempDir();
+    const bus = await createEmbeddedBus({ dataDir, log: quiet });
+    const event = testEvent('on-disk', { secret: 'ciphertext-only' });
+    await bus.append('message', event);
+    const file = await readFile(path.join(dataDir, 'message.jsonl'), 'utf8');
+    expect(file).toContain(event.eventId);
+    await bus.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('ignores a torn last line left by a crash, and appends after it', async () => {
+    const dataDir = await tempDir();
+    const bus = await createEmbeddedBus({ dataDir, log: quiet });
+    await bus.append('chat', testEvent('t', { n: 1 }));
+    await bus.close();
+    await appendFile(path.join(dataDir, 'chat.jsonl'), '{"p":2,"e":{"type":"Ha');
+    const reopened = await createEmbeddedBus({ dataDir, log: quiet });
+    expect(await reopened.headPosition('chat')).toBe(1);
+    const next = await reopened.append('chat', testEvent('t', { n: 2 }));
+    expect(next.position).toBe(2);
+    expect((await reopened.readStream('chat', 't')).events.map((e) => e.event.data)).toEqual([{ n: 1 }, { n: 2 }]);
+    await reopened.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses invalid stream ids and contexts', async () => {
+    const dataDir = await tempDir();
+    const bus = await createEmbeddedBus({ dataDir, log: quiet });
+    await expect(bus.append('chat', testEvent('a.b'))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(bus.append('../etc', testEvent('ok'))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await bus.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+});

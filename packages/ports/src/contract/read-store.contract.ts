@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { Doc, ReadStore } from '../read-store.port.ts';
+
+/**
+ * The read-store contract, run by the embedded store and by MongoDB: the filter subset of the
+ * port, sorting and limits, copies in and out, and rebuilding a projection from scratch.
+ */
+export interface ReadStoreUnderTest {
+  store: ReadStore;
+  teardown(): Promise<void>;
+}
+
+interface Item extends Doc {
+  name: string;
+  n: number;
+  tags: string[];
+  nested: { flags: Record<string, true> };
+}
+
+const items: Item[] = [
+  { _id: 'a', name: 'Alice', n: 1, tags: ['x', 'y'], nested: { flags: { u1: true } } },
+  { _id: 'b', name: 'bob', n: 2, tags: ['y'], nested: { flags: {} } },
+  { _id: 'c', name: 'Carol (admin)', n: 3, tags: [], nested: { flags: { u2: true } } },
+  { _id: 'd', name: 'dave.b', n: 4, tags: ['z'], nested: { flags: {} } },
+];
+
+export const describeReadStoreContract = (name: string, make: () => Promise<ReadStoreUnderTest>) => {
+  describe(`ReadStore contract: ${name}`, () => {
+    const withItems = (body: (c: Awaited<ReturnType<ReadStore['collection']>>, store: ReadStore) => Promise<void>) => async () => {
+      const { store, teardown } = await make();
+      try {
+        const collection = await store.collection<Item>('items', [{ fields: { n: 1 } }, { fields: { tags: 1 } }]);
+        for (const item of items) await collection.put(item);
+        await body(collection as never, store);
+      } finally {
+        await teardown();
+      }
+    };
+    const ids = (docs: Doc[]) => docs.map((d) => d._id);
+
+    it(
+      'puts, gets, replaces and deletes',
+      withItems(async (c) => {
+        expect(await c.get('a')).toEqual(items[0]);
+        expect(await c.get('nope')).toBeNull();
+        expect(ids(await c.getMany(['b', 'nope', 'a'])).sort()).toEqual(['a', 'b']);
+        await c.put({ ...items[1]!, n: 20 });
+        expect(((await c.get('b')) as Item).n).toBe(20);
+        await c.delete('b');
+        await c.delete('b');
+        expect(await c.get('b')).toBeNull();
+      }),
+    );
+
+    it(
+      'filters by equality, array membership, $in, ranges and dotted paths',
+      withItems(async (c) => {
+        expect(ids(await c.find({ n: 2 }))).toEqual(['b']);
+        expect(ids(await c.find({ tags: 'y' }, { sort: { _id: 1 } }))).toEqual(['a', 'b']);
+        expect(ids(await c.find({ n: { $in: [1, 4] } }, { sort: { n: 1 } }))).toEqual(['a', 'd']);
+        expect(ids(await c.find({ n: { $gt: 1, $lte: 3 } }, { sort: { n: 1 } }))).toEqual(['b', 'c']);
+        expect(ids(await c.find({ n: { $gte: 4 } }))).toEqual(['d']);
+        expect(ids(await c.find({ n: { $lt: 2 } }))).toEqual(['a']);
+        expect(ids(await c.find({ 'nested.flags.u2': true }))).toEqual(['c']);
+        expect(ids(await c.find({ tags: 'y', n: 1 }))).toEqual(['a']);
+      }),
+    );
+
+    it(
+      'matches case-insensitive substrings literally, special characters included',
+      withItems(async (c) => {
+        expect(ids(await c.find({ name: { $icontains: 'AL' } }))).toEqual(['a']);
+        expect(ids(await c.find({ name: { $icontains: '(admin)' } }))).toEqual(['c']);
+        expect(ids(await c.find({ name: { $icontains: '.b' } }))).toEqual(['d']);
+        expect(ids(await c.find({ name: { $icontains: '.*' } }))).toEqual([]);
+      }),
+    );
+
+    it(
+      'sorts both ways, limits and counts',
+      withItems(async (c) => {
+        expect(ids(await c.find({}, { sort: { n: -1 }, limit: 2 }))).toEqual(['d', 'c']);
+        expect(ids(await c.find({}, { sort: { n: 1 }, limit: 3 }))).toEqual(['a', 'b', 'c']);
+        expect(await c.count()).toBe(4);
+        expect(await c.count({ tags: 'y' })).toBe(2);
+      }),
+    );
+
+    it(
+      'hands out copies: changing a result changes nothing stored',
+      withItems(async (c) => {
+        const doc = (await c.get('a')) as Item;
+        doc.tags.push('mutated');
+        const [found] = (await c.find({ n: 1 })) as Item[];
+        found!.name = 'changed';
+        expect(await c.get('a')).toEqual(items[0]);
+      }),
+    );
+
+    it(
+      'opens a collection again with its data, and clears it',
+      withItems(async (c, store) => {
+        const again = await store.collection<Item>('items', [{ fields: { n: 1 } }]);
+        expect(await again.count()).toBe(4);
+        await c.clear();
+        expect(await again.count()).toBe(0);
+      }),
+    );
+
+    it(
+      'rebuilds a projection to the same state after clearing it',
+      withItems(async (_c, store) => {
+        const counters = await store.collection<{ _id: string; seen: string[] }>('rebuild');
+        const events = Array.from({ length: 30 }, (_, i) => ({ key: `k${i % 4}`, id: `e${i}` }));
+        const apply = async () => {
+          for (const event of events) {
+            const doc = (await counters.get(event.key)) ?? { _id: event.key, seen: [] };
+            if (!doc.seen.includes(event.id)) await counters.put({ ...doc, seen: [...doc.seen, event.id] });
+          }
+        };
+        await apply();
+        const before = await counters.find({}, { sort: { _id: 1 } });
+        await apply(); // a redelivery changes nothing
+        expect(await counters.find({}, { sort: { _id: 1 } })).toEqual(before);
+        await counters.clear();
+        await apply();
+        expect(await counters.find({}, { sort: { _id: 1 } })).toEqual(before);
+      }),
+    );
+  });
+};
