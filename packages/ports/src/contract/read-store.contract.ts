@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Doc, ReadStore } from '../read-store.port.ts';
+import type { Collection, Doc, ReadStore } from '../read-store.port.ts';
 
 /**
  * The read-store contract, run by the embedded store and by MongoDB: the filter subset of the
@@ -26,12 +26,12 @@ const items: Item[] = [
 
 export const describeReadStoreContract = (name: string, make: () => Promise<ReadStoreUnderTest>) => {
   describe(`ReadStore contract: ${name}`, () => {
-    const withItems = (body: (c: Awaited<ReturnType<ReadStore['collection']>>, store: ReadStore) => Promise<void>) => async () => {
+    const withItems = (body: (c: Collection<Item>, store: ReadStore) => Promise<void>) => async () => {
       const { store, teardown } = await make();
       try {
         const collection = await store.collection<Item>('items', [{ fields: { n: 1 } }, { fields: { tags: 1 } }]);
         for (const item of items) await collection.put(item);
-        await body(collection as never, store);
+        await body(collection, store);
       } finally {
         await teardown();
       }

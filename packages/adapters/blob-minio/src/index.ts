@@ -1,0 +1,1 @@
+export { createMinioBlobStore, type MinioBlobOptions } from './minio-blob-store.ts';

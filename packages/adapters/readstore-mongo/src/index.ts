@@ -1,0 +1,1 @@
+export { createMongoReadStore, toMongoFilter } from './mongo-read-store.ts';
