@@ -1,0 +1,85 @@
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as veilCrypto from '../src/index.ts';
+import { cryptoCases } from './crypto.suite.ts';
+
+/**
+ * The same cases in real Chromium (Debian's, driven by playwright-core), plus messages crossing
+ * runtimes: encrypted in the browser and read in Node, and the other way round.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+let browser: Browser;
+let server: Server;
+let page: Page;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium); .ci/run does.`);
+  }
+  const bundle = await build({
+    entryPoints: [path.join(import.meta.dirname, 'browser-entry.ts')],
+    bundle: true,
+    format: 'iife',
+    write: false,
+    platform: 'browser',
+    target: 'chrome120',
+  });
+  const script = bundle.outputFiles[0]!.text;
+  server = createServer((req, res) => {
+    if (req.url === '/bundle.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script src="/bundle.js"></script>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+  });
+  page = await browser.newPage();
+  // 127.0.0.1 is a secure context, so crypto.subtle exists in the page.
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  await page.waitForFunction(() => typeof window.runCryptoCases === 'function');
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+describe('@veil/crypto in Chromium', () => {
+  it('passes every shared case', async () => {
+    const results = await page.evaluate(() => window.runCryptoCases());
+    expect(results.map((r) => r.name)).toEqual(cryptoCases(veilCrypto).map((c) => c.name));
+    expect(results.filter((r) => r.error)).toEqual([]);
+  }, 120_000);
+
+  it('reads in Node what the browser encrypted', async () => {
+    const { publicKey, privateKey } = await veilCrypto.generateUserKeyPair();
+    const spki = await veilCrypto.exportPublicKeySpkiBase64(publicKey);
+    const envelope = await page.evaluate(async (key) => {
+      const c = window.veilCrypto;
+      return c.encryptMessage('from the browser ✓', { node: await c.importPublicKeySpkiBase64(key) });
+    }, spki);
+    expect(await veilCrypto.decryptMessage(envelope, 'node', privateKey)).toBe('from the browser ✓');
+  });
+
+  it('reads in the browser what Node encrypted', async () => {
+    const spki = await page.evaluate(async () => {
+      const c = window.veilCrypto;
+      const pair = await c.generateUserKeyPair();
+      (window as unknown as { pair: CryptoKeyPair }).pair = pair;
+      return c.exportPublicKeySpkiBase64(pair.publicKey);
+    });
+    const envelope = await veilCrypto.encryptMessage('from Node ✓', { page: await veilCrypto.importPublicKeySpkiBase64(spki) });
+    const text = await page.evaluate(
+      (env) => window.veilCrypto.decryptMessage(env, 'page', (window as unknown as { pair: CryptoKeyPair }).pair.privateKey),
+      envelope,
+    );
+    expect(text).toBe('from Node ✓');
+  });
+});
