@@ -31,13 +31,19 @@ module.exports = {
       comment: 'An adapter never imports a service or another adapter.',
       severity: 'error',
       from: { path: `${adapters}([^/]+)/` },
-      to: { path: '^(services|web|packages/(runtime|kernel))/|^packages/adapters/', pathNot: `${adapters}$1/` },
+      to: {
+        path: '^(services|web|packages/(runtime|kernel))/|^packages/adapters/',
+        pathNot: `${adapters}$1/`,
+      },
     },
     {
       name: 'only-runtime-imports-adapters',
       comment: 'Adapters are chosen by configuration in packages/runtime/src/adapters.ts alone.',
       severity: 'error',
-      from: { path: '^(services|web|packages/(contracts|ports|kernel|tokens|crypto))/' },
+      from: {
+        path: '^(services|web|packages/(contracts|ports|kernel|tokens|crypto))/',
+        pathNot: '\\.test\\.ts$|/testing/',
+      },
       to: { path: adapters },
     },
     {
@@ -52,7 +58,10 @@ module.exports = {
       comment: 'Domain code imports contracts and kernel only: no ports, no I/O.',
       severity: 'error',
       from: { path: '^services/[^/]+/src/domain/' },
-      to: { path: '^(packages|services)/|^node:(fs|net|http)', pathNot: '^(packages/(contracts|kernel)/|services/[^/]+/src/domain/)' },
+      to: {
+        path: '^(packages|services)/|^node:(fs|net|http)',
+        pathNot: '^(packages/(contracts|kernel)/|services/[^/]+/src/domain/)',
+      },
     },
     {
       name: 'web-imports-contracts-and-crypto-only',

@@ -20,16 +20,31 @@ export const encryptMessage = async (
 ): Promise<EncryptedEnvelope> => {
   const ids = Object.keys(recipients);
   if (ids.length === 0) throw new VeilCryptoError('ERR_MISSING_INPUT', 'At least one recipient is required');
-  const aesKey = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, ['encrypt', 'decrypt']);
+  const aesKey = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, [
+    'encrypt',
+    'decrypt',
+  ]);
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const [ciphertext, rawKey] = await Promise.all([
     crypto.subtle.encrypt({ name: 'AES-GCM', iv }, aesKey, new TextEncoder().encode(plaintext)),
     crypto.subtle.exportKey('raw', aesKey),
   ]);
   const wrapped = await Promise.all(
-    ids.map(async (id) => [id, bytesToBase64(new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, recipients[id]!, rawKey)))] as const),
+    ids.map(
+      async (id) =>
+        [
+          id,
+          bytesToBase64(
+            new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, recipients[id]!, rawKey)),
+          ),
+        ] as const,
+    ),
   );
-  return { content: bytesToBase64(new Uint8Array(ciphertext)), iv: bytesToBase64(iv), encryptedKeys: Object.fromEntries(wrapped) };
+  return {
+    content: bytesToBase64(new Uint8Array(ciphertext)),
+    iv: bytesToBase64(iv),
+    encryptedKeys: Object.fromEntries(wrapped),
+  };
 };
 
 export const decryptMessage = async (
@@ -38,7 +53,8 @@ export const decryptMessage = async (
   privateKey: CryptoKey,
 ): Promise<string> => {
   const wrappedKey = envelope.encryptedKeys?.[userId];
-  if (!wrappedKey) throw new VeilCryptoError('ERR_NO_KEY_FOR_USER', 'This message was not encrypted for this user');
+  if (!wrappedKey)
+    throw new VeilCryptoError('ERR_NO_KEY_FOR_USER', 'This message was not encrypted for this user');
   try {
     const rawKey = await crypto.subtle.decrypt({ name: 'RSA-OAEP' }, privateKey, base64ToBytes(wrappedKey));
     const aesKey = await crypto.subtle.importKey('raw', rawKey, { name: 'AES-GCM' }, false, ['decrypt']);
@@ -54,5 +70,8 @@ export const decryptMessage = async (
 };
 
 /** For display: the text, or the spec's "[Failed to decrypt]" whatever went wrong. */
-export const decryptForDisplay = (envelope: EncryptedEnvelope, userId: string, privateKey: CryptoKey): Promise<string> =>
-  decryptMessage(envelope, userId, privateKey).catch(() => FAILED_TO_DECRYPT);
+export const decryptForDisplay = (
+  envelope: EncryptedEnvelope,
+  userId: string,
+  privateKey: CryptoKey,
+): Promise<string> => decryptMessage(envelope, userId, privateKey).catch(() => FAILED_TO_DECRYPT);

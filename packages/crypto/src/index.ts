@@ -8,7 +8,13 @@ export {
   importPublicKeySpkiBase64,
   rsaOaep,
 } from './keys.ts';
-export { FAILED_TO_DECRYPT, decryptForDisplay, decryptMessage, encryptMessage, type EncryptedEnvelope } from './envelope.ts';
+export {
+  FAILED_TO_DECRYPT,
+  decryptForDisplay,
+  decryptMessage,
+  encryptMessage,
+  type EncryptedEnvelope,
+} from './envelope.ts';
 export {
   MISSING_INPUT_TEXT,
   buildGroupPayload,

@@ -25,7 +25,9 @@ export class PublicKeyCache {
   }
 
   async getMany(userIds: readonly string[]): Promise<Record<string, CryptoKey>> {
-    return Object.fromEntries(await Promise.all(userIds.map(async (id) => [id, await this.get(id)] as const)));
+    return Object.fromEntries(
+      await Promise.all(userIds.map(async (id) => [id, await this.get(id)] as const)),
+    );
   }
 
   /** Forget a key (e.g. after the server reports a key change). */

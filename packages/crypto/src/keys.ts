@@ -32,12 +32,16 @@ export const importPublicKeySpkiBase64 = async (spki: string): Promise<CryptoKey
   const { modulusLength, publicExponent } = key.algorithm as RsaHashedKeyAlgorithm;
   const exponent = publicExponent.reduce((value, byte) => value * 256 + byte, 0);
   if (modulusLength < 2048 || modulusLength > 4096 || exponent !== 65537) {
-    throw new VeilCryptoError('ERR_INVALID_PUBLIC_KEY', 'RSA public keys must be 2048-4096 bits with exponent 65537');
+    throw new VeilCryptoError(
+      'ERR_INVALID_PUBLIC_KEY',
+      'RSA public keys must be 2048-4096 bits with exponent 65537',
+    );
   }
   return key;
 };
 
-export const exportPrivateKeyJwk = (key: CryptoKey): Promise<JsonWebKey> => crypto.subtle.exportKey('jwk', key);
+export const exportPrivateKeyJwk = (key: CryptoKey): Promise<JsonWebKey> =>
+  crypto.subtle.exportKey('jwk', key);
 
 export const importPrivateKeyJwk = (jwk: JsonWebKey): Promise<CryptoKey> =>
   crypto.subtle.importKey('jwk', jwk, importParams, true, ['decrypt']);

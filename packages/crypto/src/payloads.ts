@@ -31,7 +31,8 @@ export const buildIndividualPayload = async (
   parties: IndividualParties,
   replyTo?: string,
 ): Promise<IndividualPayload> => {
-  if (!parties.recipientId || !text || !parties.senderId) throw new VeilCryptoError('ERR_MISSING_INPUT', MISSING_INPUT_TEXT);
+  if (!parties.recipientId || !text || !parties.senderId)
+    throw new VeilCryptoError('ERR_MISSING_INPUT', MISSING_INPUT_TEXT);
   const envelope = await encryptMessage(text, {
     [parties.recipientId]: parties.recipientKey,
     [parties.senderId]: parties.senderKey,

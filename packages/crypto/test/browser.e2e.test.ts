@@ -19,7 +19,9 @@ let page: Page;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium); .ci/run does.`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium); .ci/run does.`,
+    );
   }
   const bundle = await build({
     entryPoints: [path.join(import.meta.dirname, 'browser-entry.ts')],
@@ -32,13 +34,24 @@ beforeAll(async () => {
   const script = bundle.outputFiles[0]!.text;
   server = createServer((req, res) => {
     if (req.url === '/bundle.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script src="/bundle.js"></script>');
+    else
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><script src="/bundle.js"></script>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
   });
   page = await browser.newPage();
   // 127.0.0.1 is a secure context, so crypto.subtle exists in the page.
@@ -75,9 +88,16 @@ describe('@veil/crypto in Chromium', () => {
       (window as unknown as { pair: CryptoKeyPair }).pair = pair;
       return c.exportPublicKeySpkiBase64(pair.publicKey);
     });
-    const envelope = await veilCrypto.encryptMessage('from Node ✓', { page: await veilCrypto.importPublicKeySpkiBase64(spki) });
+    const envelope = await veilCrypto.encryptMessage('from Node ✓', {
+      page: await veilCrypto.importPublicKeySpkiBase64(spki),
+    });
     const text = await page.evaluate(
-      (env) => window.veilCrypto.decryptMessage(env, 'page', (window as unknown as { pair: CryptoKeyPair }).pair.privateKey),
+      (env) =>
+        window.veilCrypto.decryptMessage(
+          env,
+          'page',
+          (window as unknown as { pair: CryptoKeyPair }).pair.privateKey,
+        ),
       envelope,
     );
     expect(text).toBe('from Node ✓');

@@ -15,11 +15,18 @@ const assert: (condition: unknown, message: string) => asserts condition = (cond
   if (!condition) throw new Error(message);
 };
 
-const rejects = async (promise: Promise<unknown>, check: (error: { code?: string; message?: string }) => boolean, what: string) => {
+const rejects = async (
+  promise: Promise<unknown>,
+  check: (error: { code?: string; message?: string }) => boolean,
+  what: string,
+) => {
   try {
     await promise;
   } catch (error) {
-    assert(check(error as { code?: string }), `${what}: unexpected error ${String((error as Error).message)}`);
+    assert(
+      check(error as { code?: string }),
+      `${what}: unexpected error ${String((error as Error).message)}`,
+    );
     return;
   }
   throw new Error(`${what}: expected a rejection`);
@@ -30,7 +37,8 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
     const pairs = await Promise.all(Array.from({ length: n }, () => c.generateUserKeyPair()));
     return pairs.map((keys, i) => ({ id: `user${i}`, keys }));
   };
-  const publicKeys = (list: { id: string; keys: CryptoKeyPair }[]) => Object.fromEntries(list.map((u) => [u.id, u.keys.publicKey]));
+  const publicKeys = (list: { id: string; keys: CryptoKeyPair }[]) =>
+    Object.fromEntries(list.map((u) => [u.id, u.keys.publicKey]));
 
   return [
     {
@@ -61,7 +69,10 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         for (let i = 0; i < 50; i++) recipients[`m${i}`] = one!.keys.publicKey;
         const envelope = await c.encryptMessage('to the many', recipients);
         assert(Object.keys(envelope.encryptedKeys).length === 50, '50 wrapped keys');
-        assert((await c.decryptMessage(envelope, 'm49', one!.keys.privateKey)) === 'to the many', 'last member reads');
+        assert(
+          (await c.decryptMessage(envelope, 'm49', one!.keys.privateKey)) === 'to the many',
+          'last member reads',
+        );
       },
     },
     {
@@ -91,8 +102,15 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         const bytes = c.base64ToBytes(envelope.content);
         bytes[0]! ^= 1;
         const tampered = { ...envelope, content: c.bytesToBase64(bytes) };
-        assert((await c.decryptForDisplay(tampered, a!.id, a!.keys.privateKey)) === '[Failed to decrypt]', 'display text');
-        await rejects(c.decryptMessage(tampered, a!.id, a!.keys.privateKey), (e) => e.code === 'ERR_DECRYPT', 'tampered');
+        assert(
+          (await c.decryptForDisplay(tampered, a!.id, a!.keys.privateKey)) === '[Failed to decrypt]',
+          'display text',
+        );
+        await rejects(
+          c.decryptMessage(tampered, a!.id, a!.keys.privateKey),
+          (e) => e.code === 'ERR_DECRYPT',
+          'tampered',
+        );
       },
     },
     {
@@ -100,8 +118,16 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
       async run() {
         const [a, b] = await users(2);
         const envelope = await c.encryptMessage('for a', publicKeys([a!]));
-        await rejects(c.decryptMessage(envelope, b!.id, b!.keys.privateKey), (e) => e.code === 'ERR_NO_KEY_FOR_USER', 'no key');
-        await rejects(c.decryptMessage(envelope, a!.id, b!.keys.privateKey), (e) => e.code === 'ERR_DECRYPT', 'wrong key');
+        await rejects(
+          c.decryptMessage(envelope, b!.id, b!.keys.privateKey),
+          (e) => e.code === 'ERR_NO_KEY_FOR_USER',
+          'no key',
+        );
+        await rejects(
+          c.decryptMessage(envelope, a!.id, b!.keys.privateKey),
+          (e) => e.code === 'ERR_DECRYPT',
+          'wrong key',
+        );
       },
     },
     {
@@ -116,8 +142,13 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         const [a] = await users(1);
         const spki = await c.exportPublicKeySpkiBase64(a!.keys.publicKey);
         const jwk = await c.exportPrivateKeyJwk(a!.keys.privateKey);
-        const envelope = await c.encryptMessage('via imports', { me: await c.importPublicKeySpkiBase64(spki) });
-        assert((await c.decryptMessage(envelope, 'me', await c.importPrivateKeyJwk(jwk))) === 'via imports', 'imported keys');
+        const envelope = await c.encryptMessage('via imports', {
+          me: await c.importPublicKeySpkiBase64(spki),
+        });
+        assert(
+          (await c.decryptMessage(envelope, 'me', await c.importPrivateKeyJwk(jwk))) === 'via imports',
+          'imported keys',
+        );
       },
     },
     {
@@ -126,29 +157,63 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         const bad = (spki: string, what: string) =>
           rejects(c.importPublicKeySpkiBase64(spki), (e) => e.code === 'ERR_INVALID_PUBLIC_KEY', what);
         await bad('bm90IGEga2V5', 'garbage');
-        const ec = await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits']);
-        await bad(c.bytesToBase64(new Uint8Array(await crypto.subtle.exportKey('spki', ec.publicKey))), 'EC key');
+        const ec = await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, [
+          'deriveBits',
+        ]);
+        await bad(
+          c.bytesToBase64(new Uint8Array(await crypto.subtle.exportKey('spki', ec.publicKey))),
+          'EC key',
+        );
         const weak = await crypto.subtle.generateKey(
-          { name: 'RSA-OAEP', modulusLength: 1024, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+          {
+            name: 'RSA-OAEP',
+            modulusLength: 1024,
+            publicExponent: new Uint8Array([1, 0, 1]),
+            hash: 'SHA-256',
+          },
           true,
           ['encrypt', 'decrypt'],
         );
-        await bad(c.bytesToBase64(new Uint8Array(await crypto.subtle.exportKey('spki', weak.publicKey))), '1024-bit');
+        await bad(
+          c.bytesToBase64(new Uint8Array(await crypto.subtle.exportKey('spki', weak.publicKey))),
+          '1024-bit',
+        );
       },
     },
     {
       name: "builds the spec's individual and group payloads, with the exact validation text",
       async run() {
         const [s, r] = await users(2);
-        const parties = { recipientId: r!.id, recipientKey: r!.keys.publicKey, senderId: s!.id, senderKey: s!.keys.publicKey };
+        const parties = {
+          recipientId: r!.id,
+          recipientKey: r!.keys.publicKey,
+          senderId: s!.id,
+          senderKey: s!.keys.publicKey,
+        };
         const payload = await c.buildIndividualPayload('hi', parties, 'msg1');
-        assert(Object.keys(payload).sort().join() === 'encryptedAESKeyForRecipient,encryptedAESKeyForSender,encryptedMessage,iv,replyTo', 'shape');
-        const forRecipient = { content: payload.encryptedMessage, iv: payload.iv, encryptedKeys: { [r!.id]: payload.encryptedAESKeyForRecipient } };
+        assert(
+          Object.keys(payload).sort().join() ===
+            'encryptedAESKeyForRecipient,encryptedAESKeyForSender,encryptedMessage,iv,replyTo',
+          'shape',
+        );
+        const forRecipient = {
+          content: payload.encryptedMessage,
+          iv: payload.iv,
+          encryptedKeys: { [r!.id]: payload.encryptedAESKeyForRecipient },
+        };
         assert((await c.decryptMessage(forRecipient, r!.id, r!.keys.privateKey)) === 'hi', 'recipient reads');
         const text = 'recipientID, messageText, and currentUserID are required';
         await rejects(c.buildIndividualPayload('', parties), (e) => e.message === text, 'empty text');
-        await rejects(c.buildIndividualPayload('x', { ...parties, recipientId: '' }), (e) => e.message === text, 'no recipient');
-        await rejects(c.buildIndividualPayload('x', { ...parties, senderId: '' }), (e) => e.message === text, 'no sender');
+        await rejects(
+          c.buildIndividualPayload('x', { ...parties, recipientId: '' }),
+          (e) => e.message === text,
+          'no recipient',
+        );
+        await rejects(
+          c.buildIndividualPayload('x', { ...parties, senderId: '' }),
+          (e) => e.message === text,
+          'no sender',
+        );
         const group = await c.buildGroupPayload('all', publicKeys([s!, r!]));
         assert(Object.keys(group.encryptedKeys).sort().join() === [s!.id, r!.id].sort().join(), 'group keys');
       },
@@ -166,9 +231,13 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         });
         const [k1, k2] = await Promise.all([cache.get('a'), cache.get('a')]);
         assert(k1 === k2 && fetches === 1, 'one fetch for concurrent gets');
-        await rejects(cache.get('missing'), (e) => e.message === 'Failed to fetch recipient public key', 'failure text');
+        await rejects(
+          cache.get('missing'),
+          (e) => e.message === 'Failed to fetch recipient public key',
+          'failure text',
+        );
         await rejects(cache.get('missing'), (e) => e.code === 'ERR_PUBLIC_KEY_FETCH', 'not cached');
-        assert(fetches === 3, 'failures are not cached');
+        assert((fetches as number) === 3, 'failures are not cached');
       },
     },
   ];

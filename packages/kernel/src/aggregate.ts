@@ -18,7 +18,10 @@ export const loadAggregate = async <S, E extends DomainEvent>(
   streamId: string,
 ): Promise<{ state: S; version: number }> => {
   const { events, version } = await store.readStream(aggregate.context, streamId);
-  const state = events.reduce((s, recorded) => aggregate.evolve(s, recorded.event as E), aggregate.initialState());
+  const state = events.reduce(
+    (s, recorded) => aggregate.evolve(s, recorded.event as E),
+    aggregate.initialState(),
+  );
   return { state, version };
 };
 

@@ -69,7 +69,10 @@ export const startProjection = async (deps: {
           try {
             await definition.handle(recorded);
           } catch (error) {
-            log.error({ err: error, projection: definition.name, position: recorded.position }, 'projection handler failed; retrying');
+            log.error(
+              { err: error, projection: definition.name, position: recorded.position },
+              'projection handler failed; retrying',
+            );
             throw error;
           }
           await checkpoints.put({ _id: checkpointId, position: recorded.position });
@@ -103,7 +106,9 @@ export const startProjection = async (deps: {
     position: (context) => positions.get(context) ?? 0,
     async catchUp(timeoutMs = 60_000) {
       await Promise.all(
-        definition.contexts.map(async (context) => waitFor(context, await bus.headPosition(context), timeoutMs)),
+        definition.contexts.map(async (context) =>
+          waitFor(context, await bus.headPosition(context), timeoutMs),
+        ),
       );
     },
     async stop() {

@@ -6,6 +6,7 @@ import {
   type RpcService,
 } from '@veil/contracts';
 import type { Rpc, RpcCallOptions, RpcServeHandle } from '@veil/ports';
+import type { z } from 'zod';
 
 /** A typed client for one service: `client.send(input)` instead of `rpc.call('message', 'send', input)`. */
 export type RpcClient<C extends RpcContract> = {
@@ -22,7 +23,7 @@ export const rpcClient = <C extends RpcContract>(rpc: Rpc, service: RpcService<C
 };
 
 export type RpcImplementation<C extends RpcContract> = {
-  [K in keyof C]: (input: import('zod').output<C[K]['input']>) => Promise<RpcOutput<C[K]>>;
+  [K in keyof C]: (input: z.output<C[K]['input']>) => Promise<RpcOutput<C[K]>>;
 };
 
 /**

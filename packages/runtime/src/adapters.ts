@@ -32,12 +32,16 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
   closers.push(() => bus.close());
 
   const readStore = config.MONGODB_URL
-    ? await (await import('@veil/readstore-mongo')).createMongoReadStore({ url: config.MONGODB_URL, database: config.MONGODB_DB })
+    ? await (
+        await import('@veil/readstore-mongo')
+      ).createMongoReadStore({ url: config.MONGODB_URL, database: config.MONGODB_DB })
     : (await import('@veil/readstore-embedded')).createEmbeddedReadStore();
   closers.push(() => readStore.close());
 
   const blobs = config.S3_ENDPOINT
-    ? await (await import('@veil/blob-minio')).createMinioBlobStore({
+    ? await (
+        await import('@veil/blob-minio')
+      ).createMinioBlobStore({
         endpoint: config.S3_ENDPOINT,
         accessKey: config.S3_ACCESS_KEY!,
         secretKey: config.S3_SECRET_KEY!,
@@ -49,7 +53,15 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
 
   const nextUlid = monotonicFactory();
   return {
-    ports: { bus, rpc, readStore, blobs, clock: { now: () => new Date() }, ids: { next: () => nextUlid() }, log },
+    ports: {
+      bus,
+      rpc,
+      readStore,
+      blobs,
+      clock: { now: () => new Date() },
+      ids: { next: () => nextUlid() },
+      log,
+    },
     async close() {
       // Reverse order: stores first, the connection they ride on last.
       for (const close of closers.reverse()) {

@@ -49,9 +49,14 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  VEIL_SERVICES: list.pipe(z.array(z.enum(serviceNames))).transform((v) => (v.length ? v : [...serviceNames])),
+  VEIL_SERVICES: list
+    .pipe(z.array(z.enum(serviceNames)))
+    .transform((v) => (v.length ? v : [...serviceNames])),
   NATS_URL: optionalUrl(['nats://', 'tls://', 'ws://', 'wss://']),
-  VEIL_STREAM_PREFIX: z.string().regex(/^[a-z][a-z0-9_-]{0,30}$/, 'lowercase letters, digits, - or _').default('veil'),
+  VEIL_STREAM_PREFIX: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]{0,30}$/, 'lowercase letters, digits, - or _')
+    .default('veil'),
   REDIS_URL: optionalUrl(['redis://', 'rediss://']),
   MONGODB_URL: optionalUrl(['mongodb://', 'mongodb+srv://']),
   MONGODB_DB: z.string().default('veil'),
@@ -86,7 +91,9 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   }
   const config = parsed.data;
   if (config.S3_ENDPOINT && (!config.S3_ACCESS_KEY || !config.S3_SECRET_KEY)) {
-    throw new ConfigError('Invalid configuration:\n  S3_ACCESS_KEY and S3_SECRET_KEY are required with S3_ENDPOINT');
+    throw new ConfigError(
+      'Invalid configuration:\n  S3_ACCESS_KEY and S3_SECRET_KEY are required with S3_ENDPOINT',
+    );
   }
   return { ...config, dataDir: path.resolve(config.DATA_DIR) };
 };

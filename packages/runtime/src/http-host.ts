@@ -24,7 +24,9 @@ export const createHttpHost = (
     }
     if (url === '/readyz') {
       const { ready, detail } = await isReady();
-      res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ ready, detail }));
+      res
+        .writeHead(ready ? 200 : 503, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ ready, detail }));
       return;
     }
     if (app) return app(req, res);

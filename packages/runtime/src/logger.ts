@@ -8,7 +8,15 @@ export const createLogger = (config: Pick<VeilConfig, 'LOG_LEVEL' | 'INSTANCE_ID
     level: config.LOG_LEVEL,
     base: { instance: config.INSTANCE_ID },
     redact: {
-      paths: ['password', '*.password', 'refreshToken', '*.refreshToken', 'authorization', '*.authorization', 'token'],
+      paths: [
+        'password',
+        '*.password',
+        'refreshToken',
+        '*.refreshToken',
+        'authorization',
+        '*.authorization',
+        'token',
+      ],
       censor: '[redacted]',
     },
   }) as unknown as Logger;

@@ -8,9 +8,15 @@ import type { Rpc, RunningService } from '@veil/ports';
  */
 const healthService = (service: string) => `health-${service}`;
 
-export const serveReadiness = async (rpc: Rpc, services: string[], instanceId: string): Promise<RunningService> => {
+export const serveReadiness = async (
+  rpc: Rpc,
+  services: string[],
+  instanceId: string,
+): Promise<RunningService> => {
   const handles = await Promise.all(
-    services.map((service) => rpc.serve(healthService(service), { ready: async () => ({ ready: true, instanceId }) })),
+    services.map((service) =>
+      rpc.serve(healthService(service), { ready: async () => ({ ready: true, instanceId }) }),
+    ),
   );
   return { stop: async () => void (await Promise.all(handles.map((h) => h.stop()))) };
 };

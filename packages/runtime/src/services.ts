@@ -32,7 +32,9 @@ export const registry: Record<ServiceName, Registration> = {
       accessTokenPrivateJwk: need(keys.privateJwk, 'JWT_PRIVATE_KEY'),
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
-      ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL, redisKeyPrefix: `${config.VEIL_STREAM_PREFIX}:login` } : {}),
+      ...(config.REDIS_URL
+        ? { redisUrl: config.REDIS_URL, redisKeyPrefix: `${config.VEIL_STREAM_PREFIX}:login` }
+        : {}),
     }),
   },
   user: { load: () => import('@veil/user-service/service'), http: false, settings: () => ({}) },

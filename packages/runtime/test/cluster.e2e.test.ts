@@ -47,7 +47,8 @@ beforeAll(async () => {
   cluster.stderr!.on('data', (chunk) => (output += chunk));
   const deadline = Date.now() + 60_000;
   while (!(await Promise.all(ports.map(ready))).every(Boolean)) {
-    if (Date.now() > deadline || cluster.exitCode !== null) throw new Error(`cluster did not become ready:\n${output}`);
+    if (Date.now() > deadline || cluster.exitCode !== null)
+      throw new Error(`cluster did not become ready:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }, 90_000);
@@ -74,16 +75,18 @@ describe('npm run cluster', () => {
       socket.once('connect', resolve);
       socket.once('connect_error', reject);
     });
-    const received = new Promise<{ message: { content: string; iv: string; encryptedKeys: Record<string, string> } }>((resolve) =>
-      socket.once('message received', resolve),
-    );
+    const received = new Promise<{
+      message: { content: string; iv: string; encryptedKeys: Record<string, string> };
+    }>((resolve) => socket.once('message received', resolve));
     const payload = await buildIndividualPayload('through the cluster', {
       recipientId: bob._id,
       recipientKey: bob.keys.publicKey,
       senderId: alice._id,
       senderKey: alice.keys.publicKey,
     });
-    expect((await api.post(`/api/v1/message/sendIndividualMessage/${bob._id}`, payload, alice.accessToken)).status).toBe(201);
+    expect(
+      (await api.post(`/api/v1/message/sendIndividualMessage/${bob._id}`, payload, alice.accessToken)).status,
+    ).toBe(201);
     const { message } = await received;
     expect(await decryptMessage(message, bob._id, bob.keys.privateKey)).toBe('through the cluster');
     socket.close();

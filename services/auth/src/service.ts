@@ -24,7 +24,10 @@ export const start: StartService<AuthSettings> = async ({ ports, settings }) => 
     ...(settings.redisUrl ? { redisUrl: settings.redisUrl } : {}),
     ...(settings.redisKeyPrefix ? { keyPrefix: settings.redisKeyPrefix } : {}),
   });
-  const signAccessToken = await createAccessTokenSigner(settings.accessTokenPrivateJwk, settings.accessTokenTtlSeconds);
+  const signAccessToken = await createAccessTokenSigner(
+    settings.accessTokenPrivateJwk,
+    settings.accessTokenTtlSeconds,
+  );
   const rpc = await serveRpc(
     ports.rpc,
     authRpc,

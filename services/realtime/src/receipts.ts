@@ -1,4 +1,4 @@
-import { DomainError, idSchema, type Ack, type messageRpc } from '@veil/contracts';
+import { DomainError, idSchema, type messageRpc } from '@veil/contracts';
 import type { RpcClient } from '@veil/kernel';
 import type { Logger } from '@veil/ports';
 import { asAck, toErrorBody } from './acks.ts';
@@ -55,8 +55,8 @@ export const registerReceipts = (deps: {
   const userId = socket.data.userId;
 
   socket.on('message seen', (payload, rawAck) => {
-    // The contract types this ack's data as undefined; it carries markSeen's `{marked}` (see docs/realtime.md).
-    const ack = asAck<MarkSeenResult>(rawAck) as Ack<MarkSeenResult> | undefined;
+    // A client may omit the ack (or send a non-function in its place): only call a real one.
+    const ack = asAck<MarkSeenResult>(rawAck);
     void (async () => {
       try {
         if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many seen reports; batch them');

@@ -13,7 +13,10 @@ const keyPattern = /^[A-Za-z0-9_-][A-Za-z0-9/_.-]{0,255}$/;
 export const createFsBlobStore = ({ dir }: { dir: string }): BlobStore => {
   const root = path.resolve(dir);
   const pathOf = (key: string) => {
-    if (!keyPattern.test(key) || key.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+    if (
+      !keyPattern.test(key) ||
+      key.split('/').some((part) => part === '' || part === '.' || part === '..')
+    ) {
       throw new Error(`Invalid blob key: ${key}`);
     }
     return path.join(root, key);

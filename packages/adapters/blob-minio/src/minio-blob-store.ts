@@ -43,7 +43,9 @@ export const createMinioBlobStore = async (options: MinioBlobOptions): Promise<B
 
   return {
     async put(key, bytes, contentType) {
-      await client.putObject(options.bucket, key, Buffer.from(bytes), bytes.length, { 'Content-Type': contentType });
+      await client.putObject(options.bucket, key, Buffer.from(bytes), bytes.length, {
+        'Content-Type': contentType,
+      });
     },
     async get(key) {
       try {

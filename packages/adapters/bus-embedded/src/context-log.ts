@@ -101,21 +101,29 @@ export const openContextLog = async (context: string, file: string): Promise<Con
 
   return {
     append(event, expectedVersion) {
-      if (failure) return Promise.reject(new DomainError('UNAVAILABLE', 'The event log cannot write to disk'));
+      if (failure)
+        return Promise.reject(new DomainError('UNAVAILABLE', 'The event log cannot write to disk'));
       const duplicate = byEventId.get(event.eventId);
       if (duplicate !== undefined) return Promise.resolve(duplicate);
       const positions = byStream.get(event.streamId);
       const version = positions?.[positions.length - 1] ?? 0;
       if (expectedVersion !== undefined && expectedVersion !== version) {
         return Promise.reject(
-          new DomainError('VERSION_CONFLICT', `Stream ${event.streamId} is at version ${version}, expected ${expectedVersion}`),
+          new DomainError(
+            'VERSION_CONFLICT',
+            `Stream ${event.streamId} is at version ${version}, expected ${expectedVersion}`,
+          ),
         );
       }
       const position = events.length + 1;
       const recorded: RecordedEvent = { context, position, event: structuredClone(event) };
       index(recorded);
       return new Promise<number>((resolve, reject) => {
-        pending.push({ line: `${JSON.stringify({ p: position, e: event })}\n`, resolve: () => resolve(position), reject });
+        pending.push({
+          line: `${JSON.stringify({ p: position, e: event })}\n`,
+          resolve: () => resolve(position),
+          reject,
+        });
         flushing ??= flush().finally(() => (flushing = null));
       });
     },

@@ -55,7 +55,10 @@ describe('embedded log on disk', () => {
     expect(await reopened.headPosition('chat')).toBe(1);
     const next = await reopened.append('chat', testEvent('t', { n: 2 }));
     expect(next.position).toBe(2);
-    expect((await reopened.readStream('chat', 't')).events.map((e) => e.event.data)).toEqual([{ n: 1 }, { n: 2 }]);
+    expect((await reopened.readStream('chat', 't')).events.map((e) => e.event.data)).toEqual([
+      { n: 1 },
+      { n: 2 },
+    ]);
     await reopened.close();
     await rm(dataDir, { recursive: true, force: true });
   });

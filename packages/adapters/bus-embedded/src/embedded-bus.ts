@@ -26,9 +26,11 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
   const maxDeliveries = options.maxDeliveries ?? 10;
 
   const logOf = (context: string): Promise<ContextLog> => {
-    if (!/^[a-z0-9-]+$/.test(context)) throw new DomainError('VALIDATION_FAILED', `Invalid context: ${context}`);
+    if (!/^[a-z0-9-]+$/.test(context))
+      throw new DomainError('VALIDATION_FAILED', `Invalid context: ${context}`);
     let log = logs.get(context);
-    if (!log) logs.set(context, (log = openContextLog(context, path.join(options.dataDir, `${context}.jsonl`))));
+    if (!log)
+      logs.set(context, (log = openContextLog(context, path.join(options.dataDir, `${context}.jsonl`))));
     return log;
   };
 
@@ -44,7 +46,8 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
 
   return {
     async append(context, event, appendOptions = {}) {
-      if (!isValidStreamId(event.streamId)) throw new DomainError('VALIDATION_FAILED', `Invalid stream id: ${event.streamId}`);
+      if (!isValidStreamId(event.streamId))
+        throw new DomainError('VALIDATION_FAILED', `Invalid stream id: ${event.streamId}`);
       const position = await (await logOf(context)).append(event, appendOptions.expectedVersion);
       return { position };
     },
@@ -65,7 +68,11 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
       const log = await logOf(subscribeOptions.context);
       const key = `${subscribeOptions.context}/${subscribeOptions.durable}`;
       let group = groups.get(key);
-      if (!group) groups.set(key, (group = createDurableGroup(log, subscribeOptions.startAt, options.log, maxDeliveries)));
+      if (!group)
+        groups.set(
+          key,
+          (group = createDurableGroup(log, subscribeOptions.startAt, options.log, maxDeliveries)),
+        );
       return track(group.join(subscribeOptions));
     },
     async follow(followOptions) {

@@ -34,7 +34,10 @@ export const createEmbeddedRpc = ({ log }: { log: Logger }): Rpc => {
       return {
         async stop() {
           const current = servers.get(service) ?? [];
-          servers.set(service, current.filter((h) => h !== handlers));
+          servers.set(
+            service,
+            current.filter((h) => h !== handlers),
+          );
         },
       };
     },
@@ -45,13 +48,19 @@ export const createEmbeddedRpc = ({ log }: { log: Logger }): Rpc => {
       const timeoutMs = options.timeoutMs ?? 5_000;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new DomainError('UNAVAILABLE', `Service ${service} did not answer in time`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new DomainError('UNAVAILABLE', `Service ${service} did not answer in time`)),
+          timeoutMs,
+        );
       });
       try {
         const raw = await Promise.race([reply(handler, JSON.stringify(payload ?? null)), timeout]);
         const result = JSON.parse(raw) as RpcReply;
         if (result.ok) return result.data;
-        throw new DomainError(isErrorCode(result.error.code) ? result.error.code : 'INTERNAL', result.error.message);
+        throw new DomainError(
+          isErrorCode(result.error.code) ? result.error.code : 'INTERNAL',
+          result.error.message,
+        );
       } finally {
         clearTimeout(timer);
       }

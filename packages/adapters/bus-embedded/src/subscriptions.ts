@@ -1,4 +1,10 @@
-import type { DurableSubscriptionOptions, FollowOptions, Logger, RecordedEvent, Subscription } from '@veil/ports';
+import type {
+  DurableSubscriptionOptions,
+  FollowOptions,
+  Logger,
+  RecordedEvent,
+  Subscription,
+} from '@veil/ports';
 import type { ContextLog } from './context-log.ts';
 
 /**
@@ -27,7 +33,10 @@ export const followLog = (log: ContextLog, options: FollowOptions, logger: Logge
         await options.handler(recorded);
         cursor = recorded.position;
       } catch (error) {
-        logger.warn({ err: error, context: recorded.context, position: recorded.position }, 'follow handler failed; retrying');
+        logger.warn(
+          { err: error, context: recorded.context, position: recorded.position },
+          'follow handler failed; retrying',
+        );
         await sleep(options.retryDelayMs ?? 200);
       }
     }
@@ -128,7 +137,11 @@ export const createDurableGroup = (
   return {
     join(options) {
       retryDelayMs = options.retryDelayMs ?? retryDelayMs;
-      const member: Member = { handler: options.handler, maxInFlight: options.maxInFlight ?? 1, inFlight: new Set() };
+      const member: Member = {
+        handler: options.handler,
+        maxInFlight: options.maxInFlight ?? 1,
+        inFlight: new Set(),
+      };
       members.push(member);
       queueMicrotask(pump);
       return {

@@ -42,7 +42,10 @@ describeRpcContract('NATS request/reply', async () => {
   const prefix = randomPrefix();
   const [a, b] = await Promise.all([connectNats({ servers: url }), connectNats({ servers: url })]);
   return {
-    rpcs: [createNatsRpc({ connection: a, prefix, log: quiet }), createNatsRpc({ connection: b, prefix, log: quiet })],
+    rpcs: [
+      createNatsRpc({ connection: a, prefix, log: quiet }),
+      createNatsRpc({ connection: b, prefix, log: quiet }),
+    ],
     teardown: async () => {
       await Promise.all([a.drain(), b.drain()]);
     },
@@ -57,7 +60,14 @@ describe('JetStream provisioning', () => {
     await ensureStream(jsm, prefix, 'chat');
     await ensureStream(jsm, prefix, 'chat');
     const { config } = await jsm.streams.info(jetStreamName(prefix, 'chat'));
-    expect(config).toMatchObject({ storage: 'file', retention: 'limits', discard: 'new', max_msgs: -1, max_bytes: -1, max_age: 0 });
+    expect(config).toMatchObject({
+      storage: 'file',
+      retention: 'limits',
+      discard: 'new',
+      max_msgs: -1,
+      max_bytes: -1,
+      max_age: 0,
+    });
     expect(config.duplicate_window).toBeGreaterThan(0);
     await dropStreams(connection, prefix);
     await connection.drain();

@@ -7,7 +7,14 @@ import {
   jetstreamManager,
   type JsMsg,
 } from '@nats-io/jetstream';
-import { DomainError, contextSubjects, eventSubject, isValidStreamId, jetStreamName, type DomainEvent } from '@veil/contracts';
+import {
+  DomainError,
+  contextSubjects,
+  eventSubject,
+  isValidStreamId,
+  jetStreamName,
+  type DomainEvent,
+} from '@veil/contracts';
 import type { EventBus, Logger, RecordedEvent, Subscription } from '@veil/ports';
 import type { NatsConnection } from './connection.ts';
 import { ensureStream } from './provisioning.ts';
@@ -67,7 +74,8 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
 
   return {
     async append(context, event, appendOptions = {}) {
-      if (!isValidStreamId(event.streamId)) throw new DomainError('VALIDATION_FAILED', `Invalid stream id: ${event.streamId}`);
+      if (!isValidStreamId(event.streamId))
+        throw new DomainError('VALIDATION_FAILED', `Invalid stream id: ${event.streamId}`);
       await streamOf(context);
       try {
         const ack = await js.publish(eventSubject(prefix, context, event.streamId), JSON.stringify(event), {
@@ -79,7 +87,10 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
         return { position: ack.seq };
       } catch (error) {
         if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence) {
-          throw new DomainError('VERSION_CONFLICT', `Stream ${event.streamId} is not at version ${appendOptions.expectedVersion}`);
+          throw new DomainError(
+            'VERSION_CONFLICT',
+            `Stream ${event.streamId} is not at version ${appendOptions.expectedVersion}`,
+          );
         }
         throw error;
       }
@@ -90,7 +101,7 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
       const subject = eventSubject(prefix, context, streamId);
       const events: RecordedEvent[] = [];
       // Direct gets walk the subject's messages; aggregates are short, so this stays cheap.
-      for (let seq = 1; ; ) {
+      for (let seq = 1; ;) {
         const message = await jsm.direct.getMessage(stream, { seq, next_by_subj: subject });
         if (!message) break;
         events.push(decode(context, message.seq, message.data));
@@ -101,7 +112,9 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
 
     async readLast(context, streamId) {
       const stream = await streamOf(context);
-      const message = await jsm.direct.getMessage(stream, { last_by_subj: eventSubject(prefix, context, streamId) });
+      const message = await jsm.direct.getMessage(stream, {
+        last_by_subj: eventSubject(prefix, context, streamId),
+      });
       return message ? decode(context, message.seq, message.data) : null;
     },
 
@@ -135,10 +148,16 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
           message.ack();
         } catch (error) {
           if (message.info.deliveryCount >= maxDeliveries) {
-            log.error({ err: error, position: recorded.position, durable: subscribeOptions.durable }, 'event failed too many times; terminated');
+            log.error(
+              { err: error, position: recorded.position, durable: subscribeOptions.durable },
+              'event failed too many times; terminated',
+            );
             message.term();
           } else {
-            log.warn({ err: error, position: recorded.position, durable: subscribeOptions.durable }, 'subscriber failed; redelivering');
+            log.warn(
+              { err: error, position: recorded.position, durable: subscribeOptions.durable },
+              'subscriber failed; redelivering',
+            );
             message.nak(retryDelayMs);
           }
         }

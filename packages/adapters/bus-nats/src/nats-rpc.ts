@@ -53,9 +53,13 @@ export const createNatsRpc = (options: { connection: NatsConnection; prefix: str
     async call(service, operation, payload, callOptions = {}) {
       let raw: Uint8Array;
       try {
-        const reply = await connection.request(rpcSubject(prefix, service, operation), JSON.stringify(payload ?? null), {
-          timeout: callOptions.timeoutMs ?? 5_000,
-        });
+        const reply = await connection.request(
+          rpcSubject(prefix, service, operation),
+          JSON.stringify(payload ?? null),
+          {
+            timeout: callOptions.timeoutMs ?? 5_000,
+          },
+        );
         raw = reply.data;
       } catch (error) {
         const cause = (error as Error).cause ?? error;
@@ -69,7 +73,10 @@ export const createNatsRpc = (options: { connection: NatsConnection; prefix: str
       }
       const reply = JSON.parse(decoder.decode(raw)) as RpcReply;
       if (reply.ok) return reply.data;
-      throw new DomainError(isErrorCode(reply.error.code) ? reply.error.code : 'INTERNAL', reply.error.message);
+      throw new DomainError(
+        isErrorCode(reply.error.code) ? reply.error.code : 'INTERNAL',
+        reply.error.message,
+      );
     },
   };
 };

@@ -42,7 +42,8 @@ export const ensureStream = async (jsm: JetStreamManager, prefix: string, contex
     const info = await jsm.streams.info(config.name);
     const { storage: _storage, retention: _retention, ...updatable } = config;
     const drifted = Object.entries(updatable).some(
-      ([key, value]) => JSON.stringify((info.config as unknown as Record<string, unknown>)[key]) !== JSON.stringify(value),
+      ([key, value]) =>
+        JSON.stringify((info.config as unknown as Record<string, unknown>)[key]) !== JSON.stringify(value),
     );
     if (drifted) await jsm.streams.update(config.name, updatable);
   } catch (error) {

@@ -25,7 +25,9 @@ const compare = (a: unknown, b: unknown): number => {
 };
 
 const equalsOrContains = (stored: unknown, wanted: unknown) =>
-  Array.isArray(stored) ? stored.includes(wanted) : stored === wanted || (stored === undefined && wanted === null);
+  Array.isArray(stored)
+    ? stored.includes(wanted)
+    : stored === wanted || (stored === undefined && wanted === null);
 
 const matchesCondition = (stored: unknown, condition: FieldCondition): boolean => {
   if (condition === null || typeof condition !== 'object') return equalsOrContains(stored, condition);

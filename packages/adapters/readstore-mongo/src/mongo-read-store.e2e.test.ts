@@ -28,7 +28,9 @@ describe.skipIf(!url)('MongoDB (skipped: MONGODB_URL not set)', () => {
 
 describe('MongoDB filter translation (no server needed)', () => {
   it('escapes $icontains into a literal, case-insensitive regex and passes the rest through', () => {
-    expect(toMongoFilter({ name: { $icontains: 'a.b(c)' }, n: { $gt: 1 }, tags: 'x', k: { $in: [1, 2] } })).toEqual({
+    expect(
+      toMongoFilter({ name: { $icontains: 'a.b(c)' }, n: { $gt: 1 }, tags: 'x', k: { $in: [1, 2] } }),
+    ).toEqual({
       name: { $regex: 'a\\.b\\(c\\)', $options: 'i' },
       n: { $gt: 1 },
       tags: 'x',

@@ -18,18 +18,23 @@ export const toMongoFilter = (filter: Filter = {}): MongoFilter<Document> =>
     }),
   );
 
-export const createMongoReadStore = async (options: { url: string; database: string }): Promise<ReadStore> => {
+export const createMongoReadStore = async (options: {
+  url: string;
+  database: string;
+}): Promise<ReadStore> => {
   const client = await new MongoClient(options.url, { ignoreUndefined: true }).connect();
   const db = client.db(options.database);
 
   return {
     async collection<T extends Doc>(name: string, indexes: IndexSpec[] = []): Promise<Collection<T>> {
       const collection = db.collection<Document>(name);
-      for (const index of indexes) await collection.createIndex(index.fields, { unique: index.unique ?? false });
+      for (const index of indexes)
+        await collection.createIndex(index.fields, { unique: index.unique ?? false });
       const plain = (doc: Document | null) => (doc ? (doc as unknown as T) : null);
       return {
         get: async (id) => plain(await collection.findOne({ _id: id as never })),
-        getMany: async (ids) => (await collection.find({ _id: { $in: [...ids] as never[] } }).toArray()) as unknown as T[],
+        getMany: async (ids) =>
+          (await collection.find({ _id: { $in: [...ids] as never[] } }).toArray()) as unknown as T[],
         put: async (doc) => {
           await collection.replaceOne({ _id: doc._id as never }, doc as Document, { upsert: true });
         },

@@ -20,7 +20,10 @@ export interface ClientToServerEvents {
   setup: (user: { _id: string }) => void;
   'join chat': (chatId: string) => void;
   'new message': (message: unknown) => void;
-  'message seen': (report: SeenReport | SeenReport[], ack?: Ack) => void;
+  'message seen': (
+    report: SeenReport | SeenReport[],
+    ack?: Ack<{ marked: { chatId: string; messageId: string }[] }>,
+  ) => void;
   typing: (to: string | { chatId: string }) => void;
   'stop typing': (to: { to?: string; chatId?: string } | string) => void;
   online: () => void;

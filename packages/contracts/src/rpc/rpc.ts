@@ -13,9 +13,11 @@ export interface RpcOperation<TInput extends z.ZodType = z.ZodType, TOutput = un
 
 export type RpcContract = Record<string, RpcOperation>;
 
-export const operation = <TOutput>() => <TInput extends z.ZodType>(input: TInput): RpcOperation<TInput, TOutput> => ({
-  input,
-});
+export const operation =
+  <TOutput>() =>
+  <TInput extends z.ZodType>(input: TInput): RpcOperation<TInput, TOutput> => ({
+    input,
+  });
 
 export type RpcInput<Op> = Op extends RpcOperation<infer I, unknown> ? z.input<I> : never;
 export type RpcOutput<Op> = Op extends RpcOperation<z.ZodType, infer O> ? O : never;

@@ -16,6 +16,10 @@ export const userRpc = defineRpcService('user', {
   publicKey: operation<{ publicKey: string }>()(z.object({ userId: idSchema })),
   /** Returns the replaced picture key, so the caller can delete that blob. */
   updateProfile: operation<{ user: PublicUser; replacedPictureKey: string | null }>()(
-    z.object({ userId: idSchema, username: z.string().optional(), pictureKey: z.string().nullable().optional() }),
+    z.object({
+      userId: idSchema,
+      username: z.string().optional(),
+      pictureKey: z.string().nullable().optional(),
+    }),
   ),
 });

@@ -16,9 +16,14 @@ export interface BusUnderTest {
 }
 
 let seq = 0;
-const uid = () => `${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const uid = () =>
+  `${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-export const testEvent = (streamId: string, data: Record<string, unknown> = {}, type = 'Happened'): DomainEvent => ({
+export const testEvent = (
+  streamId: string,
+  data: Record<string, unknown> = {},
+  type = 'Happened',
+): DomainEvent => ({
   type,
   data,
   streamId,
@@ -36,14 +41,16 @@ const until = async (predicate: () => boolean, what: string, timeoutMs = 10_000)
   }
 };
 
-const withBus = (make: () => Promise<BusUnderTest>, body: (bus: EventBus, subject: BusUnderTest) => Promise<void>) => async () => {
-  const subject = await make();
-  try {
-    await body(subject.bus, subject);
-  } finally {
-    await subject.teardown();
-  }
-};
+const withBus =
+  (make: () => Promise<BusUnderTest>, body: (bus: EventBus, subject: BusUnderTest) => Promise<void>) =>
+  async () => {
+    const subject = await make();
+    try {
+      await body(subject.bus, subject);
+    } finally {
+      await subject.teardown();
+    }
+  };
 
 export const describeEventBusContract = (name: string, make: () => Promise<BusUnderTest>) => {
   describe(`EventBus contract: ${name}`, () => {
@@ -107,7 +114,11 @@ export const describeEventBusContract = (name: string, make: () => Promise<BusUn
         const again = await subject.reopen();
         try {
           expect(await again.headPosition('message')).toBe(5);
-          expect((await again.readStream('message', 'm-0')).events.map((e) => e.event.data)).toEqual([{ i: 0 }, { i: 2 }, { i: 4 }]);
+          expect((await again.readStream('message', 'm-0')).events.map((e) => e.event.data)).toEqual([
+            { i: 0 },
+            { i: 2 },
+            { i: 4 },
+          ]);
         } finally {
           await again.close();
         }
@@ -120,7 +131,11 @@ export const describeEventBusContract = (name: string, make: () => Promise<BusUn
         const appended = [];
         for (let i = 1; i <= 4; i++) appended.push(await bus.append('chat', testEvent(`f-${i}`, { i })));
         const seen: number[] = [];
-        const sub = await bus.follow({ context: 'chat', afterPosition: appended[1]!.position, handler: (r) => void seen.push(r.event.data as never) });
+        const sub = await bus.follow({
+          context: 'chat',
+          afterPosition: appended[1]!.position,
+          handler: (r) => void seen.push(r.event.data as never),
+        });
         await until(() => seen.length === 2, 'replay');
         await bus.append('chat', testEvent('f-5', { i: 5 }));
         await until(() => seen.length === 3, 'live event');
@@ -158,12 +173,30 @@ export const describeEventBusContract = (name: string, make: () => Promise<BusUn
         const byMember: Record<string, number[]> = { a: [], b: [], other: [] };
         const record = (key: string) => (r: RecordedEvent) => void byMember[key]!.push(r.position);
         const subs = [
-          await bus.subscribe({ durable: 'g1', context: 'message', startAt: 'beginning', handler: record('a') }),
-          await bus.subscribe({ durable: 'g1', context: 'message', startAt: 'beginning', handler: record('b') }),
-          await bus.subscribe({ durable: 'g2', context: 'message', startAt: 'beginning', handler: record('other') }),
+          await bus.subscribe({
+            durable: 'g1',
+            context: 'message',
+            startAt: 'beginning',
+            handler: record('a'),
+          }),
+          await bus.subscribe({
+            durable: 'g1',
+            context: 'message',
+            startAt: 'beginning',
+            handler: record('b'),
+          }),
+          await bus.subscribe({
+            durable: 'g2',
+            context: 'message',
+            startAt: 'beginning',
+            handler: record('other'),
+          }),
         ];
         for (let i = 0; i < 20; i++) await bus.append('message', testEvent(`d-${i}`));
-        await until(() => byMember.a!.length + byMember.b!.length === 20 && byMember.other!.length === 20, 'deliveries');
+        await until(
+          () => byMember.a!.length + byMember.b!.length === 20 && byMember.other!.length === 20,
+          'deliveries',
+        );
         const shared = [...byMember.a!, ...byMember.b!].sort((x, y) => x - y);
         expect(new Set(shared).size).toBe(20);
         expect(byMember.other).toEqual([...byMember.other!].sort((x, y) => x - y));
@@ -178,8 +211,18 @@ export const describeEventBusContract = (name: string, make: () => Promise<BusUn
         const fresh: string[] = [];
         const all: string[] = [];
         const subs = [
-          await bus.subscribe({ durable: 'fresh', context: 'chat', startAt: 'new', handler: (r) => void fresh.push(r.event.streamId) }),
-          await bus.subscribe({ durable: 'all', context: 'chat', startAt: 'beginning', handler: (r) => void all.push(r.event.streamId) }),
+          await bus.subscribe({
+            durable: 'fresh',
+            context: 'chat',
+            startAt: 'new',
+            handler: (r) => void fresh.push(r.event.streamId),
+          }),
+          await bus.subscribe({
+            durable: 'all',
+            context: 'chat',
+            startAt: 'beginning',
+            handler: (r) => void all.push(r.event.streamId),
+          }),
         ];
         await until(() => all.length === 1, 'old event');
         await bus.append('chat', testEvent('new'));
@@ -253,7 +296,9 @@ export const describeRpcContract = (name: string, make: () => Promise<RpcUnderTe
     it(
       'calls and replies, across endpoints',
       withRpc(async ([server, client]) => {
-        const handle = await server.serve('echo', { shout: async (p) => ({ said: String((p as { text: string }).text).toUpperCase() }) });
+        const handle = await server.serve('echo', {
+          shout: async (p) => ({ said: String((p as { text: string }).text).toUpperCase() }),
+        });
         expect(await client.call('echo', 'shout', { text: 'hi' })).toEqual({ said: 'HI' });
         await handle.stop();
       }),
@@ -271,7 +316,10 @@ export const describeRpcContract = (name: string, make: () => Promise<RpcUnderTe
             throw new Error('secret detail');
           },
         });
-        await expect(client.call('fail', 'domain', {})).rejects.toMatchObject({ code: 'USERNAME_TAKEN', message: 'taken' });
+        await expect(client.call('fail', 'domain', {})).rejects.toMatchObject({
+          code: 'USERNAME_TAKEN',
+          message: 'taken',
+        });
         const crash = client.call('fail', 'crash', {});
         await expect(crash).rejects.toMatchObject({ code: 'INTERNAL' });
         await expect(crash).rejects.not.toMatchObject({ message: 'secret detail' });
@@ -282,9 +330,15 @@ export const describeRpcContract = (name: string, make: () => Promise<RpcUnderTe
     it(
       'fails with UNAVAILABLE when nobody serves, and when the server is too slow',
       withRpc(async ([server, client]) => {
-        await expect(client.call('nobody', 'home', {}, { timeoutMs: 2_000 })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
-        const handle = await server.serve('slow', { op: () => new Promise((resolve) => setTimeout(resolve, 1_000)) });
-        await expect(client.call('slow', 'op', {}, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+        await expect(client.call('nobody', 'home', {}, { timeoutMs: 2_000 })).rejects.toMatchObject({
+          code: 'UNAVAILABLE',
+        });
+        const handle = await server.serve('slow', {
+          op: () => new Promise((resolve) => setTimeout(resolve, 1_000)),
+        });
+        await expect(client.call('slow', 'op', {}, { timeoutMs: 100 })).rejects.toMatchObject({
+          code: 'UNAVAILABLE',
+        });
         await handle.stop();
       }),
     );

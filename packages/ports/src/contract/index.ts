@@ -1,4 +1,10 @@
 // Contract suites: one per port, run by every adapter of that port (see docs/testing.md).
-export { describeEventBusContract, describeRpcContract, testEvent, type BusUnderTest, type RpcUnderTest } from './event-bus.contract.ts';
+export {
+  describeEventBusContract,
+  describeRpcContract,
+  testEvent,
+  type BusUnderTest,
+  type RpcUnderTest,
+} from './event-bus.contract.ts';
 export { describeReadStoreContract } from './read-store.contract.ts';
 export { describeBlobStoreContract } from './blob-store.contract.ts';

@@ -29,7 +29,10 @@ export const describeReadStoreContract = (name: string, make: () => Promise<Read
     const withItems = (body: (c: Collection<Item>, store: ReadStore) => Promise<void>) => async () => {
       const { store, teardown } = await make();
       try {
-        const collection = await store.collection<Item>('items', [{ fields: { n: 1 } }, { fields: { tags: 1 } }]);
+        const collection = await store.collection<Item>('items', [
+          { fields: { n: 1 } },
+          { fields: { tags: 1 } },
+        ]);
         for (const item of items) await collection.put(item);
         await body(collection, store);
       } finally {

@@ -44,7 +44,9 @@ const main = async () => {
     {
       name: 'gateway',
       port: gatewayPort,
-      extra: { REALTIME_UPSTREAMS: `http://127.0.0.1:${gatewayPort + 1},http://127.0.0.1:${gatewayPort + 2}` },
+      extra: {
+        REALTIME_UPSTREAMS: `http://127.0.0.1:${gatewayPort + 1},http://127.0.0.1:${gatewayPort + 2}`,
+      },
     },
     { name: 'realtime', instance: 'realtime-1', port: gatewayPort + 1 },
     { name: 'realtime', instance: 'realtime-2', port: gatewayPort + 2 },

@@ -12,7 +12,8 @@ export interface ParsedRefreshToken {
 export const mintRefreshToken = (familyId: string, tokenId: string): string =>
   `${familyId}.${tokenId}.${randomBytes(32).toString('base64url')}`;
 
-export const digestRefreshToken = (token: string): string => createHash('sha256').update(token).digest('base64url');
+export const digestRefreshToken = (token: string): string =>
+  createHash('sha256').update(token).digest('base64url');
 
 export const parseRefreshToken = (token: string): ParsedRefreshToken | null => {
   const match = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/.exec(token);

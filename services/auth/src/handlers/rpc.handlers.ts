@@ -6,7 +6,13 @@ import {
   type authRpc,
   type TokenPair,
 } from '@veil/contracts';
-import { isVersionConflict, loadAggregate, newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
+import {
+  isVersionConflict,
+  loadAggregate,
+  newEvent,
+  type RpcImplementation,
+  type RunningProjection,
+} from '@veil/kernel';
 import type { Ports } from '@veil/ports';
 import { dummyHashPromise, hashPassword, verifyPassword } from '../domain/password-hash.ts';
 import { refreshFamilyAggregate } from '../domain/refresh-family.aggregate.ts';
@@ -34,7 +40,11 @@ const checkNewPassword = (password: string) => {
 export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.operations> => {
   const { store, models, projection } = deps;
 
-  const revokeFamily = async (familyId: string, userId: string, reason: 'reuse' | 'logout' | 'password-change') => {
+  const revokeFamily = async (
+    familyId: string,
+    userId: string,
+    reason: 'reuse' | 'logout' | 'password-change',
+  ) => {
     const { position } = await store.append(
       'auth',
       newEvent(deps, 'RefreshFamilyRevoked', refreshFamilyStreamId(familyId), { userId, familyId, reason }),
@@ -43,7 +53,11 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
   };
 
   /** Appends the family's next token with the version read, so one token can be rotated only once. */
-  const issueTokens = async (userId: string, familyId: string, expectedVersion: number): Promise<TokenPair> => {
+  const issueTokens = async (
+    userId: string,
+    familyId: string,
+    expectedVersion: number,
+  ): Promise<TokenPair> => {
     const now = deps.clock.now();
     const tokenId = deps.ids.next();
     const refreshToken = mintRefreshToken(familyId, tokenId);
@@ -69,7 +83,11 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
       const passwordHash = await hashPassword(password);
       const { position } = await store.append(
         'auth',
-        newEvent(deps, 'CredentialsRegistered', credentialsStreamId(userId), { userId, username, passwordHash }),
+        newEvent(deps, 'CredentialsRegistered', credentialsStreamId(userId), {
+          userId,
+          username,
+          passwordHash,
+        }),
         { expectedVersion: 0 },
       );
       await projection.waitFor('auth', position);
@@ -78,7 +96,10 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
 
     async login({ username, password, clientIp }) {
       await deps.limiter.check(username, clientIp);
-      const [account] = await models.credentials.find({ usernameLower: username.trim().toLowerCase(), disabled: false }, { limit: 1 });
+      const [account] = await models.credentials.find(
+        { usernameLower: username.trim().toLowerCase(), disabled: false },
+        { limit: 1 },
+      );
       const ok = await verifyPassword(password, account?.passwordHash ?? (await dummyHashPromise));
       if (!account || !ok) {
         await deps.limiter.recordFailure(username);
@@ -92,7 +113,11 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
     async refresh({ refreshToken }) {
       const parsed = parseRefreshToken(refreshToken);
       if (!parsed) throw invalidRefresh();
-      const { state, version } = await loadAggregate(store, refreshFamilyAggregate, refreshFamilyStreamId(parsed.familyId));
+      const { state, version } = await loadAggregate(
+        store,
+        refreshFamilyAggregate,
+        refreshFamilyStreamId(parsed.familyId),
+      );
       if (!state.userId || state.revoked) throw invalidRefresh();
       if (state.currentTokenId !== parsed.tokenId) {
         await revokeFamily(parsed.familyId, state.userId, 'reuse');
@@ -134,7 +159,11 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
     async logout({ refreshToken }) {
       const parsed = parseRefreshToken(refreshToken);
       if (!parsed) return {};
-      const { state } = await loadAggregate(store, refreshFamilyAggregate, refreshFamilyStreamId(parsed.familyId));
+      const { state } = await loadAggregate(
+        store,
+        refreshFamilyAggregate,
+        refreshFamilyStreamId(parsed.familyId),
+      );
       if (state.userId && !state.revoked && state.currentDigest === digestRefreshToken(refreshToken)) {
         await revokeFamily(parsed.familyId, state.userId, 'logout');
       }

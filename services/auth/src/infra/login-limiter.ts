@@ -1,5 +1,10 @@
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { DomainError } from '@veil/contracts';
 
 /**
@@ -20,7 +25,9 @@ export const loginBudgets = { failuresPerUsername: 10, attemptsPerIp: 100 } as c
 
 export const createLoginLimiter = (options: { redisUrl?: string; keyPrefix?: string }): LoginLimiter => {
   const prefix = options.keyPrefix ?? 'veil:login';
-  const redis = options.redisUrl ? new Redis(options.redisUrl, { enableOfflineQueue: true, lazyConnect: false }) : null;
+  const redis = options.redisUrl
+    ? new Redis(options.redisUrl, { enableOfflineQueue: true, lazyConnect: false })
+    : null;
   const make = (keyPrefix: string, points: number): RateLimiterAbstract =>
     redis
       ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: WINDOW_SECONDS })

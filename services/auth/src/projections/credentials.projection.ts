@@ -23,7 +23,9 @@ export interface AuthReadModels {
 }
 
 export const openAuthReadModels = async (readStore: ReadStore): Promise<AuthReadModels> => ({
-  credentials: await readStore.collection<CredentialDoc>('auth_credentials', [{ fields: { usernameLower: 1 } }]),
+  credentials: await readStore.collection<CredentialDoc>('auth_credentials', [
+    { fields: { usernameLower: 1 } },
+  ]),
   families: await readStore.collection<FamilyDoc>('auth_refresh_families', [{ fields: { userId: 1 } }]),
 });
 
@@ -44,7 +46,12 @@ export const credentialsProjection = ({ credentials, families }: AuthReadModels)
         return;
       case 'PasswordChanged': {
         const doc = await credentials.get(event.data.userId);
-        if (doc) await credentials.put({ ...doc, passwordHash: event.data.passwordHash, passwordChangedAt: event.occurredAt });
+        if (doc)
+          await credentials.put({
+            ...doc,
+            passwordHash: event.data.passwordHash,
+            passwordChangedAt: event.occurredAt,
+          });
         return;
       }
       case 'RefreshTokenIssued':

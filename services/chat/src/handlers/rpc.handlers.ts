@@ -1,8 +1,13 @@
 import { DomainError, chatStreamId, createGroupBodySchema, type chatRpc } from '@veil/contracts';
 import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Ports } from '@veil/ports';
-import { ensureDirectChat } from '../domain/direct-pair.ts';
-import { toChatView, type ChatDoc, type ChatReadModels, type ParticipantDoc } from '../projections/chat-list.projection.ts';
+import { ensureDirectChat } from './direct-pair.ts';
+import {
+  toChatView,
+  type ChatDoc,
+  type ChatReadModels,
+  type ParticipantDoc,
+} from '../projections/chat-list.projection.ts';
 
 type Deps = Pick<Ports, 'clock' | 'ids'> & {
   store: Ports['bus'];
@@ -18,7 +23,8 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     return new Map((await models.participants.getMany(ids)).map((p) => [p._id, p]));
   };
 
-  const viewFor = async (chat: ChatDoc, viewerId: string) => toChatView(chat, viewerId, await peopleOf([chat]));
+  const viewFor = async (chat: ChatDoc, viewerId: string) =>
+    toChatView(chat, viewerId, await peopleOf([chat]));
 
   /** Users registered a moment ago may not be in this service's copy yet: catch up before saying "unknown". */
   const requireUsers = async (userIds: string[]) => {
@@ -51,7 +57,8 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
 
     async getForUser({ userId, chatId }) {
       const chat = await requireChat(chatId);
-      if (!chat.members.includes(userId)) throw new DomainError('NOT_A_MEMBER', 'You are not a participant of this chat');
+      if (!chat.members.includes(userId))
+        throw new DomainError('NOT_A_MEMBER', 'You are not a participant of this chat');
       return { chat: await viewFor(chat, userId) };
     },
 
@@ -59,7 +66,8 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
       const parsed = createGroupBodySchema.safeParse({ groupName: name, participants: memberIds });
       if (!parsed.success) throw new DomainError('VALIDATION_FAILED', parsed.error.issues[0]!.message);
       const others = [...new Set(parsed.data.participants)].filter((id) => id !== userId);
-      if (others.length === 0) throw new DomainError('VALIDATION_FAILED', 'At least one other member is required');
+      if (others.length === 0)
+        throw new DomainError('VALIDATION_FAILED', 'At least one other member is required');
       await requireUsers([userId, ...others]);
       const chatId = deps.ids.next();
       const { position } = await store.append(
@@ -77,7 +85,8 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     },
 
     async ensureDirect({ userId, otherUserId }) {
-      if (userId === otherUserId) throw new DomainError('VALIDATION_FAILED', 'You cannot start a chat with yourself');
+      if (userId === otherUserId)
+        throw new DomainError('VALIDATION_FAILED', 'You cannot start a chat with yourself');
       await requireUsers([userId, otherUserId]);
       const { chatId, position, created } = await ensureDirectChat(deps, userId, otherUserId);
       await projection.waitFor('chat', position);

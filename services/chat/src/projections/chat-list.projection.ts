@@ -73,7 +73,11 @@ export const chatListProjection = ({ chats, participants }: ChatReadModels): Pro
         return;
       }
       case 'UserRegistered':
-        await participants.put({ _id: event.data.userId, username: event.data.username, pictureKey: event.data.pictureKey });
+        await participants.put({
+          _id: event.data.userId,
+          username: event.data.username,
+          pictureKey: event.data.pictureKey,
+        });
         return;
       case 'UserRenamed': {
         const user = await participants.get(event.data.userId);
@@ -98,13 +102,21 @@ export const chatListProjection = ({ chats, participants }: ChatReadModels): Pro
  * The API shape. For one-to-one chats the first participant is the other person and the chat
  * is named after them: the spec's client relies on both.
  */
-export const toChatView = (chat: ChatDoc, viewerId: string, people: Map<string, ParticipantDoc>): ChatView => {
+export const toChatView = (
+  chat: ChatDoc,
+  viewerId: string,
+  people: Map<string, ParticipantDoc>,
+): ChatView => {
   const ordered = chat.isGroupChat
     ? chat.members
     : [...chat.members.filter((id) => id !== viewerId), ...chat.members.filter((id) => id === viewerId)];
   const participants = ordered.map((id) => {
     const person = people.get(id);
-    return { _id: id, username: person?.username ?? 'Deleted user', profilePicture: mediaUrl(person?.pictureKey ?? null) };
+    return {
+      _id: id,
+      username: person?.username ?? 'Deleted user',
+      profilePicture: mediaUrl(person?.pictureKey ?? null),
+    };
   });
   return {
     _id: chat._id,

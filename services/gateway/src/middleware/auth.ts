@@ -17,4 +17,5 @@ export const requireAuth =
     }
   };
 
-export const currentUserId = (res: { locals: Record<string, unknown> }): string => res.locals.userId as string;
+export const currentUserId = (res: { locals: Record<string, unknown> }): string =>
+  res.locals.userId as string;

@@ -39,8 +39,17 @@ export const storePicture = async (
     throw invalid();
   }
   const { width, height } = dimensions;
-  if (!width || !height || width > limits.pictureMaxSide || height > limits.pictureMaxSide || width * height > limits.pictureMaxPixels) {
-    throw new DomainError('VALIDATION_FAILED', `Image is too large: at most ${limits.pictureMaxPixels} pixels`);
+  if (
+    !width ||
+    !height ||
+    width > limits.pictureMaxSide ||
+    height > limits.pictureMaxSide ||
+    width * height > limits.pictureMaxPixels
+  ) {
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `Image is too large: at most ${limits.pictureMaxPixels} pixels`,
+    );
   }
   const key = `avatars/${deps.ids.next()}.${extension}`;
   await deps.blobs.put(key, new Uint8Array(file.buffer), type.mime);

@@ -42,7 +42,8 @@ const fromFrameworkError = (error: unknown): DomainError | null => {
     return new DomainError('UNSUPPORTED_MEDIA', 'Unsupported body encoding');
   }
   if (e.name === 'MulterError') {
-    if (e.code === 'LIMIT_FILE_SIZE') return new DomainError('PAYLOAD_TOO_LARGE', 'Profile picture is too large');
+    if (e.code === 'LIMIT_FILE_SIZE')
+      return new DomainError('PAYLOAD_TOO_LARGE', 'Profile picture is too large');
     return new DomainError('VALIDATION_FAILED', 'Invalid upload');
   }
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
@@ -51,17 +52,23 @@ const fromFrameworkError = (error: unknown): DomainError | null => {
   return null;
 };
 
-export const problemDetails = (log: Logger): ErrorRequestHandler => (error, req, res, _next) => {
-  const known = error instanceof DomainError ? error : fromFrameworkError(error);
-  if (known) {
-    res.status(httpStatusOf(known.code)).json({ success: false, message: known.message, code: known.code });
-    return;
-  }
-  const traceId = randomUUID();
-  log.error({ err: error, traceId, method: req.method, path: req.path }, 'unhandled request error');
-  res.status(500).json({ success: false, message: `Internal server error (trace ${traceId})`, code: 'INTERNAL' });
-};
+export const problemDetails =
+  (log: Logger): ErrorRequestHandler =>
+  (error, req, res, _next) => {
+    const known = error instanceof DomainError ? error : fromFrameworkError(error);
+    if (known) {
+      res.status(httpStatusOf(known.code)).json({ success: false, message: known.message, code: known.code });
+      return;
+    }
+    const traceId = randomUUID();
+    log.error({ err: error, traceId, method: req.method, path: req.path }, 'unhandled request error');
+    res
+      .status(500)
+      .json({ success: false, message: `Internal server error (trace ${traceId})`, code: 'INTERNAL' });
+  };
 
 export const notFound: RequestHandler = (req, res) => {
-  res.status(404).json({ success: false, message: `No route for ${req.method} ${req.path}`, code: 'NOT_FOUND' });
+  res
+    .status(404)
+    .json({ success: false, message: `No route for ${req.method} ${req.path}`, code: 'NOT_FOUND' });
 };

@@ -5,7 +5,10 @@ import { DomainError } from '@veil/contracts';
  * must name exactly the chat's current members. The spec's original client sent group messages
  * keyed for one person only; Veil refuses such messages instead of storing unreadable ones.
  */
-export const checkKeyMapCoversMembers = (encryptedKeys: Record<string, string>, members: readonly string[]): void => {
+export const checkKeyMapCoversMembers = (
+  encryptedKeys: Record<string, string>,
+  members: readonly string[],
+): void => {
   const keyed = Object.keys(encryptedKeys);
   const missing = members.filter((id) => !(id in encryptedKeys));
   const strangers = keyed.filter((id) => !members.includes(id));

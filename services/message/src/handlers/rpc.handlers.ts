@@ -2,7 +2,12 @@ import { DomainError, limits, messageStreamId, type messageRpc } from '@veil/con
 import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Filter, Ports } from '@veil/ports';
 import { checkKeyMapCoversMembers } from '../domain/key-map.ts';
-import { toMessageView, type MembershipDoc, type MessageDoc, type MessageReadModels } from '../projections/timeline.projection.ts';
+import {
+  toMessageView,
+  type MembershipDoc,
+  type MessageDoc,
+  type MessageReadModels,
+} from '../projections/timeline.projection.ts';
 
 type Deps = Pick<Ports, 'clock' | 'ids'> & {
   store: Ports['bus'];
@@ -80,7 +85,10 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
       const filter: Filter = Object.keys(seq).length ? { chat: chatId, seq } : { chat: chatId };
       // Catch-up after a reconnect reads forwards from `after`; paging reads backwards from the newest.
       const forwards = after !== undefined && before === undefined;
-      const page = await models.messages.find(filter, { sort: { seq: forwards ? 1 : -1 }, limit: pageSize + 1 });
+      const page = await models.messages.find(filter, {
+        sort: { seq: forwards ? 1 : -1 },
+        limit: pageSize + 1,
+      });
       const hasMore = page.length > pageSize;
       const docs = page.slice(0, pageSize);
       if (!forwards) docs.reverse();
@@ -92,10 +100,14 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
       const unique = [...new Map(reports.map((r) => [r.messageId, r])).values()];
       for (const { chatId, messageId } of unique) {
         const message = await models.messages.get(messageId);
-        if (!message || message.chat !== chatId || message.sender === userId || message.seenBy[userId]) continue;
+        if (!message || message.chat !== chatId || message.sender === userId || message.seenBy[userId])
+          continue;
         const membership = await models.memberships.get(chatId);
         if (!membership?.members.includes(userId)) continue;
-        await store.append('message', newEvent(deps, 'MessageSeen', messageStreamId(messageId), { messageId, chatId, userId }));
+        await store.append(
+          'message',
+          newEvent(deps, 'MessageSeen', messageStreamId(messageId), { messageId, chatId, userId }),
+        );
         marked.push({ chatId, messageId });
       }
       return { marked };

@@ -77,7 +77,10 @@ export const timelineProjection = ({ messages, memberships }: MessageReadModels)
       case 'ChatMembersAdded': {
         const membership = await memberships.get(event.data.chatId);
         if (membership) {
-          await memberships.put({ ...membership, members: [...new Set([...membership.members, ...event.data.members])] });
+          await memberships.put({
+            ...membership,
+            members: [...new Set([...membership.members, ...event.data.members])],
+          });
         }
         return;
       }

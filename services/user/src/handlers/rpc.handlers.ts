@@ -1,15 +1,9 @@
-import {
-  DomainError,
-  publicKeySchema,
-  userStreamId,
-  usernameSchema,
-  type userRpc,
-} from '@veil/contracts';
+import { DomainError, publicKeySchema, userStreamId, usernameSchema, type userRpc } from '@veil/contracts';
 import { importPublicKeySpkiBase64 } from '@veil/crypto';
 import { loadAggregate, newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Collection, Ports } from '@veil/ports';
 import { isActive, profileAggregate } from '../domain/profile.aggregate.ts';
-import { claimUsername, releaseUsername } from '../domain/username-claim.ts';
+import { claimUsername, releaseUsername } from './username-claim.ts';
 import { toPublicUser, type UserDoc } from '../projections/user-directory.projection.ts';
 
 type Deps = Pick<Ports, 'clock' | 'ids'> & {
@@ -63,9 +57,13 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
     async cancelRegistration({ userId }) {
       const { state, version } = await loadAggregate(store, profileAggregate, userStreamId(userId));
       if (!isActive(state)) return {};
-      await store.append('user', newEvent(deps, 'UserRegistrationCancelled', userStreamId(userId), { userId }), {
-        expectedVersion: version,
-      });
+      await store.append(
+        'user',
+        newEvent(deps, 'UserRegistrationCancelled', userStreamId(userId), { userId }),
+        {
+          expectedVersion: version,
+        },
+      );
       await releaseUsername(deps, state.username, userId);
       return {};
     },

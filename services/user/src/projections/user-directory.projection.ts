@@ -41,7 +41,12 @@ export const userDirectoryProjection = (users: Collection<UserDoc>): ProjectionD
       }
       case 'UserRenamed': {
         const doc = await users.get(event.data.userId);
-        if (doc) await users.put({ ...doc, username: event.data.username, usernameLower: event.data.username.toLowerCase() });
+        if (doc)
+          await users.put({
+            ...doc,
+            username: event.data.username,
+            usernameLower: event.data.username.toLowerCase(),
+          });
         return;
       }
       case 'ProfilePictureChanged': {

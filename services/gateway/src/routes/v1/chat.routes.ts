@@ -16,12 +16,22 @@ export const chatRoutes = ({ services }: { services: ServiceClients }): Router =
   const router = Router();
 
   router.get('/getallchats', async (_req, res) => {
-    respond(res, 200, 'Chats fetched', (await services.chat.listForUser({ userId: currentUserId(res) })).chats);
+    respond(
+      res,
+      200,
+      'Chats fetched',
+      (await services.chat.listForUser({ userId: currentUserId(res) })).chats,
+    );
   });
 
   router.get('/getchatbyid/:chatId', async (req, res) => {
     const chatId = parseWith(idSchema, req.params.chatId);
-    respond(res, 200, 'Chat fetched', (await services.chat.getForUser({ userId: currentUserId(res), chatId })).chat);
+    respond(
+      res,
+      200,
+      'Chat fetched',
+      (await services.chat.getForUser({ userId: currentUserId(res), chatId })).chat,
+    );
   });
 
   /**

@@ -19,7 +19,10 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       chatId: chat._id,
       content: body.encryptedMessage,
       iv: body.iv,
-      encryptedKeys: { [recipientId]: body.encryptedAESKeyForRecipient, [userId]: body.encryptedAESKeyForSender },
+      encryptedKeys: {
+        [recipientId]: body.encryptedAESKeyForRecipient,
+        [userId]: body.encryptedAESKeyForSender,
+      },
       replyTo: body.replyTo ?? null,
       afterChatPosition: position,
     });

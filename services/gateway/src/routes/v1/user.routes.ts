@@ -26,7 +26,10 @@ export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router 
   const router = Router();
 
   /** Runs `work` with the uploaded picture stored; a failure deletes it again, so no orphan blob stays. */
-  const withPicture = async <T>(file: Express.Multer.File | undefined, work: (key: string | null) => Promise<T>) => {
+  const withPicture = async <T>(
+    file: Express.Multer.File | undefined,
+    work: (key: string | null) => Promise<T>,
+  ) => {
     const key = file ? await storePicture({ blobs, ids }, file) : null;
     try {
       return await work(key);
@@ -39,9 +42,17 @@ export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router 
   router.post('/register', pictureUpload, async (req, res) => {
     const body = parseWith(registerBodySchema, req.body);
     const user = await withPicture(req.file, async (pictureKey) => {
-      const { user } = await services.user.register({ username: body.username, publicKey: body.publicKey, pictureKey });
+      const { user } = await services.user.register({
+        username: body.username,
+        publicKey: body.publicKey,
+        pictureKey,
+      });
       try {
-        await services.auth.registerCredentials({ userId: user._id, username: user.username, password: body.password });
+        await services.auth.registerCredentials({
+          userId: user._id,
+          username: user.username,
+          password: body.password,
+        });
       } catch (error) {
         await services.user.cancelRegistration({ userId: user._id });
         throw error;
@@ -63,7 +74,10 @@ export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router 
   router.post('/refresh', async (req, res) => {
     const body = parseWith(refreshBodySchema, req.body);
     const tokens = await services.auth.refresh({ refreshToken: body.refreshtoken });
-    respond(res, 200, 'Token refreshed', { accesstoken: tokens.accessToken, refreshtoken: tokens.refreshToken });
+    respond(res, 200, 'Token refreshed', {
+      accesstoken: tokens.accessToken,
+      refreshtoken: tokens.refreshToken,
+    });
   });
 
   router.post('/logout', async (req, res) => {

@@ -24,9 +24,13 @@ export const ensureDirectChat = async (
     const last = await deps.store.readLast('chat', pairId);
     if (last) return (last.event as ChatEvent & { type: 'DirectPairClaimed' }).data.chatId;
     const candidate = deps.ids.next();
-    await deps.store.append('chat', newEvent(deps, 'DirectPairClaimed', pairId, { chatId: candidate, members }), {
-      expectedVersion: 0,
-    });
+    await deps.store.append(
+      'chat',
+      newEvent(deps, 'DirectPairClaimed', pairId, { chatId: candidate, members }),
+      {
+        expectedVersion: 0,
+      },
+    );
     return candidate;
   });
 
