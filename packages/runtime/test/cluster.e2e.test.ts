@@ -6,7 +6,7 @@ import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndividualPayload, decryptMessage } from '@veil/crypto';
 import { createApi } from './support/api-client.ts';
-import { deleteStreams } from './support/test-veil.ts';
+import { deleteRedisKeys, deleteStreams } from './support/test-veil.ts';
 import { createUser } from './support/users.ts';
 
 /**
@@ -57,6 +57,7 @@ afterAll(async () => {
   if (cluster.exitCode === null) cluster.kill('SIGKILL');
   await rm(dataDir, { recursive: true, force: true });
   await deleteStreams(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', prefix);
+  await deleteRedisKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
 });
 
 describe('npm run cluster', () => {

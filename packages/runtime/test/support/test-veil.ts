@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { Redis } from 'ioredis';
 import { connectNats } from '@veil/bus-nats';
 import { contexts, jetStreamName } from '@veil/contracts';
 import { startVeil, type RunningVeil, type StartVeilOptions } from '../../src/index.ts';
@@ -42,4 +43,16 @@ export const deleteStreams = async (url: string, prefix: string) => {
   const jsm = await jetstreamManager(connection);
   for (const context of contexts) await jsm.streams.delete(jetStreamName(prefix, context)).catch(() => false);
   await connection.drain();
+};
+
+/** ...and so do the Redis keys they made (throttling counters, presence, fan-out claims). */
+export const deleteRedisKeys = async (url: string, prefix: string) => {
+  const redis = new Redis(url);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  redis.disconnect();
 };
