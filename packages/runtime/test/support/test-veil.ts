@@ -31,8 +31,9 @@ export const startTestVeil = async (
     async destroy() {
       await veil.stop();
       await rm(dir, { recursive: true, force: true });
-      if (options.env?.NATS_URL)
-        await deleteStreams(options.env.NATS_URL, options.env.VEIL_STREAM_PREFIX ?? 'veil');
+      const prefix = options.env?.VEIL_STREAM_PREFIX ?? 'veil';
+      if (options.env?.NATS_URL) await deleteStreams(options.env.NATS_URL, prefix);
+      if (options.env?.REDIS_URL) await deleteRedisKeys(options.env.REDIS_URL, prefix);
     },
   };
 };
