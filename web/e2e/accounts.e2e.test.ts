@@ -1,0 +1,190 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { login, makePng, register, uniqueName } from './flows.ts';
+import { phone, startVeilWeb, type VeilWeb } from './harness.ts';
+
+/** Issue 3: accounts, profile, directory, theme and the shell, in a real browser. */
+describe('accounts (browser)', { timeout: 120_000 }, () => {
+  let veil: VeilWeb;
+  beforeAll(async () => {
+    veil = await startVeilWeb();
+  }, 240_000);
+  afterEach(({ task }) => veil.finishTest(task));
+  afterAll(() => veil?.stop());
+
+  it('validates the sign-up and sign-in forms with the spec texts', async () => {
+    const page = await veil.newPage();
+    await page.goto('/register');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByText('Username is required').waitFor();
+    await page.getByText('Password is required').waitFor();
+    await page.getByLabel('Profile Picture (optional)').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await page.getByText('Please upload a valid image file.').waitFor();
+
+    await page.getByRole('link', { name: 'Sign In' }).click();
+    await page.waitForURL('**/login');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByText('Username is required').waitFor();
+    await page.getByText('Password is required').waitFor();
+    await page.getByLabel('Username').fill(uniqueName('nobody'));
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByText('Login failed. Please check your credentials.').waitFor();
+  });
+
+  it('registers with a picture, greets, searches users, edits the profile and changes the password', async () => {
+    const page = await veil.newPage();
+    const name = uniqueName('ann');
+    const other = uniqueName('zed');
+    const password = 'first password 1';
+
+    // Sign up shows the chosen picture's preview and name, and "Signing Up..." while busy.
+    await page.goto('/register');
+    await page.getByLabel('Username').fill(name);
+    await page.getByLabel('Password').fill(password);
+    await page.getByLabel('Profile Picture (optional)').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: makePng() });
+    await page.getByAltText('Selected picture preview').waitFor();
+    await page.getByText('me.png').waitFor();
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => new Promise((resolve) => {
+      const open = indexedDB.open('keyval-store');
+      open.onsuccess = () => {
+        const get = open.result.transaction('keyval').objectStore('keyval').get('my-private-key');
+        get.onsuccess = () => resolve((get.result as JsonWebKey | undefined)?.kty);
+      };
+    }))).toBe('RSA');
+
+    // A second account with the same name is refused with the server's message.
+    const again = await veil.newPage();
+    await register(again, other, 'other password 1');
+    await again.goto('/register');
+    await again.getByLabel('Username').fill(other);
+    await again.getByLabel('Password').fill('other password 1');
+    await again.getByRole('button', { name: 'Sign Up' }).click();
+    await again.locator('.form__error').waitFor();
+    expect(await again.locator('.form__error').textContent()).toMatch(/taken|exists|Registration failed/i);
+
+    await login(page, name, password);
+    await page.getByText('No chats available').waitFor();
+    await page.getByRole('link', { name: 'Veil home' }).click();
+    await page.getByRole('heading', { name: `Welcome back, ${name}!` }).waitFor();
+    await page.getByRole('main').getByAltText(`${name}'s avatar`).waitFor();
+    const avatarLoaded = await page.getByRole('main').getByAltText(`${name}'s avatar`).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+    expect(avatarLoaded).toBe(true);
+    await page.getByRole('link', { name: 'Start Chatting' }).waitFor();
+
+    // Directory: live search on each change, "No Users Available" when nothing matches.
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('button', { name: `${other}: Say Hi` }).waitFor();
+    await page.getByLabel('Search users').fill(other.slice(0, 6).toUpperCase());
+    await page.getByRole('button', { name: `${other}: Say Hi` }).waitFor();
+    await expect.poll(() => page.getByTestId('user-card').count()).toBe(1);
+    await page.getByLabel('Search users').fill('no-such-user-xyz');
+    await page.getByText('No Users Available').waitFor();
+
+    // Profile: view, edit (a bad name fails with the spec text), save, and the nav follows.
+    await page.getByRole('link', { name: name }).first().click();
+    await page.waitForURL('**/profile');
+    await page.getByTestId('profile-username').getByText(name).waitFor();
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('Username').fill('x');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Failed to update profile').waitFor();
+    const renamed = uniqueName('anna');
+    await page.getByLabel('Username').fill(renamed);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Profile updated successfully!').waitFor();
+    await page.getByTestId('profile-username').getByText(renamed).waitFor();
+    await page.getByTestId('nav-username').getByText(renamed).waitFor();
+
+    // Password: a too-short one fails, a good one works and is the one that logs in.
+    await page.getByLabel('New Password').fill('short');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await page.getByText('Failed to update password').waitFor();
+    const newPassword = 'second password 2';
+    await page.getByLabel('New Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await page.getByText('Password updated successfully!').waitFor();
+
+    // Logout clears all local storage and returns to /.
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    await page.getByRole('link', { name: 'Login to Start Chatting' }).waitFor();
+
+    await page.goto('/login');
+    await page.getByLabel('Username').fill(renamed);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByText('Login failed. Please check your credentials.').waitFor();
+    await login(page, renamed, newPassword);
+  });
+
+  it('shows visitors the directory with "Login to Chat" and guards account pages', async () => {
+    const page = await veil.newPage();
+    await page.goto('/all-chats');
+    await page.waitForURL('**/login');
+    await page.goto('/profile');
+    await page.waitForURL('**/login');
+
+    // "Loading users..." while the directory loads (the response is held back a moment).
+    await page.route('**/api/v1/user/getallusers', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await route.continue();
+    });
+    await page.goto('/users');
+    await page.getByText('Loading users...').waitFor();
+    const someone = uniqueName('vis');
+    const other = await veil.newPage();
+    await register(other, someone, 'visible password 1');
+    await page.getByLabel('Search users').fill(someone);
+    const card = page.getByRole('button', { name: `${someone}: Login to Chat` });
+    await card.hover();
+    await expect.poll(() => card.locator('.user-card__action').evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    await card.click();
+    await page.waitForURL('**/login');
+  });
+
+  it('shows only the error when the profile cannot be loaded', async () => {
+    const page = await veil.newPage();
+    const name = uniqueName('err');
+    await register(page, name, 'error password 1');
+    await login(page, name, 'error password 1');
+    // Fault injection: the profile request fails on the network.
+    await page.route('**/api/v1/user/getuser', (route) => route.abort());
+    await page.goto('/profile');
+    await page.getByText('Failed to fetch profile').waitFor();
+    expect(await page.getByRole('button', { name: 'Edit Profile' }).count()).toBe(0);
+  });
+
+  it('toggles the theme, remembers it across reloads, and follows the system at first', async () => {
+    const page = await veil.newPage();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await page.getByRole('button', { name: 'Switch to dark theme' }).waitFor();
+  });
+
+  it('fits a phone: icon-only navigation and a chat list reached through a button', async () => {
+    const page = await veil.newPage(phone);
+    const name = uniqueName('pho');
+    await register(page, name, 'phone password 1');
+    await login(page, name, 'phone password 1');
+    const usersLabel = page.getByRole('link', { name: 'Users' }).locator('.nav__label');
+    expect((await usersLabel.boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
+    expect(await page.getByTestId('chat-list').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Show chats' }).click();
+    await page.getByTestId('chat-list').waitFor({ state: 'visible' });
+    await page.getByText('No chats available').waitFor();
+    await page.getByRole('button', { name: 'Hide chats' }).click();
+    await page.getByTestId('chat-list').waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+});

@@ -1,0 +1,126 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { messageWithText, openChat, sayHi, sendMessage, signUpAndLogIn, uniqueName } from './flows.ts';
+import { startVeilWeb, type VeilWeb } from './harness.ts';
+
+/** Issue 4: one-to-one and group chats between real browsers, every message end-to-end encrypted. */
+describe('chats (browser)', { timeout: 150_000 }, () => {
+  let veil: VeilWeb;
+  beforeAll(async () => {
+    veil = await startVeilWeb();
+  }, 240_000);
+  afterEach(({ task }) => veil.finishTest(task));
+  afterAll(() => veil?.stop());
+
+  const person = async (prefix: string) => {
+    const page = await veil.newPage();
+    const name = uniqueName(prefix);
+    await signUpAndLogIn(page, name);
+    return { page, name };
+  };
+
+  /** The ciphertext the server holds never contains the plaintext. */
+  const storedContents = (page: Page, chatId: string) =>
+    page.evaluate(async (id) => {
+      const response = await fetch(`/api/v1/chat/getallmessages/${id}`, {
+        headers: { Authorization: `Bearer ${localStorage.getItem('accesstoken')}` },
+      });
+      const body = (await response.json()) as { data: { messages: { content: string }[] } };
+      return body.data.messages.map((m) => atob(m.content)).join('\n');
+    }, chatId);
+
+  it('starts a chat from the Users page, exchanges messages both ways and replies', async () => {
+    const alice = await person('alice');
+    const bob = await person('bob');
+
+    await sayHi(alice.page, bob.name);
+    const greeting = `Hi ${bob.name}`;
+    await messageWithText(alice.page, greeting).waitFor();
+    const chatId = new URL(alice.page.url()).searchParams.get('chat')!;
+
+    // Bob was on /all-chats already: the new chat appears live and the greeting decrypts.
+    await openChat(bob.page, alice.name);
+    await messageWithText(bob.page, greeting).waitFor();
+
+    await sendMessage(bob.page, 'Hello Alice, nice to meet you');
+    await messageWithText(alice.page, 'Hello Alice, nice to meet you').waitFor();
+    await sendMessage(alice.page, 'Likewise, Bob!');
+    await messageWithText(bob.page, 'Likewise, Bob!').waitFor();
+
+    // Empty or blank text sends nothing.
+    await sendMessage(alice.page, '   ');
+    await expect.poll(() => bob.page.getByTestId('message').count()).toBe(3);
+
+    // Reply: the bar shows the first 30 characters, X clears it, sending clears it.
+    const long = 'This sentence is clearly longer than thirty characters';
+    await sendMessage(alice.page, long);
+    const received = messageWithText(bob.page, long);
+    await received.hover();
+    await received.getByRole('button', { name: 'Reply' }).click();
+    await bob.page.getByTestId('reply-bar').getByText('Replying to:').waitFor();
+    expect(await bob.page.locator('.reply-bar__text').textContent()).toBe(long.slice(0, 30));
+    await bob.page.getByRole('button', { name: 'Cancel reply' }).click();
+    expect(await bob.page.getByTestId('reply-bar').count()).toBe(0);
+    await received.hover();
+    await received.getByRole('button', { name: 'Reply' }).click();
+    await sendMessage(bob.page, 'Answering that');
+    await bob.page.getByTestId('reply-bar').waitFor({ state: 'detached' });
+    const answer = messageWithText(alice.page, 'Answering that');
+    await answer.getByTestId('message-quote').getByText(long.slice(0, 30)).waitFor();
+
+    const stored = await storedContents(alice.page, chatId);
+    expect(stored).not.toContain('Likewise');
+    expect(stored).not.toContain('Answering');
+  });
+
+  it('creates a group of three in which everyone reads everyone', async () => {
+    const alice = await person('gal');
+    const bob = await person('gbo');
+    const carol = await person('gca');
+
+    await alice.page.getByRole('button', { name: 'Create group chat' }).click();
+    const next = alice.page.getByRole('button', { name: 'Next' });
+    expect(await next.isDisabled()).toBe(true);
+    const groupName = uniqueName('Team');
+    await alice.page.getByLabel('Group Name').fill(groupName);
+    expect(await next.isDisabled()).toBe(false);
+    await next.click();
+    await alice.page.getByRole('heading', { name: 'Select Members' }).waitFor();
+    // The creator is not offered as a member.
+    expect(await alice.page.getByRole('dialog').getByText(alice.name, { exact: true }).count()).toBe(0);
+
+    const alert = new Promise<string>((resolve) => alice.page.once('dialog', (d) => (resolve(d.message()), void d.accept())));
+    await alice.page.getByRole('button', { name: 'Create Group', exact: true }).click();
+    expect(await alert).toBe('Please provide a valid group name and add at least one member.');
+
+    await alice.page.getByRole('dialog').getByLabel(bob.name).check();
+    await alice.page.getByRole('dialog').getByLabel(carol.name).check();
+    await alice.page.getByRole('button', { name: 'Create Group', exact: true }).click();
+    await alice.page.getByRole('dialog').waitFor({ state: 'detached' });
+    await alice.page.getByTestId('chat-title').filter({ hasText: groupName }).waitFor();
+    await alice.page.getByText('No messages available').waitFor();
+
+    await sendMessage(alice.page, 'Welcome to the group');
+    await openChat(bob.page, groupName);
+    await openChat(carol.page, groupName);
+    await messageWithText(bob.page, 'Welcome to the group').waitFor();
+    await messageWithText(carol.page, 'Welcome to the group').waitFor();
+
+    await sendMessage(carol.page, 'Thanks, happy to be here');
+    await messageWithText(alice.page, 'Thanks, happy to be here').waitFor();
+    await messageWithText(bob.page, 'Thanks, happy to be here').waitFor();
+    // Group messages name their sender for the others.
+    await messageWithText(bob.page, 'Thanks, happy to be here').getByText(carol.name).waitFor();
+
+    await sendMessage(bob.page, 'Hello from Bob');
+    await messageWithText(alice.page, 'Hello from Bob').waitFor();
+    await messageWithText(carol.page, 'Hello from Bob').waitFor();
+    expect(await alice.page.getByText('[Failed to decrypt]').count()).toBe(0);
+
+    // The chat list filter matches participant usernames, case-insensitively.
+    await alice.page.getByLabel('Search chats').fill(carol.name.toUpperCase());
+    await expect.poll(() => alice.page.getByTestId('chat-item').count()).toBe(1);
+    await alice.page.getByLabel('Search chats').fill('nobody-here');
+    await alice.page.getByText('No chats available').waitFor();
+  });
+});

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+
+/** UI steps shared by the browser tests. Usernames are random so runs never collide. */
+export const uniqueName = (prefix: string): string => `${prefix}_${randomBytes(4).toString('hex')}`;
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+const crc32 = (bytes: Buffer): number => {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = crcTable[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+};
+const chunk = (type: string, data: Buffer): Buffer => {
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+};
+
+/** A small solid-colour RGB PNG, made here so the test needs no fixture file. */
+export const makePng = (size = 24, rgb: [number, number, number] = [220, 60, 90]): Buffer => {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit, truecolour
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+};
+
+export const register = async (page: Page, username: string, password: string, picture?: Buffer) => {
+  await page.goto('/register');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  if (picture) {
+    await page.getByLabel('Profile Picture (optional)').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: picture });
+  }
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await page.waitForURL('**/login');
+};
+
+export const login = async (page: Page, username: string, password: string) => {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/all-chats');
+};
+
+/** Registers through the UI (the key pair is made in this browser) and logs in. */
+export const signUpAndLogIn = async (page: Page, username: string, password = 'correct horse 1') => {
+  await register(page, username, password);
+  await login(page, username, password);
+};
+
+/** Waits until `check` passes (polling); for state that arrives over the network. */
+export const eventually = async (check: () => Promise<void> | void, timeoutMs = 15_000): Promise<void> => {
+  await expect.poll(async () => {
+    try {
+      await check();
+      return true;
+    } catch {
+      return false;
+    }
+  }, { timeout: timeoutMs, interval: 100 }).toBe(true);
+};
+
+/** From the Users page, "Say Hi" to `username`; resolves once the chat is open. */
+export const sayHi = async (page: Page, username: string) => {
+  await page.goto('/users');
+  await page.getByLabel('Search users').fill(username);
+  const card = page.getByRole('button', { name: `${username}: Say Hi` });
+  await card.hover();
+  await card.click();
+  await page.waitForURL(/\/all-chats\?chat=/);
+};
+
+/** Opens the chat named `title` from the chat list (it may arrive live, so this waits for it). */
+export const openChat = async (page: Page, title: string) => {
+  if (!page.url().includes('/all-chats')) await page.goto('/all-chats');
+  await page.getByTestId('chat-item').filter({ hasText: title }).click();
+  await page.getByTestId('chat-title').filter({ hasText: title }).waitFor();
+};
+
+export const sendMessage = async (page: Page, text: string) => {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+};
+
+/** The message bubble whose text is exactly `text`. */
+export const messageWithText = (page: Page, text: string) =>
+  page.getByTestId('message').filter({ has: page.getByTestId('message-text').getByText(text, { exact: true }) });

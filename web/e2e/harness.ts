@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startVeil } from '@veil/runtime';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * Browser tests against the real Veil: the embedded app (API, realtime, the built web client)
+ * on loopback in a temp dir, driven by Debian's Chromium. Each test file gets one server and
+ * one browser; each simulated person gets a fresh browser context (own storage and IndexedDB).
+ */
+const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const distDir = path.join(webDir, 'dist');
+const artifactsDir = path.join(webDir, 'e2e', 'artifacts');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+export const desktop = { width: 1280, height: 800 };
+export const phone = { width: 360, height: 740 };
+
+const newestMtime = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
+    const full = path.join(dir, entry.name);
+    return Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }, 0);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Builds web/dist when it is missing or older than web/src. Test files run in parallel, so a
+ * lock directory (mkdir is atomic) makes one of them build while the others wait.
+ */
+export const ensureWebBuilt = async (): Promise<string> => {
+  const isFresh = () => existsSync(path.join(distDir, 'index.html')) && statSync(path.join(distDir, 'index.html')).mtimeMs >= newestMtime(path.join(webDir, 'src'));
+  const lock = path.join(tmpdir(), 'veil-web-build.lock');
+  for (let waited = 0; !isFresh(); waited += 250) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      if (waited > 180_000) throw new Error(`Timed out waiting for another build (remove ${lock} if stale)`);
+      await sleep(250);
+      continue;
+    }
+    try {
+      if (!isFresh()) execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+          cwd: webDir,
+          stdio: 'inherit',
+          env: { ...process.env, NODE_ENV: 'production' }, // vitest sets NODE_ENV=test, which would build React's dev bundle
+        });
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return distDir;
+};
+
+export interface VeilWeb {
+  url: string;
+  /** A fresh browser context (a different person, or the same person on another device). */
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /** For afterEach: screenshots of every open page if the test failed, then closes them. */
+  finishTest(test: { name: string; result?: { state?: string } }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const startVeilWeb = async (): Promise<VeilWeb> => {
+  const webDist = await ensureWebBuilt();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'veil-web-e2e-'));
+  let browser: Browser | undefined;
+  const veil = await startVeil({ dataDir, port: 0, webDist });
+  try {
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+  } catch (error) {
+    await veil.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const launched = browser;
+  const contexts = new Set<BrowserContext>();
+
+  return {
+    url: veil.url,
+    async newPage(viewport = desktop) {
+      const context = await launched.newContext({ viewport, baseURL: veil.url });
+      contexts.add(context);
+      const page = await context.newPage();
+      // Fail at the step that hangs, well before the test's own timeout.
+      page.setDefaultTimeout(15_000);
+      page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
+      return page;
+    },
+    async finishTest(test) {
+      if (test.result?.state === 'fail') {
+        mkdirSync(artifactsDir, { recursive: true });
+        const slug = test.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+        let index = 0;
+        for (const context of contexts) {
+          for (const page of context.pages()) {
+            index += 1;
+            await page.screenshot({ path: path.join(artifactsDir, `${slug}-${index}.png`), fullPage: true }).catch(() => undefined);
+          }
+        }
+      }
+      await Promise.all([...contexts].map((context) => context.close().catch(() => undefined)));
+      contexts.clear();
+    },
+    async stop() {
+      await launched.close().catch(() => undefined);
+      await veil.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};

@@ -1,0 +1,24 @@
+import { Outlet } from 'react-router';
+import { ThemeToggle } from '../features/theme/components/theme-toggle.tsx';
+import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
+import { NavBar } from './nav-bar.tsx';
+import { useRealtimeConnection } from './realtime-connection.ts';
+
+/** Wraps every route: the nav on the left, the theme toggle top right, the page. */
+export const ShellLayout = () => {
+  useApplyTheme();
+  useRealtimeConnection();
+  return (
+    <div className="shell">
+      <NavBar />
+      <div className="shell__main">
+        <header className="topbar">
+          <ThemeToggle />
+        </header>
+        <main className="shell__content" id="content">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+};

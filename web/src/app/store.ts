@@ -1,0 +1,19 @@
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
+import { themeSlice } from '../features/theme/theme.slice.ts';
+import { api } from '../lib/api.ts';
+import { sessionSlice } from '../lib/session.slice.ts';
+
+const rootReducer = combineSlices(api, sessionSlice, themeSlice);
+
+export type RootState = ReturnType<typeof rootReducer>;
+
+/** One factory for the app and for tests; slices read local storage for their initial state. */
+export const makeStore = (preloadedState?: Partial<RootState>) =>
+  configureStore({
+    reducer: rootReducer,
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(api.middleware),
+    ...(preloadedState ? { preloadedState } : {}),
+  });
+
+export type AppStore = ReturnType<typeof makeStore>;
+export type AppDispatch = AppStore['dispatch'];

@@ -1,0 +1,49 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { FormField } from '../../../components/form-field.tsx';
+import { validateCredentials, type CredentialErrors } from '../auth-texts.ts';
+import { useLogin } from '../hooks/use-login.ts';
+
+/** /login: the Sign in form (spec section 2). */
+export const LoginPage = () => {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<CredentialErrors>({});
+  const { submit, isLoading, error } = useLogin();
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateCredentials(username, password);
+    setErrors(found);
+    if (Object.keys(found).length === 0) void submit(username, password);
+  };
+
+  return (
+    <section className="auth-card" aria-labelledby="login-title">
+      <h1 id="login-title">Sign in</h1>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <FormField label="Username" name="username" autoComplete="username" value={username} error={errors.username} onChange={(e) => setUsername(e.target.value)} />
+        <FormField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          error={errors.password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        {error && (
+          <p className="form__error" role="alert">
+            {error}
+          </p>
+        )}
+        <button className="button button--primary" type="submit" disabled={isLoading}>
+          {isLoading ? 'Signing In...' : 'Sign In'}
+        </button>
+      </form>
+      <p className="auth-card__switch">
+        Don&apos;t have an account? <Link to="/register">Register</Link>
+      </p>
+    </section>
+  );
+};

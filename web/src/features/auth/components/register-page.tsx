@@ -1,0 +1,58 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { FormField } from '../../../components/form-field.tsx';
+import { authTexts, validateCredentials, type CredentialErrors } from '../auth-texts.ts';
+import { useRegister } from '../hooks/use-register.ts';
+import { PictureInput } from '../../../components/picture-input.tsx';
+
+/** /register: Create your account (spec section 2). */
+export const RegisterPage = () => {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [picture, setPicture] = useState<File | null>(null);
+  const [errors, setErrors] = useState<CredentialErrors & { picture?: string }>({});
+  const { submit, busy, error } = useRegister();
+
+  const onPicture = (file: File | null, rejected: boolean) => {
+    setPicture(file);
+    setErrors(({ picture: _old, ...rest }) => (rejected ? { ...rest, picture: authTexts.invalidImage } : rest));
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateCredentials(username, password);
+    setErrors((current) => ({ ...found, ...(current.picture ? { picture: current.picture } : {}) }));
+    // A rejected picture keeps its message until a valid one (or none) is chosen.
+    if (Object.keys(found).length === 0 && !errors.picture) void submit({ username, password, picture });
+  };
+
+  return (
+    <section className="auth-card" aria-labelledby="register-title">
+      <h1 id="register-title">Create your account</h1>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <FormField label="Username" name="username" autoComplete="username" value={username} error={errors.username} onChange={(e) => setUsername(e.target.value)} />
+        <FormField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          error={errors.password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <PictureInput label="Profile Picture (optional)" file={picture} onChange={onPicture} error={errors.picture} />
+        {error && (
+          <p className="form__error" role="alert">
+            {error}
+          </p>
+        )}
+        <button className="button button--primary" type="submit" disabled={busy}>
+          {busy ? 'Signing Up...' : 'Sign Up'}
+        </button>
+      </form>
+      <p className="auth-card__switch">
+        Already have an account? <Link to="/login">Sign In</Link>
+      </p>
+    </section>
+  );
+};

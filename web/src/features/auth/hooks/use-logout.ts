@@ -1,0 +1,42 @@
+import { useNavigate } from 'react-router';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
+import { getSocket } from '../../../lib/realtime.ts';
+import { loggedOut, selectCurrentUser } from '../../../lib/session.slice.ts';
+import { clearStorage, readRefreshToken } from '../../../lib/storage.ts';
+
+/**
+ * Asks the server to revoke the refresh token's family (Veil's addition; the spec's logout is
+ * client-only). A plain keepalive fetch: logging out resets the API cache, which would abort
+ * an RTK Query request, and the page may be closing.
+ */
+const revokeRefreshToken = (refreshtoken: string) => {
+  fetch('/api/v1/user/logout', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ refreshtoken }),
+    keepalive: true,
+  }).catch((error: unknown) => console.warn('Session revoke failed', error));
+};
+
+/**
+ * Logout (spec section 2): `set offline` with the user id, all local storage cleared, the
+ * state reset, then /. The refresh token is also revoked on the server (best effort), so a
+ * copy of it is useless afterwards.
+ */
+export const useLogout = () => {
+  const user = useAppSelector(selectCurrentUser);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+
+  return async () => {
+    const socket = getSocket();
+    if (user && socket.connected) socket.emit('set offline', user._id);
+    const refreshtoken = readRefreshToken();
+    if (refreshtoken) revokeRefreshToken(refreshtoken);
+    // Leave the page first, synchronously: router updates are transitions, so a guarded page
+    // would otherwise see the logout before the navigation and redirect to /login instead.
+    await navigate('/', { flushSync: true });
+    clearStorage();
+    dispatch(loggedOut());
+  };
+};

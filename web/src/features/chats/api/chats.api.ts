@@ -1,0 +1,57 @@
+import type { ChatView, PublicUser } from '@veil/contracts';
+import { api, listTag } from '../../../lib/api.ts';
+import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
+
+export const chatsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** The user's chats, most recently active first, kept live from the shared socket. */
+    getChats: build.query<ChatView[], void>({
+      query: () => ({ url: 'chat/getallchats' }),
+      providesTags: (chats) => [{ type: 'Chat', id: listTag }, ...(chats ?? []).map((c) => ({ type: 'Chat' as const, id: c._id }))],
+      async onCacheEntryAdded(_arg, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, getCacheEntry, dispatch }) {
+        const refetchList = () => dispatch(api.util.invalidateTags([{ type: 'Chat', id: listTag }]));
+        const onMessage = ({ message }: { message: { chat: string; createdAt: string } }) => {
+          const known = getCacheEntry().data?.some((chat) => chat._id === message.chat);
+          // A message in a chat we have never listed means someone started a chat with us.
+          if (!known) return void refetchList();
+          updateCachedData((chats) => {
+            const index = chats.findIndex((chat) => chat._id === message.chat);
+            const [chat] = chats.splice(index, 1);
+            if (chat) chats.unshift({ ...chat, updatedAt: message.createdAt });
+          });
+        };
+        const socket = getSocket();
+        let connectedBefore = socket.connected;
+        // After a reconnect the list may have missed new chats and renames: fetch it again.
+        const stopOnConnect = onSocketConnect(() => {
+          if (connectedBefore) refetchList();
+          connectedBefore = true;
+        });
+        try {
+          await cacheDataLoaded;
+          socket.on('message received', onMessage);
+        } catch {
+          // the entry went away before its first load; nothing to follow
+        }
+        await cacheEntryRemoved;
+        socket.off('message received', onMessage);
+        stopOnConnect();
+      },
+    }),
+    getChatById: build.query<ChatView, string>({
+      query: (chatId) => ({ url: `chat/getchatbyid/${encodeURIComponent(chatId)}` }),
+      providesTags: (_chat, _error, chatId) => [{ type: 'Chat', id: chatId }],
+    }),
+    /** Everyone in the directory, for the create-group panel (the panel leaves out the current user). */
+    getGroupCandidates: build.query<PublicUser[], void>({
+      query: () => ({ url: 'user/getallusers' }),
+      providesTags: [{ type: 'User', id: listTag }],
+    }),
+    createGroupChat: build.mutation<ChatView, { groupName: string; participants: string[] }>({
+      query: (body) => ({ url: 'chat/creategroupchat', method: 'POST', body }),
+      invalidatesTags: [{ type: 'Chat', id: listTag }],
+    }),
+  }),
+});
+
+export const { useGetChatsQuery, useGetChatByIdQuery, useGetGroupCandidatesQuery, useCreateGroupChatMutation } = chatsApi;

@@ -1,0 +1,121 @@
+import { current } from '@reduxjs/toolkit';
+import type { MessageView } from '@veil/contracts';
+import type { GroupPayload } from '@veil/crypto';
+import { api } from '../../../lib/api.ts';
+import type { ApiRequest, veilBaseQuery } from '../../../lib/base-query.ts';
+import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../../lib/crypto.ts';
+import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
+import { mergeMessages, newestSeq, type MessageWindow } from '../messages.model.ts';
+
+export interface HistoryArgs {
+  chatId: string;
+  /** Whose copy of the message keys to decrypt with. */
+  userId: string;
+}
+
+export interface PageArgs extends HistoryArgs {
+  before?: number;
+  after?: number;
+}
+
+interface RawPage {
+  messages: MessageView[];
+  hasMore: boolean;
+}
+
+type BaseQueryCall = (request: ApiRequest) => ReturnType<typeof veilBaseQuery>;
+
+const loadPage = async (baseQuery: BaseQueryCall, { chatId, userId, before, after }: PageArgs) => {
+  const result = await baseQuery({
+    url: `chat/getallmessages/${encodeURIComponent(chatId)}`,
+    params: { before, after }, // the server's page size (50)
+  });
+  if ('error' in result && result.error) return { error: result.error };
+  const page = result.data as RawPage;
+  return { data: { messages: await decryptAllForUser(page.messages, userId), hasMore: page.hasMore } };
+};
+
+/** Catch-up reads at most this many pages after a reconnect, then leaves the rest to scrolling. */
+const maxCatchUpPages = 10;
+
+export const messagesApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** One page of history, decrypted: the newest, `before` a seq (scrolling up) or `after` one (catch-up). */
+    getMessagePage: build.query<MessageWindow, PageArgs>({
+      queryFn: (args, _api, _extra, baseQuery) => loadPage(baseQuery as BaseQueryCall, args),
+      keepUnusedDataFor: 0,
+    }),
+
+    /**
+     * The open chat's history: the newest page, then older pages merged in as the user scrolls
+     * up, live messages and read receipts from the shared socket, and after a reconnect
+     * whatever arrived meanwhile (`after=<newest seq>`).
+     */
+    getMessages: build.query<MessageWindow, HistoryArgs>({
+      queryFn: (args, _api, _extra, baseQuery) => loadPage(baseQuery as BaseQueryCall, args),
+      providesTags: (_data, _error, { chatId }) => [{ type: 'Messages', id: chatId }],
+      async onCacheEntryAdded({ chatId, userId }, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, getCacheEntry, dispatch }) {
+        const socket = getSocket();
+        const merge = (incoming: DisplayMessage[]) =>
+          updateCachedData((draft) => {
+            draft.messages = mergeMessages(current(draft).messages, incoming);
+          });
+        // Live events can arrive before the first page has loaded; they wait here instead of being lost.
+        let loaded = false;
+        const waiting: (() => void)[] = [];
+        const whenLoaded = (apply: () => void) => (loaded ? apply() : waiting.push(apply));
+
+        const onMessage = ({ message }: { message: MessageView }) => {
+          if (message.chat !== chatId) return;
+          void decryptForUser(message, userId).then((display) => whenLoaded(() => merge([display])));
+        };
+        const onSeen = (seen: { chatId: string; messageId: string; userId: string }) => {
+          if (seen.chatId !== chatId) return;
+          whenLoaded(() =>
+            updateCachedData((draft) => {
+              const target = draft.messages.find((m) => m._id === seen.messageId);
+              if (target) target.seenBy[seen.userId] = true;
+            }),
+          );
+        };
+        const catchUp = async () => {
+          for (let page = 0; page < maxCatchUpPages; page += 1) {
+            const after = newestSeq(getCacheEntry().data?.messages ?? []);
+            if (after === undefined) return;
+            const result = await dispatch(
+              messagesApi.endpoints.getMessagePage.initiate({ chatId, userId, after }, { subscribe: false, forceRefetch: true }),
+            );
+            if (!result.data) return;
+            merge(result.data.messages);
+            if (!result.data.hasMore) return;
+          }
+        };
+
+        socket.on('message received', onMessage);
+        socket.on('update seen', onSeen);
+        const stopOnConnect = onSocketConnect(() => void catchUp());
+        try {
+          await cacheDataLoaded;
+          loaded = true;
+          waiting.splice(0).forEach((apply) => apply());
+        } catch {
+          // removed before it loaded
+        }
+        await cacheEntryRemoved;
+        socket.off('message received', onMessage);
+        socket.off('update seen', onSeen);
+        stopOnConnect();
+      },
+    }),
+
+    sendGroupMessage: build.mutation<{ message: MessageView }, { chatId: string; payload: GroupPayload }>({
+      query: ({ chatId, payload }) => ({
+        url: `message/sendGroupMessage/${encodeURIComponent(chatId)}`,
+        method: 'POST',
+        body: payload,
+      }),
+    }),
+  }),
+});
+
+export const { useGetMessagesQuery, useSendGroupMessageMutation } = messagesApi;

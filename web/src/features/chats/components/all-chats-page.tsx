@@ -1,0 +1,67 @@
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useAppSelector } from '../../../app/hooks.ts';
+import { selectCurrentUser } from '../../../lib/session.slice.ts';
+import { useGetChatsQuery } from '../api/chats.api.ts';
+import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
+import { ChatList } from './chat-list.tsx';
+import { ChatListButton } from './chat-list-button.tsx';
+import { ChatWindow } from './chat-window.tsx';
+import { CreateGroupPanel } from './create-group-panel.tsx';
+
+/**
+ * /all-chats: the chat list and the open chat. The open chat is in the URL (`?chat=<id>`), so
+ * the Users page can open one and a reload keeps it.
+ */
+export const AllChatsPage = () => {
+  const me = useAppSelector(selectCurrentUser);
+  const [params, setParams] = useSearchParams();
+  const chatId = params.get('chat');
+  const { data: chats, isLoading, isFetching, refetch } = useGetChatsQuery();
+  const { data: onlineIds = [] } = useGetOnlineUsersQuery(me?._id ?? '', { skip: !me });
+  const [listOpen, setListOpen] = useState(false);
+  const [creating, setCreating] = useState(false);
+
+  // A chat that is open but not listed is new (a cached list predates it): fetch the list again.
+  // Once per chat id: an id that is not ours at all must not refetch forever.
+  const refetchedFor = useRef<string | null>(null);
+  const missing = Boolean(chatId && chats && !isFetching && !chats.some((chat) => chat._id === chatId));
+  useEffect(() => {
+    if (!missing || refetchedFor.current === chatId) return;
+    refetchedFor.current = chatId;
+    void refetch();
+  }, [missing, chatId, refetch]);
+
+  if (!me) return null;
+
+  const select = (id: string) => {
+    setParams({ chat: id });
+    setListOpen(false);
+  };
+
+  return (
+    <div className="all-chats">
+      <ChatList
+        chats={chats}
+        loading={isLoading}
+        selectedId={chatId}
+        onlineIds={onlineIds}
+        open={listOpen}
+        onSelect={select}
+        onClose={() => setListOpen(false)}
+        onCreateGroup={() => setCreating(true)}
+      />
+      <section className="chat-pane" aria-label="Open chat">
+        {chatId ? (
+          <ChatWindow key={chatId} chatId={chatId} me={me} onShowList={() => setListOpen(true)} />
+        ) : (
+          <div className="chat-window chat-window--empty">
+            <ChatListButton onClick={() => setListOpen(true)} />
+            <p className="empty-state">Select a chat to start messaging</p>
+          </div>
+        )}
+      </section>
+      {creating && <CreateGroupPanel myId={me._id} onClose={() => setCreating(false)} onCreated={(chat) => select(chat._id)} />}
+    </div>
+  );
+};

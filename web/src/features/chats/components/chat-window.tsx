@@ -1,0 +1,99 @@
+import type { PublicUser } from '@veil/contracts';
+import { useCallback, useEffect, useState } from 'react';
+import { Spinner } from '../../../components/spinner.tsx';
+import type { DisplayMessage } from '../../../lib/crypto.ts';
+import { loadPrivateKey, missingPrivateKeyText } from '../../../lib/key-store.ts';
+import { useGetChatByIdQuery } from '../api/chats.api.ts';
+import { useGetMessagesQuery } from '../api/messages.api.ts';
+import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
+import { useJoinChat } from '../hooks/use-join-chat.ts';
+import { useSendMessage } from '../hooks/use-send-message.ts';
+import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
+import { useTypingUsers } from '../hooks/use-typing-users.ts';
+import { chatTitle } from '../messages.model.ts';
+import { ChatHeader } from './chat-header.tsx';
+import { ChatListButton } from './chat-list-button.tsx';
+import { MessageComposer } from './message-composer.tsx';
+import { MessageList } from './message-list.tsx';
+import { ReplyBar } from './reply-bar.tsx';
+import { TypingIndicator } from './typing-indicator.tsx';
+
+interface ChatWindowProps {
+  chatId: string;
+  me: PublicUser;
+  onShowList: () => void;
+}
+
+/** The open chat: header, decrypted history, typing indicator, reply bar and composer. */
+export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
+  const { data: chat, isError: chatFailed } = useGetChatByIdQuery(chatId);
+  const { data: history, isLoading, isError: historyFailed } = useGetMessagesQuery({ chatId, userId: me._id });
+  const { data: online = [] } = useGetOnlineUsersQuery(me._id);
+  const [replyTo, setReplyTo] = useState<DisplayMessage | null>(null);
+  const [keyMissing, setKeyMissing] = useState(false);
+  const typingIds = useTypingUsers(chatId);
+  const { keystroke, stop } = useTypingEmitter(chatId);
+  const { send, error: sendError } = useSendMessage(chat, me);
+  useJoinChat(chatId);
+
+  useEffect(() => {
+    let live = true;
+    void loadPrivateKey().then((key) => live && setKeyMissing(key === null));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const onReply = useCallback((message: DisplayMessage) => setReplyTo(message), []);
+
+  const onSend = async (text: string) => {
+    stop();
+    const replying = replyTo;
+    setReplyTo(null);
+    const sent = await send(text, replying);
+    if (!sent) setReplyTo((now) => now ?? replying);
+    return sent;
+  };
+
+  if (chatFailed || historyFailed) {
+    return (
+      <div className="chat-window chat-window--empty">
+        <ChatListButton onClick={onShowList} />
+        <p className="form__error" role="alert">
+          This chat could not be loaded.
+        </p>
+      </div>
+    );
+  }
+  if (!chat || isLoading || !history) {
+    return (
+      <div className="chat-window chat-window--empty">
+        <Spinner label="Loading chat" />
+      </div>
+    );
+  }
+
+  const title = chatTitle(chat);
+  const otherId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
+  const names = typingIds.map((id) => chat.participants.find((p) => p._id === id)?.username ?? 'Someone');
+
+  return (
+    <div className="chat-window">
+      <ChatHeader chat={chat} title={title} online={otherId !== undefined && online.includes(otherId)} onShowList={onShowList} />
+      {keyMissing && (
+        <p className="form__error chat-window__notice" role="alert">
+          {missingPrivateKeyText}
+        </p>
+      )}
+      <MessageList chat={chat} myId={me._id} messages={history.messages} hasMore={history.hasMore} onReply={onReply} />
+      <TypingIndicator names={names} />
+      {sendError && (
+        <p className="form__error chat-window__notice" role="alert">
+          {sendError}
+        </p>
+      )}
+      {replyTo && <ReplyBar message={replyTo} onClear={() => setReplyTo(null)} />}
+      <MessageComposer onSend={onSend} onKeystroke={keystroke} />
+    </div>
+  );
+};

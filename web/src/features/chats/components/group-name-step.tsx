@@ -1,0 +1,30 @@
+import type { FormEvent } from 'react';
+import { FormField } from '../../../components/form-field.tsx';
+
+interface GroupNameStepProps {
+  name: string;
+  onName: (name: string) => void;
+  onNext: () => void;
+  onClose: () => void;
+}
+
+/** Step 1: the group's name; Next only with a name. */
+export const GroupNameStep = ({ name, onName, onNext, onClose }: GroupNameStepProps) => {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim()) onNext();
+  };
+  return (
+    <form className="form" onSubmit={submit}>
+      <FormField label="Group Name" name="group-name" value={name} autoFocus maxLength={100} onChange={(e) => onName(e.target.value)} />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={!name.trim()}>
+          Next
+        </button>
+        <button type="button" className="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </form>
+  );
+};

@@ -1,0 +1,65 @@
+import type { ChatView, MessageView } from '@veil/contracts';
+import { useEffect, useState } from 'react';
+import { Spinner } from '../../../components/spinner.tsx';
+import type { DisplayMessage } from '../../../lib/crypto.ts';
+import { getSocket } from '../../../lib/realtime.ts';
+import { useHistoryScroll } from '../hooks/use-history-scroll.ts';
+import { useOlderMessages } from '../hooks/use-older-messages.ts';
+import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
+import { isSeenByOthers, otherMemberIds } from '../messages.model.ts';
+import { MessageBubble } from './message-bubble.tsx';
+
+interface MessageListProps {
+  chat: ChatView;
+  myId: string;
+  messages: DisplayMessage[];
+  hasMore: boolean;
+  onReply: (message: DisplayMessage) => void;
+}
+
+/** The open chat's messages, oldest at the top; scrolling up loads older pages. */
+export const MessageList = ({ chat, myId, messages, hasMore, onReply }: MessageListProps) => {
+  const [container, setContainer] = useState<HTMLOListElement | null>(null);
+  const { loadOlder, loading } = useOlderMessages({ chatId: chat._id, userId: myId });
+  const { onScroll } = useHistoryScroll({ container, messages, myId, hasMore, onNeedOlder: (seq) => void loadOlder(seq) });
+  const { track, reportNow } = useSeenReporter(chat._id, container);
+  const others = otherMemberIds(chat, myId);
+  const names = new Map(chat.participants.map((p) => [p._id, p.username] as const));
+
+  // A message arriving while its chat is open counts as seen at once (spec section 4).
+  useEffect(() => {
+    const socket = getSocket();
+    const onMessage = ({ message }: { message: MessageView }) => {
+      if (message.chat === chat._id && message.sender._id !== myId) reportNow(message._id);
+    };
+    socket.on('message received', onMessage);
+    return () => {
+      socket.off('message received', onMessage);
+    };
+  }, [chat._id, myId, reportNow]);
+
+  return (
+    <ol className="message-list" ref={setContainer} onScroll={onScroll} aria-label="Messages" tabIndex={0}>
+      {loading && (
+        <li className="message-list__loading">
+          <Spinner label="Loading older messages" />
+        </li>
+      )}
+      {messages.length === 0 && <li className="empty-state">No messages available</li>}
+      {messages.map((message) => {
+        const mine = message.sender._id === myId;
+        return (
+          <MessageBubble
+            key={message._id}
+            message={message}
+            mine={mine}
+            senderName={chat.isGroupChat && !mine ? (names.get(message.sender._id) ?? 'Former member') : null}
+            seen={mine && isSeenByOthers(message, others)}
+            track={!mine && !message.seenBy[myId] ? track : null}
+            onReply={onReply}
+          />
+        );
+      })}
+    </ol>
+  );
+};

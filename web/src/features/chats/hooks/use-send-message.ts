@@ -1,0 +1,80 @@
+import { current } from '@reduxjs/toolkit';
+import type { ChatView, MessageView, PublicUser } from '@veil/contracts';
+import { useState } from 'react';
+import { useAppDispatch } from '../../../app/hooks.ts';
+import { isApiError } from '../../../lib/api-error.ts';
+import { decryptForUser, encryptForGroup, encryptForIndividual, type DisplayMessage } from '../../../lib/crypto.ts';
+import { useSendIndividualMessageMutation } from '../../../lib/messaging.api.ts';
+import { chatsApi } from '../api/chats.api.ts';
+import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
+import { mergeMessages } from '../messages.model.ts';
+import { sendFailureText } from '../send-errors.ts';
+
+/**
+ * Encrypts and sends a message in the open chat, then puts it in the chat's history (the
+ * server does not echo it to the sender's socket) and moves the chat to the top of the list.
+ */
+export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
+  const [sendIndividual] = useSendIndividualMessageMutation();
+  const [sendGroup] = useSendGroupMessageMutation();
+  const dispatch = useAppDispatch();
+  const [error, setError] = useState('');
+
+  /**
+   * Group keys are wrapped for every current member. If membership changed since the chat was
+   * loaded the server refuses the key map (KEY_MAP_MISMATCH); reload the members once and retry.
+   */
+  const sendToGroup = async (target: ChatView, text: string, replyTo?: string): Promise<MessageView> => {
+    const attempt = async (members: ChatView['participants']) => {
+      const payload = await encryptForGroup(text, [...members.map((p) => p._id), me._id], replyTo);
+      return (await sendGroup({ chatId: target._id, payload }).unwrap()).message;
+    };
+    try {
+      return await attempt(target.participants);
+    } catch (failure) {
+      if (!isApiError(failure) || failure.code !== 'KEY_MAP_MISMATCH') throw failure;
+      const fresh = await dispatch(chatsApi.endpoints.getChatById.initiate(target._id, { subscribe: false, forceRefetch: true })).unwrap();
+      return attempt(fresh.participants);
+    }
+  };
+
+  const sendToPerson = async (recipientId: string, text: string, replyTo?: string): Promise<MessageView> => {
+    const payload = await encryptForIndividual(text, me._id, recipientId, replyTo);
+    return (await sendIndividual({ recipientId, payload }).unwrap()).message;
+  };
+
+  const remember = async (chatId: string, message: MessageView, text: string) => {
+    const display: DisplayMessage = { ...(await decryptForUser(message, me._id)), decryptedContent: text };
+    dispatch(
+      messagesApi.util.updateQueryData('getMessages', { chatId, userId: me._id }, (draft) => {
+        draft.messages = mergeMessages(current(draft).messages, [display]);
+      }),
+    );
+    dispatch(
+      chatsApi.util.updateQueryData('getChats', undefined, (chats) => {
+        const index = chats.findIndex((c) => c._id === chatId);
+        const [moved] = index >= 0 ? chats.splice(index, 1) : [];
+        if (moved) chats.unshift({ ...moved, updatedAt: message.createdAt });
+      }),
+    );
+  };
+
+  /** Resolves true once sent; empty text or no recipient does nothing (spec section 5). */
+  const send = async (text: string, replyTo: DisplayMessage | null): Promise<boolean> => {
+    const recipientId = chat && !chat.isGroupChat ? chat.participants[0]?._id : undefined;
+    if (!chat || !text.trim() || (!chat.isGroupChat && !recipientId)) return false;
+    setError('');
+    try {
+      const message = chat.isGroupChat
+        ? await sendToGroup(chat, text, replyTo?._id)
+        : await sendToPerson(recipientId!, text, replyTo?._id);
+      await remember(chat._id, message, text);
+      return true;
+    } catch (failure) {
+      setError(sendFailureText(chat.isGroupChat, failure));
+      return false;
+    }
+  };
+
+  return { send, error, clearError: () => setError('') };
+};

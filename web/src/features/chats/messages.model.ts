@@ -1,0 +1,52 @@
+import type { ChatView } from '@veil/contracts';
+import type { DisplayMessage } from '../../lib/crypto.ts';
+
+/** A chat's loaded history: a window of consecutive messages, oldest first. */
+export interface MessageWindow {
+  messages: DisplayMessage[];
+  /** Older messages exist on the server. */
+  hasMore: boolean;
+}
+
+/** Reply preview length (spec section 9). */
+export const replyPreviewLength = 30;
+
+/**
+ * Adds messages to a history. A message can arrive twice (the HTTP response and the socket,
+ * or a catch-up page overlapping live ones), so `_id` decides identity; read receipts of both
+ * copies are kept. The result is ordered by `seq`, whatever order things arrived in.
+ */
+export const mergeMessages = (current: readonly DisplayMessage[], incoming: readonly DisplayMessage[]): DisplayMessage[] => {
+  const byId = new Map(current.map((message) => [message._id, message] as const));
+  for (const message of incoming) {
+    const known = byId.get(message._id);
+    byId.set(message._id, known ? { ...message, seenBy: { ...known.seenBy, ...message.seenBy } } : message);
+  }
+  return [...byId.values()].sort((a, b) => a.seq - b.seq);
+};
+
+export const newestSeq = (messages: readonly DisplayMessage[]): number | undefined => messages.at(-1)?.seq;
+export const oldestSeq = (messages: readonly DisplayMessage[]): number | undefined => messages[0]?.seq;
+
+/** The other members of a chat, by id (the current user excluded). */
+export const otherMemberIds = (chat: Pick<ChatView, 'participants'>, myId: string): string[] =>
+  chat.participants.map((p) => p._id).filter((id) => id !== myId);
+
+/**
+ * Own messages show two ticks once the others have seen them: in a one-to-one chat the
+ * recipient, in a group every other member (one reader is not "seen" for a group).
+ */
+export const isSeenByOthers = (message: Pick<DisplayMessage, 'seenBy'>, othersIds: readonly string[]): boolean =>
+  othersIds.length > 0 && othersIds.every((id) => message.seenBy[id] === true);
+
+export const replyPreview = (text: string): string => text.slice(0, replyPreviewLength);
+
+/** The name a chat is shown under: the group's name, or the other person's. */
+export const chatTitle = (chat: Pick<ChatView, 'isGroupChat' | 'chatName' | 'participants'>): string =>
+  chat.isGroupChat ? chat.chatName : (chat.participants[0]?.username ?? chat.chatName);
+
+/** Chat list filter (spec section 2): participant usernames, case-insensitive substring. */
+export const matchesChatFilter = (chat: Pick<ChatView, 'participants'>, filter: string): boolean => {
+  const needle = filter.trim().toLowerCase();
+  return !needle || chat.participants.some((p) => p.username.toLowerCase().includes(needle));
+};

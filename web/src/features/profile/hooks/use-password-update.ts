@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import { errorText } from '../../../lib/api-error.ts';
+import { storeTokens } from '../../../lib/storage.ts';
+import { useReauthenticateMutation, useUpdatePasswordMutation } from '../api/profile.api.ts';
+
+export type PasswordOutcome = { ok: true } | { ok: false; detail: string };
+
+/**
+ * Changes the password. The server then revokes every refresh token, which would end this
+ * session when the access token expires; logging in again with the new password right away
+ * keeps the user signed in.
+ */
+export const usePasswordUpdate = (username: string) => {
+  const [updatePassword] = useUpdatePasswordMutation();
+  const [reauthenticate] = useReauthenticateMutation();
+  const [saving, setSaving] = useState(false);
+
+  const save = async (password: string): Promise<PasswordOutcome> => {
+    setSaving(true);
+    try {
+      await updatePassword({ password }).unwrap();
+      try {
+        storeTokens((await reauthenticate({ username, password }).unwrap()).user);
+      } catch (failure) {
+        console.warn('Could not renew the session after the password change', failure);
+      }
+      return { ok: true };
+    } catch (failure) {
+      return { ok: false, detail: errorText(failure) };
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return { save, saving };
+};

@@ -1,0 +1,66 @@
+import type { PublicUser } from '@veil/contracts';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { useAppSelector } from '../../../app/hooks.ts';
+import { SearchIcon } from '../../../components/icons.tsx';
+import { selectCurrentUser } from '../../../lib/session.slice.ts';
+import { useSearchUsersQuery } from '../api/users.api.ts';
+import { useSayHi } from '../hooks/use-say-hi.ts';
+import { UserCard } from './user-card.tsx';
+
+/** /users: the All Users grid; search runs on every change and on Enter (spec section 2). */
+export const UsersPage = () => {
+  const me = useAppSelector(selectCurrentUser);
+  const [search, setSearch] = useState('');
+  const { data: users, isLoading, isError, refetch } = useSearchUsersQuery(search);
+  const { sayHi, pendingId, error } = useSayHi();
+  const navigate = useNavigate();
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void refetch();
+  };
+
+  const select = (user: PublicUser) => {
+    if (!me) void navigate('/login');
+    else if (user._id === me._id) void navigate('/profile');
+    else void sayHi(user);
+  };
+
+  const actionFor = (user: PublicUser) => (!me ? 'Login to Chat' : user._id === me._id ? 'Your profile' : 'Say Hi');
+
+  return (
+    <section className="users-page" aria-labelledby="users-title">
+      <header className="page-header">
+        <h1 id="users-title">All Users</h1>
+        <form className="search" role="search" onSubmit={onSubmit}>
+          <SearchIcon />
+          <input
+            className="search__input"
+            type="search"
+            aria-label="Search users"
+            placeholder="Search users"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </form>
+      </header>
+      {error && (
+        <p className="form__error" role="alert">
+          {error}
+        </p>
+      )}
+      {isLoading ? (
+        <p className="empty-state">Loading users...</p>
+      ) : isError || !users || users.length === 0 ? (
+        <p className="empty-state">No Users Available</p>
+      ) : (
+        <ul className="user-grid">
+          {users.map((user) => (
+            <UserCard key={user._id} user={user} action={actionFor(user)} busy={pendingId === user._id} onSelect={select} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+};
