@@ -81,6 +81,9 @@ const envSchema = z.object({
 
 export type VeilConfig = z.output<typeof envSchema> & { dataDir: string };
 
+/** Every variable the config reads (deploy/config-vars.json documents each for the Helm chart). */
+export const configVariableNames = Object.keys(envSchema.shape);
+
 export class ConfigError extends Error {}
 
 export const loadConfig = (env: Record<string, string | undefined> = process.env): VeilConfig => {

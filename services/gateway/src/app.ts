@@ -51,6 +51,8 @@ export const createApp = (deps: AppDeps): Express => {
 
   const api = express.Router();
   api.use(express.json({ limit: limits.jsonBodyMaxBytes }));
+  // Form posts without a file (load tools, plain HTML forms) are accepted where multipart is.
+  api.use(express.urlencoded({ extended: false, limit: limits.jsonBodyMaxBytes, parameterLimit: 20 }));
   api.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
     next();

@@ -1,0 +1,171 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Ajv } from 'ajv';
+import { Server } from 'socket.io';
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { parse } from 'yaml';
+import { configVariableNames } from '@veil/runtime';
+import { createSession, encodeEvent, parseFrame, socketIoUrl } from '../k6/lib/socketio.js';
+
+/**
+ * What can be checked here without Docker, Kubernetes, helm or k6: the chart's YAML and schema,
+ * that every service has a Deployment and an image, that the chart sets what the config needs,
+ * that the k6 scripts type-check, and that their Socket.IO framing works against a real server.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+const yaml = (file: string) => parse(read(file));
+const chartDir = 'charts/veil';
+const templates = readdirSync(path.join(root, chartDir, 'templates')).map((f) => read(`${chartDir}/templates/${f}`));
+const allTemplates = templates.join('\n');
+const services = readdirSync(path.join(root, 'services'));
+
+type ConfigVar = { requiredBy: string[] | 'all'; secret: boolean };
+const configVars = JSON.parse(read('deploy/config-vars.json')) as Record<string, ConfigVar>;
+delete (configVars as Record<string, unknown>).$comment;
+
+const deepMerge = (base: any, over: any): any => {
+  if (typeof base !== 'object' || typeof over !== 'object' || Array.isArray(over) || !base || !over) return over;
+  const out = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = deepMerge(base[k], v);
+  return out;
+};
+
+describe('Helm chart', () => {
+  const values = yaml(`${chartDir}/values.yaml`);
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(read(`${chartDir}/values.schema.json`)));
+
+  it('has a Chart.yaml with switchable dependencies on NATS, Redis, MongoDB and MinIO', () => {
+    const chart = yaml(`${chartDir}/Chart.yaml`);
+    expect(chart.apiVersion).toBe('v2');
+    const deps = Object.fromEntries(chart.dependencies.map((d: { name: string; condition: string }) => [d.name, d.condition]));
+    expect(deps).toEqual({ nats: 'nats.enabled', redis: 'redis.enabled', mongodb: 'mongodb.enabled', minio: 'minio.enabled' });
+    for (const dep of ['Nats', 'Redis', 'Mongodb', 'S3']) expect(values).toHaveProperty(`external${dep}`);
+  });
+
+  it('has values that validate against values.schema.json, also with the local-cluster overrides', () => {
+    expect(validate(values), JSON.stringify(validate.errors)).toBe(true);
+    const local = deepMerge(values, yaml('deploy/skaffold/local-values.yaml'));
+    expect(validate(local), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(deepMerge(values, { config: { logLevel: 'loud' } }))).toBe(false);
+    expect(validate(deepMerge(values, { services: { gateway: { replicas: -1 } } }))).toBe(false);
+  });
+
+  it('runs NATS with JetStream on file storage, synced on every write', () => {
+    expect(values.nats.config.jetstream).toMatchObject({ enabled: true, fileStore: { enabled: true }, merge: { sync_interval: 'always' } });
+  });
+
+  it('has a Deployment, probes, a PDB for every service under services/, and HPAs for the gateways', () => {
+    expect(Object.keys(values.services).sort()).toEqual([...services].sort());
+    const deployments = read(`${chartDir}/templates/deployments.yaml`);
+    expect(deployments).toContain('range $name, $svc := .Values.services');
+    expect(deployments).toMatch(/kind: Deployment/);
+    expect(deployments).toMatch(/livenessProbe:[\s\S]*\/healthz/);
+    expect(deployments).toMatch(/readinessProbe:[\s\S]*\/readyz/);
+    expect(deployments).toMatch(/runAsNonRoot: true/);
+    expect(read(`${chartDir}/templates/pdb.yaml`)).toContain('kind: PodDisruptionBudget');
+    expect(read(`${chartDir}/templates/hpa.yaml`)).toContain('kind: HorizontalPodAutoscaler');
+    expect(values.services.gateway.autoscaling.enabled).toBe(true);
+    expect(values.services.realtime.autoscaling.enabled).toBe(true);
+  });
+
+  it('routes /api to the gateway and /socket.io to the realtime gateway with long timeouts', () => {
+    const ingress = read(`${chartDir}/templates/ingress.yaml`);
+    expect(ingress).toMatch(/path: \/socket\.io[\s\S]*-realtime/);
+    expect(ingress).toMatch(/path: \/api[\s\S]*-gateway/);
+    expect(Number(values.ingress.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(3600);
+  });
+
+  it('sets every variable a service needs, secrets through Secrets', () => {
+    for (const [name, spec] of Object.entries(configVars)) {
+      const needed = spec.requiredBy === 'all' || spec.requiredBy.length > 0;
+      if (!needed) continue;
+      expect(allTemplates, `${name} is set by the chart`).toMatch(new RegExp(`(^|\\s|name: )${name}[:,\\s]`, 'm'));
+      if (spec.secret) {
+        const inSecret = read(`${chartDir}/templates/secret.yaml`).includes(`${name}:`);
+        expect(inSecret, `${name} lives in a Secret`).toBe(true);
+        expect(read(`${chartDir}/templates/configmap.yaml`)).not.toContain(`${name}:`);
+      }
+    }
+  });
+
+  it('documents every variable the config module reads, and no others', () => {
+    expect(Object.keys(configVars).sort()).toEqual([...configVariableNames].sort());
+  });
+
+  it('has NOTES.txt and a README with a values table', () => {
+    expect(read(`${chartDir}/templates/NOTES.txt`)).toMatch(/ingress\.host|port-forward/);
+    const readme = read(`${chartDir}/README.md`);
+    for (const key of ['image.repository', 'ingress.enabled', 'nats.enabled', 'externalNats.url', 'jwt.existingSecret']) {
+      expect(readme).toContain(key);
+    }
+  });
+});
+
+describe('images and skaffold', () => {
+  it('builds the one image the chart deploys, from the repo Dockerfile, with a dev sync profile', () => {
+    const skaffold = yaml('skaffold.yaml');
+    const images = skaffold.build.artifacts.map((a: { image: string }) => a.image);
+    expect(images).toEqual([yaml(`${chartDir}/values.yaml`).image.repository]);
+    expect(existsSync(path.join(root, skaffold.build.artifacts[0].docker.dockerfile))).toBe(true);
+    expect(skaffold.manifests.helm.releases[0].chartPath).toBe(chartDir);
+    expect(skaffold.profiles.map((p: { name: string }) => p.name)).toContain('dev');
+  });
+
+  it('has a multi-stage, non-root Dockerfile with a health check, built from the lockfile', () => {
+    const dockerfile = read('deploy/docker/Dockerfile');
+    expect(dockerfile.match(/^FROM /gm)!.length).toBeGreaterThanOrEqual(3);
+    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    expect(dockerfile).toMatch(/^USER node/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK /m);
+    expect(read('.dockerignore')).toMatch(/node_modules/);
+  });
+});
+
+describe('k6 scripts', () => {
+  it('type-check against @types/k6', async () => {
+    const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+    await expect(promisify(execFile)(process.execPath, [tsc, '-p', 'deploy/k6/tsconfig.json'], { cwd: root })).resolves.toBeDefined();
+  }, 60_000);
+
+  it('frame Socket.IO correctly against a real Socket.IO server', async () => {
+    const http = createServer();
+    const io = new Server(http, { transports: ['websocket'] });
+    io.use((socket, next) => (socket.handshake.auth.token === 'good' ? next() : next(new Error('bad token'))));
+    io.on('connection', (socket) => {
+      socket.on('join chat', (chatId: string) => socket.emit('message received', { message: { _id: 'm1', chat: chatId } }));
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+
+    const run = (token: string) =>
+      new Promise<{ event?: unknown; error?: string }>((resolve) => {
+        const socket = new WebSocket(socketIoUrl(base));
+        const session = createSession({
+          send: (text) => socket.send(text),
+          auth: { token },
+          onConnect: () => session.emit('join chat', 'c42'),
+          onEvent: (name, args) => {
+            socket.close();
+            resolve({ event: { name, args } });
+          },
+          onError: (message) => {
+            socket.close();
+            resolve({ error: message });
+          },
+        });
+        socket.on('message', (raw) => session.handle(String(raw)));
+      });
+
+    expect(await run('good')).toEqual({ event: { name: 'message received', args: [{ message: { _id: 'm1', chat: 'c42' } }] } });
+    expect(await run('bad')).toEqual({ error: 'bad token' });
+    expect(encodeEvent('typing', { chatId: 'c' })).toBe('42["typing",{"chatId":"c"}]');
+    expect(parseFrame('2')).toEqual({ kind: 'ping' });
+    io.close();
+  });
+});
