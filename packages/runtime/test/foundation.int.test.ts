@@ -56,6 +56,20 @@ describe('bad input gets a 4xx JSON error and the process keeps serving', () => 
   });
 });
 
+describe('a service that cannot answer', () => {
+  it('gives a clear 503, and the gateway reports not ready', async () => {
+    const lonely = await startTestVeil({ services: ['gateway'] });
+    try {
+      const res = await createApi(lonely.url).get('/api/v1/user/getallusers');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ success: false, code: 'UNAVAILABLE' });
+      expect((await fetch(`${lonely.url}/readyz`)).status).toBe(503);
+    } finally {
+      await lonely.destroy();
+    }
+  });
+});
+
 describe('configuration', () => {
   it('names the variable that has a bad value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
@@ -85,8 +99,27 @@ describe('the embedded app keeps its data on disk', () => {
     expect(sent.status).toBe(201);
     const chatId = sent.body.data.chat._id;
 
+    const readModels = [
+      'user_directory',
+      'chat_chats',
+      'chat_participants',
+      'message_timeline',
+      'message_memberships',
+      'auth_credentials',
+      'auth_refresh_families',
+    ];
+    const snapshot = async () =>
+      Promise.all(
+        readModels.map(async (name) =>
+          (await veil.ports.readStore.collection(name)).find({}, { sort: { _id: 1 } }),
+        ),
+      );
+    const before = await snapshot();
+
+    // The embedded read models live in memory: a restart wipes them and the projections replay the log.
     veil = await veil.restart();
     api = createApi(veil.url);
+    expect(await snapshot()).toEqual(before);
 
     const login = await api.post('/api/v1/user/login', { username: bob.username, password: bob.password });
     expect(login.status).toBe(200);
