@@ -1,0 +1,136 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { runCryptoBench } from './crypto-bench.ts';
+import { runDelivery, veilTarget, type DeliveryOptions, type DeliveryResult } from './delivery.ts';
+import { relayTarget, startRelay } from './relay.ts';
+import { runReplayBench } from './replay-bench.ts';
+import { median, round } from './stats.ts';
+import { startVeilProcess } from './veil-process.ts';
+
+/**
+ * `npm run bench [-- --quick]`: delivery (Veil beside a bare Socket.IO relay), client crypto,
+ * and read-model replay; prints a table and writes bench-results/<time>.json. Machines here are
+ * shared and noisy, so each delivery run is repeated and medians are reported. `--quick` is a
+ * tiny run that CI uses to keep the harness working (accounting only, no timing claims).
+ */
+export interface BenchOptions {
+  quick: boolean;
+  users: number;
+  rate: number;
+  durationSeconds: number;
+  repeats: number;
+  replayEvents: number[];
+  port: number;
+}
+
+const medianDelivery = (runs: DeliveryResult[]) => ({
+  sent: runs.reduce((n, r) => n + r.sent, 0),
+  lost: runs.reduce((n, r) => n + r.lost, 0),
+  duplicated: runs.reduce((n, r) => n + r.duplicated, 0),
+  failedSends: runs.reduce((n, r) => n + r.failedSends, 0),
+  deliveredPerSecond: round(median(runs.map((r) => r.deliveredPerSecond))),
+  p50: round(median(runs.map((r) => r.latencyMs.p50))),
+  p95: round(median(runs.map((r) => r.latencyMs.p95))),
+  p99: round(median(runs.map((r) => r.latencyMs.p99))),
+  max: round(median(runs.map((r) => r.latencyMs.max))),
+});
+
+export const runBench = async (options: BenchOptions) => {
+  const delivery: DeliveryOptions = {
+    users: options.users,
+    rate: options.rate,
+    durationSeconds: options.durationSeconds,
+    groupSize: 5,
+  };
+  const veilRuns: DeliveryResult[] = [];
+  const relayRuns: DeliveryResult[] = [];
+  for (let i = 0; i < options.repeats; i++) {
+    const veil = await startVeilProcess(options.port);
+    try {
+      veilRuns.push(await runDelivery(await veilTarget(veil.url, delivery), delivery));
+    } finally {
+      await veil.stop();
+    }
+    const relay = await startRelay();
+    try {
+      relayRuns.push(await runDelivery(await relayTarget(relay.url, delivery), delivery));
+    } finally {
+      await relay.stop();
+    }
+  }
+  const veilDelivery = medianDelivery(veilRuns);
+  const relayDelivery = medianDelivery(relayRuns);
+  const crypto = await runCryptoBench(options.quick ? 3 : 50);
+  const replay = [];
+  for (const events of options.replayEvents) replay.push(await runReplayBench(events));
+  return {
+    machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+    options,
+    delivery: {
+      veil: veilDelivery,
+      relay: relayDelivery,
+      throughputRatio: round(veilDelivery.deliveredPerSecond / relayDelivery.deliveredPerSecond),
+      p99Ratio: round(veilDelivery.p99 / relayDelivery.p99),
+    },
+    crypto,
+    replay,
+  };
+};
+
+const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
+  const { veil, relay } = result.delivery;
+  console.log(
+    `\nDelivery (${result.options.users} users, ${result.options.rate} msg/s offered, ${result.options.durationSeconds}s, median of ${result.options.repeats})`,
+  );
+  console.table({
+    veil: veil,
+    'bare relay': relay,
+    'veil / relay': { deliveredPerSecond: result.delivery.throughputRatio, p99: result.delivery.p99Ratio },
+  });
+  console.log('Client crypto (median ms)');
+  console.table(result.crypto);
+  console.log('Replay (rebuild every read model)');
+  console.table(result.replay);
+};
+
+const main = async () => {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      users: { type: 'string' },
+      rate: { type: 'string' },
+      duration: { type: 'string' },
+      repeats: { type: 'string' },
+      replay: { type: 'string' },
+      port: { type: 'string', default: '18900' },
+    },
+  });
+  const quick = values.quick ?? false;
+  const options: BenchOptions = {
+    quick,
+    users: Number(values.users ?? (quick ? 12 : 200)),
+    rate: Number(values.rate ?? (quick ? 20 : 2000)),
+    durationSeconds: Number(values.duration ?? (quick ? 1 : 10)),
+    repeats: Number(values.repeats ?? (quick ? 1 : 3)),
+    replayEvents: (values.replay ?? (quick ? '1000' : '100000,1000000')).split(',').map(Number),
+    port: Number(values.port),
+  };
+  const result = await runBench(options);
+  printTable(result);
+  const dir = path.resolve(import.meta.dirname, '../../../bench-results');
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  await writeFile(file, JSON.stringify(result, null, 2));
+  console.log(`written: ${file}`);
+};
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

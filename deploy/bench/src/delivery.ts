@@ -1,0 +1,210 @@
+import { io, type Socket } from 'socket.io-client';
+import {
+  buildGroupPayload,
+  buildIndividualPayload,
+  exportPublicKeySpkiBase64,
+  generateUserKeyPair,
+} from '@veil/crypto';
+import { summarize } from './stats.ts';
+
+/**
+ * Delivery: users in pairs and in groups of five; senders post real encrypted messages at a fixed
+ * offered rate; every recipient socket records what arrives. Latency is send start → arrival;
+ * every message is accounted for (lost, duplicated). The same load runs against Veil (HTTP send,
+ * Socket.IO delivery) and against a bare relay (see relay.ts).
+ */
+export interface DeliveryOptions {
+  users: number;
+  /** Offered messages per second, all senders together. */
+  rate: number;
+  durationSeconds: number;
+  groupSize: number;
+}
+
+export interface DeliveryResult {
+  offeredRate: number;
+  sent: number;
+  expectedDeliveries: number;
+  delivered: number;
+  lost: number;
+  duplicated: number;
+  failedSends: number;
+  deliveredPerSecond: number;
+  latencyMs: ReturnType<typeof summarize>;
+}
+
+/** What a target must offer: connect a receiving socket, and send one message to a conversation. */
+export interface DeliveryTarget {
+  connect(userIndex: number, onMessage: (id: string) => void): Promise<Socket>;
+  /** Resolves with the message id (null when the send failed). */
+  send(conversation: number): Promise<string | null>;
+  /** Recipients (user indexes) of a conversation. */
+  recipients(conversation: number): number[];
+  conversations: number;
+  close?(): void;
+}
+
+export const runDelivery = async (
+  target: DeliveryTarget,
+  options: DeliveryOptions,
+): Promise<DeliveryResult> => {
+  const arrivals = new Map<string, { at: number; by: number }[]>();
+  const sockets: Socket[] = [];
+  const users = new Set(Array.from({ length: target.conversations }, (_, c) => target.recipients(c)).flat());
+  for (const user of users) {
+    sockets.push(
+      await target.connect(user, (id) => {
+        let list = arrivals.get(id);
+        if (!list) arrivals.set(id, (list = []));
+        list.push({ at: performance.now(), by: user });
+      }),
+    );
+  }
+
+  const sends: Promise<void>[] = [];
+  const sentAt = new Map<string, { at: number; conversation: number }>();
+  let failedSends = 0;
+  const total = Math.max(1, Math.round(options.rate * options.durationSeconds));
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / options.rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const conversation = i % target.conversations;
+    const at = performance.now();
+    sends.push(
+      target.send(conversation).then(
+        (id) => (id ? void sentAt.set(id, { at, conversation }) : void failedSends++),
+        () => void failedSends++,
+      ),
+    );
+  }
+  await Promise.all(sends);
+
+  // Drain: wait until everything sent has arrived everywhere, or a quiet period passes.
+  const expected = () =>
+    [...sentAt.values()].reduce((n, s) => n + target.recipients(s.conversation).length, 0);
+  const arrived = () =>
+    [...sentAt.keys()].reduce((n, id) => n + new Set((arrivals.get(id) ?? []).map((a) => a.by)).size, 0);
+  const drainDeadline = performance.now() + 10_000;
+  while (arrived() < expected() && performance.now() < drainDeadline)
+    await new Promise((r) => setTimeout(r, 50));
+  const finished = performance.now();
+  for (const socket of sockets) socket.close();
+  target.close?.();
+
+  const latencies: number[] = [];
+  let duplicated = 0;
+  for (const [id, { at }] of sentAt) {
+    const got = arrivals.get(id) ?? [];
+    const byUser = new Map<number, number>();
+    for (const arrival of got) {
+      if (byUser.has(arrival.by)) duplicated++;
+      else {
+        byUser.set(arrival.by, arrival.at);
+        latencies.push(arrival.at - at);
+      }
+    }
+  }
+  const expectedDeliveries = expected();
+  return {
+    offeredRate: options.rate,
+    sent: sentAt.size,
+    expectedDeliveries,
+    delivered: latencies.length,
+    lost: expectedDeliveries - latencies.length,
+    duplicated,
+    failedSends,
+    deliveredPerSecond: latencies.length / ((finished - started) / 1000),
+    latencyMs: summarize(latencies),
+  };
+};
+
+/** Veil as a delivery target: real accounts, real keys, real encrypted payloads. */
+export const veilTarget = async (url: string, options: DeliveryOptions): Promise<DeliveryTarget> => {
+  const origin = url;
+  const post = async (path: string, body: unknown, token?: string) => {
+    const res = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- loosely typed JSON from the API
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const run = Date.now().toString(36);
+  const accounts = await Promise.all(
+    Array.from({ length: options.users }, async (_, i) => {
+      const keys = await generateUserKeyPair();
+      const username = `b${run}${i}`.slice(0, 30);
+      const form = new FormData();
+      form.append('username', username);
+      form.append('password', 'bench-password');
+      form.append('publicKey', await exportPublicKeySpkiBase64(keys.publicKey));
+      const registered = await fetch(`${url}/api/v1/user/register`, { method: 'POST', body: form });
+      if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
+      const login = await post('/api/v1/user/login', { username, password: 'bench-password' });
+      return {
+        keys,
+        id: login.body.data.user.loggedUser._id as string,
+        token: login.body.data.user.accesstoken as string,
+      };
+    }),
+  );
+
+  // Half the users talk in pairs, the rest in groups: conversation = { sender, recipients, path, payload }.
+  const conversations: { sender: number; recipients: number[]; path: string; payload: unknown }[] = [];
+  const pairUsers = Math.floor(options.users / 2 / 2) * 2;
+  for (let i = 0; i + 1 < pairUsers; i += 2) {
+    const [a, b] = [accounts[i]!, accounts[i + 1]!];
+    const payload = await buildIndividualPayload('benchmark message', {
+      recipientId: b.id,
+      recipientKey: b.keys.publicKey,
+      senderId: a.id,
+      senderKey: a.keys.publicKey,
+    });
+    conversations.push({
+      sender: i,
+      recipients: [i + 1],
+      path: `/api/v1/message/sendIndividualMessage/${b.id}`,
+      payload,
+    });
+  }
+  for (let start = pairUsers; start + options.groupSize <= options.users; start += options.groupSize) {
+    const members = Array.from({ length: options.groupSize }, (_, k) => start + k);
+    const group = await post(
+      '/api/v1/chat/creategroupchat',
+      { groupName: `bench ${start}`, participants: members.slice(1).map((m) => accounts[m]!.id) },
+      accounts[start]!.token,
+    );
+    const keys = Object.fromEntries(members.map((m) => [accounts[m]!.id, accounts[m]!.keys.publicKey]));
+    conversations.push({
+      sender: start,
+      recipients: members.slice(1),
+      path: `/api/v1/message/sendGroupMessage/${group.body.data._id}`,
+      payload: await buildGroupPayload('benchmark group message', keys),
+    });
+  }
+
+  return {
+    conversations: conversations.length,
+    recipients: (c) => conversations[c]!.recipients,
+    async send(c) {
+      const conversation = conversations[c]!;
+      const res = await post(conversation.path, conversation.payload, accounts[conversation.sender]!.token);
+      return res.status === 201 ? (res.body.data.message._id as string) : null;
+    },
+    connect: (user, onMessage) =>
+      new Promise((resolve, reject) => {
+        const socket = io(url, {
+          transports: ['websocket'],
+          auth: { token: accounts[user]!.token },
+          extraHeaders: { origin },
+          reconnection: false,
+        });
+        socket.on('message received', ({ message }: { message: { _id: string } }) => onMessage(message._id));
+        socket.once('connect', () => resolve(socket));
+        socket.once('connect_error', reject);
+      }),
+  };
+};

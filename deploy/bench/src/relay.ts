@@ -1,0 +1,64 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
+import { io } from 'socket.io-client';
+import type { DeliveryOptions, DeliveryTarget } from './delivery.ts';
+
+/**
+ * The baseline: a bare Socket.IO relay on the same stack (websocket only), with no auth, no
+ * persistence and no encryption. It is the ceiling for this stack on this machine; Veil's
+ * figures are reported as ratios to it.
+ */
+export const startRelay = async () => {
+  const http = createServer();
+  const server = new Server(http, { transports: ['websocket'] });
+  server.on('connection', (socket) => {
+    void socket.join(`user:${String(socket.handshake.auth.user)}`);
+    socket.on('send', (message: { id: string; to: number[]; body: string }, ack: () => void) => {
+      for (const to of message.to)
+        server.to(`user:${to}`).emit('recv', { id: message.id, body: message.body });
+      ack();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};
+
+export const relayTarget = async (url: string, options: DeliveryOptions): Promise<DeliveryTarget> => {
+  const conversations: { sender: number; recipients: number[] }[] = [];
+  const pairUsers = Math.floor(options.users / 2 / 2) * 2;
+  for (let i = 0; i + 1 < pairUsers; i += 2) conversations.push({ sender: i, recipients: [i + 1] });
+  for (let start = pairUsers; start + options.groupSize <= options.users; start += options.groupSize) {
+    conversations.push({
+      sender: start,
+      recipients: Array.from({ length: options.groupSize - 1 }, (_, k) => start + k + 1),
+    });
+  }
+  const senders = new Map<number, ReturnType<typeof io>>();
+  const body = 'x'.repeat(200);
+  let next = 0;
+  const socketFor = (user: number, onMessage?: (id: string) => void) =>
+    new Promise<ReturnType<typeof io>>((resolve, reject) => {
+      const socket = io(url, { transports: ['websocket'], auth: { user }, reconnection: false });
+      if (onMessage) socket.on('recv', ({ id }: { id: string }) => onMessage(id));
+      socket.once('connect', () => resolve(socket));
+      socket.once('connect_error', reject);
+    });
+  for (const { sender } of conversations) senders.set(sender, await socketFor(sender));
+  return {
+    conversations: conversations.length,
+    recipients: (c) => conversations[c]!.recipients,
+    connect: (user, onMessage) => socketFor(user, onMessage),
+    close: () => senders.forEach((socket) => socket.close()),
+    send: (c) =>
+      new Promise((resolve) => {
+        const id = `r${next++}`;
+        senders
+          .get(conversations[c]!.sender)!
+          .emit('send', { id, to: conversations[c]!.recipients, body }, () => resolve(id));
+      }),
+  };
+};

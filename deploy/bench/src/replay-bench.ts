@@ -1,0 +1,89 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { startVeil } from '@veil/runtime';
+
+/**
+ * Replay: write an event log of N events (users, chats, and mostly messages, as real traffic
+ * is), then time a start of every service on it. Start returns once every projection has caught
+ * up with the log, so the start time is the time to rebuild all read models.
+ */
+const writeLog = async (file: string, events: Iterable<unknown>) => {
+  const out = createWriteStream(file);
+  let position = 0;
+  for (const event of events) {
+    if (!out.write(`${JSON.stringify({ p: ++position, e: event })}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return position;
+};
+
+const meta = (type: string, streamId: string, i: number) => ({
+  type,
+  streamId,
+  eventId: `E${type.slice(0, 4)}${i.toString(36).padStart(10, '0')}`,
+  occurredAt: new Date(Date.UTC(2026, 0, 1) + i).toISOString(),
+  schemaVersion: 1,
+});
+
+export const runReplayBench = async (messageEvents: number) => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-replay-'));
+  const eventsDir = path.join(dataDir, 'events');
+  await mkdir(eventsDir, { recursive: true });
+  const users = Array.from({ length: 20 }, (_, i) => `U${String(i).padStart(25, '0')}`);
+  const chats = Array.from({ length: 10 }, (_, i) => ({
+    id: `C${String(i).padStart(25, '0')}`,
+    members: [users[i * 2]!, users[i * 2 + 1]!],
+  }));
+  const content = Buffer.alloc(96, 7).toString('base64');
+  const key = Buffer.alloc(256, 9).toString('base64');
+
+  const userEvents = await writeLog(
+    path.join(eventsDir, 'user.jsonl'),
+    users.map((userId, i) => ({
+      ...meta('UserRegistered', `user-${userId}`, i),
+      data: { userId, username: `user${i}`, publicKey: 'AAAA', pictureKey: null },
+    })),
+  );
+  const chatEvents = await writeLog(
+    path.join(eventsDir, 'chat.jsonl'),
+    chats.map((chat, i) => ({
+      ...meta('DirectChatCreated', `chat-${chat.id}`, i),
+      data: { chatId: chat.id, members: chat.members, createdBy: chat.members[0] },
+    })),
+  );
+  const messages = function* () {
+    for (let i = 0; i < messageEvents; i++) {
+      const chat = chats[i % chats.length]!;
+      const messageId = `M${String(i).padStart(25, '0')}`;
+      yield {
+        ...meta('MessageSent', `msg-${messageId}`, i),
+        data: {
+          messageId,
+          chatId: chat.id,
+          senderId: chat.members[i % 2]!,
+          content,
+          iv: 'AAAAAAAAAAAAAAAA',
+          encryptedKeys: { [chat.members[0]!]: key, [chat.members[1]!]: key },
+          replyTo: null,
+        },
+      };
+    }
+  };
+  const messageCount = await writeLog(path.join(eventsDir, 'message.jsonl'), messages());
+
+  const started = performance.now();
+  const veil = await startVeil({ dataDir, services: ['user', 'auth', 'chat', 'message'] });
+  const seconds = (performance.now() - started) / 1000;
+  const stored = await (await veil.ports.readStore.collection('message_timeline')).count();
+  await veil.stop();
+  await rm(dataDir, { recursive: true, force: true });
+  return {
+    events: userEvents + chatEvents + messageCount,
+    rebuildSeconds: Number(seconds.toFixed(2)),
+    messagesProjected: stored,
+  };
+};

@@ -1,0 +1,25 @@
+/** Percentiles and medians for benchmark samples (milliseconds). */
+export const percentile = (sorted: number[], p: number): number => {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+};
+
+export const summarize = (samples: number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+  };
+};
+
+export const median = (values: number[]): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+
+export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
