@@ -77,6 +77,8 @@ const envSchema = z.object({
   INSTANCE_ID: z.string().default(hostname()),
   WEB_DIST: z.string().optional(),
   PRESENCE_TTL_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  /** Login attempts one client IP may make per 15 minutes (raise it for load tests from one host). */
+  LOGIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(100),
 });
 
 export type VeilConfig = z.output<typeof envSchema> & { dataDir: string };

@@ -1,7 +1,14 @@
 import { loadConfig, type ServiceName } from './config.ts';
 import { startFromConfig, type RunningVeil } from './start.ts';
 
-export { loadConfig, ConfigError, configVariableNames, serviceNames, type VeilConfig, type ServiceName } from './config.ts';
+export {
+  loadConfig,
+  ConfigError,
+  configVariableNames,
+  serviceNames,
+  type VeilConfig,
+  type ServiceName,
+} from './config.ts';
 export { startFromConfig, defaultWebDist, type RunningVeil } from './start.ts';
 
 export interface StartVeilOptions {

@@ -32,6 +32,7 @@ export const registry: Record<ServiceName, Registration> = {
       accessTokenPrivateJwk: need(keys.privateJwk, 'JWT_PRIVATE_KEY'),
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
+      loginAttemptsPerIp: config.LOGIN_ATTEMPTS_PER_IP,
       ...(config.REDIS_URL
         ? { redisUrl: config.REDIS_URL, redisKeyPrefix: `${config.VEIL_STREAM_PREFIX}:login` }
         : {}),

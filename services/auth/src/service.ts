@@ -21,6 +21,7 @@ export const start: StartService<AuthSettings> = async ({ ports, settings }) => 
   });
   await projection.catchUp();
   const limiter = createLoginLimiter({
+    attemptsPerIp: settings.loginAttemptsPerIp,
     ...(settings.redisUrl ? { redisUrl: settings.redisUrl } : {}),
     ...(settings.redisKeyPrefix ? { keyPrefix: settings.redisKeyPrefix } : {}),
   });

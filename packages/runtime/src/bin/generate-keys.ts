@@ -6,4 +6,10 @@ import { generateTokenKeyPair } from '@veil/tokens';
  * `npm run keys` then e.g. `helm install veil charts/veil --set-file ...` (charts/veil/README.md).
  */
 const { privateJwk, publicJwk } = await generateTokenKeyPair();
-console.log(JSON.stringify({ JWT_PRIVATE_KEY: JSON.stringify(privateJwk), JWT_PUBLIC_KEY: JSON.stringify(publicJwk) }, null, 2));
+console.log(
+  JSON.stringify(
+    { JWT_PRIVATE_KEY: JSON.stringify(privateJwk), JWT_PUBLIC_KEY: JSON.stringify(publicJwk) },
+    null,
+    2,
+  ),
+);

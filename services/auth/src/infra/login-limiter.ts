@@ -21,9 +21,13 @@ export interface LoginLimiter {
 }
 
 const WINDOW_SECONDS = 15 * 60;
-export const loginBudgets = { failuresPerUsername: 10, attemptsPerIp: 100 } as const;
+export const failuresPerUsername = 10;
 
-export const createLoginLimiter = (options: { redisUrl?: string; keyPrefix?: string }): LoginLimiter => {
+export const createLoginLimiter = (options: {
+  redisUrl?: string;
+  keyPrefix?: string;
+  attemptsPerIp: number;
+}): LoginLimiter => {
   const prefix = options.keyPrefix ?? 'veil:login';
   const redis = options.redisUrl
     ? new Redis(options.redisUrl, { enableOfflineQueue: true, lazyConnect: false })
@@ -32,8 +36,8 @@ export const createLoginLimiter = (options: { redisUrl?: string; keyPrefix?: str
     redis
       ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: WINDOW_SECONDS })
       : new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS });
-  const byUsername = make(`${prefix}:user`, loginBudgets.failuresPerUsername);
-  const byIp = make(`${prefix}:ip`, loginBudgets.attemptsPerIp);
+  const byUsername = make(`${prefix}:user`, failuresPerUsername);
+  const byIp = make(`${prefix}:ip`, options.attemptsPerIp);
 
   const limited = (res: unknown): never => {
     if (res instanceof RateLimiterRes) {
@@ -47,7 +51,7 @@ export const createLoginLimiter = (options: { redisUrl?: string; keyPrefix?: str
     async check(username, ip) {
       const key = username.toLowerCase();
       const userState = await byUsername.get(key);
-      if (userState && userState.consumedPoints >= loginBudgets.failuresPerUsername) limited(userState);
+      if (userState && userState.consumedPoints >= failuresPerUsername) limited(userState);
       await byIp.consume(ip).catch(limited);
     },
     async recordFailure(username) {
