@@ -133,24 +133,29 @@ export const veilTarget = async (url: string, options: DeliveryOptions): Promise
     return { status: res.status, body: (await res.json()) as any };
   };
   const run = Date.now().toString(36);
-  const accounts = await Promise.all(
-    Array.from({ length: options.users }, async (_, i) => {
-      const keys = await generateUserKeyPair();
-      const username = `b${run}${i}`.slice(0, 30);
-      const form = new FormData();
-      form.append('username', username);
-      form.append('password', 'bench-password');
-      form.append('publicKey', await exportPublicKeySpkiBase64(keys.publicKey));
-      const registered = await fetch(`${url}/api/v1/user/register`, { method: 'POST', body: form });
-      if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
-      const login = await post('/api/v1/user/login', { username, password: 'bench-password' });
-      return {
-        keys,
-        id: login.body.data.user.loggedUser._id as string,
-        token: login.body.data.user.accesstoken as string,
-      };
-    }),
-  );
+  // Accounts are made a few at a time: each costs a deliberately slow password hash.
+  const makeAccount = async (i: number) => {
+    const keys = await generateUserKeyPair();
+    const username = `b${run}${i}`.slice(0, 30);
+    const form = new FormData();
+    form.append('username', username);
+    form.append('password', 'bench-password');
+    form.append('publicKey', await exportPublicKeySpkiBase64(keys.publicKey));
+    const registered = await fetch(`${url}/api/v1/user/register`, { method: 'POST', body: form });
+    if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
+    const login = await post('/api/v1/user/login', { username, password: 'bench-password' });
+    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+    return {
+      keys,
+      id: login.body.data.user.loggedUser._id as string,
+      token: login.body.data.user.accesstoken as string,
+    };
+  };
+  const accounts: Awaited<ReturnType<typeof makeAccount>>[] = [];
+  for (let i = 0; i < options.users; i += 4) {
+    const batch = Array.from({ length: Math.min(4, options.users - i) }, (_, k) => makeAccount(i + k));
+    accounts.push(...(await Promise.all(batch)));
+  }
 
   // Half the users talk in pairs, the rest in groups: conversation = { sender, recipients, path, payload }.
   const conversations: { sender: number; recipients: number[]; path: string; payload: unknown }[] = [];
