@@ -31,6 +31,7 @@ export const startVeilProcess = async (
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        LOGIN_ATTEMPTS_PER_IP: '1000000',
         ...env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
