@@ -17,7 +17,9 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.getByText('Username is required').waitFor();
     await page.getByText('Password is required').waitFor();
-    await page.getByLabel('Profile Picture (optional)').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await page
+      .getByLabel('Profile Picture (optional)')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await page.getByText('Please upload a valid image file.').waitFor();
 
     await page.getByRole('link', { name: 'Sign In' }).click();
@@ -41,18 +43,25 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.goto('/register');
     await page.getByLabel('Username').fill(name);
     await page.getByLabel('Password').fill(password);
-    await page.getByLabel('Profile Picture (optional)').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: makePng() });
+    await page
+      .getByLabel('Profile Picture (optional)')
+      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: makePng() });
     await page.getByAltText('Selected picture preview').waitFor();
     await page.getByText('me.png').waitFor();
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.waitForURL('**/login');
-    expect(await page.evaluate(() => new Promise((resolve) => {
-      const open = indexedDB.open('keyval-store');
-      open.onsuccess = () => {
-        const get = open.result.transaction('keyval').objectStore('keyval').get('my-private-key');
-        get.onsuccess = () => resolve((get.result as JsonWebKey | undefined)?.kty);
-      };
-    }))).toBe('RSA');
+    expect(
+      await page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            const open = indexedDB.open('keyval-store');
+            open.onsuccess = () => {
+              const get = open.result.transaction('keyval').objectStore('keyval').get('my-private-key');
+              get.onsuccess = () => resolve((get.result as JsonWebKey | undefined)?.kty);
+            };
+          }),
+      ),
+    ).toBe('RSA');
 
     // A second account with the same name is refused with the server's message.
     const again = await veil.newPage();
@@ -69,7 +78,10 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByRole('link', { name: 'Veil home' }).click();
     await page.getByRole('heading', { name: `Welcome back, ${name}!` }).waitFor();
     await page.getByRole('main').getByAltText(`${name}'s avatar`).waitFor();
-    const avatarLoaded = await page.getByRole('main').getByAltText(`${name}'s avatar`).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+    const avatarLoaded = await page
+      .getByRole('main')
+      .getByAltText(`${name}'s avatar`)
+      .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
     expect(avatarLoaded).toBe(true);
     await page.getByRole('link', { name: 'Start Chatting' }).waitFor();
 
@@ -142,7 +154,9 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByLabel('Search users').fill(someone);
     const card = page.getByRole('button', { name: `${someone}: Login to Chat` });
     await card.hover();
-    await expect.poll(() => card.locator('.user-card__action').evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    await expect
+      .poll(() => card.locator('.user-card__action').evaluate((el) => getComputedStyle(el).opacity))
+      .toBe('1');
     await card.click();
     await page.waitForURL('**/login');
   });

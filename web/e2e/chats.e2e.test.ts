@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { messageWithText, openChat, sayHi, sendMessage, signUpAndLogIn, uniqueName } from './flows.ts';
+import { login, messageWithText, openChat, sayHi, sendMessage, signUpAndLogIn, uniqueName } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 
 /** Issue 4: one-to-one and group chats between real browsers, every message end-to-end encrypted. */
@@ -71,6 +71,15 @@ describe('chats (browser)', { timeout: 150_000 }, () => {
     const stored = await storedContents(alice.page, chatId);
     expect(stored).not.toContain('Likewise');
     expect(stored).not.toContain('Answering');
+
+    // Bob on a browser without his private key: told so, and nothing decrypts.
+    const bobElsewhere = await veil.newPage();
+    await login(bobElsewhere, bob.name, 'correct horse 1');
+    await openChat(bobElsewhere, alice.name);
+    await bobElsewhere.getByText('Private key not found in IndexedDB').waitFor();
+    const texts = bobElsewhere.getByTestId('message-text');
+    await expect.poll(() => texts.count()).toBe(5);
+    expect(new Set(await texts.allTextContents())).toEqual(new Set(['[Failed to decrypt]']));
   });
 
   it('creates a group of three in which everyone reads everyone', async () => {
@@ -89,7 +98,9 @@ describe('chats (browser)', { timeout: 150_000 }, () => {
     // The creator is not offered as a member.
     expect(await alice.page.getByRole('dialog').getByText(alice.name, { exact: true }).count()).toBe(0);
 
-    const alert = new Promise<string>((resolve) => alice.page.once('dialog', (d) => (resolve(d.message()), void d.accept())));
+    const alert = new Promise<string>((resolve) =>
+      alice.page.once('dialog', (d) => (resolve(d.message()), void d.accept())),
+    );
     await alice.page.getByRole('button', { name: 'Create Group', exact: true }).click();
     expect(await alert).toBe('Please provide a valid group name and add at least one member.');
 
@@ -122,5 +133,34 @@ describe('chats (browser)', { timeout: 150_000 }, () => {
     await expect.poll(() => alice.page.getByTestId('chat-item').count()).toBe(1);
     await alice.page.getByLabel('Search chats').fill('nobody-here');
     await alice.page.getByText('No chats available').waitFor();
+  });
+
+  it('loads older messages when scrolling to the top and keeps the view in place', async () => {
+    const alice = await person('hal');
+    const bob = await person('hbo');
+    await sayHi(alice.page, bob.name);
+    const total = 60; // more than one page (50)
+    for (let n = 1; n <= total; n += 1) {
+      await sendMessage(alice.page, `Numbered message ${n}`);
+      await messageWithText(alice.page, `Numbered message ${n}`).waitFor();
+    }
+
+    await openChat(bob.page, alice.name);
+    await messageWithText(bob.page, `Numbered message ${total}`).waitFor();
+    const list = bob.page.getByRole('list', { name: 'Messages' });
+    // The newest page is shown, scrolled to the bottom.
+    expect(await messageWithText(bob.page, 'Numbered message 1').count()).toBe(0);
+    expect(await list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(5);
+
+    const anchor = bob.page.getByTestId('message').first();
+    const anchorText = await anchor.getByTestId('message-text').textContent();
+    await list.evaluate((el) => el.scrollTo({ top: 0 }));
+    await messageWithText(bob.page, 'Numbered message 1').waitFor();
+    await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
+    // The message that was at the top is still where the reader left it, not pushed away.
+    const kept = messageWithText(bob.page, anchorText ?? '');
+    const [listBox, keptBox] = await Promise.all([list.boundingBox(), kept.boundingBox()]);
+    expect(Math.abs((keptBox?.y ?? 0) - (listBox?.y ?? 0))).toBeLessThan(120);
+    expect(await bob.page.getByTestId('message').count()).toBe(total + 1);
   });
 });

@@ -46,7 +46,9 @@ export const register = async (page: Page, username: string, password: string, p
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   if (picture) {
-    await page.getByLabel('Profile Picture (optional)').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: picture });
+    await page
+      .getByLabel('Profile Picture (optional)')
+      .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: picture });
   }
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await page.waitForURL('**/login');
@@ -68,14 +70,19 @@ export const signUpAndLogIn = async (page: Page, username: string, password = 'c
 
 /** Waits until `check` passes (polling); for state that arrives over the network. */
 export const eventually = async (check: () => Promise<void> | void, timeoutMs = 15_000): Promise<void> => {
-  await expect.poll(async () => {
-    try {
-      await check();
-      return true;
-    } catch {
-      return false;
-    }
-  }, { timeout: timeoutMs, interval: 100 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        try {
+          await check();
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { timeout: timeoutMs, interval: 100 },
+    )
+    .toBe(true);
 };
 
 /** From the Users page, "Say Hi" to `username`; resolves once the chat is open. */
@@ -102,4 +109,6 @@ export const sendMessage = async (page: Page, text: string) => {
 
 /** The message bubble whose text is exactly `text`. */
 export const messageWithText = (page: Page, text: string) =>
-  page.getByTestId('message').filter({ has: page.getByTestId('message-text').getByText(text, { exact: true }) });
+  page
+    .getByTestId('message')
+    .filter({ has: page.getByTestId('message-text').getByText(text, { exact: true }) });

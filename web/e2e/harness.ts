@@ -41,7 +41,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * lock directory (mkdir is atomic) makes one of them build while the others wait.
  */
 export const ensureWebBuilt = async (): Promise<string> => {
-  const isFresh = () => existsSync(path.join(distDir, 'index.html')) && statSync(path.join(distDir, 'index.html')).mtimeMs >= newestMtime(path.join(webDir, 'src'));
+  const isFresh = () =>
+    existsSync(path.join(distDir, 'index.html')) &&
+    statSync(path.join(distDir, 'index.html')).mtimeMs >= newestMtime(path.join(webDir, 'src'));
   const lock = path.join(tmpdir(), 'veil-web-build.lock');
   for (let waited = 0; !isFresh(); waited += 250) {
     try {
@@ -52,7 +54,8 @@ export const ensureWebBuilt = async (): Promise<string> => {
       continue;
     }
     try {
-      if (!isFresh()) execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+      if (!isFresh())
+        execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
           cwd: webDir,
           stdio: 'inherit',
           env: { ...process.env, NODE_ENV: 'production' }, // vitest sets NODE_ENV=test, which would build React's dev bundle
@@ -73,11 +76,12 @@ export interface VeilWeb {
   stop(): Promise<void>;
 }
 
-export const startVeilWeb = async (): Promise<VeilWeb> => {
+/** `env` reaches Veil's configuration, e.g. a short ACCESS_TOKEN_TTL_SECONDS. */
+export const startVeilWeb = async (options: { env?: Record<string, string> } = {}): Promise<VeilWeb> => {
   const webDist = await ensureWebBuilt();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'veil-web-e2e-'));
   let browser: Browser | undefined;
-  const veil = await startVeil({ dataDir, port: 0, webDist });
+  const veil = await startVeil({ dataDir, port: 0, webDist, ...(options.env ? { env: options.env } : {}) });
   try {
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
   } catch (error) {
@@ -107,7 +111,9 @@ export const startVeilWeb = async (): Promise<VeilWeb> => {
         for (const context of contexts) {
           for (const page of context.pages()) {
             index += 1;
-            await page.screenshot({ path: path.join(artifactsDir, `${slug}-${index}.png`), fullPage: true }).catch(() => undefined);
+            await page
+              .screenshot({ path: path.join(artifactsDir, `${slug}-${index}.png`), fullPage: true })
+              .catch(() => undefined);
           }
         }
       }

@@ -7,10 +7,13 @@ import './styles/base.css';
 import './styles/shell.css';
 import './styles/forms.css';
 import './styles/pages.css';
-import './styles/chats.css';
+import './styles/chat-list.css';
+import './styles/chat-window.css';
+import './styles/group-panel.css';
 
 // Before the first paint, so a dark-theme user never sees a white flash (the store agrees later).
-document.documentElement.dataset.theme = readTheme() ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+document.documentElement.dataset.theme =
+  readTheme() ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

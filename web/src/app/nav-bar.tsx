@@ -8,7 +8,11 @@ import { useAppSelector } from './hooks.ts';
 
 const NavItem = ({ to, label, icon }: { to: string; label: string; icon: ReactNode }) => (
   <li>
-    <NavLink to={to} className={({ isActive }) => `nav__link ${isActive ? 'nav__link--active' : ''}`} title={label}>
+    <NavLink
+      to={to}
+      className={({ isActive }) => `nav__link ${isActive ? 'nav__link--active' : ''}`}
+      title={label}
+    >
       {icon}
       <span className="nav__label">{label}</span>
     </NavLink>
@@ -39,7 +43,12 @@ export const NavBar = () => {
               {user.username}
             </span>
           </Link>
-          <button type="button" className="nav__link nav__logout" onClick={() => void logout()} title="Logout">
+          <button
+            type="button"
+            className="nav__link nav__logout"
+            onClick={() => void logout()}
+            title="Logout"
+          >
             <LogoutIcon />
             <span className="nav__label">Logout</span>
           </button>

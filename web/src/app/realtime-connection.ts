@@ -54,7 +54,10 @@ export const useRealtimeConnection = () => {
     const reconnectSoon = (ok: boolean) => {
       if (!ok || !active) return;
       clearTimeout(retryTimer);
-      retryTimer = setTimeout(() => active && !socket.connected && socket.connect(), Date.now() - lastRenewAt < 100 ? 0 : 1000);
+      retryTimer = setTimeout(
+        () => active && !socket.connected && socket.connect(),
+        Date.now() - lastRenewAt < 100 ? 0 : 1000,
+      );
     };
 
     const onConnect = () => socket.emit('setup', { _id: userId });

@@ -16,11 +16,39 @@ export const createRouter = () =>
       element: <ShellLayout />,
       children: [
         { path: '/', element: <WelcomePage /> },
-        { path: '/login', element: <RequireVisitor><LoginPage /></RequireVisitor> },
-        { path: '/register', element: <RequireVisitor><RegisterPage /></RequireVisitor> },
-        { path: '/all-chats', element: <RequireLogin><AllChatsPage /></RequireLogin> },
+        {
+          path: '/login',
+          element: (
+            <RequireVisitor>
+              <LoginPage />
+            </RequireVisitor>
+          ),
+        },
+        {
+          path: '/register',
+          element: (
+            <RequireVisitor>
+              <RegisterPage />
+            </RequireVisitor>
+          ),
+        },
+        {
+          path: '/all-chats',
+          element: (
+            <RequireLogin>
+              <AllChatsPage />
+            </RequireLogin>
+          ),
+        },
         { path: '/users', element: <UsersPage /> },
-        { path: '/profile', element: <RequireLogin><ProfilePage /></RequireLogin> },
+        {
+          path: '/profile',
+          element: (
+            <RequireLogin>
+              <ProfilePage />
+            </RequireLogin>
+          ),
+        },
         { path: '*', element: <NotFoundPage /> },
       ],
     },

@@ -120,8 +120,14 @@ export const ShieldIcon = () => (
 );
 /** One tick (sent) or two (seen); drawn as one icon so the pair reads as a unit. */
 export const TickIcon = ({ double }: { double: boolean }) => (
-  <Svg width="18" height="14" viewBox="0 0 28 16">
-    <path d="M2 9l4 4 9-10" />
-    {double && <path d="M11 13l1 0 9-10" />}
+  <Svg width="18" height="16" viewBox="0 0 18 16">
+    {double ? (
+      <>
+        <path d="M1 8.5l3.5 3.5L12 4" />
+        <path d="M8 12L16 4" />
+      </>
+    ) : (
+      <path d="M3 8.5l3.5 3.5L14 4" />
+    )}
   </Svg>
 );

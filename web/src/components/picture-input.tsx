@@ -42,7 +42,14 @@ export const PictureInput = ({ label, file, onChange, error }: PictureInputProps
       </label>
       <div className="picture-input">
         {preview && <img className="picture-input__preview" src={preview} alt="Selected picture preview" />}
-        <input id={id} className="field__input" type="file" accept="image/*" onChange={choose} aria-describedby={error ? `${id}-error` : undefined} />
+        <input
+          id={id}
+          className="field__input"
+          type="file"
+          accept="image/*"
+          onChange={choose}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
       </div>
       {file && <p className="picture-input__name">{file.name}</p>}
       {error && (

@@ -17,7 +17,8 @@ export const apiPrefix = '/api/v1/';
 
 const buildUrl = ({ url, params }: ApiRequest): string => {
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params ?? {})) if (value !== undefined) query.set(key, String(value));
+  for (const [key, value] of Object.entries(params ?? {}))
+    if (value !== undefined) query.set(key, String(value));
   const search = query.toString();
   return `${apiPrefix}${url}${search ? `?${search}` : ''}`;
 };
@@ -46,10 +47,20 @@ const readEnvelope = async (response: Response): Promise<{ data: unknown } | { e
   const message = typeof body?.message === 'string' ? body.message : '';
   const code = typeof body?.code === 'string' ? body.code : undefined;
   if (!response.ok) {
-    return { error: { kind: 'http', status, statusText, message: message || statusText || `HTTP ${status}`, ...(code ? { code } : {}) } };
+    return {
+      error: {
+        kind: 'http',
+        status,
+        statusText,
+        message: message || statusText || `HTTP ${status}`,
+        ...(code ? { code } : {}),
+      },
+    };
   }
   if (body === null || typeof body !== 'object') {
-    return { error: { kind: 'parse', status, statusText, message: 'The server sent an unreadable response' } };
+    return {
+      error: { kind: 'parse', status, statusText, message: 'The server sent an unreadable response' },
+    };
   }
   if (body.success !== true) return { error: { kind: 'unsuccessful', status, statusText, message } };
   return { data: body.data };
@@ -79,7 +90,11 @@ export const veilBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiError> = async (
         kind: 'network',
         status: null,
         statusText: '',
-        message: aborted ? 'The request was cancelled' : error instanceof Error ? error.message : 'Network error',
+        message: aborted
+          ? 'The request was cancelled'
+          : error instanceof Error
+            ? error.message
+            : 'Network error',
       },
     };
   }

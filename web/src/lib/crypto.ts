@@ -45,12 +45,19 @@ export const encryptForIndividual = async (
   recipientId: string,
   replyTo?: string,
 ): Promise<IndividualPayload> => {
-  const [recipientKey, senderKey] = await Promise.all([publicKeys.get(recipientId), publicKeys.get(senderId)]);
+  const [recipientKey, senderKey] = await Promise.all([
+    publicKeys.get(recipientId),
+    publicKeys.get(senderId),
+  ]);
   return buildIndividualPayload(text, { recipientId, recipientKey, senderId, senderKey }, replyTo);
 };
 
 /** Builds the group send payload: the message key wrapped for every member (the sender included). */
-export const encryptForGroup = async (text: string, memberIds: readonly string[], replyTo?: string): Promise<GroupPayload> =>
+export const encryptForGroup = async (
+  text: string,
+  memberIds: readonly string[],
+  replyTo?: string,
+): Promise<GroupPayload> =>
   buildGroupPayload(text, await publicKeys.getMany([...new Set(memberIds)]), replyTo);
 
 /**
@@ -60,7 +67,13 @@ export const encryptForGroup = async (text: string, memberIds: readonly string[]
 export const decryptForUser = async (message: MessageView, userId: string): Promise<DisplayMessage> => {
   const privateKey = await loadPrivateKey();
   const text = (view: MessageView): Promise<string> =>
-    privateKey ? decryptForDisplay({ content: view.content, iv: view.iv, encryptedKeys: view.encryptedKeys }, userId, privateKey) : Promise.resolve(FAILED_TO_DECRYPT);
+    privateKey
+      ? decryptForDisplay(
+          { content: view.content, iv: view.iv, encryptedKeys: view.encryptedKeys },
+          userId,
+          privateKey,
+        )
+      : Promise.resolve(FAILED_TO_DECRYPT);
   const [decryptedContent, replyTo] = await Promise.all([
     text(message),
     message.replyTo ? decryptForUser({ ...message.replyTo, replyTo: null }, userId) : Promise.resolve(null),
@@ -68,5 +81,7 @@ export const decryptForUser = async (message: MessageView, userId: string): Prom
   return { ...message, seenBy: { ...message.seenBy }, decryptedContent, replyTo };
 };
 
-export const decryptAllForUser = (messages: readonly MessageView[], userId: string): Promise<DisplayMessage[]> =>
-  Promise.all(messages.map((message) => decryptForUser(message, userId)));
+export const decryptAllForUser = (
+  messages: readonly MessageView[],
+  userId: string,
+): Promise<DisplayMessage[]> => Promise.all(messages.map((message) => decryptForUser(message, userId)));

@@ -13,7 +13,10 @@ export interface SentIndividualMessage {
  */
 export const messagingApi = api.injectEndpoints({
   endpoints: (build) => ({
-    sendIndividualMessage: build.mutation<SentIndividualMessage, { recipientId: string; payload: IndividualPayload }>({
+    sendIndividualMessage: build.mutation<
+      SentIndividualMessage,
+      { recipientId: string; payload: IndividualPayload }
+    >({
       query: ({ recipientId, payload }) => ({
         url: `message/sendIndividualMessage/${encodeURIComponent(recipientId)}`,
         method: 'POST',

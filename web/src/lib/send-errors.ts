@@ -1,5 +1,5 @@
 import { VeilCryptoError } from '@veil/crypto';
-import { errorText, isApiError } from '../../lib/api-error.ts';
+import { errorText, isApiError } from './api-error.ts';
 
 /**
  * Spec section 8: "Failed to send message: {status text}" / "Failed to send group message: ...".

@@ -12,7 +12,10 @@ const refreshOnce = async (): Promise<boolean> => {
       body: JSON.stringify({ refreshtoken }),
     });
     if (!response.ok) return false;
-    const body = (await response.json()) as { success?: boolean; data?: { accesstoken?: string; refreshtoken?: string } };
+    const body = (await response.json()) as {
+      success?: boolean;
+      data?: { accesstoken?: string; refreshtoken?: string };
+    };
     if (!body.success || !body.data?.accesstoken || !body.data.refreshtoken) return false;
     storeTokens({ accesstoken: body.data.accesstoken, refreshtoken: body.data.refreshtoken });
     return true;

@@ -16,7 +16,10 @@ export const replyPreviewLength = 30;
  * or a catch-up page overlapping live ones), so `_id` decides identity; read receipts of both
  * copies are kept. The result is ordered by `seq`, whatever order things arrived in.
  */
-export const mergeMessages = (current: readonly DisplayMessage[], incoming: readonly DisplayMessage[]): DisplayMessage[] => {
+export const mergeMessages = (
+  current: readonly DisplayMessage[],
+  incoming: readonly DisplayMessage[],
+): DisplayMessage[] => {
   const byId = new Map(current.map((message) => [message._id, message] as const));
   for (const message of incoming) {
     const known = byId.get(message._id);
@@ -36,8 +39,10 @@ export const otherMemberIds = (chat: Pick<ChatView, 'participants'>, myId: strin
  * Own messages show two ticks once the others have seen them: in a one-to-one chat the
  * recipient, in a group every other member (one reader is not "seen" for a group).
  */
-export const isSeenByOthers = (message: Pick<DisplayMessage, 'seenBy'>, othersIds: readonly string[]): boolean =>
-  othersIds.length > 0 && othersIds.every((id) => message.seenBy[id] === true);
+export const isSeenByOthers = (
+  message: Pick<DisplayMessage, 'seenBy'>,
+  othersIds: readonly string[],
+): boolean => othersIds.length > 0 && othersIds.every((id) => message.seenBy[id] === true);
 
 export const replyPreview = (text: string): string => text.slice(0, replyPreviewLength);
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { DisplayMessage } from '../../lib/crypto.ts';
-import { chatTitle, isSeenByOthers, matchesChatFilter, mergeMessages, replyPreview } from './messages.model.ts';
+import {
+  chatTitle,
+  isSeenByOthers,
+  matchesChatFilter,
+  mergeMessages,
+  replyPreview,
+} from './messages.model.ts';
 
 const message = (id: string, seq: number, seenBy: Record<string, true> = {}): DisplayMessage => ({
   _id: id,
@@ -18,7 +24,10 @@ const message = (id: string, seq: number, seenBy: Record<string, true> = {}): Di
 
 describe('mergeMessages', () => {
   it('drops a second copy of a message and keeps both copies read receipts', () => {
-    const merged = mergeMessages([message('a', 1, { u2: true })], [message('a', 1, { u3: true }), message('b', 2)]);
+    const merged = mergeMessages(
+      [message('a', 1, { u2: true })],
+      [message('a', 1, { u3: true }), message('b', 2)],
+    );
     expect(merged.map((m) => m._id)).toEqual(['a', 'b']);
     expect(merged[0]!.seenBy).toEqual({ u2: true, u3: true });
   });

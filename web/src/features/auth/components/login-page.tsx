@@ -22,7 +22,14 @@ export const LoginPage = () => {
     <section className="auth-card" aria-labelledby="login-title">
       <h1 id="login-title">Sign in</h1>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <FormField label="Username" name="username" autoComplete="username" value={username} error={errors.username} onChange={(e) => setUsername(e.target.value)} />
+        <FormField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          value={username}
+          error={errors.username}
+          onChange={(e) => setUsername(e.target.value)}
+        />
         <FormField
           label="Password"
           name="password"

@@ -15,7 +15,9 @@ export const RegisterPage = () => {
 
   const onPicture = (file: File | null, rejected: boolean) => {
     setPicture(file);
-    setErrors(({ picture: _old, ...rest }) => (rejected ? { ...rest, picture: authTexts.invalidImage } : rest));
+    setErrors(({ picture: _old, ...rest }) =>
+      rejected ? { ...rest, picture: authTexts.invalidImage } : rest,
+    );
   };
 
   const onSubmit = (event: FormEvent) => {
@@ -30,7 +32,14 @@ export const RegisterPage = () => {
     <section className="auth-card" aria-labelledby="register-title">
       <h1 id="register-title">Create your account</h1>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <FormField label="Username" name="username" autoComplete="username" value={username} error={errors.username} onChange={(e) => setUsername(e.target.value)} />
+        <FormField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          value={username}
+          error={errors.username}
+          onChange={(e) => setUsername(e.target.value)}
+        />
         <FormField
           label="Password"
           name="password"
@@ -40,7 +49,12 @@ export const RegisterPage = () => {
           error={errors.password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <PictureInput label="Profile Picture (optional)" file={picture} onChange={onPicture} error={errors.picture} />
+        <PictureInput
+          label="Profile Picture (optional)"
+          file={picture}
+          onChange={onPicture}
+          error={errors.picture}
+        />
         {error && (
           <p className="form__error" role="alert">
             {error}

@@ -7,8 +7,14 @@ export const chatsApi = api.injectEndpoints({
     /** The user's chats, most recently active first, kept live from the shared socket. */
     getChats: build.query<ChatView[], void>({
       query: () => ({ url: 'chat/getallchats' }),
-      providesTags: (chats) => [{ type: 'Chat', id: listTag }, ...(chats ?? []).map((c) => ({ type: 'Chat' as const, id: c._id }))],
-      async onCacheEntryAdded(_arg, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, getCacheEntry, dispatch }) {
+      providesTags: (chats) => [
+        { type: 'Chat', id: listTag },
+        ...(chats ?? []).map((c) => ({ type: 'Chat' as const, id: c._id })),
+      ],
+      async onCacheEntryAdded(
+        _arg,
+        { updateCachedData, cacheDataLoaded, cacheEntryRemoved, getCacheEntry, dispatch },
+      ) {
         const refetchList = () => dispatch(api.util.invalidateTags([{ type: 'Chat', id: listTag }]));
         const onMessage = ({ message }: { message: { chat: string; createdAt: string } }) => {
           const known = getCacheEntry().data?.some((chat) => chat._id === message.chat);
@@ -54,4 +60,9 @@ export const chatsApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetChatsQuery, useGetChatByIdQuery, useGetGroupCandidatesQuery, useCreateGroupChatMutation } = chatsApi;
+export const {
+  useGetChatsQuery,
+  useGetChatByIdQuery,
+  useGetGroupCandidatesQuery,
+  useCreateGroupChatMutation,
+} = chatsApi;

@@ -54,7 +54,10 @@ export const messagesApi = api.injectEndpoints({
     getMessages: build.query<MessageWindow, HistoryArgs>({
       queryFn: (args, _api, _extra, baseQuery) => loadPage(baseQuery as BaseQueryCall, args),
       providesTags: (_data, _error, { chatId }) => [{ type: 'Messages', id: chatId }],
-      async onCacheEntryAdded({ chatId, userId }, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, getCacheEntry, dispatch }) {
+      async onCacheEntryAdded(
+        { chatId, userId },
+        { updateCachedData, cacheDataLoaded, cacheEntryRemoved, getCacheEntry, dispatch },
+      ) {
         const socket = getSocket();
         const merge = (incoming: DisplayMessage[]) =>
           updateCachedData((draft) => {
@@ -83,7 +86,10 @@ export const messagesApi = api.injectEndpoints({
             const after = newestSeq(getCacheEntry().data?.messages ?? []);
             if (after === undefined) return;
             const result = await dispatch(
-              messagesApi.endpoints.getMessagePage.initiate({ chatId, userId, after }, { subscribe: false, forceRefetch: true }),
+              messagesApi.endpoints.getMessagePage.initiate(
+                { chatId, userId, after },
+                { subscribe: false, forceRefetch: true },
+              ),
             );
             if (!result.data) return;
             merge(result.data.messages);

@@ -61,7 +61,13 @@ export const AllChatsPage = () => {
           </div>
         )}
       </section>
-      {creating && <CreateGroupPanel myId={me._id} onClose={() => setCreating(false)} onCreated={(chat) => select(chat._id)} />}
+      {creating && (
+        <CreateGroupPanel
+          myId={me._id}
+          onClose={() => setCreating(false)}
+          onCreated={(chat) => select(chat._id)}
+        />
+      )}
     </div>
   );
 };

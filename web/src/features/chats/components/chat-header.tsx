@@ -12,12 +12,18 @@ interface ChatHeaderProps {
 export const ChatHeader = ({ chat, title, online, onShowList }: ChatHeaderProps) => (
   <header className="chat-header">
     <ChatListButton onClick={onShowList} />
-    <Avatar name={title} picture={chat.isGroupChat ? null : chat.participants[0]?.profilePicture} online={online} />
+    <Avatar
+      name={title}
+      picture={chat.isGroupChat ? null : chat.participants[0]?.profilePicture}
+      online={online}
+    />
     <div className="chat-header__text">
       <h2 className="chat-header__title" data-testid="chat-title">
         {title}
       </h2>
-      {chat.isGroupChat && <p className="chat-header__members">{chat.participants.map((p) => p.username).join(', ')}</p>}
+      {chat.isGroupChat && (
+        <p className="chat-header__members">{chat.participants.map((p) => p.username).join(', ')}</p>
+      )}
     </div>
   </header>
 );

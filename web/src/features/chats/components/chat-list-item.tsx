@@ -20,10 +20,16 @@ export const ChatListItem = ({ chat, selected, online, onSelect }: ChatListItemP
         onClick={() => onSelect(chat._id)}
         data-testid="chat-item"
       >
-        <Avatar name={title} picture={chat.isGroupChat ? null : chat.participants[0]?.profilePicture} online={online} />
+        <Avatar
+          name={title}
+          picture={chat.isGroupChat ? null : chat.participants[0]?.profilePicture}
+          online={online}
+        />
         <span className="chat-item__text">
           <span className="chat-item__title">{title}</span>
-          <span className="chat-item__subtitle">{chat.isGroupChat ? `Group · ${chat.participants.length} members` : 'Direct message'}</span>
+          <span className="chat-item__subtitle">
+            {chat.isGroupChat ? `Group · ${chat.participants.length} members` : 'Direct message'}
+          </span>
         </span>
       </button>
     </li>

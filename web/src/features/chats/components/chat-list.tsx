@@ -18,13 +18,27 @@ interface ChatListProps {
 }
 
 /** The left pane: searchable chats and the floating create-group button. */
-export const ChatList = ({ chats, loading, selectedId, onlineIds, open, onSelect, onClose, onCreateGroup }: ChatListProps) => {
+export const ChatList = ({
+  chats,
+  loading,
+  selectedId,
+  onlineIds,
+  open,
+  onSelect,
+  onClose,
+  onCreateGroup,
+}: ChatListProps) => {
   const [filter, setFilter] = useState('');
   const shown = (chats ?? []).filter((chat) => matchesChatFilter(chat, filter));
-  const isOnline = (chat: ChatView) => !chat.isGroupChat && onlineIds.includes(chat.participants[0]?._id ?? '');
+  const isOnline = (chat: ChatView) =>
+    !chat.isGroupChat && onlineIds.includes(chat.participants[0]?._id ?? '');
 
   return (
-    <aside className={`chat-list ${open ? 'chat-list--open' : ''}`} aria-label="Chats" data-testid="chat-list">
+    <aside
+      className={`chat-list ${open ? 'chat-list--open' : ''}`}
+      aria-label="Chats"
+      data-testid="chat-list"
+    >
       <div className="chat-list__top">
         <input
           className="search__input chat-list__search"
@@ -34,7 +48,12 @@ export const ChatList = ({ chats, loading, selectedId, onlineIds, open, onSelect
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
         />
-        <button type="button" className="icon-button chat-list__close" aria-label="Hide chats" onClick={onClose}>
+        <button
+          type="button"
+          className="icon-button chat-list__close"
+          aria-label="Hide chats"
+          onClick={onClose}
+        >
           <CloseIcon />
         </button>
       </div>
@@ -45,7 +64,13 @@ export const ChatList = ({ chats, loading, selectedId, onlineIds, open, onSelect
       ) : (
         <ul className="chat-list__items">
           {shown.map((chat) => (
-            <ChatListItem key={chat._id} chat={chat} selected={chat._id === selectedId} online={isOnline(chat)} onSelect={onSelect} />
+            <ChatListItem
+              key={chat._id}
+              chat={chat}
+              selected={chat._id === selectedId}
+              online={isOnline(chat)}
+              onSelect={onSelect}
+            />
           ))}
         </ul>
       )}

@@ -27,7 +27,11 @@ interface ChatWindowProps {
 /** The open chat: header, decrypted history, typing indicator, reply bar and composer. */
 export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const { data: chat, isError: chatFailed } = useGetChatByIdQuery(chatId);
-  const { data: history, isLoading, isError: historyFailed } = useGetMessagesQuery({ chatId, userId: me._id });
+  const {
+    data: history,
+    isLoading,
+    isError: historyFailed,
+  } = useGetMessagesQuery({ chatId, userId: me._id });
   const { data: online = [] } = useGetOnlineUsersQuery(me._id);
   const [replyTo, setReplyTo] = useState<DisplayMessage | null>(null);
   const [keyMissing, setKeyMissing] = useState(false);
@@ -79,13 +83,24 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
 
   return (
     <div className="chat-window">
-      <ChatHeader chat={chat} title={title} online={otherId !== undefined && online.includes(otherId)} onShowList={onShowList} />
+      <ChatHeader
+        chat={chat}
+        title={title}
+        online={otherId !== undefined && online.includes(otherId)}
+        onShowList={onShowList}
+      />
       {keyMissing && (
         <p className="form__error chat-window__notice" role="alert">
           {missingPrivateKeyText}
         </p>
       )}
-      <MessageList chat={chat} myId={me._id} messages={history.messages} hasMore={history.hasMore} onReply={onReply} />
+      <MessageList
+        chat={chat}
+        myId={me._id}
+        messages={history.messages}
+        hasMore={history.hasMore}
+        onReply={onReply}
+      />
       <TypingIndicator names={names} />
       {sendError && (
         <p className="form__error chat-window__notice" role="alert">

@@ -14,11 +14,23 @@ interface GroupMembersStepProps {
 }
 
 /** Step 2: choose members from the directory (the current user is not listed). */
-export const GroupMembersStep = ({ myId, selected, onToggle, creating, onCreate, onBack, onClose }: GroupMembersStepProps) => {
+export const GroupMembersStep = ({
+  myId,
+  selected,
+  onToggle,
+  creating,
+  onCreate,
+  onBack,
+  onClose,
+}: GroupMembersStepProps) => {
   const { data: users, isLoading, isFetching, error, refetch } = useGetGroupCandidatesQuery();
   const candidates = (users ?? []).filter((user) => user._id !== myId);
   const failure =
-    error && 'kind' in error ? (error.kind === 'network' ? 'An error occurred while fetching users.' : 'Failed to fetch users. Please try again.') : null;
+    error && 'kind' in error
+      ? error.kind === 'network'
+        ? 'An error occurred while fetching users.'
+        : 'Failed to fetch users. Please try again.'
+      : null;
 
   return (
     <div className="group-members">

@@ -16,7 +16,14 @@ export const GroupNameStep = ({ name, onName, onNext, onClose }: GroupNameStepPr
   };
   return (
     <form className="form" onSubmit={submit}>
-      <FormField label="Group Name" name="group-name" value={name} autoFocus maxLength={100} onChange={(e) => onName(e.target.value)} />
+      <FormField
+        label="Group Name"
+        name="group-name"
+        value={name}
+        autoFocus
+        maxLength={100}
+        onChange={(e) => onName(e.target.value)}
+      />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={!name.trim()}>
           Next

@@ -17,12 +17,24 @@ interface MessageBubbleProps {
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
-export const MessageBubble = memo(function MessageBubble({ message, mine, senderName, seen, track, onReply }: MessageBubbleProps) {
+export const MessageBubble = memo(function MessageBubble({
+  message,
+  mine,
+  senderName,
+  seen,
+  track,
+  onReply,
+}: MessageBubbleProps) {
   const { _id: id } = message;
   const ref = useCallback((element: HTMLLIElement | null) => track?.(id, element), [track, id]);
   const quoted = message.replyTo?.decryptedContent ?? '';
   return (
-    <li ref={ref} className={`message ${mine ? 'message--mine' : 'message--theirs'}`} data-message-id={id} data-testid="message">
+    <li
+      ref={ref}
+      className={`message ${mine ? 'message--mine' : 'message--theirs'}`}
+      data-message-id={id}
+      data-testid="message"
+    >
       <div className="message__bubble">
         {senderName && <span className="message__sender">{senderName}</span>}
         {message.replyTo && (
@@ -39,7 +51,12 @@ export const MessageBubble = memo(function MessageBubble({ message, mine, sender
           {mine && <SeenTicks seen={seen} />}
         </span>
       </div>
-      <button type="button" className="icon-button message__reply" aria-label="Reply" onClick={() => onReply(message)}>
+      <button
+        type="button"
+        className="icon-button message__reply"
+        aria-label="Reply"
+        onClick={() => onReply(message)}
+      >
         <ReplyIcon />
       </button>
     </li>

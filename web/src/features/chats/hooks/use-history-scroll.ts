@@ -18,7 +18,13 @@ const edgePx = 80;
  * where it was once they are prepended. Browser scroll anchoring is off for the list
  * (`overflow-anchor: none`) so this is the only thing that moves it.
  */
-export const useHistoryScroll = ({ container, messages, myId, hasMore, onNeedOlder }: HistoryScrollOptions) => {
+export const useHistoryScroll = ({
+  container,
+  messages,
+  myId,
+  hasMore,
+  onNeedOlder,
+}: HistoryScrollOptions) => {
   const last = useRef({ first: '', newest: '', height: 0, top: 0, initialised: false });
 
   const askForOlder = useCallback(() => {
@@ -42,7 +48,13 @@ export const useHistoryScroll = ({ container, messages, myId, hasMore, onNeedOld
     } else if (newest && newest._id !== before.newest && (wasAtBottom || newest.sender._id === myId)) {
       container.scrollTop = container.scrollHeight;
     }
-    last.current = { ...before, first, newest: newest?._id ?? '', height: container.scrollHeight, top: container.scrollTop };
+    last.current = {
+      ...before,
+      first,
+      newest: newest?._id ?? '',
+      height: container.scrollHeight,
+      top: container.scrollTop,
+    };
     askForOlder();
   }, [container, messages, myId, askForOlder]);
 

@@ -18,7 +18,10 @@ export const useOlderMessages = (args: HistoryArgs) => {
       setLoading(true);
       try {
         const page = await dispatch(
-          messagesApi.endpoints.getMessagePage.initiate({ chatId, userId, before: oldest }, { subscribe: false, forceRefetch: true }),
+          messagesApi.endpoints.getMessagePage.initiate(
+            { chatId, userId, before: oldest },
+            { subscribe: false, forceRefetch: true },
+          ),
         );
         if (!page.data) return void console.error('Could not load older messages', page.error);
         const { messages, hasMore } = page.data;

@@ -3,12 +3,17 @@ import type { ChatView, MessageView, PublicUser } from '@veil/contracts';
 import { useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { isApiError } from '../../../lib/api-error.ts';
-import { decryptForUser, encryptForGroup, encryptForIndividual, type DisplayMessage } from '../../../lib/crypto.ts';
+import {
+  decryptForUser,
+  encryptForGroup,
+  encryptForIndividual,
+  type DisplayMessage,
+} from '../../../lib/crypto.ts';
 import { useSendIndividualMessageMutation } from '../../../lib/messaging.api.ts';
 import { chatsApi } from '../api/chats.api.ts';
 import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
 import { mergeMessages } from '../messages.model.ts';
-import { sendFailureText } from '../send-errors.ts';
+import { sendFailureText } from '../../../lib/send-errors.ts';
 
 /**
  * Encrypts and sends a message in the open chat, then puts it in the chat's history (the
@@ -33,7 +38,9 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
       return await attempt(target.participants);
     } catch (failure) {
       if (!isApiError(failure) || failure.code !== 'KEY_MAP_MISMATCH') throw failure;
-      const fresh = await dispatch(chatsApi.endpoints.getChatById.initiate(target._id, { subscribe: false, forceRefetch: true })).unwrap();
+      const fresh = await dispatch(
+        chatsApi.endpoints.getChatById.initiate(target._id, { subscribe: false, forceRefetch: true }),
+      ).unwrap();
       return attempt(fresh.participants);
     }
   };

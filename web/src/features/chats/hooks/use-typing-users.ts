@@ -17,7 +17,10 @@ export const useTypingUsers = (chatId: string): string[] => {
     const onTyping = (notice: { chatId: string; userId: string }) => {
       if (notice.chatId !== chatId) return;
       clearTimeout(timers.get(notice.userId));
-      timers.set(notice.userId, setTimeout(() => clear(notice.userId), typingIndicatorClearMs));
+      timers.set(
+        notice.userId,
+        setTimeout(() => clear(notice.userId), typingIndicatorClearMs),
+      );
       setTyping((ids) => (ids.includes(notice.userId) ? ids : [...ids, notice.userId]));
     };
     const onStop = (notice: { chatId: string; userId: string }) => {

@@ -6,10 +6,26 @@ import { selectCurrentUser } from '../../../lib/session.slice.ts';
 
 /** The landing page's feature list (spec section 1). */
 const features = [
-  { title: 'End-to-end encryption', text: 'Messages are encrypted on your device; only the chat’s members can read them.', Icon: LockIcon },
-  { title: 'Real-time messaging', text: 'Messages, typing and read receipts arrive the moment they happen.', Icon: BoltIcon },
-  { title: 'Group chats', text: 'Talk with several people at once, every message encrypted for each member.', Icon: UsersIcon },
-  { title: 'User privacy', text: 'Your private key never leaves this browser; the server stores only ciphertext.', Icon: ShieldIcon },
+  {
+    title: 'End-to-end encryption',
+    text: 'Messages are encrypted on your device; only the chat’s members can read them.',
+    Icon: LockIcon,
+  },
+  {
+    title: 'Real-time messaging',
+    text: 'Messages, typing and read receipts arrive the moment they happen.',
+    Icon: BoltIcon,
+  },
+  {
+    title: 'Group chats',
+    text: 'Talk with several people at once, every message encrypted for each member.',
+    Icon: UsersIcon,
+  },
+  {
+    title: 'User privacy',
+    text: 'Your private key never leaves this browser; the server stores only ciphertext.',
+    Icon: ShieldIcon,
+  },
 ] as const;
 
 /** `/`: greeting and main button depend on the login state (spec section 2). */

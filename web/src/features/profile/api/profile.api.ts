@@ -16,10 +16,18 @@ export const profileApi = api.injectEndpoints({
       query: (body) => ({ url: 'user/updatePassword', method: 'PUT', body }),
     }),
     /** A password change revokes every refresh token; logging in again with the new password gets fresh ones. */
-    reauthenticate: build.mutation<{ user: { accesstoken: string; refreshtoken: string } }, { username: string; password: string }>({
+    reauthenticate: build.mutation<
+      { user: { accesstoken: string; refreshtoken: string } },
+      { username: string; password: string }
+    >({
       query: (body) => ({ url: 'user/login', method: 'POST', body }),
     }),
   }),
 });
 
-export const { useGetProfileQuery, useUpdateProfileMutation, useUpdatePasswordMutation, useReauthenticateMutation } = profileApi;
+export const {
+  useGetProfileQuery,
+  useUpdateProfileMutation,
+  useUpdatePasswordMutation,
+  useReauthenticateMutation,
+} = profileApi;

@@ -22,7 +22,13 @@ export const ProfileEditForm = ({ user, saving, onSave, onCancel }: ProfileEditF
 
   return (
     <form className="form" onSubmit={onSubmit} aria-label="Edit profile">
-      <FormField label="Username" name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} />
+      <FormField
+        label="Username"
+        name="username"
+        autoComplete="username"
+        value={username}
+        onChange={(e) => setUsername(e.target.value)}
+      />
       <PictureInput label="Profile Picture (optional)" file={picture} onChange={(file) => setPicture(file)} />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={saving}>

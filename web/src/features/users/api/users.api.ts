@@ -6,7 +6,9 @@ export const usersApi = api.injectEndpoints({
     /** The directory: everyone when the search text is empty, else a case-insensitive match. */
     searchUsers: build.query<PublicUser[], string>({
       query: (text) =>
-        text.trim() ? { url: 'user/searchuser', params: { username: text.trim() } } : { url: 'user/getallusers' },
+        text.trim()
+          ? { url: 'user/searchuser', params: { username: text.trim() } }
+          : { url: 'user/getallusers' },
       providesTags: [{ type: 'User', id: listTag }],
     }),
   }),

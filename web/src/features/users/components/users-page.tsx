@@ -27,7 +27,8 @@ export const UsersPage = () => {
     else void sayHi(user);
   };
 
-  const actionFor = (user: PublicUser) => (!me ? 'Login to Chat' : user._id === me._id ? 'Your profile' : 'Say Hi');
+  const actionFor = (user: PublicUser) =>
+    !me ? 'Login to Chat' : user._id === me._id ? 'Your profile' : 'Say Hi';
 
   return (
     <section className="users-page" aria-labelledby="users-title">
@@ -57,7 +58,13 @@ export const UsersPage = () => {
       ) : (
         <ul className="user-grid">
           {users.map((user) => (
-            <UserCard key={user._id} user={user} action={actionFor(user)} busy={pendingId === user._id} onSelect={select} />
+            <UserCard
+              key={user._id}
+              user={user}
+              action={actionFor(user)}
+              busy={pendingId === user._id}
+              onSelect={select}
+            />
           ))}
         </ul>
       )}

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { api, listTag } from '../../../lib/api.ts';
-import { errorText, isApiError } from '../../../lib/api-error.ts';
 import { encryptForIndividual } from '../../../lib/crypto.ts';
 import { useSendIndividualMessageMutation } from '../../../lib/messaging.api.ts';
+import { sendFailureText } from '../../../lib/send-errors.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
 
 /**
@@ -28,10 +28,15 @@ export const useSayHi = () => {
       const payload = await encryptForIndividual(`Hi ${user.username}`, me._id, user._id);
       const { chat } = await send({ recipientId: user._id, payload }).unwrap();
       // The chat (maybe new) and its history changed; cached copies must not hide that.
-      dispatch(api.util.invalidateTags([{ type: 'Chat', id: listTag }, { type: 'Messages', id: chat._id }]));
+      dispatch(
+        api.util.invalidateTags([
+          { type: 'Chat', id: listTag },
+          { type: 'Messages', id: chat._id },
+        ]),
+      );
       await navigate(`/all-chats?chat=${encodeURIComponent(chat._id)}`);
     } catch (failure) {
-      setError(isApiError(failure) ? `Failed to send message: ${failure.statusText || failure.message}` : errorText(failure));
+      setError(sendFailureText(false, failure));
     } finally {
       setPendingId(null);
     }

@@ -1,0 +1,114 @@
+import type { WebSocketRoute } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { login, messageWithText, openChat, sayHi, sendMessage, signUpAndLogIn, uniqueName } from './flows.ts';
+import { startVeilWeb, type VeilWeb } from './harness.ts';
+
+/** Issue 5 (web part): typing indicator, read receipts and presence between two browsers. */
+describe('realtime (browser)', { timeout: 150_000 }, () => {
+  let veil: VeilWeb;
+  beforeAll(async () => {
+    veil = await startVeilWeb();
+  }, 240_000);
+  afterEach(({ task }) => veil.finishTest(task));
+  afterAll(() => veil?.stop());
+
+  const pair = async () => {
+    const alice = { page: await veil.newPage(), name: uniqueName('ral') };
+    const bob = { page: await veil.newPage(), name: uniqueName('rbo') };
+    await signUpAndLogIn(alice.page, alice.name);
+    await signUpAndLogIn(bob.page, bob.name);
+    await sayHi(alice.page, bob.name);
+    await openChat(bob.page, alice.name);
+    return { alice, bob };
+  };
+
+  it('shows "X typing..." while the other side types and clears it when they stop', async () => {
+    const { alice, bob } = await pair();
+    const indicator = alice.page.getByTestId('typing-indicator');
+    await bob.page.getByRole('textbox', { name: 'Message' }).pressSequentially('typing away', { delay: 40 });
+    await indicator.getByText(`${bob.name} typing...`).waitFor();
+    // Bob stops: "stop typing" after 500 ms without input clears it.
+    await expect.poll(() => indicator.textContent(), { timeout: 5000 }).toBe('');
+
+    // Sending clears it at once too.
+    await bob.page.getByRole('textbox', { name: 'Message' }).pressSequentially('and send', { delay: 40 });
+    await indicator.getByText(`${bob.name} typing...`).waitFor();
+    await bob.page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await messageWithText(alice.page, 'typing awayand send').waitFor();
+    await expect.poll(() => indicator.textContent(), { timeout: 5000 }).toBe('');
+  });
+
+  it('turns one grey tick into two once the recipient has seen the message', async () => {
+    const { alice, bob } = await pair();
+    // Bob looks elsewhere, so Alice's next message stays unseen.
+    await bob.page.getByRole('link', { name: 'Users' }).click();
+    await sendMessage(alice.page, 'Did you read this?');
+    const ticks = messageWithText(alice.page, 'Did you read this?').getByTestId('ticks');
+    await ticks.waitFor();
+    expect(await ticks.getAttribute('aria-label')).toBe('Sent');
+    expect(await ticks.getAttribute('data-seen')).toBe('false');
+
+    await openChat(bob.page, alice.name);
+    await messageWithText(bob.page, 'Did you read this?').waitFor();
+    await expect.poll(() => ticks.getAttribute('aria-label'), { timeout: 10_000 }).toBe('Seen');
+
+    // A message arriving while the chat is open is reported at once.
+    await sendMessage(alice.page, 'And this one?');
+    await messageWithText(bob.page, 'And this one?').waitFor();
+    await expect
+      .poll(
+        () => messageWithText(alice.page, 'And this one?').getByTestId('ticks').getAttribute('aria-label'),
+        { timeout: 10_000 },
+      )
+      .toBe('Seen');
+  });
+
+  it('shows a green dot while the contact is online and removes it when they log out', async () => {
+    const { alice, bob } = await pair();
+    const bobItem = alice.page.getByTestId('chat-item').filter({ hasText: bob.name });
+    await bobItem.getByTestId('online-dot').waitFor();
+    await alice.page.locator('.chat-header').getByTestId('online-dot').waitFor();
+
+    await bob.page.getByRole('button', { name: 'Logout' }).click();
+    await bobItem.getByTestId('online-dot').waitFor({ state: 'detached' });
+
+    await login(bob.page, bob.name, 'correct horse 1');
+    await bobItem.getByTestId('online-dot').waitFor();
+  });
+
+  it('catches up after a reconnect: missed messages and new chats appear', async () => {
+    const alice = { page: await veil.newPage(), name: uniqueName('cal') };
+    const bob = { page: await veil.newPage(), name: uniqueName('cbo') };
+    const carol = { page: await veil.newPage(), name: uniqueName('cca') };
+    // Fault injection on Bob's network: his websocket can be cut and kept from reconnecting.
+    let down = false;
+    const routes = new Set<{ page: WebSocketRoute; server: WebSocketRoute }>();
+    await bob.page.routeWebSocket(/\/socket\.io\//, (route) => {
+      if (down) return void route.close();
+      routes.add({ page: route, server: route.connectToServer() });
+    });
+    await signUpAndLogIn(alice.page, alice.name);
+    await signUpAndLogIn(bob.page, bob.name);
+    await signUpAndLogIn(carol.page, carol.name);
+    await sayHi(alice.page, bob.name);
+    await openChat(bob.page, alice.name);
+    await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
+
+    down = true;
+    for (const { page, server } of routes) {
+      await server.close();
+      await page.close();
+    }
+    routes.clear();
+    await sendMessage(alice.page, 'Sent while you were away');
+    await messageWithText(alice.page, 'Sent while you were away').getByTestId('ticks').waitFor();
+    await sayHi(carol.page, bob.name);
+    await messageWithText(carol.page, `Hi ${bob.name}`).waitFor();
+    expect(await messageWithText(bob.page, 'Sent while you were away').count()).toBe(0);
+
+    down = false;
+    await messageWithText(bob.page, 'Sent while you were away').waitFor({ timeout: 20_000 });
+    await bob.page.getByTestId('chat-item').filter({ hasText: carol.name }).waitFor();
+    await expect.poll(() => bob.page.getByTestId('message').count()).toBe(2);
+  });
+});
