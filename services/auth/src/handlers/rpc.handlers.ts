@@ -14,9 +14,9 @@ import {
   type RunningProjection,
 } from '@veil/kernel';
 import type { Ports } from '@veil/ports';
-import { dummyHashPromise, hashPassword, verifyPassword } from '../domain/password-hash.ts';
+import { dummyHashPromise, hashPassword, verifyPassword } from '../infra/password-hash.ts';
 import { refreshFamilyAggregate } from '../domain/refresh-family.aggregate.ts';
-import { digestRefreshToken, mintRefreshToken, parseRefreshToken } from '../domain/refresh-token.ts';
+import { digestRefreshToken, mintRefreshToken, parseRefreshToken } from '../infra/refresh-token.ts';
 import type { LoginLimiter } from '../infra/login-limiter.ts';
 import type { AuthReadModels } from '../projections/credentials.projection.ts';
 

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import pLimit from 'p-limit';
 
 /**
  * Passwords are hashed with scrypt (memory-hard, in node:crypto, no native addon to build).
@@ -8,15 +9,24 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 const params = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
+/**
+ * scrypt runs on libuv's thread pool (4 threads), which file I/O shares: the embedded event log's
+ * fsync included. At most two hashes at a time keeps a burst of logins from stalling every append.
+ */
+const hashing = pLimit(2);
+
 const derive = (password: string, salt: Buffer, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scrypt(
-      password.normalize('NFKC'),
-      salt,
-      KEY_LENGTH,
-      { ...options, maxmem: 128 * 1024 * 1024 },
-      (err, key) => (err ? reject(err) : resolve(key)),
-    ),
+  hashing(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(
+          password.normalize('NFKC'),
+          salt,
+          KEY_LENGTH,
+          { ...options, maxmem: 128 * 1024 * 1024 },
+          (err, key) => (err ? reject(err) : resolve(key)),
+        ),
+      ),
   );
 
 export const hashPassword = async (password: string): Promise<string> => {
