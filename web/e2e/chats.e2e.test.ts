@@ -160,7 +160,7 @@ describe('chats (browser)', { timeout: 150_000 }, () => {
     // The message that was at the top is still where the reader left it, not pushed away.
     const kept = messageWithText(bob.page, anchorText ?? '');
     const [listBox, keptBox] = await Promise.all([list.boundingBox(), kept.boundingBox()]);
-    expect(Math.abs((keptBox?.y ?? 0) - (listBox?.y ?? 0))).toBeLessThan(120);
+    expect(Math.abs((keptBox?.y ?? 0) - (listBox?.y ?? 0))).toBeLessThan(40);
     expect(await bob.page.getByTestId('message').count()).toBe(total + 1);
   });
 });

@@ -1,5 +1,5 @@
 import type { ChatView, MessageView } from '@veil/contracts';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { getSocket } from '../../../lib/realtime.ts';
@@ -45,27 +45,33 @@ export const MessageList = ({ chat, myId, messages, hasMore, onReply }: MessageL
   }, [chat._id, myId, reportNow]);
 
   return (
-    <ol className="message-list" ref={setContainer} onScroll={onScroll} aria-label="Messages" tabIndex={0}>
+    // The loading indicator floats over the list rather than being a row in it: a row would
+    // change the list's height and throw off the scroll position kept while older pages load.
+    <div className="message-list-frame">
       {loading && (
-        <li className="message-list__loading">
+        <div className="message-list__loading">
           <Spinner label="Loading older messages" />
-        </li>
+        </div>
       )}
-      {messages.length === 0 && <li className="empty-state">No messages available</li>}
-      {messages.map((message) => {
-        const mine = message.sender._id === myId;
-        return (
-          <MessageBubble
-            key={message._id}
-            message={message}
-            mine={mine}
-            senderName={chat.isGroupChat && !mine ? (names.get(message.sender._id) ?? 'Former member') : null}
-            seen={mine && isSeenByOthers(message, others)}
-            track={!mine && !message.seenBy[myId] ? track : null}
-            onReply={onReply}
-          />
-        );
-      })}
-    </ol>
+      <ol className="message-list" ref={setContainer} onScroll={onScroll} aria-label="Messages" tabIndex={0}>
+        {messages.length === 0 && <li className="empty-state">No messages available</li>}
+        {messages.map((message) => {
+          const mine = message.sender._id === myId;
+          return (
+            <MessageBubble
+              key={message._id}
+              message={message}
+              mine={mine}
+              senderName={
+                chat.isGroupChat && !mine ? (names.get(message.sender._id) ?? 'Former member') : null
+              }
+              seen={mine && isSeenByOthers(message, others)}
+              track={!mine && !message.seenBy[myId] ? track : null}
+              onReply={onReply}
+            />
+          );
+        })}
+      </ol>
+    </div>
   );
 };
