@@ -21,13 +21,8 @@ interface MessageListProps {
 export const MessageList = ({ chat, myId, messages, hasMore, onReply }: MessageListProps) => {
   const [container, setContainer] = useState<HTMLOListElement | null>(null);
   const { loadOlder, loading } = useOlderMessages({ chatId: chat._id, userId: myId });
-  const { onScroll } = useHistoryScroll({
-    container,
-    messages,
-    myId,
-    hasMore,
-    onNeedOlder: (seq) => void loadOlder(seq),
-  });
+  const onNeedOlder = useCallback((seq: number) => void loadOlder(seq), [loadOlder]);
+  const { onScroll } = useHistoryScroll({ container, messages, myId, hasMore, onNeedOlder });
   const { track, reportNow } = useSeenReporter(chat._id, container);
   const others = otherMemberIds(chat, myId);
   const names = new Map(chat.participants.map((p) => [p._id, p.username] as const));
