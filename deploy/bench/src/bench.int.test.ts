@@ -15,6 +15,7 @@ describe('benchmark harness (quick)', () => {
       durationSeconds: 1,
       repeats: 1,
       replayEvents: [500],
+      connectionSteps: [20],
       port: 19_400 + Math.floor(Math.random() * 500),
     });
     for (const target of [result.delivery.veil, result.delivery.relay]) {
@@ -22,5 +23,6 @@ describe('benchmark harness (quick)', () => {
     }
     expect(result.replay[0]).toMatchObject({ messagesProjected: 500 });
     expect(result.crypto.encryptFor2Ms).toBeGreaterThan(0);
+    expect(result.connections).toEqual([expect.objectContaining({ sockets: 20, failed: 0 })]);
   }, 120_000);
 });

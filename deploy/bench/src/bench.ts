@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
 import { runDelivery, veilTarget, type DeliveryOptions, type DeliveryResult } from './delivery.ts';
 import { relayTarget, startRelay } from './relay.ts';
@@ -21,6 +22,7 @@ export interface BenchOptions {
   durationSeconds: number;
   repeats: number;
   replayEvents: number[];
+  connectionSteps: number[];
   port: number;
 }
 
@@ -64,6 +66,9 @@ export const runBench = async (options: BenchOptions) => {
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
+  const connections = options.connectionSteps.length
+    ? await runConnectionsBench(options.connectionSteps, options.port + 1)
+    : [];
   return {
     machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
     options,
@@ -75,6 +80,7 @@ export const runBench = async (options: BenchOptions) => {
     },
     crypto,
     replay,
+    connections,
   };
 };
 
@@ -92,6 +98,8 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   console.table(result.crypto);
   console.log('Replay (rebuild every read model)');
   console.table(result.replay);
+  console.log('Idle authenticated sockets in one process');
+  console.table(result.connections);
 };
 
 const main = async () => {
@@ -103,6 +111,7 @@ const main = async () => {
       duration: { type: 'string' },
       repeats: { type: 'string' },
       replay: { type: 'string' },
+      connections: { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -114,6 +123,10 @@ const main = async () => {
     durationSeconds: Number(values.duration ?? (quick ? 1 : 10)),
     repeats: Number(values.repeats ?? (quick ? 1 : 3)),
     replayEvents: (values.replay ?? (quick ? '1000' : '100000,1000000')).split(',').map(Number),
+    connectionSteps: (values.connections ?? (quick ? '20' : '1000,5000,10000'))
+      .split(',')
+      .filter(Boolean)
+      .map(Number),
     port: Number(values.port),
   };
   const result = await runBench(options);

@@ -12,6 +12,7 @@ const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export interface VeilProcess {
   url: string;
   pid: number;
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -51,6 +52,7 @@ export const startVeilProcess = async (
   return {
     url,
     pid: child.pid!,
+    dataDir,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
