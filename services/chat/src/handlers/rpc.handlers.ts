@@ -1,4 +1,10 @@
-import { DomainError, chatStreamId, createGroupBodySchema, type chatRpc } from '@veil/contracts';
+import {
+  DomainError,
+  chatStreamId,
+  createGroupBodySchema,
+  pairStreamId,
+  type chatRpc,
+} from '@veil/contracts';
 import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Ports } from '@veil/ports';
 import { ensureDirectChat } from './direct-pair.ts';
@@ -87,6 +93,10 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     async ensureDirect({ userId, otherUserId }) {
       if (userId === otherUserId)
         throw new DomainError('VALIDATION_FAILED', 'You cannot start a chat with yourself');
+      // Hot path: the pair already has its chat, known to this service's read model.
+      const [known] = await models.chats.find({ pairKey: pairStreamId(userId, otherUserId) }, { limit: 1 });
+      if (known)
+        return { chat: await viewFor(known, userId), position: known.createdPosition, created: false };
       await requireUsers([userId, otherUserId]);
       const { chatId, position, created } = await ensureDirectChat(deps, userId, otherUserId);
       await projection.waitFor('chat', position);

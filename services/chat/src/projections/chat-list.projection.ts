@@ -1,5 +1,5 @@
 import type { ChatEvent, ChatView, MessageEvent, UserEvent } from '@veil/contracts';
-import { mediaUrl } from '@veil/contracts';
+import { mediaUrl, pairStreamId } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -18,6 +18,10 @@ export interface ChatDoc {
   updatedAt: string;
   /** The newest ULID seen in this chat (its own id, then each message's): sorts the list by activity. */
   lastActivityId: string;
+  /** One-to-one chats: the pair's stream id, so finding a pair's chat is one indexed read. */
+  pairKey: string | null;
+  /** Position of the creating event in the chat log (other services wait for it). */
+  createdPosition: number;
 }
 
 export interface ParticipantDoc {
@@ -32,14 +36,17 @@ export interface ChatReadModels {
 }
 
 export const openChatReadModels = async (readStore: ReadStore): Promise<ChatReadModels> => ({
-  chats: await readStore.collection<ChatDoc>('chat_chats', [{ fields: { members: 1 } }]),
+  chats: await readStore.collection<ChatDoc>('chat_chats', [
+    { fields: { members: 1 } },
+    { fields: { pairKey: 1 } },
+  ]),
   participants: await readStore.collection<ParticipantDoc>('chat_participants'),
 });
 
 export const chatListProjection = ({ chats, participants }: ChatReadModels): ProjectionDefinition => ({
   name: 'chat_list',
   contexts: ['chat', 'user', 'message'],
-  async handle({ event: raw }) {
+  async handle({ event: raw, position }) {
     const event = raw as ChatEvent | UserEvent | MessageEvent;
     switch (event.type) {
       case 'DirectChatCreated':
@@ -54,6 +61,8 @@ export const chatListProjection = ({ chats, participants }: ChatReadModels): Pro
           createdAt: event.occurredAt,
           updatedAt: event.occurredAt,
           lastActivityId: event.data.chatId,
+          pairKey: event.type === 'DirectChatCreated' ? pairStreamId(...event.data.members) : null,
+          createdPosition: position,
         });
         return;
       }
