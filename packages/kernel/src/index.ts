@@ -2,3 +2,4 @@ export * from './aggregate.ts';
 export * from './events.ts';
 export * from './projection.ts';
 export * from './rpc-client.ts';
+export * from './projected-service.ts';

@@ -1,5 +1,5 @@
 import { authRpc } from '@veil/contracts';
-import { serveRpc, startProjection } from '@veil/kernel';
+import { startProjectedRpcService } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { createAccessTokenSigner } from '@veil/tokens';
 import { authRpcHandlers } from './handlers/rpc.handlers.ts';
@@ -11,15 +11,7 @@ export type { AuthSettings } from './settings.ts';
 
 /** The auth service: credentials, login throttling, access tokens and rotating refresh tokens. */
 export const start: StartService<AuthSettings> = async ({ ports, settings }) => {
-  const log = ports.log.child({ service: 'auth' });
   const models = await openAuthReadModels(ports.readStore);
-  const projection = await startProjection({
-    bus: ports.bus,
-    readStore: ports.readStore,
-    log,
-    definition: credentialsProjection(models),
-  });
-  await projection.catchUp();
   const limiter = createLoginLimiter({
     attemptsPerIp: settings.loginAttemptsPerIp,
     ...(settings.redisUrl ? { redisUrl: settings.redisUrl } : {}),
@@ -29,26 +21,21 @@ export const start: StartService<AuthSettings> = async ({ ports, settings }) => 
     settings.accessTokenPrivateJwk,
     settings.accessTokenTtlSeconds,
   );
-  const rpc = await serveRpc(
-    ports.rpc,
-    authRpc,
-    authRpcHandlers({
-      store: ports.bus,
-      models,
-      projection,
-      limiter,
-      signAccessToken,
-      refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
-      clock: ports.clock,
-      ids: ports.ids,
-      log,
-    }),
-  );
-  return {
-    async stop() {
-      await rpc.stop();
-      await projection.stop();
-      await limiter.close();
-    },
-  };
+  return startProjectedRpcService(ports, {
+    contract: authRpc,
+    projection: credentialsProjection(models),
+    handlers: (projection) =>
+      authRpcHandlers({
+        store: ports.bus,
+        models,
+        projection,
+        limiter,
+        signAccessToken,
+        refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
+        clock: ports.clock,
+        ids: ports.ids,
+        log: ports.log.child({ service: 'auth' }),
+      }),
+    onStop: () => limiter.close(),
+  });
 };

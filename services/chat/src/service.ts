@@ -1,29 +1,16 @@
 import { chatRpc } from '@veil/contracts';
-import { serveRpc, startProjection } from '@veil/kernel';
+import { startProjectedRpcService } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { chatRpcHandlers } from './handlers/rpc.handlers.ts';
 import { chatListProjection, openChatReadModels } from './projections/chat-list.projection.ts';
 
 /** The chat service: one-to-one and group chats and their membership. */
 export const start: StartService = async ({ ports }) => {
-  const log = ports.log.child({ service: 'chat' });
   const models = await openChatReadModels(ports.readStore);
-  const projection = await startProjection({
-    bus: ports.bus,
-    readStore: ports.readStore,
-    log,
-    definition: chatListProjection(models),
+  return startProjectedRpcService(ports, {
+    contract: chatRpc,
+    projection: chatListProjection(models),
+    handlers: (projection) =>
+      chatRpcHandlers({ store: ports.bus, models, projection, clock: ports.clock, ids: ports.ids }),
   });
-  await projection.catchUp();
-  const rpc = await serveRpc(
-    ports.rpc,
-    chatRpc,
-    chatRpcHandlers({ store: ports.bus, models, projection, clock: ports.clock, ids: ports.ids }),
-  );
-  return {
-    async stop() {
-      await rpc.stop();
-      await projection.stop();
-    },
-  };
 };

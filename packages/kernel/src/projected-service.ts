@@ -1,0 +1,37 @@
+import type { RpcContract, RpcService } from '@veil/contracts';
+import type { Ports, RunningService } from '@veil/ports';
+import { startProjection, type ProjectionDefinition, type RunningProjection } from './projection.ts';
+import { serveRpc, type RpcImplementation } from './rpc-client.ts';
+
+/**
+ * The shape of every data-owning service: its read model is caught up with the log before its
+ * RPC handlers start answering (so a restarted replica never serves stale reads), and stopping
+ * takes the handlers down before the projection.
+ */
+export const startProjectedRpcService = async <C extends RpcContract>(
+  ports: Ports,
+  options: {
+    contract: RpcService<C>;
+    projection: ProjectionDefinition;
+    handlers: (projection: RunningProjection) => RpcImplementation<C>;
+    /** Releases what the service opened itself (clients, timers), after everything else. */
+    onStop?: () => Promise<void>;
+  },
+): Promise<RunningService> => {
+  const log = ports.log.child({ service: options.contract.name });
+  const projection = await startProjection({
+    bus: ports.bus,
+    readStore: ports.readStore,
+    log,
+    definition: options.projection,
+  });
+  await projection.catchUp();
+  const rpc = await serveRpc(ports.rpc, options.contract, options.handlers(projection));
+  return {
+    async stop() {
+      await rpc.stop();
+      await projection.stop();
+      await options.onStop?.();
+    },
+  };
+};
