@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartVeilOptions } from '../../src/index.ts';
+import { messageRpc } from '@veil/contracts';
+import { rpcClient } from '@veil/kernel';
 import {
   buildGroupPayload,
   buildIndividualPayload,
@@ -108,6 +110,32 @@ export const messagingSuite = (options: Partial<StartVeilOptions> = {}) => {
       expect(since.body.data.messages.map((m: { _id: string }) => m._id)).toEqual(
         body.data.messages.map((m: { _id: string }) => m._id),
       );
+    });
+
+    it('marks a message seen even when the report arrives before the read model has it', async () => {
+      // As a socket delivery can: the event is in the log, the message service may not have applied it yet.
+      const messageId = `01RACE${Date.now().toString(36).toUpperCase()}`;
+      await veil.ports.bus.append('message', {
+        type: 'MessageSent',
+        streamId: `msg-${messageId}`,
+        eventId: `evt${messageId}`,
+        occurredAt: new Date().toISOString(),
+        schemaVersion: 1,
+        data: {
+          messageId,
+          chatId,
+          senderId: alice._id,
+          content: 'AAAA',
+          iv: 'AAAAAAAAAAAAAAAA',
+          encryptedKeys: { [alice._id]: 'AAAA', [bob._id]: 'AAAA' },
+          replyTo: null,
+        },
+      });
+      const { marked } = await rpcClient(veil.ports.rpc, messageRpc).markSeen({
+        userId: bob._id,
+        reports: [{ chatId, messageId }],
+      });
+      expect(marked).toEqual([{ chatId, messageId }]);
     });
 
     it('keeps non-members out of the chat and its messages', async () => {

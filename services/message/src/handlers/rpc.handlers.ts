@@ -98,6 +98,11 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
     async markSeen({ userId, reports }) {
       const marked: { chatId: string; messageId: string }[] = [];
       const unique = [...new Map(reports.map((r) => [r.messageId, r])).values()];
+      // A message delivered over a socket can be reported seen before this service's own read
+      // model has applied it (both follow the same log): catch up once before judging.
+      if ((await models.messages.getMany(unique.map((r) => r.messageId))).length < unique.length) {
+        await projection.waitFor('message', await store.headPosition('message'));
+      }
       for (const { chatId, messageId } of unique) {
         const message = await models.messages.get(messageId);
         if (!message || message.chat !== chatId || message.sender === userId || message.seenBy[userId])
