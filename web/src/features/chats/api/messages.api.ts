@@ -5,6 +5,7 @@ import { api } from '../../../lib/api.ts';
 import type { ApiRequest, veilBaseQuery } from '../../../lib/base-query.ts';
 import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
+import { holdReceipt, withHeldReceipts } from '../held-receipts.ts';
 import { mergeMessages, newestSeq, type MessageWindow } from '../messages.model.ts';
 
 export interface HistoryArgs {
@@ -61,7 +62,7 @@ export const messagesApi = api.injectEndpoints({
         const socket = getSocket();
         const merge = (incoming: DisplayMessage[]) =>
           updateCachedData((draft) => {
-            draft.messages = mergeMessages(current(draft).messages, incoming);
+            draft.messages = mergeMessages(current(draft).messages, withHeldReceipts(incoming));
           });
         // Live events can arrive before the first page has loaded; they wait here instead of being lost.
         let loaded = false;
@@ -78,6 +79,7 @@ export const messagesApi = api.injectEndpoints({
             updateCachedData((draft) => {
               const target = draft.messages.find((m) => m._id === seen.messageId);
               if (target) target.seenBy[seen.userId] = true;
+              else holdReceipt(seen.messageId, seen.userId);
             }),
           );
         };

@@ -13,6 +13,7 @@ import { useSendIndividualMessageMutation } from '../../../lib/messaging.api.ts'
 import { chatsApi } from '../api/chats.api.ts';
 import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
 import { mergeMessages } from '../messages.model.ts';
+import { withHeldReceipts } from '../held-receipts.ts';
 import { sendFailureText } from '../../../lib/send-errors.ts';
 
 /**
@@ -54,7 +55,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
     const display: DisplayMessage = { ...(await decryptForUser(message, me._id)), decryptedContent: text };
     dispatch(
       messagesApi.util.updateQueryData('getMessages', { chatId, userId: me._id }, (draft) => {
-        draft.messages = mergeMessages(current(draft).messages, [display]);
+        draft.messages = mergeMessages(current(draft).messages, withHeldReceipts([display]));
       }),
     );
     dispatch(
