@@ -22,6 +22,12 @@ export interface RunningProjection {
   waitFor(context: string, position: number, timeoutMs?: number): Promise<void>;
   /** Resolves once the projection has applied everything that was in the log when called. */
   catchUp(timeoutMs?: number): Promise<void>;
+  /**
+   * Reads from the read model; when the result is incomplete (`complete` says no), waits until
+   * everything now in `context`'s log is applied and reads once more. For data another request
+   * or service wrote a moment ago, which this projection may not have applied yet.
+   */
+  readFresh<T>(context: string, read: () => Promise<T>, complete: (value: T) => boolean): Promise<T>;
   position(context: string): number;
   stop(): Promise<void>;
 }
@@ -110,6 +116,12 @@ export const startProjection = async (deps: {
           waitFor(context, await bus.headPosition(context), timeoutMs),
         ),
       );
+    },
+    async readFresh(context, read, complete) {
+      const first = await read();
+      if (complete(first)) return first;
+      await waitFor(context, await bus.headPosition(context));
+      return read();
     },
     async stop() {
       await Promise.all(subscriptions.map((s) => s.stop()));

@@ -34,22 +34,18 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
 
   /** Users registered a moment ago may not be in this service's copy yet: catch up before saying "unknown". */
   const requireUsers = async (userIds: string[]) => {
-    let found = await models.participants.getMany(userIds);
-    if (found.length < userIds.length) {
-      await projection.waitFor('user', await store.headPosition('user'));
-      found = await models.participants.getMany(userIds);
-    }
+    const found = await projection.readFresh(
+      'user',
+      () => models.participants.getMany(userIds),
+      (people) => people.length === userIds.length,
+    );
     const known = new Set(found.map((p) => p._id));
     const unknown = userIds.find((id) => !known.has(id));
     if (unknown) throw new DomainError('USER_NOT_FOUND', `Unknown user: ${unknown}`);
   };
 
   const requireChat = async (chatId: string): Promise<ChatDoc> => {
-    let chat = await models.chats.get(chatId);
-    if (!chat) {
-      await projection.waitFor('chat', await store.headPosition('chat'));
-      chat = await models.chats.get(chatId);
-    }
+    const chat = await projection.readFresh('chat', () => models.chats.get(chatId), Boolean);
     if (!chat) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
     return chat;
   };

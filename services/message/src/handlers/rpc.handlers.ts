@@ -21,11 +21,7 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
   /** Membership comes from chat events; a chat created a moment ago may still be on its way. */
   const membershipOf = async (chatId: string, afterChatPosition?: number): Promise<MembershipDoc> => {
     if (afterChatPosition) await projection.waitFor('chat', afterChatPosition);
-    let membership = await models.memberships.get(chatId);
-    if (!membership) {
-      await projection.waitFor('chat', await store.headPosition('chat'));
-      membership = await models.memberships.get(chatId);
-    }
+    const membership = await projection.readFresh('chat', () => models.memberships.get(chatId), Boolean);
     if (!membership) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
     return membership;
   };
@@ -100,11 +96,14 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
       const unique = [...new Map(reports.map((r) => [r.messageId, r])).values()];
       // A message delivered over a socket can be reported seen before this service's own read
       // model has applied it (both follow the same log): catch up once before judging.
-      if ((await models.messages.getMany(unique.map((r) => r.messageId))).length < unique.length) {
-        await projection.waitFor('message', await store.headPosition('message'));
-      }
+      const found = await projection.readFresh(
+        'message',
+        () => models.messages.getMany(unique.map((r) => r.messageId)),
+        (docs) => docs.length === unique.length,
+      );
+      const byId = new Map(found.map((doc) => [doc._id, doc]));
       for (const { chatId, messageId } of unique) {
-        const message = await models.messages.get(messageId);
+        const message = byId.get(messageId);
         if (!message || message.chat !== chatId || message.sender === userId || message.seenBy[userId])
           continue;
         const membership = await models.memberships.get(chatId);
@@ -119,11 +118,7 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
     },
 
     async getMessage({ messageId }) {
-      let doc = await models.messages.get(messageId);
-      if (!doc) {
-        await projection.waitFor('message', await store.headPosition('message'));
-        doc = await models.messages.get(messageId);
-      }
+      const doc = await projection.readFresh('message', () => models.messages.get(messageId), Boolean);
       if (!doc) throw new DomainError('MESSAGE_NOT_FOUND', 'Message not found');
       const [message] = await withReplies([doc]);
       return { message: message! };
