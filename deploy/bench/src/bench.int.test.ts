@@ -13,6 +13,7 @@ describe('benchmark harness (quick)', () => {
       users: 12,
       rate: 20,
       durationSeconds: 1,
+      warmupSeconds: 0.5,
       repeats: 1,
       replayEvents: [500],
       connectionSteps: [20],

@@ -20,6 +20,7 @@ export interface BenchOptions {
   users: number;
   rate: number;
   durationSeconds: number;
+  warmupSeconds: number;
   repeats: number;
   replayEvents: number[];
   connectionSteps: number[];
@@ -43,6 +44,7 @@ export const runBench = async (options: BenchOptions) => {
     users: options.users,
     rate: options.rate,
     durationSeconds: options.durationSeconds,
+    warmupSeconds: options.warmupSeconds,
     groupSize: 5,
   };
   const veilRuns: DeliveryResult[] = [];
@@ -109,6 +111,7 @@ const main = async () => {
       users: { type: 'string' },
       rate: { type: 'string' },
       duration: { type: 'string' },
+      warmup: { type: 'string' },
       repeats: { type: 'string' },
       replay: { type: 'string' },
       connections: { type: 'string' },
@@ -121,8 +124,12 @@ const main = async () => {
     users: Number(values.users ?? (quick ? 12 : 200)),
     rate: Number(values.rate ?? (quick ? 20 : 2000)),
     durationSeconds: Number(values.duration ?? (quick ? 1 : 10)),
+    warmupSeconds: Number(values.warmup ?? (quick ? 0.5 : 3)),
     repeats: Number(values.repeats ?? (quick ? 1 : 3)),
-    replayEvents: (values.replay ?? (quick ? '1000' : '100000,1000000')).split(',').map(Number),
+    replayEvents: (values.replay ?? (quick ? '1000' : '100000,1000000'))
+      .split(',')
+      .filter(Boolean)
+      .map(Number),
     connectionSteps: (values.connections ?? (quick ? '20' : '1000,5000,10000'))
       .split(',')
       .filter(Boolean)

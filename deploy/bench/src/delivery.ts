@@ -1,4 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
+import { Pool } from 'undici';
 import {
   buildGroupPayload,
   buildIndividualPayload,
@@ -18,6 +19,8 @@ export interface DeliveryOptions {
   /** Offered messages per second, all senders together. */
   rate: number;
   durationSeconds: number;
+  /** Seconds of the same load before measuring, not counted. */
+  warmupSeconds: number;
   groupSize: number;
 }
 
@@ -44,6 +47,30 @@ export interface DeliveryTarget {
   close?(): void;
 }
 
+/** Sends at a fixed rate (open loop: a slow answer never delays the next send); resolves when all are answered. */
+const offerLoad = async (target: DeliveryTarget, rate: number, seconds: number) => {
+  const sends: Promise<void>[] = [];
+  const sentAt = new Map<string, { at: number; conversation: number }>();
+  let failedSends = 0;
+  const total = Math.max(1, Math.round(rate * seconds));
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const conversation = i % target.conversations;
+    const at = performance.now();
+    sends.push(
+      target.send(conversation).then(
+        (id) => (id ? void sentAt.set(id, { at, conversation }) : void failedSends++),
+        () => void failedSends++,
+      ),
+    );
+  }
+  await Promise.all(sends);
+  return { sentAt, failedSends };
+};
+
 export const runDelivery = async (
   target: DeliveryTarget,
   options: DeliveryOptions,
@@ -61,25 +88,17 @@ export const runDelivery = async (
     );
   }
 
-  const sends: Promise<void>[] = [];
-  const sentAt = new Map<string, { at: number; conversation: number }>();
-  let failedSends = 0;
-  const total = Math.max(1, Math.round(options.rate * options.durationSeconds));
-  const started = performance.now();
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / options.rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const conversation = i % target.conversations;
-    const at = performance.now();
-    sends.push(
-      target.send(conversation).then(
-        (id) => (id ? void sentAt.set(id, { at, conversation }) : void failedSends++),
-        () => void failedSends++,
-      ),
-    );
+  // Warm-up: the same load, not counted, so the figures describe a running server rather than
+  // one whose code is still being compiled and whose clients are still opening connections.
+  if (options.warmupSeconds > 0) {
+    const warmup = await offerLoad(target, options.rate, options.warmupSeconds);
+    const warmupDeadline = performance.now() + 10_000;
+    while ([...warmup.sentAt.keys()].some((id) => !arrivals.has(id)) && performance.now() < warmupDeadline)
+      await new Promise((r) => setTimeout(r, 50));
   }
-  await Promise.all(sends);
+
+  const started = performance.now();
+  const { sentAt, failedSends } = await offerLoad(target, options.rate, options.durationSeconds);
 
   // Drain: wait until everything sent has arrived everywhere, or a quiet period passes.
   const expected = () =>
@@ -191,13 +210,32 @@ export const veilTarget = async (url: string, options: DeliveryOptions): Promise
     });
   }
 
+  // Each sender is a browser: its own keep-alive connections, at most six at once (browsers' limit
+  // per host). An unbounded pool would open a connection per waiting request, a storm no real
+  // client population makes.
+  const browsers = new Map<number, Pool>();
+  const browserOf = (user: number) => {
+    let pool = browsers.get(user);
+    if (!pool) browsers.set(user, (pool = new Pool(url, { connections: 6 })));
+    return pool;
+  };
+
   return {
     conversations: conversations.length,
     recipients: (c) => conversations[c]!.recipients,
     async send(c) {
       const conversation = conversations[c]!;
-      const res = await post(conversation.path, conversation.payload, accounts[conversation.sender]!.token);
-      return res.status === 201 ? (res.body.data.message._id as string) : null;
+      const response = await browserOf(conversation.sender).request({
+        path: conversation.path,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${accounts[conversation.sender]!.token}`,
+        },
+        body: JSON.stringify(conversation.payload),
+      });
+      const body = (await response.body.json()) as { data?: { message?: { _id: string } } };
+      return response.statusCode === 201 ? (body.data?.message?._id ?? null) : null;
     },
     connect: (user, onMessage) =>
       new Promise((resolve, reject) => {
@@ -211,5 +249,8 @@ export const veilTarget = async (url: string, options: DeliveryOptions): Promise
         socket.once('connect', () => resolve(socket));
         socket.once('connect_error', reject);
       }),
+    close() {
+      for (const pool of browsers.values()) void pool.close();
+    },
   };
 };

@@ -23,7 +23,13 @@ export const startVeilProcess = async (
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-bench-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'packages/runtime/src/bin/veil.ts'],
+    [
+      // BENCH_PROF=1: a V8 CPU profile of the Veil process, for Chrome DevTools or speedscope.
+      ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench-results/profiles'] : []),
+      '--import',
+      'tsx',
+      'packages/runtime/src/bin/veil.ts',
+    ],
     {
       cwd: repoRoot,
       env: {

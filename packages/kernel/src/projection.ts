@@ -1,5 +1,6 @@
 import { DomainError } from '@veil/contracts';
 import type { EventBus, Logger, ReadStore, RecordedEvent, Subscription } from '@veil/ports';
+import { createCheckpointSaver, type Checkpoint, type CheckpointSaver } from './checkpoint-saver.ts';
 
 /**
  * A projection turns one or more contexts of the event log into read-model documents.
@@ -32,11 +33,6 @@ export interface RunningProjection {
   stop(): Promise<void>;
 }
 
-interface Checkpoint {
-  _id: string;
-  position: number;
-}
-
 interface Waiter {
   context: string;
   position: number;
@@ -62,11 +58,14 @@ export const startProjection = async (deps: {
     });
   };
 
+  const savers: CheckpointSaver[] = [];
   const subscriptions: Subscription[] = [];
   for (const context of definition.contexts) {
     const checkpointId = `${definition.name}:${context}`;
     const start = (await checkpoints.get(checkpointId))?.position ?? 0;
     positions.set(context, start);
+    const checkpoint = createCheckpointSaver({ checkpoints, checkpointId, saved: start, log });
+    savers.push(checkpoint);
     subscriptions.push(
       await bus.follow({
         context,
@@ -81,8 +80,8 @@ export const startProjection = async (deps: {
             );
             throw error;
           }
-          await checkpoints.put({ _id: checkpointId, position: recorded.position });
           positions.set(context, recorded.position);
+          checkpoint.save(recorded.position);
           release();
         },
       }),
@@ -125,6 +124,7 @@ export const startProjection = async (deps: {
     },
     async stop() {
       await Promise.all(subscriptions.map((s) => s.stop()));
+      await Promise.all(savers.map((saver) => saver.flush()));
     },
   };
 };

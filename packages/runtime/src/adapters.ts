@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { monotonicFactory } from 'ulid';
 import type { Logger, Ports } from '@veil/ports';
 import type { VeilConfig } from './config.ts';
+import { createIdGenerator } from './ids.ts';
 
 /**
  * The one place adapters are chosen, by configuration alone. Nothing else in the tree imports
@@ -51,7 +51,6 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
     : (await import('@veil/blob-fs')).createFsBlobStore({ dir: path.join(config.dataDir, 'blobs') });
   closers.push(() => blobs.close());
 
-  const nextUlid = monotonicFactory();
   return {
     ports: {
       bus,
@@ -59,7 +58,7 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
       readStore,
       blobs,
       clock: { now: () => new Date() },
-      ids: { next: () => nextUlid() },
+      ids: createIdGenerator(),
       log,
     },
     async close() {

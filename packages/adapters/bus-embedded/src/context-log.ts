@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { DomainError, type DomainEvent } from '@veil/contracts';
@@ -52,8 +52,17 @@ const readRecords = async (file: string) => {
   return { records, goodBytes };
 };
 
+/**
+ * With O_DSYNC each write returns only once its bytes are on disk (as if fdatasync followed), so
+ * a batch costs one trip to the thread pool instead of two (write, then fdatasync); under load
+ * each trip also waits for a busy event loop. Where the flag does not exist, an explicit
+ * fdatasync follows the write.
+ */
+const syncOnWrite = constants.O_DSYNC !== undefined;
+const openFlags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_DSYNC ?? 0);
+
 export const openContextLog = async (context: string, file: string): Promise<ContextLog> => {
-  const handle: FileHandle = await open(file, 'a+');
+  const handle: FileHandle = await open(file, openFlags);
   const { records, goodBytes } = await readRecords(file);
   if ((await handle.stat()).size !== goodBytes) {
     await handle.truncate(goodBytes);
@@ -84,7 +93,7 @@ export const openContextLog = async (context: string, file: string): Promise<Con
       pending = [];
       try {
         await handle.write(batch.map((p) => p.line).join(''));
-        await handle.datasync();
+        if (!syncOnWrite) await handle.datasync();
         durable += batch.length;
         for (const p of batch) p.resolve();
       } catch (error) {

@@ -3,6 +3,7 @@ import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/
 import type { Filter, Ports } from '@veil/ports';
 import { checkKeyMapCoversMembers } from '../domain/key-map.ts';
 import {
+  messageDocOf,
   toMessageView,
   type MembershipDoc,
   type MessageDoc,
@@ -17,6 +18,13 @@ type Deps = Pick<Ports, 'clock' | 'ids'> & {
 
 export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof messageRpc.operations> => {
   const { store, models, projection } = deps;
+  /**
+   * The newest position this instance appended. A send answers from its own event without
+   * waiting for the read model; reads wait for this position instead, so a client that sent a
+   * message and then asks for history still sees it (read-your-writes), and only they wait.
+   */
+  let appendedUpTo = 0;
+  const ownWritesApplied = () => projection.waitFor('message', appendedUpTo);
 
   /** Membership comes from chat events; a chat created a moment ago may still be on its way. */
   const membershipOf = async (chatId: string, afterChatPosition?: number): Promise<MembershipDoc> => {
@@ -47,33 +55,30 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
       if (content.length > limits.messageCiphertextMaxChars) {
         throw new DomainError('PAYLOAD_TOO_LARGE', 'Message is too large');
       }
-      if (replyTo) {
-        const original = await models.messages.get(replyTo);
-        if (!original || original.chat !== chatId) {
-          throw new DomainError('VALIDATION_FAILED', 'replyTo must be a message of this chat');
-        }
+      const original = replyTo
+        ? await projection.readFresh('message', () => models.messages.get(replyTo), Boolean)
+        : null;
+      if (replyTo && original?.chat !== chatId) {
+        throw new DomainError('VALIDATION_FAILED', 'replyTo must be a message of this chat');
       }
       const messageId = deps.ids.next();
-      const { position } = await store.append(
-        'message',
-        newEvent(deps, 'MessageSent', messageStreamId(messageId), {
-          messageId,
-          chatId,
-          senderId: userId,
-          content,
-          iv,
-          encryptedKeys,
-          replyTo: replyTo ?? null,
-        }),
-        { expectedVersion: 0 },
-      );
-      await projection.waitFor('message', position);
-      const [message] = await withReplies([(await models.messages.get(messageId))!]);
-      return { message: message! };
+      const event = newEvent(deps, 'MessageSent', messageStreamId(messageId), {
+        messageId,
+        chatId,
+        senderId: userId,
+        content,
+        iv,
+        encryptedKeys,
+        replyTo: replyTo ?? null,
+      });
+      const { position } = await store.append('message', event, { expectedVersion: 0 });
+      appendedUpTo = Math.max(appendedUpTo, position);
+      return { message: toMessageView(messageDocOf(event, position), original) };
     },
 
     async history({ userId, chatId, before, after, limit }) {
       await requireMember(chatId, userId);
+      await ownWritesApplied();
       const pageSize = Math.min(limit ?? limits.historyPageDefault, limits.historyPageMax);
       const seq: Record<string, number> = {};
       if (before !== undefined) seq.$lt = before;
@@ -118,6 +123,7 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
     },
 
     async getMessage({ messageId }) {
+      await ownWritesApplied();
       const doc = await projection.readFresh('message', () => models.messages.get(messageId), Boolean);
       if (!doc) throw new DomainError('MESSAGE_NOT_FOUND', 'Message not found');
       const [message] = await withReplies([doc]);

@@ -36,6 +36,29 @@ export const openMessageReadModels = async (readStore: ReadStore): Promise<Messa
   memberships: await readStore.collection<MembershipDoc>('message_memberships'),
 });
 
+type MessageSent = Extract<MessageEvent, { type: 'MessageSent' }>;
+
+/** The timeline document a MessageSent event makes (`seenBy` is carried over on a replay). */
+export const messageDocOf = (
+  event: MessageSent,
+  position: number,
+  seenBy: Record<string, true> = {},
+): MessageDoc => {
+  const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo } = event.data;
+  return {
+    _id: messageId,
+    chat: chatId,
+    sender: senderId,
+    content,
+    iv,
+    encryptedKeys,
+    replyTo,
+    seenBy,
+    createdAt: event.occurredAt,
+    seq: position,
+  };
+};
+
 export const timelineProjection = ({ messages, memberships }: MessageReadModels): ProjectionDefinition => ({
   name: 'message_timeline',
   contexts: ['message', 'chat'],
@@ -43,20 +66,8 @@ export const timelineProjection = ({ messages, memberships }: MessageReadModels)
     const event = raw as MessageEvent | ChatEvent;
     switch (event.type) {
       case 'MessageSent': {
-        const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo } = event.data;
-        const existing = await messages.get(messageId);
-        await messages.put({
-          _id: messageId,
-          chat: chatId,
-          sender: senderId,
-          content,
-          iv,
-          encryptedKeys,
-          replyTo,
-          seenBy: existing?.seenBy ?? {},
-          createdAt: event.occurredAt,
-          seq: position,
-        });
+        const existing = await messages.get(event.data.messageId);
+        await messages.put(messageDocOf(event, position, existing?.seenBy ?? {}));
         return;
       }
       case 'MessageSeen': {
