@@ -15,11 +15,12 @@ describe('benchmark harness (quick)', () => {
       durationSeconds: 1,
       warmupSeconds: 0.5,
       repeats: 1,
+      modes: ['embedded'],
       replayEvents: [500],
       connectionSteps: [20],
       port: 19_400 + Math.floor(Math.random() * 500),
     });
-    for (const target of [result.delivery.veil, result.delivery.relay]) {
+    for (const target of [result.delivery.embedded, result.delivery.relay]) {
       expect(target).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });
     }
     expect(result.replay[0]).toMatchObject({ messagesProjected: 500 });

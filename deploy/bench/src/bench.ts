@@ -7,7 +7,7 @@ import { runDelivery, veilTarget, type DeliveryOptions, type DeliveryResult } fr
 import { relayTarget, startRelay } from './relay.ts';
 import { runReplayBench } from './replay-bench.ts';
 import { median, round } from './stats.ts';
-import { startVeilProcess } from './veil-process.ts';
+import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-process.ts';
 
 /**
  * `npm run bench [-- --quick]`: delivery (Veil beside a bare Socket.IO relay), client crypto,
@@ -22,6 +22,7 @@ export interface BenchOptions {
   durationSeconds: number;
   warmupSeconds: number;
   repeats: number;
+  modes: DeliveryMode[];
   replayEvents: number[];
   connectionSteps: number[];
   port: number;
@@ -39,6 +40,9 @@ const medianDelivery = (runs: DeliveryResult[]) => ({
   max: round(median(runs.map((r) => r.latencyMs.max))),
 });
 
+/** Where a delivery run sends its load. */
+export type DeliveryMode = 'embedded' | 'cluster';
+
 export const runBench = async (options: BenchOptions) => {
   const delivery: DeliveryOptions = {
     users: options.users,
@@ -47,24 +51,31 @@ export const runBench = async (options: BenchOptions) => {
     warmupSeconds: options.warmupSeconds,
     groupSize: 5,
   };
-  const veilRuns: DeliveryResult[] = [];
-  const relayRuns: DeliveryResult[] = [];
+  const start: Record<DeliveryMode, () => Promise<VeilProcess>> = {
+    embedded: () => startVeilProcess(options.port),
+    cluster: () => startVeilCluster(options.port + 100),
+  };
+  const runs: Record<DeliveryMode | 'relay', DeliveryResult[]> = { embedded: [], cluster: [], relay: [] };
+  // Interleaved, so a noisy minute on this shared machine does not land on one target only.
   for (let i = 0; i < options.repeats; i++) {
-    const veil = await startVeilProcess(options.port);
-    try {
-      veilRuns.push(await runDelivery(await veilTarget(veil.url, delivery), delivery));
-    } finally {
-      await veil.stop();
+    for (const mode of options.modes) {
+      const veil = await start[mode]();
+      try {
+        runs[mode].push(await runDelivery(await veilTarget(veil, delivery), delivery));
+      } finally {
+        await veil.stop();
+      }
     }
     const relay = await startRelay();
     try {
-      relayRuns.push(await runDelivery(await relayTarget(relay.url, delivery), delivery));
+      runs.relay.push(await runDelivery(await relayTarget(relay.url, delivery), delivery));
     } finally {
       await relay.stop();
     }
   }
-  const veilDelivery = medianDelivery(veilRuns);
-  const relayDelivery = medianDelivery(relayRuns);
+  const summaryOf = (target: DeliveryMode | 'relay') =>
+    runs[target].length ? medianDelivery(runs[target]) : undefined;
+  const [embedded, cluster, relay] = [summaryOf('embedded'), summaryOf('cluster'), summaryOf('relay')];
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
@@ -75,10 +86,14 @@ export const runBench = async (options: BenchOptions) => {
     machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
     options,
     delivery: {
-      veil: veilDelivery,
-      relay: relayDelivery,
-      throughputRatio: round(veilDelivery.deliveredPerSecond / relayDelivery.deliveredPerSecond),
-      p99Ratio: round(veilDelivery.p99 / relayDelivery.p99),
+      embedded,
+      cluster,
+      relay: relay!,
+      embeddedVsRelay: embedded && {
+        deliveredPerSecond: round(embedded.deliveredPerSecond / relay!.deliveredPerSecond),
+        p99: round(embedded.p99 / relay!.p99),
+      },
+      clusterVsEmbedded: cluster && embedded && { p99: round(cluster.p99 / embedded.p99) },
     },
     crypto,
     replay,
@@ -87,14 +102,17 @@ export const runBench = async (options: BenchOptions) => {
 };
 
 const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
-  const { veil, relay } = result.delivery;
+  const { embedded, cluster, relay, embeddedVsRelay, clusterVsEmbedded } = result.delivery;
+  const { users, rate, durationSeconds, warmupSeconds, repeats } = result.options;
   console.log(
-    `\nDelivery (${result.options.users} users, ${result.options.rate} msg/s offered, ${result.options.durationSeconds}s, median of ${result.options.repeats})`,
+    `\nDelivery (${users} users, ${rate} sends/s offered, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats})`,
   );
   console.table({
-    veil: veil,
+    ...(embedded && { 'veil embedded': embedded }),
+    ...(cluster && { 'veil cluster': cluster }),
     'bare relay': relay,
-    'veil / relay': { deliveredPerSecond: result.delivery.throughputRatio, p99: result.delivery.p99Ratio },
+    ...(embeddedVsRelay && { 'embedded / relay': embeddedVsRelay }),
+    ...(clusterVsEmbedded && { 'cluster / embedded': clusterVsEmbedded }),
   });
   console.log('Client crypto (median ms)');
   console.table(result.crypto);
@@ -112,6 +130,7 @@ const main = async () => {
       rate: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
+      modes: { type: 'string' },
       repeats: { type: 'string' },
       replay: { type: 'string' },
       connections: { type: 'string' },
@@ -126,6 +145,9 @@ const main = async () => {
     durationSeconds: Number(values.duration ?? (quick ? 1 : 10)),
     warmupSeconds: Number(values.warmup ?? (quick ? 0.5 : 3)),
     repeats: Number(values.repeats ?? (quick ? 1 : 3)),
+    modes: (values.modes ?? (quick ? 'embedded' : 'embedded,cluster'))
+      .split(',')
+      .filter((mode): mode is DeliveryMode => mode === 'embedded' || mode === 'cluster'),
     replayEvents: (values.replay ?? (quick ? '1000' : '100000,1000000'))
       .split(',')
       .filter(Boolean)

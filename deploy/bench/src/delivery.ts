@@ -140,7 +140,11 @@ export const runDelivery = async (
 };
 
 /** Veil as a delivery target: real accounts, real keys, real encrypted payloads. */
-export const veilTarget = async (url: string, options: DeliveryOptions): Promise<DeliveryTarget> => {
+export const veilTarget = async (
+  veil: { url: string; socketUrls: string[] },
+  options: DeliveryOptions,
+): Promise<DeliveryTarget> => {
+  const { url, socketUrls } = veil;
   const origin = url;
   const post = async (path: string, body: unknown, token?: string) => {
     const res = await fetch(`${url}${path}`, {
@@ -239,7 +243,7 @@ export const veilTarget = async (url: string, options: DeliveryOptions): Promise
     },
     connect: (user, onMessage) =>
       new Promise((resolve, reject) => {
-        const socket = io(url, {
+        const socket = io(socketUrls[user % socketUrls.length]!, {
           transports: ['websocket'],
           auth: { token: accounts[user]!.token },
           extraHeaders: { origin },

@@ -2,24 +2,42 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { deleteRedisKeys, deleteStreams } from '@veil/runtime/testing';
 
 /**
- * Veil under test runs in its own process (`npm start`'s entry point), so the load generator
- * does not share its event loop. Embedded mode by default; `env` can name cluster adapters.
+ * Veil under test runs in its own processes, so the load generator does not share their event
+ * loops: embedded mode is `npm start`'s entry point (one process), cluster mode is
+ * `npm run cluster` (seven processes on NATS and Redis, two realtime replicas).
  */
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface VeilProcess {
+  /** The API (and, in embedded mode, the sockets). */
   url: string;
+  /** Where clients open sockets: the one process, or each realtime replica. */
+  socketUrls: string[];
   pid: number;
   dataDir: string;
   stop(): Promise<void>;
 }
 
-export const startVeilProcess = async (
+const isReady = async (url: string) => {
+  try {
+    return (await fetch(`${url}/readyz`)).ok;
+  } catch {
+    return false; // not listening yet
+  }
+};
+
+const spawnVeil = async (
+  entry: string,
   port: number,
-  env: Record<string, string> = {},
-): Promise<VeilProcess> => {
+  readyUrls: string[],
+  env: Record<string, string>,
+  stopSignal: NodeJS.Signals,
+) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-bench-'));
   const child: ChildProcess = spawn(
     process.execPath,
@@ -28,7 +46,7 @@ export const startVeilProcess = async (
       ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench-results/profiles'] : []),
       '--import',
       'tsx',
-      'packages/runtime/src/bin/veil.ts',
+      entry,
     ],
     {
       cwd: repoRoot,
@@ -44,26 +62,53 @@ export const startVeilProcess = async (
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('Veil did not start');
+  const deadline = Date.now() + 90_000;
+  while (!(await Promise.all(readyUrls.map(isReady))).every(Boolean)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`Veil (${entry}) did not start`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
-    url,
     pid: child.pid!,
     dataDir,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
+      child.kill(stopSignal);
       await exited;
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+export const startVeilProcess = async (
+  port: number,
+  env: Record<string, string> = {},
+): Promise<VeilProcess> => {
+  const url = `http://127.0.0.1:${port}`;
+  const veil = await spawnVeil('packages/runtime/src/bin/veil.ts', port, [url], env, 'SIGTERM');
+  return { url, socketUrls: [url], ...veil };
+};
+
+/** The cluster on its own stream and key prefix, removed again when it stops. */
+export const startVeilCluster = async (port: number): Promise<VeilProcess> => {
+  const portOf = (offset: number) => `http://127.0.0.1:${port + offset}`;
+  const prefix = `bench${Date.now().toString(36)}`;
+  const cluster = await spawnVeil(
+    'packages/runtime/src/bin/cluster.ts',
+    port,
+    [0, 1, 2, 11, 12, 13, 14].map(portOf),
+    { VEIL_STREAM_PREFIX: prefix, NATS_URL: natsUrl, REDIS_URL: redisUrl },
+    'SIGINT',
+  );
+  return {
+    url: portOf(0),
+    // Clients reach the replicas directly, as behind a load balancer: half the users on each, so
+    // every delivery to the other half crosses Redis.
+    socketUrls: [portOf(1), portOf(2)],
+    ...cluster,
+    async stop() {
+      await cluster.stop();
+      await deleteStreams(natsUrl, prefix);
+      await deleteRedisKeys(redisUrl, prefix);
     },
   };
 };

@@ -6,7 +6,7 @@ import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndividualPayload, decryptMessage } from '@veil/crypto';
 import { createApi } from './support/api-client.ts';
-import { deleteRedisKeys, deleteStreams } from './support/test-veil.ts';
+import { deleteRedisKeys, deleteStreams } from '../src/testing/cleanup.ts';
 import { createUser } from './support/users.ts';
 
 /**

@@ -28,6 +28,8 @@ export interface AppDeps {
 export const createApp = (deps: AppDeps): Express => {
   const app = express();
   app.disable('x-powered-by');
+  // API answers are `no-store`; hashing every body for an ETag would be work for nothing.
+  app.set('etag', false);
   app.set('trust proxy', deps.trustProxyHops);
   app.use(
     helmet({

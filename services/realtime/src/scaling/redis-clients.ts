@@ -42,7 +42,12 @@ export const connectRedis = async (options: {
 }): Promise<RedisClients> => {
   const { url, log } = options;
   const make = (role: string) => {
-    const client = new Redis(url, { connectionName: `veil-realtime-${role}` });
+    const client = new Redis(url, {
+      connectionName: `veil-realtime-${role}`,
+      // Commands issued in one event-loop turn leave in one write: under load, one syscall for
+      // a burst of broadcasts and fan-out claims instead of one each (writes dominated profiles).
+      enableAutoPipelining: role !== 'sub',
+    });
     // Without a listener ioredis prints every reconnect error; log them once per role instead.
     let lastError = '';
     client.on('error', (error: Error) => {

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { runDelivery, veilTarget, type DeliveryOptions } from './delivery.ts';
+import { startVeilCluster } from './veil-process.ts';
+
+/**
+ * Keeps the cluster half of the harness working: `npm run cluster` on the real NATS and Redis,
+ * sockets spread over both realtime replicas, every message accounted for. No timing asserted.
+ */
+describe('benchmark harness, cluster mode (quick)', () => {
+  it('accounts for every message across two realtime replicas', async () => {
+    const options: DeliveryOptions = {
+      users: 12,
+      rate: 20,
+      durationSeconds: 1,
+      warmupSeconds: 0.5,
+      groupSize: 5,
+    };
+    const cluster = await startVeilCluster(29_000 + Math.floor(Math.random() * 40) * 20);
+    try {
+      const result = await runDelivery(await veilTarget(cluster, options), options);
+      expect(result).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });
+    } finally {
+      await cluster.stop();
+    }
+  }, 180_000);
+});
