@@ -94,6 +94,8 @@ export const runBench = async (options: BenchOptions) => {
         p99: round(embedded.p99 / relay!.p99),
       },
       clusterVsEmbedded: cluster && embedded && { p99: round(cluster.p99 / embedded.p99) },
+      /** Every run, for the spread behind the medians. */
+      runs,
     },
     crypto,
     replay,
