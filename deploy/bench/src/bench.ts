@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
 import { runDelivery, veilTarget, type DeliveryOptions, type DeliveryResult } from './delivery.ts';
+import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
 import { runReplayBench } from './replay-bench.ts';
 import { median, round } from './stats.ts';
@@ -13,7 +14,9 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * `npm run bench [-- --quick]`: delivery (Veil beside a bare Socket.IO relay), client crypto,
  * and read-model replay; prints a table and writes bench-results/<time>.json. Machines here are
  * shared and noisy, so each delivery run is repeated and medians are reported. `--quick` is a
- * tiny run that CI uses to keep the harness working (accounting only, no timing claims).
+ * tiny run that CI uses to keep the harness working (accounting only, no timing claims). The
+ * load generator sends from its main thread and holds the receiving sockets in worker threads
+ * (`--receiver-workers`, default 2), so arrivals are not timed behind its own sending.
  */
 export interface BenchOptions {
   quick: boolean;
@@ -22,6 +25,8 @@ export interface BenchOptions {
   durationSeconds: number;
   warmupSeconds: number;
   repeats: number;
+  /** Worker threads holding the load generator's receiving sockets (default RECEIVER_WORKERS). */
+  receiverWorkers?: number;
   modes: DeliveryMode[];
   replayEvents: number[];
   connectionSteps: number[];
@@ -50,6 +55,7 @@ export const runBench = async (options: BenchOptions) => {
     durationSeconds: options.durationSeconds,
     warmupSeconds: options.warmupSeconds,
     groupSize: 5,
+    receiverWorkers: options.receiverWorkers ?? RECEIVER_WORKERS,
   };
   const start: Record<DeliveryMode, () => Promise<VeilProcess>> = {
     embedded: () => startVeilProcess(options.port),
@@ -105,9 +111,9 @@ export const runBench = async (options: BenchOptions) => {
 
 const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   const { embedded, cluster, relay, embeddedVsRelay, clusterVsEmbedded } = result.delivery;
-  const { users, rate, durationSeconds, warmupSeconds, repeats } = result.options;
+  const { users, rate, durationSeconds, warmupSeconds, repeats, receiverWorkers } = result.options;
   console.log(
-    `\nDelivery (${users} users, ${rate} sends/s offered, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats})`,
+    `\nDelivery (${users} users, ${rate} sends/s offered, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats}; receivers on ${receiverWorkers ?? RECEIVER_WORKERS} worker threads)`,
   );
   console.table({
     ...(embedded && { 'veil embedded': embedded }),
@@ -134,6 +140,7 @@ const main = async () => {
       warmup: { type: 'string' },
       modes: { type: 'string' },
       repeats: { type: 'string' },
+      'receiver-workers': { type: 'string' },
       replay: { type: 'string' },
       connections: { type: 'string' },
       port: { type: 'string', default: '18900' },
@@ -147,6 +154,7 @@ const main = async () => {
     durationSeconds: Number(values.duration ?? (quick ? 1 : 10)),
     warmupSeconds: Number(values.warmup ?? (quick ? 0.5 : 3)),
     repeats: Number(values.repeats ?? (quick ? 1 : 3)),
+    receiverWorkers: Number(values['receiver-workers'] ?? RECEIVER_WORKERS),
     modes: (values.modes ?? (quick ? 'embedded' : 'embedded,cluster'))
       .split(',')
       .filter((mode): mode is DeliveryMode => mode === 'embedded' || mode === 'cluster'),

@@ -1,4 +1,3 @@
-import { io, type Socket } from 'socket.io-client';
 import { Pool } from 'undici';
 import {
   buildGroupPayload,
@@ -6,13 +5,15 @@ import {
   exportPublicKeySpkiBase64,
   generateUserKeyPair,
 } from '@veil/crypto';
-import { summarize } from './stats.ts';
+import { RECEIVER_WORKERS, startReceivers, type Receivers } from './receivers.ts';
+import { now, summarize } from './stats.ts';
 
 /**
  * Delivery: users in pairs and in groups of five; senders post real encrypted messages at a fixed
- * offered rate; every recipient socket records what arrives. Latency is send start → arrival;
- * every message is accounted for (lost, duplicated). The same load runs against Veil (HTTP send,
- * Socket.IO delivery) and against a bare relay (see relay.ts).
+ * offered rate from the main thread; every recipient's socket, held by a worker thread
+ * (receivers.ts), records what arrives. Latency is send start → arrival, both on a clock the
+ * threads share; every message is accounted for (lost, duplicated). The same load runs against
+ * Veil (HTTP send, Socket.IO delivery) and against a bare relay (see relay.ts).
  */
 export interface DeliveryOptions {
   users: number;
@@ -22,6 +23,8 @@ export interface DeliveryOptions {
   /** Seconds of the same load before measuring, not counted. */
   warmupSeconds: number;
   groupSize: number;
+  /** Worker threads holding the receiving sockets (default RECEIVER_WORKERS). */
+  receiverWorkers?: number;
 }
 
 export interface DeliveryResult {
@@ -36,9 +39,24 @@ export interface DeliveryResult {
   latencyMs: ReturnType<typeof summarize>;
 }
 
-/** What a target must offer: connect a receiving socket, and send one message to a conversation. */
+/**
+ * How to open one user's receiving socket, as plain data that can be handed to a worker thread.
+ * The socket is Socket.IO over websocket only, without reconnection.
+ */
+export interface ReceiverSpec {
+  url: string;
+  /** The handshake's `auth`. */
+  auth: Record<string, unknown>;
+  /** The Origin header, for servers that check it. */
+  origin?: string;
+  /** The event a delivery arrives as, and where its payload holds the message id. */
+  event: string;
+  idPath: string[];
+}
+
+/** What a target must offer: a receiving socket's spec, and sending one message to a conversation. */
 export interface DeliveryTarget {
-  connect(userIndex: number, onMessage: (id: string) => void): Promise<Socket>;
+  receiverSpec(userIndex: number): ReceiverSpec;
   /** Resolves with the message id (null when the send failed). */
   send(conversation: number): Promise<string | null>;
   /** Recipients (user indexes) of a conversation. */
@@ -59,7 +77,7 @@ const offerLoad = async (target: DeliveryTarget, rate: number, seconds: number) 
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const conversation = i % target.conversations;
-    const at = performance.now();
+    const at = now();
     sends.push(
       target.send(conversation).then(
         (id) => (id ? void sentAt.set(id, { at, conversation }) : void failedSends++),
@@ -76,67 +94,80 @@ export const runDelivery = async (
   options: DeliveryOptions,
 ): Promise<DeliveryResult> => {
   const arrivals = new Map<string, { at: number; by: number }[]>();
-  const sockets: Socket[] = [];
   const users = new Set(Array.from({ length: target.conversations }, (_, c) => target.recipients(c)).flat());
-  for (const user of users) {
-    sockets.push(
-      await target.connect(user, (id) => {
-        let list = arrivals.get(id);
-        if (!list) arrivals.set(id, (list = []));
-        list.push({ at: performance.now(), by: user });
-      }),
+  let receivers: Receivers | undefined;
+  try {
+    receivers = await startReceivers(
+      [...users].map((userIndex) => ({ userIndex, spec: target.receiverSpec(userIndex) })),
+      options.receiverWorkers ?? RECEIVER_WORKERS,
+      (batch) => {
+        for (const { messageId, userIndex, at } of batch) {
+          let list = arrivals.get(messageId);
+          if (!list) arrivals.set(messageId, (list = []));
+          list.push({ at, by: userIndex });
+        }
+      },
     );
-  }
+    // A receiver worker that fails (a crash, a bad payload) fails the run instead of leaving it waiting.
+    const { failed } = receivers;
+    const sleep = (ms: number) => Promise.race([new Promise((r) => setTimeout(r, ms)), failed]);
 
-  // Warm-up: the same load, not counted, so the figures describe a running server rather than
-  // one whose code is still being compiled and whose clients are still opening connections.
-  if (options.warmupSeconds > 0) {
-    const warmup = await offerLoad(target, options.rate, options.warmupSeconds);
-    const warmupDeadline = performance.now() + 10_000;
-    while ([...warmup.sentAt.keys()].some((id) => !arrivals.has(id)) && performance.now() < warmupDeadline)
-      await new Promise((r) => setTimeout(r, 50));
-  }
+    // Warm-up: the same load, not counted, so the figures describe a running server rather than
+    // one whose code is still being compiled and whose clients are still opening connections.
+    if (options.warmupSeconds > 0) {
+      const warmup = await Promise.race([offerLoad(target, options.rate, options.warmupSeconds), failed]);
+      const warmupDeadline = performance.now() + 10_000;
+      while ([...warmup.sentAt.keys()].some((id) => !arrivals.has(id)) && performance.now() < warmupDeadline)
+        await sleep(50);
+    }
 
-  const started = performance.now();
-  const { sentAt, failedSends } = await offerLoad(target, options.rate, options.durationSeconds);
+    const started = performance.now();
+    const { sentAt, failedSends } = await Promise.race([
+      offerLoad(target, options.rate, options.durationSeconds),
+      failed,
+    ]);
 
-  // Drain: wait until everything sent has arrived everywhere, or a quiet period passes.
-  const expected = () =>
-    [...sentAt.values()].reduce((n, s) => n + target.recipients(s.conversation).length, 0);
-  const arrived = () =>
-    [...sentAt.keys()].reduce((n, id) => n + new Set((arrivals.get(id) ?? []).map((a) => a.by)).size, 0);
-  const drainDeadline = performance.now() + 10_000;
-  while (arrived() < expected() && performance.now() < drainDeadline)
-    await new Promise((r) => setTimeout(r, 50));
-  const finished = performance.now();
-  for (const socket of sockets) socket.close();
-  target.close?.();
+    // Drain: wait until everything sent has arrived everywhere, or a quiet period passes.
+    // Workers report arrivals in batches, a few milliseconds late, which this polling absorbs.
+    const expected = () =>
+      [...sentAt.values()].reduce((n, s) => n + target.recipients(s.conversation).length, 0);
+    const arrived = () =>
+      [...sentAt.keys()].reduce((n, id) => n + new Set((arrivals.get(id) ?? []).map((a) => a.by)).size, 0);
+    const drainDeadline = performance.now() + 10_000;
+    while (arrived() < expected() && performance.now() < drainDeadline) await sleep(50);
+    const finished = performance.now();
+    // The workers' last batches are in `arrivals` once this resolves.
+    await receivers.close();
 
-  const latencies: number[] = [];
-  let duplicated = 0;
-  for (const [id, { at }] of sentAt) {
-    const got = arrivals.get(id) ?? [];
-    const byUser = new Map<number, number>();
-    for (const arrival of got) {
-      if (byUser.has(arrival.by)) duplicated++;
-      else {
-        byUser.set(arrival.by, arrival.at);
-        latencies.push(arrival.at - at);
+    const latencies: number[] = [];
+    let duplicated = 0;
+    for (const [id, { at }] of sentAt) {
+      const got = arrivals.get(id) ?? [];
+      const byUser = new Map<number, number>();
+      for (const arrival of got) {
+        if (byUser.has(arrival.by)) duplicated++;
+        else {
+          byUser.set(arrival.by, arrival.at);
+          latencies.push(arrival.at - at);
+        }
       }
     }
+    const expectedDeliveries = expected();
+    return {
+      offeredRate: options.rate,
+      sent: sentAt.size,
+      expectedDeliveries,
+      delivered: latencies.length,
+      lost: expectedDeliveries - latencies.length,
+      duplicated,
+      failedSends,
+      deliveredPerSecond: latencies.length / ((finished - started) / 1000),
+      latencyMs: summarize(latencies),
+    };
+  } finally {
+    await receivers?.close().catch(() => undefined); // after a failure: the error above is the one to report
+    target.close?.();
   }
-  const expectedDeliveries = expected();
-  return {
-    offeredRate: options.rate,
-    sent: sentAt.size,
-    expectedDeliveries,
-    delivered: latencies.length,
-    lost: expectedDeliveries - latencies.length,
-    duplicated,
-    failedSends,
-    deliveredPerSecond: latencies.length / ((finished - started) / 1000),
-    latencyMs: summarize(latencies),
-  };
 };
 
 /** Veil as a delivery target: real accounts, real keys, real encrypted payloads. */
@@ -241,18 +272,13 @@ export const veilTarget = async (
       const body = (await response.body.json()) as { data?: { message?: { _id: string } } };
       return response.statusCode === 201 ? (body.data?.message?._id ?? null) : null;
     },
-    connect: (user, onMessage) =>
-      new Promise((resolve, reject) => {
-        const socket = io(socketUrls[user % socketUrls.length]!, {
-          transports: ['websocket'],
-          auth: { token: accounts[user]!.token },
-          extraHeaders: { origin },
-          reconnection: false,
-        });
-        socket.on('message received', ({ message }: { message: { _id: string } }) => onMessage(message._id));
-        socket.once('connect', () => resolve(socket));
-        socket.once('connect_error', reject);
-      }),
+    receiverSpec: (user) => ({
+      url: socketUrls[user % socketUrls.length]!,
+      auth: { token: accounts[user]!.token },
+      origin,
+      event: 'message received', // payload { message: { _id, ... } }
+      idPath: ['message', '_id'],
+    }),
     close() {
       for (const pool of browsers.values()) void pool.close();
     },

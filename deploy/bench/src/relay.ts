@@ -40,10 +40,10 @@ export const relayTarget = async (url: string, options: DeliveryOptions): Promis
   const senders = new Map<number, ReturnType<typeof io>>();
   const body = 'x'.repeat(200);
   let next = 0;
-  const socketFor = (user: number, onMessage?: (id: string) => void) =>
+  // Senders stay on the load generator's main thread; receivers are opened by worker threads from receiverSpec.
+  const socketFor = (user: number) =>
     new Promise<ReturnType<typeof io>>((resolve, reject) => {
       const socket = io(url, { transports: ['websocket'], auth: { user }, reconnection: false });
-      if (onMessage) socket.on('recv', ({ id }: { id: string }) => onMessage(id));
       socket.once('connect', () => resolve(socket));
       socket.once('connect_error', reject);
     });
@@ -51,7 +51,7 @@ export const relayTarget = async (url: string, options: DeliveryOptions): Promis
   return {
     conversations: conversations.length,
     recipients: (c) => conversations[c]!.recipients,
-    connect: (user, onMessage) => socketFor(user, onMessage),
+    receiverSpec: (user) => ({ url, auth: { user }, event: 'recv', idPath: ['id'] }),
     close: () => senders.forEach((socket) => socket.close()),
     send: (c) =>
       new Promise((resolve) => {

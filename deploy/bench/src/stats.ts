@@ -1,4 +1,4 @@
-/** Percentiles and medians for benchmark samples (milliseconds). */
+/** Percentiles and medians for benchmark samples (milliseconds), and the clock they are taken on. */
 export const percentile = (sorted: number[], p: number): number => {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -23,3 +23,9 @@ export const median = (values: number[]): number =>
   );
 
 export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+/**
+ * Milliseconds on a clock that worker threads share with the main thread (each thread's
+ * `performance.now()` counts from its own start): send starts and arrivals are compared on it.
+ */
+export const now = () => performance.timeOrigin + performance.now();

@@ -1,0 +1,102 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { io, type Socket } from 'socket.io-client';
+import type { ReceiverSpec } from './delivery.ts';
+import { now } from './stats.ts';
+
+/**
+ * A receiver thread of the load generator (started by receivers.ts through
+ * start-receiver-worker.mjs): it opens the sockets of its share of the users, timestamps every
+ * delivery the moment it arrives, and reports arrivals to the main thread in batches. The main
+ * thread only sends, so neither side's event loop queues behind the other's work.
+ */
+export interface ReceiverWorkerData {
+  receivers: { userIndex: number; spec: ReceiverSpec }[];
+}
+
+/** One delivery: which message reached which user, and when (`now()`, comparable across threads). */
+export interface Arrival {
+  messageId: string;
+  userIndex: number;
+  at: number;
+}
+
+/** 'close': close every socket, report the last arrivals, then answer 'closed'. */
+export type ToWorker = { type: 'close' };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'arrivals'; arrivals: Arrival[] }
+  | { type: 'closed' }
+  | { type: 'failed'; message: string };
+
+/** A batch leaves at most this long after its first arrival, or as soon as it is this big. */
+const BATCH_MS = 10;
+const BATCH_SIZE = 256;
+/** Sockets opened at once. */
+const CONNECT_CONCURRENCY = 50;
+
+const port = parentPort!;
+const post = (message: FromWorker) => port.postMessage(message);
+const { receivers } = workerData as ReceiverWorkerData;
+const sockets: Socket[] = [];
+
+let batch: Arrival[] = [];
+let timer: NodeJS.Timeout | undefined;
+const flush = () => {
+  clearTimeout(timer);
+  timer = undefined;
+  if (batch.length === 0) return;
+  post({ type: 'arrivals', arrivals: batch });
+  batch = [];
+};
+const record = (messageId: string, userIndex: number, at: number) => {
+  batch.push({ messageId, userIndex, at });
+  if (batch.length >= BATCH_SIZE) flush();
+  else timer ??= setTimeout(flush, BATCH_MS);
+};
+
+const idIn = (payload: unknown, path: string[]) =>
+  path.reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], payload);
+
+const connect = ({ userIndex, spec }: ReceiverWorkerData['receivers'][number]) =>
+  new Promise<void>((resolve, reject) => {
+    const socket = io(spec.url, {
+      transports: ['websocket'],
+      auth: spec.auth,
+      ...(spec.origin && { extraHeaders: { origin: spec.origin } }),
+      reconnection: false,
+    });
+    sockets.push(socket);
+    socket.on(spec.event, (payload: unknown) => {
+      const at = now();
+      const id = idIn(payload, spec.idPath);
+      if (typeof id === 'string') record(id, userIndex, at);
+      else
+        post({ type: 'failed', message: `'${spec.event}' without a message id at ${spec.idPath.join('.')}` });
+    });
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', (error: Error) =>
+      reject(new Error(`receiver socket of user ${userIndex} (${spec.url}): ${error.message}`)),
+    );
+  });
+
+const closeSockets = () => {
+  for (const socket of sockets) socket.close();
+};
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'close') {
+    closeSockets();
+    flush();
+    post({ type: 'closed' });
+  }
+});
+
+try {
+  for (let i = 0; i < receivers.length; i += CONNECT_CONCURRENCY)
+    await Promise.all(receivers.slice(i, i + CONNECT_CONCURRENCY).map(connect));
+  post({ type: 'ready' });
+} catch (error) {
+  closeSockets();
+  post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+}
