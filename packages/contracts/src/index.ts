@@ -1,6 +1,7 @@
 export * from './errors.ts';
 export * from './subjects.ts';
 export * from './limits.ts';
+export * from './immutable.ts';
 export * from './events/event.ts';
 export * from './events/user.events.ts';
 export * from './events/auth.events.ts';

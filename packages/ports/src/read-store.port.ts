@@ -37,7 +37,11 @@ export interface IndexSpec {
 export interface Collection<T extends Doc> {
   get(id: string): Promise<T | null>;
   getMany(ids: readonly string[]): Promise<T[]>;
-  /** Inserts or fully replaces the document with this `_id`. */
+  /**
+   * Inserts or fully replaces the document with this `_id`. The store may keep the object itself
+   * (the embedded store freezes it): do not change a document after putting it, nor a result
+   * you read; build a new one (`{ ...doc, field }`) and put that.
+   */
   put(doc: T): Promise<void>;
   delete(id: string): Promise<void>;
   find(filter?: Filter, options?: FindOptions): Promise<T[]>;

@@ -1,7 +1,7 @@
 import { constants, createReadStream } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { DomainError, type DomainEvent } from '@veil/contracts';
+import { deepFreeze, DomainError, type DomainEvent } from '@veil/contracts';
 import type { RecordedEvent } from '@veil/ports';
 
 /**
@@ -18,6 +18,7 @@ export interface ContextLog {
   append(event: DomainEvent, expectedVersion: number | undefined): Promise<number>;
   /** Position of the newest durable event (0 when empty). */
   durableHead(): number;
+  /** The recorded event at a position, frozen. */
   at(position: number): RecordedEvent;
   streamPositions(streamId: string): readonly number[];
   onDurable(listener: () => void): () => void;
@@ -125,7 +126,7 @@ export const openContextLog = async (context: string, file: string): Promise<Con
         );
       }
       const position = events.length + 1;
-      const recorded: RecordedEvent = { context, position, event: structuredClone(event) };
+      const recorded: RecordedEvent = { context, position, event };
       index(recorded);
       return new Promise<number>((resolve, reject) => {
         pending.push({
@@ -137,7 +138,9 @@ export const openContextLog = async (context: string, file: string): Promise<Con
       });
     },
     durableHead: () => durable,
-    at: (position) => events[position - 1]!,
+    // Handed out as they are, frozen (on first use, so a long log opens quickly): a subscriber
+    // that tried to change an event would throw instead of changing the log.
+    at: (position) => deepFreeze(events[position - 1]!),
     streamPositions: (streamId) => byStream.get(streamId) ?? [],
     onDurable(listener) {
       listeners.add(listener);

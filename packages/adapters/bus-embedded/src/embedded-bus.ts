@@ -54,12 +54,12 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
     async readStream(context, streamId) {
       const log = await logOf(context);
       const positions = log.streamPositions(streamId);
-      return { events: positions.map((p) => structuredClone(log.at(p))), version: positions.at(-1) ?? 0 };
+      return { events: positions.map((p) => log.at(p)), version: positions.at(-1) ?? 0 };
     },
     async readLast(context, streamId) {
       const log = await logOf(context);
       const last = log.streamPositions(streamId).at(-1);
-      return last ? structuredClone(log.at(last)) : null;
+      return last ? log.at(last) : null;
     },
     async headPosition(context) {
       return (await logOf(context)).durableHead();
