@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runDelivery, veilTarget, type DeliveryOptions } from './delivery.ts';
+import { runDelivery, usingTarget, veilTarget, type DeliveryOptions } from './delivery.ts';
 import { startVeilCluster } from './veil-process.ts';
 
 /**
@@ -17,7 +17,9 @@ describe('benchmark harness, cluster mode (quick)', () => {
     };
     const cluster = await startVeilCluster(29_000 + Math.floor(Math.random() * 40) * 20);
     try {
-      const result = await runDelivery(await veilTarget(cluster, options), options);
+      const result = await usingTarget(await veilTarget(cluster, options), (target) =>
+        runDelivery(target, options),
+      );
       expect(result).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });
     } finally {
       await cluster.stop();

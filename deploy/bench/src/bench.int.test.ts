@@ -16,6 +16,8 @@ describe('benchmark harness (quick)', () => {
       warmupSeconds: 0.5,
       repeats: 1,
       modes: ['embedded'],
+      capacityRates: [20, 10],
+      budgetMs: 10_000,
       replayEvents: [500],
       connectionSteps: [20],
       port: 19_400 + Math.floor(Math.random() * 500),
@@ -23,6 +25,17 @@ describe('benchmark harness (quick)', () => {
     for (const target of [result.delivery.embedded, result.delivery.relay]) {
       expect(target).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });
     }
+    // The sweep runs its rates in order on one target and accounts for every message at each.
+    for (const sweep of [result.capacity?.embedded, result.capacity?.relay]) {
+      expect(
+        sweep?.steps.map((step) => [step.rate, step.sent, step.lost, step.duplicated, step.failedSends]),
+      ).toEqual([
+        [10, 10, 0, 0, 0],
+        [20, 20, 0, 0, 0],
+      ]);
+      expect(sweep?.capacity?.rate).toBe(20);
+    }
+    expect(result.delivery.embedded?.cpuMsPerSend).toBeGreaterThan(0);
     expect(result.replay[0]).toMatchObject({ messagesProjected: 500 });
     expect(result.crypto.encryptFor2Ms).toBeGreaterThan(0);
     expect(result.connections).toEqual([expect.objectContaining({ sockets: 20, failed: 0 })]);

@@ -3,11 +3,20 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
-import { runDelivery, veilTarget, type DeliveryOptions, type DeliveryResult } from './delivery.ts';
+import {
+  runDelivery,
+  usingTarget,
+  veilTarget,
+  type DeliveryOptions,
+  type DeliveryResult,
+  type DeliveryTarget,
+} from './delivery.ts';
 import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
 import { runReplayBench } from './replay-bench.ts';
-import { median, round } from './stats.ts';
+import { medianDelivery, sweepCapacity, type CapacityResult } from './capacity.ts';
+import { cpuSecondsOf } from './process-cpu.ts';
+import { round } from './stats.ts';
 import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-process.ts';
 
 /**
@@ -28,22 +37,13 @@ export interface BenchOptions {
   /** Worker threads holding the load generator's receiving sockets (default RECEIVER_WORKERS). */
   receiverWorkers?: number;
   modes: DeliveryMode[];
+  /** Offered rates for the capacity sweep (empty: no sweep), and its p99 budget. */
+  capacityRates: number[];
+  budgetMs: number;
   replayEvents: number[];
   connectionSteps: number[];
   port: number;
 }
-
-const medianDelivery = (runs: DeliveryResult[]) => ({
-  sent: runs.reduce((n, r) => n + r.sent, 0),
-  lost: runs.reduce((n, r) => n + r.lost, 0),
-  duplicated: runs.reduce((n, r) => n + r.duplicated, 0),
-  failedSends: runs.reduce((n, r) => n + r.failedSends, 0),
-  deliveredPerSecond: round(median(runs.map((r) => r.deliveredPerSecond))),
-  p50: round(median(runs.map((r) => r.latencyMs.p50))),
-  p95: round(median(runs.map((r) => r.latencyMs.p95))),
-  p99: round(median(runs.map((r) => r.latencyMs.p99))),
-  max: round(median(runs.map((r) => r.latencyMs.max))),
-});
 
 /** Where a delivery run sends its load. */
 export type DeliveryMode = 'embedded' | 'cluster';
@@ -61,22 +61,48 @@ export const runBench = async (options: BenchOptions) => {
     embedded: () => startVeilProcess(options.port),
     cluster: () => startVeilCluster(options.port + 100),
   };
+  /** Starts a target, builds its load (accounts, chats, payloads), hands it to `body`, stops it. */
+  const withTarget = async <T>(
+    target: DeliveryMode | 'relay',
+    body: (load: DeliveryTarget, cpuProbe?: () => Promise<number>) => Promise<T>,
+  ): Promise<T> => {
+    if (target === 'relay') {
+      const relay = await startRelay();
+      try {
+        return await usingTarget(await relayTarget(relay.url, delivery), (load) => body(load));
+      } finally {
+        await relay.stop();
+      }
+    }
+    const veil = await start[target]();
+    try {
+      return await usingTarget(await veilTarget(veil, delivery), (load) =>
+        body(load, () => cpuSecondsOf(veil.pid)),
+      );
+    } finally {
+      await veil.stop();
+    }
+  };
+  const targets = [...options.modes, 'relay' as const];
+
   const runs: Record<DeliveryMode | 'relay', DeliveryResult[]> = { embedded: [], cluster: [], relay: [] };
   // Interleaved, so a noisy minute on this shared machine does not land on one target only.
   for (let i = 0; i < options.repeats; i++) {
-    for (const mode of options.modes) {
-      const veil = await start[mode]();
-      try {
-        runs[mode].push(await runDelivery(await veilTarget(veil, delivery), delivery));
-      } finally {
-        await veil.stop();
-      }
+    for (const target of targets) {
+      runs[target].push(await withTarget(target, (load, cpuProbe) => runDelivery(load, delivery, cpuProbe)));
     }
-    const relay = await startRelay();
-    try {
-      runs.relay.push(await runDelivery(await relayTarget(relay.url, delivery), delivery));
-    } finally {
-      await relay.stop();
+  }
+  const capacity: Partial<Record<DeliveryMode | 'relay', CapacityResult>> = {};
+  if (options.capacityRates.length) {
+    for (const target of targets) {
+      capacity[target] = await withTarget(target, (load, cpuProbe) =>
+        sweepCapacity(
+          load,
+          delivery,
+          { rates: options.capacityRates, budgetMs: options.budgetMs, repeats: options.repeats },
+          cpuProbe,
+        ),
+      );
     }
   }
   const summaryOf = (target: DeliveryMode | 'relay') =>
@@ -103,6 +129,17 @@ export const runBench = async (options: BenchOptions) => {
       /** Every run, for the spread behind the medians. */
       runs,
     },
+    capacity: options.capacityRates.length
+      ? {
+          ...capacity,
+          embeddedVsRelay:
+            capacity.embedded?.capacity && capacity.relay?.capacity
+              ? round(
+                  capacity.embedded.capacity.deliveredPerSecond / capacity.relay.capacity.deliveredPerSecond,
+                )
+              : null,
+        }
+      : undefined,
     crypto,
     replay,
     connections,
@@ -122,6 +159,15 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     ...(embeddedVsRelay && { 'embedded / relay': embeddedVsRelay }),
     ...(clusterVsEmbedded && { 'cluster / embedded': clusterVsEmbedded }),
   });
+  if (result.capacity) {
+    const { embeddedVsRelay, ...byTarget } = result.capacity;
+    for (const [target, sweep] of Object.entries(byTarget)) {
+      console.log(`Capacity at p99 <= ${sweep.budgetMs} ms: ${target}`);
+      console.table(sweep.steps);
+      console.log(`  highest rate within budget: ${JSON.stringify(sweep.capacity)}`);
+    }
+    console.log(`embedded / relay, deliveries per second within the budget: ${embeddedVsRelay}`);
+  }
   console.log('Client crypto (median ms)');
   console.table(result.crypto);
   console.log('Replay (rebuild every read model)');
@@ -139,6 +185,8 @@ const main = async () => {
       duration: { type: 'string' },
       warmup: { type: 'string' },
       modes: { type: 'string' },
+      capacity: { type: 'string' },
+      'budget-ms': { type: 'string' },
       repeats: { type: 'string' },
       'receiver-workers': { type: 'string' },
       replay: { type: 'string' },
@@ -158,6 +206,8 @@ const main = async () => {
     modes: (values.modes ?? (quick ? 'embedded' : 'embedded,cluster'))
       .split(',')
       .filter((mode): mode is DeliveryMode => mode === 'embedded' || mode === 'cluster'),
+    capacityRates: (values.capacity ?? '').split(',').filter(Boolean).map(Number),
+    budgetMs: Number(values['budget-ms'] ?? 50),
     replayEvents: (values.replay ?? (quick ? '1000' : '100000,1000000'))
       .split(',')
       .filter(Boolean)

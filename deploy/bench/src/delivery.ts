@@ -27,6 +27,9 @@ export interface DeliveryOptions {
   receiverWorkers?: number;
 }
 
+/** The server's CPU seconds so far (all its processes and threads), when it runs apart from the generator. */
+export type CpuProbe = () => Promise<number>;
+
 export interface DeliveryResult {
   offeredRate: number;
   sent: number;
@@ -37,6 +40,8 @@ export interface DeliveryResult {
   failedSends: number;
   deliveredPerSecond: number;
   latencyMs: ReturnType<typeof summarize>;
+  /** Server CPU milliseconds per message sent, over the measured load and its drain (null: not probed). */
+  serverCpuMsPerSend: number | null;
 }
 
 /**
@@ -62,8 +67,21 @@ export interface DeliveryTarget {
   /** Recipients (user indexes) of a conversation. */
   recipients(conversation: number): number[];
   conversations: number;
+  /** Closes the senders' connections; a target serves several runs until then. */
   close?(): void;
 }
+
+/** Runs `body` with a target and closes it afterwards, however the body ends. */
+export const usingTarget = async <T>(
+  target: DeliveryTarget,
+  body: (target: DeliveryTarget) => Promise<T>,
+): Promise<T> => {
+  try {
+    return await body(target);
+  } finally {
+    target.close?.();
+  }
+};
 
 /** Sends at a fixed rate (open loop: a slow answer never delays the next send); resolves when all are answered. */
 const offerLoad = async (target: DeliveryTarget, rate: number, seconds: number) => {
@@ -92,6 +110,7 @@ const offerLoad = async (target: DeliveryTarget, rate: number, seconds: number) 
 export const runDelivery = async (
   target: DeliveryTarget,
   options: DeliveryOptions,
+  cpuProbe?: CpuProbe,
 ): Promise<DeliveryResult> => {
   const arrivals = new Map<string, { at: number; by: number }[]>();
   const users = new Set(Array.from({ length: target.conversations }, (_, c) => target.recipients(c)).flat());
@@ -121,6 +140,7 @@ export const runDelivery = async (
         await sleep(50);
     }
 
+    const cpuAtStart = await cpuProbe?.();
     const started = performance.now();
     const { sentAt, failedSends } = await Promise.race([
       offerLoad(target, options.rate, options.durationSeconds),
@@ -136,6 +156,7 @@ export const runDelivery = async (
     const drainDeadline = performance.now() + 10_000;
     while (arrived() < expected() && performance.now() < drainDeadline) await sleep(50);
     const finished = performance.now();
+    const cpuSeconds = cpuAtStart === undefined ? null : (await cpuProbe!()) - cpuAtStart;
     // The workers' last batches are in `arrivals` once this resolves.
     await receivers.close();
 
@@ -163,10 +184,10 @@ export const runDelivery = async (
       failedSends,
       deliveredPerSecond: latencies.length / ((finished - started) / 1000),
       latencyMs: summarize(latencies),
+      serverCpuMsPerSend: cpuSeconds === null ? null : (cpuSeconds * 1000) / Math.max(1, sentAt.size),
     };
   } finally {
     await receivers?.close().catch(() => undefined); // after a failure: the error above is the one to report
-    target.close?.();
   }
 };
 
