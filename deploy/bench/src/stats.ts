@@ -16,11 +16,13 @@ export const summarize = (samples: number[]) => {
   };
 };
 
-export const median = (values: number[]): number =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
+/** The middle value; for an even count the mean of the two middle ones (so two runs never report only the better). */
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  if (sorted.length === 0) return Number.NaN;
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+};
 
 export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
