@@ -31,7 +31,11 @@ export const cpuSecondsOf = async (rootPid: number): Promise<number> => {
   const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
   const stats = (await Promise.all(pids.map(readStat))).filter((s): s is ProcStat => s !== null);
   const children = new Map<number, ProcStat[]>();
-  for (const stat of stats) children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat]);
+  for (const stat of stats) {
+    const siblings = children.get(stat.ppid);
+    if (siblings) siblings.push(stat);
+    else children.set(stat.ppid, [stat]);
+  }
   let ticks = 0;
   const visit = (stat: ProcStat) => {
     ticks += stat.ticks;
