@@ -1,6 +1,5 @@
 import {
   DomainError,
-  durableName,
   messageEventSchema,
   type MessageEvent,
   type MessageView,
@@ -8,7 +7,6 @@ import {
 } from '@veil/contracts';
 import type { RpcClient } from '@veil/kernel';
 import type { EventBus, Logger, RecordedEvent, Subscription } from '@veil/ports';
-import type { EventDedupe } from './dedupe.ts';
 import type { MembershipProjection } from './membership.projection.ts';
 import { messageViewFromEvent } from './message-view.ts';
 import { userRoom, type RealtimeServer } from './socket-types.ts';
@@ -26,18 +24,21 @@ export interface FanoutDeps {
   bus: EventBus;
   io: RealtimeServer;
   membership: Pick<MembershipProjection, 'lookupChat'>;
-  dedupe: EventDedupe;
   messages: MessageClient;
   log: Logger;
 }
 
 /**
- * Persisted message events → sockets. ONE durable consumer shared by every replica, so each event
- * is handled by one replica, which emits to user rooms through the adapter (reaching sockets on
- * all replicas). Redelivery is possible (at-least-once), so each event id is claimed once first.
+ * Persisted message events → this replica's sockets. Every replica follows the message log
+ * from the head it finds at start (an ordered consumer, nothing shared) and emits only to the
+ * sockets it holds (`io.local`), so a delivery is one hop from the log to the socket: no shared
+ * cursor to pull from, no claim in Redis, no broadcast through it. A replica sees each event once
+ * and in log order; the position guard makes a repeated event (a follower that restarts from an
+ * older position) a no-op. See docs/realtime.md, "Delivery".
  */
 export const startFanout = async (deps: FanoutDeps): Promise<Subscription> => {
-  const { io, membership, dedupe, messages, log } = deps;
+  const { io, membership, messages, log } = deps;
+  let emittedUpTo = await deps.bus.headPosition('message');
 
   /** Members from the chat log; if the chat is still unknown after catching up, fall back to persisted data. */
   const membersOf = async (chatId: string, fallback: readonly string[]): Promise<string[]> => {
@@ -56,7 +57,7 @@ export const startFanout = async (deps: FanoutDeps): Promise<Subscription> => {
       return (await messages.getMessage({ messageId })).message;
     } catch (error) {
       if (error instanceof DomainError && error.code === 'MESSAGE_NOT_FOUND') return null;
-      throw error; // transient: the bus redelivers and we try again
+      throw error; // transient: the follower retries this event
     }
   };
 
@@ -66,34 +67,33 @@ export const startFanout = async (deps: FanoutDeps): Promise<Subscription> => {
       const members = await membersOf(event.data.chatId, Object.keys(event.data.encryptedKeys));
       const message = messageViewFromEvent(event, recorded.position, await replyView(event.data.replyTo));
       const recipients = members.filter((id) => id !== event.data.senderId);
-      // Claim last: any failure above leaves the event unclaimed for its redelivery.
-      if (!(await dedupe.claim(event.eventId))) return;
-      if (recipients.length > 0) io.to(recipients.map(userRoom)).emit('message received', { message });
+      if (recipients.length > 0) io.local.to(recipients.map(userRoom)).emit('message received', { message });
     },
     async MessageSeen(event) {
       const { chatId, messageId, userId } = event.data;
       const members = await membersOf(chatId, [userId]);
-      if (!(await dedupe.claim(event.eventId))) return;
-      io.to(members.map(userRoom)).emit('update seen', { chatId, messageId, userId });
+      io.local.to(members.map(userRoom)).emit('update seen', { chatId, messageId, userId });
     },
   };
 
-  return deps.bus.subscribe({
-    durable: durableName('realtime', 'fanout'),
+  return deps.bus.follow({
     context: 'message',
-    startAt: 'new',
+    afterPosition: emittedUpTo,
     handler: async (recorded) => {
+      if (recorded.position <= emittedUpTo) return;
       const parsed = messageEventSchema.safeParse(recorded.event);
-      if (!parsed.success) {
-        // Poison: acknowledge and skip, or it would block the consumer forever.
+      if (parsed.success) {
+        const event = parsed.data;
+        // Everything that can fail runs before the emit; a throw retries this same event.
+        await (handlers[event.type] as (e: MessageEvent, r: RecordedEvent) => Promise<void>)(event, recorded);
+      } else {
+        // Poison: skip it, loudly, or it would stall the follower forever.
         log.error(
           { position: recorded.position, type: recorded.event.type },
           'unreadable message event skipped',
         );
-        return;
       }
-      const event = parsed.data;
-      await (handlers[event.type] as (e: MessageEvent, r: RecordedEvent) => Promise<void>)(event, recorded);
+      emittedUpTo = recorded.position;
     },
   });
 };

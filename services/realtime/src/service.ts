@@ -5,7 +5,6 @@ import { createAccessTokenVerifier } from '@veil/tokens';
 import { Server } from 'socket.io';
 import { authenticate, originCheck } from './auth.middleware.ts';
 import { onConnection } from './connection.ts';
-import { createMemoryDedupe } from './dedupe.ts';
 import { startFanout } from './fanout.ts';
 import { attachToHttp } from './http-attach.ts';
 import type { MembershipChange } from './membership.map.ts';
@@ -13,7 +12,6 @@ import { startMembershipProjection } from './membership.projection.ts';
 import { createPresence, type Presence } from './presence.ts';
 import { createMemoryPresence } from './presence.store.ts';
 import { connectRedis } from './scaling/redis-clients.ts';
-import { createRedisDedupe } from './scaling/redis-dedupe.ts';
 import { createRedisPresence } from './scaling/redis-presence.ts';
 import { defaultPresenceTtlSeconds, redisKeyPrefixOf, type RealtimeSettings } from './settings.ts';
 import type { RealtimeServer } from './socket-types.ts';
@@ -26,7 +24,7 @@ const maxPacketBytes = 100_000;
 /**
  * The realtime gateway: Socket.IO on the process's HTTP server (websocket only), identity from
  * the access token, delivery from persisted events, presence per contact. With `redisUrl` any
- * number of replicas share rooms (Redis adapter), presence and fan-out dedupe; without it, one
+ * number of replicas share rooms (Redis adapter) and presence; without it, one
  * node keeps everything in memory. Nothing else branches on the mode.
  */
 export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<RunningService> => {
@@ -100,7 +98,6 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
       bus: ports.bus,
       io,
       membership,
-      dedupe: redis ? createRedisDedupe(redis.data, keyPrefix) : createMemoryDedupe(),
       messages,
       log,
     });
