@@ -18,6 +18,8 @@ export const medianDelivery = (runs: DeliveryResult[]) => ({
   p95: round(median(runs.map((r) => r.latencyMs.p95))),
   p99: round(median(runs.map((r) => r.latencyMs.p99))),
   max: round(median(runs.map((r) => r.latencyMs.max))),
+  /** Each run's p99, so a median can be read with its spread. */
+  p99Runs: runs.map((r) => round(r.latencyMs.p99, 1)).join(' '),
   cpuMsPerSend: runs.every((r) => r.serverCpuMsPerSend !== null)
     ? round(median(runs.map((r) => r.serverCpuMsPerSend!)), 3)
     : null,
