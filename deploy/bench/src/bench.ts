@@ -176,6 +176,15 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   console.table(result.connections);
 };
 
+/** `embedded`, `cluster`, both, or `none` (the relay alone); a typo stops the run instead of skipping Veil. */
+const parseModes = (list: string): DeliveryMode[] => {
+  if (list === 'none') return [];
+  return list.split(',').map((mode) => {
+    if (mode === 'embedded' || mode === 'cluster') return mode;
+    throw new Error(`--modes: unknown mode "${mode}" (embedded, cluster or none)`);
+  });
+};
+
 const main = async () => {
   const { values } = parseArgs({
     options: {
@@ -203,9 +212,7 @@ const main = async () => {
     warmupSeconds: Number(values.warmup ?? (quick ? 0.5 : 3)),
     repeats: Number(values.repeats ?? (quick ? 1 : 3)),
     receiverWorkers: Number(values['receiver-workers'] ?? RECEIVER_WORKERS),
-    modes: (values.modes ?? (quick ? 'embedded' : 'embedded,cluster'))
-      .split(',')
-      .filter((mode): mode is DeliveryMode => mode === 'embedded' || mode === 'cluster'),
+    modes: parseModes(values.modes ?? (quick ? 'embedded' : 'embedded,cluster')),
     capacityRates: (values.capacity ?? '').split(',').filter(Boolean).map(Number),
     budgetMs: Number(values['budget-ms'] ?? 50),
     replayEvents: (values.replay ?? (quick ? '1000' : '100000,1000000'))
