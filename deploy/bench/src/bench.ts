@@ -116,7 +116,7 @@ export const runBench = async (options: BenchOptions) => {
     : [];
   return {
     machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
-    options,
+    options: { ...options, receiverWorkers: delivery.receiverWorkers },
     delivery: {
       embedded,
       cluster,
@@ -150,7 +150,7 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   const { embedded, cluster, relay, embeddedVsRelay, clusterVsEmbedded } = result.delivery;
   const { users, rate, durationSeconds, warmupSeconds, repeats, receiverWorkers } = result.options;
   console.log(
-    `\nDelivery (${users} users, ${rate} sends/s offered, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats}; receivers on ${receiverWorkers ?? RECEIVER_WORKERS} worker threads)`,
+    `\nDelivery (${users} users, ${rate} sends/s offered, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats}; receivers on ${receiverWorkers} worker threads)`,
   );
   console.table({
     ...(embedded && { 'veil embedded': embedded }),
@@ -211,7 +211,7 @@ const main = async () => {
     durationSeconds: Number(values.duration ?? (quick ? 1 : 10)),
     warmupSeconds: Number(values.warmup ?? (quick ? 0.5 : 3)),
     repeats: Number(values.repeats ?? (quick ? 1 : 3)),
-    receiverWorkers: Number(values['receiver-workers'] ?? RECEIVER_WORKERS),
+    ...(values['receiver-workers'] && { receiverWorkers: Number(values['receiver-workers']) }),
     modes: parseModes(values.modes ?? (quick ? 'embedded' : 'embedded,cluster')),
     capacityRates: (values.capacity ?? '').split(',').filter(Boolean).map(Number),
     budgetMs: Number(values['budget-ms'] ?? 50),
