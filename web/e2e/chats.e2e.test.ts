@@ -42,6 +42,13 @@ describe('chats (browser)', { timeout: 150_000 }, () => {
     await openChat(bob.page, alice.name);
     await messageWithText(bob.page, greeting).waitFor();
 
+    // In an open chat, with the socket up, messages go over the socket: no HTTP send from now on.
+    const httpSends: string[] = [];
+    for (const page of [alice.page, bob.page])
+      page.on('request', (request) => {
+        if (request.url().includes('/api/v1/message/send')) httpSends.push(request.url());
+      });
+
     await sendMessage(bob.page, 'Hello Alice, nice to meet you');
     await messageWithText(alice.page, 'Hello Alice, nice to meet you').waitFor();
     await sendMessage(alice.page, 'Likewise, Bob!');
@@ -67,6 +74,8 @@ describe('chats (browser)', { timeout: 150_000 }, () => {
     await bob.page.getByTestId('reply-bar').waitFor({ state: 'detached' });
     const answer = messageWithText(alice.page, 'Answering that');
     await answer.getByTestId('message-quote').getByText(long.slice(0, 30)).waitFor();
+
+    expect(httpSends).toEqual([]);
 
     const stored = await storedContents(alice.page, chatId);
     expect(stored).not.toContain('Likewise');

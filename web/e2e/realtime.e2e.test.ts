@@ -105,10 +105,15 @@ describe('realtime (browser)', { timeout: 150_000 }, () => {
     await sayHi(carol.page, bob.name);
     await messageWithText(carol.page, `Hi ${bob.name}`).waitFor();
     expect(await messageWithText(bob.page, 'Sent while you were away').count()).toBe(0);
+    // Without his socket Bob still sends: over HTTP instead.
+    const httpSend = bob.page.waitForRequest((r) => r.url().includes('/api/v1/message/sendIndividualMessage/'));
+    await sendMessage(bob.page, 'Sent without a socket');
+    await httpSend;
+    await messageWithText(alice.page, 'Sent without a socket').waitFor();
 
     down = false;
     await messageWithText(bob.page, 'Sent while you were away').waitFor({ timeout: 20_000 });
     await bob.page.getByTestId('chat-item').filter({ hasText: carol.name }).waitFor();
-    await expect.poll(() => bob.page.getByTestId('message').count()).toBe(2);
+    await expect.poll(() => bob.page.getByTestId('message').count()).toBe(3);
   });
 });

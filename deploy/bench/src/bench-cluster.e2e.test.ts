@@ -7,20 +7,23 @@ import { startVeilCluster } from './veil-process.ts';
  * sockets spread over both realtime replicas, every message accounted for. No timing asserted.
  */
 describe('benchmark harness, cluster mode (quick)', () => {
-  it('accounts for every message across two realtime replicas', async () => {
-    const options: DeliveryOptions = {
-      users: 12,
-      rate: 20,
-      durationSeconds: 1,
-      warmupSeconds: 0.5,
-      groupSize: 5,
-    };
+  it('accounts for every message across two realtime replicas, sent over sockets and over HTTP', async () => {
     const cluster = await startVeilCluster(29_000 + Math.floor(Math.random() * 40) * 20);
     try {
-      const result = await usingTarget(await veilTarget(cluster, options), (target) =>
-        runDelivery(target, options),
-      );
-      expect(result).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });
+      for (const sendOver of ['socket', 'http'] as const) {
+        const options: DeliveryOptions = {
+          users: 12,
+          rate: 20,
+          durationSeconds: 1,
+          warmupSeconds: 0.5,
+          groupSize: 5,
+          sendOver,
+        };
+        const result = await usingTarget(await veilTarget(cluster, options), (target) =>
+          runDelivery(target, options),
+        );
+        expect(result, sendOver).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });
+      }
     } finally {
       await cluster.stop();
     }

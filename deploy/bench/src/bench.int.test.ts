@@ -16,6 +16,7 @@ describe('benchmark harness (quick)', () => {
       warmupSeconds: 0.5,
       repeats: 1,
       modes: ['embedded'],
+      sendOver: 'socket',
       capacityRates: [20, 10],
       budgetMs: 10_000,
       replayEvents: [500],

@@ -10,6 +10,7 @@ import {
   type DeliveryOptions,
   type DeliveryResult,
   type DeliveryTarget,
+  type SendPath,
 } from './delivery.ts';
 import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
@@ -37,6 +38,8 @@ export interface BenchOptions {
   /** Worker threads holding the load generator's receiving sockets (default RECEIVER_WORKERS). */
   receiverWorkers?: number;
   modes: DeliveryMode[];
+  /** How Veil's senders send (see DeliveryOptions.sendOver). */
+  sendOver: SendPath;
   /** Offered rates for the capacity sweep (empty: no sweep), and its p99 budget. */
   capacityRates: number[];
   budgetMs: number;
@@ -56,6 +59,7 @@ export const runBench = async (options: BenchOptions) => {
     warmupSeconds: options.warmupSeconds,
     groupSize: 5,
     receiverWorkers: options.receiverWorkers ?? RECEIVER_WORKERS,
+    sendOver: options.sendOver,
   };
   const start: Record<DeliveryMode, () => Promise<VeilProcess>> = {
     embedded: () => startVeilProcess(options.port),
@@ -148,9 +152,9 @@ export const runBench = async (options: BenchOptions) => {
 
 const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   const { embedded, cluster, relay, embeddedVsRelay, clusterVsEmbedded } = result.delivery;
-  const { users, rate, durationSeconds, warmupSeconds, repeats, receiverWorkers } = result.options;
+  const { users, rate, durationSeconds, warmupSeconds, repeats, receiverWorkers, sendOver } = result.options;
   console.log(
-    `\nDelivery (${users} users, ${rate} sends/s offered, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats}; receivers on ${receiverWorkers} worker threads)`,
+    `\nDelivery (${users} users, ${rate} sends/s offered, Veil sends over ${sendOver}, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats}; receivers on ${receiverWorkers} worker threads)`,
   );
   console.table({
     ...(embedded && { 'veil embedded': embedded }),
@@ -185,6 +189,11 @@ const parseModes = (list: string): DeliveryMode[] => {
   });
 };
 
+const parseSendPath = (value: string): SendPath => {
+  if (value === 'socket' || value === 'http') return value;
+  throw new Error(`--send: unknown path "${value}" (socket or http)`);
+};
+
 const main = async () => {
   const { values } = parseArgs({
     options: {
@@ -194,6 +203,7 @@ const main = async () => {
       duration: { type: 'string' },
       warmup: { type: 'string' },
       modes: { type: 'string' },
+      send: { type: 'string', default: 'socket' },
       capacity: { type: 'string' },
       'budget-ms': { type: 'string' },
       repeats: { type: 'string' },
@@ -213,6 +223,7 @@ const main = async () => {
     repeats: Number(values.repeats ?? (quick ? 1 : 3)),
     ...(values['receiver-workers'] && { receiverWorkers: Number(values['receiver-workers']) }),
     modes: parseModes(values.modes ?? (quick ? 'embedded' : 'embedded,cluster')),
+    sendOver: parseSendPath(values.send),
     capacityRates: (values.capacity ?? '').split(',').filter(Boolean).map(Number),
     budgetMs: Number(values['budget-ms'] ?? 50),
     replayEvents: (values.replay ?? (quick ? '1000' : '100000,1000000'))

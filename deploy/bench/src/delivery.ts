@@ -1,3 +1,4 @@
+import { io, type Socket } from 'socket.io-client';
 import { Pool } from 'undici';
 import {
   buildGroupPayload,
@@ -13,7 +14,7 @@ import { now, summarize } from './stats.ts';
  * offered rate from the main thread; every recipient's socket, held by a worker thread
  * (receivers.ts), records what arrives. Latency is send start → arrival, both on a clock the
  * threads share; every message is accounted for (lost, duplicated). The same load runs against
- * Veil (HTTP send, Socket.IO delivery) and against a bare relay (see relay.ts).
+ * Veil (socket or HTTP send, Socket.IO delivery) and against a bare relay (see relay.ts).
  */
 export interface DeliveryOptions {
   users: number;
@@ -25,7 +26,14 @@ export interface DeliveryOptions {
   groupSize: number;
   /** Worker threads holding the receiving sockets (default RECEIVER_WORKERS). */
   receiverWorkers?: number;
+  /**
+   * How Veil's senders send: `socket` (`send message` with an ack, as the web app does while
+   * connected) or `http` (the spec's POST calls). The relay always sends over its socket.
+   */
+  sendOver: SendPath;
 }
+
+export type SendPath = 'socket' | 'http';
 
 /** The server's CPU seconds so far (all its processes and threads), when it runs apart from the generator. */
 export type CpuProbe = () => Promise<number>;
@@ -232,8 +240,15 @@ export const veilTarget = async (
     accounts.push(...(await Promise.all(batch)));
   }
 
-  // Half the users talk in pairs, the rest in groups: conversation = { sender, recipients, path, payload }.
-  const conversations: { sender: number; recipients: number[]; path: string; payload: unknown }[] = [];
+  // Half the users talk in pairs, the rest in groups. Each conversation's chat exists before the
+  // load starts: a pair's first message over HTTP creates it (as "Say Hi" does in the app).
+  const conversations: {
+    sender: number;
+    recipients: number[];
+    chatId: string;
+    http: { path: string; payload: unknown };
+    socketPayload: unknown;
+  }[] = [];
   const pairUsers = Math.floor(options.users / 2 / 2) * 2;
   for (let i = 0; i + 1 < pairUsers; i += 2) {
     const [a, b] = [accounts[i]!, accounts[i + 1]!];
@@ -243,11 +258,16 @@ export const veilTarget = async (
       senderId: a.id,
       senderKey: a.keys.publicKey,
     });
+    const path = `/api/v1/message/sendIndividualMessage/${b.id}`;
+    const first = await post(path, payload, a.token);
+    if (first.status !== 201) throw new Error(`first message failed: ${first.status}`);
+    const keys = { [a.id]: a.keys.publicKey, [b.id]: b.keys.publicKey };
     conversations.push({
       sender: i,
       recipients: [i + 1],
-      path: `/api/v1/message/sendIndividualMessage/${b.id}`,
-      payload,
+      chatId: first.body.data.chat._id,
+      http: { path, payload },
+      socketPayload: await buildGroupPayload('benchmark message', keys),
     });
   }
   for (let start = pairUsers; start + options.groupSize <= options.users; start += options.groupSize) {
@@ -258,41 +278,76 @@ export const veilTarget = async (
       accounts[start]!.token,
     );
     const keys = Object.fromEntries(members.map((m) => [accounts[m]!.id, accounts[m]!.keys.publicKey]));
+    const payload = await buildGroupPayload('benchmark group message', keys);
+    const chatId = group.body.data._id as string;
     conversations.push({
       sender: start,
       recipients: members.slice(1),
-      path: `/api/v1/message/sendGroupMessage/${group.body.data._id}`,
-      payload: await buildGroupPayload('benchmark group message', keys),
+      chatId,
+      http: { path: `/api/v1/message/sendGroupMessage/${chatId}`, payload },
+      socketPayload: payload,
     });
   }
+  for (const c of conversations) {
+    c.socketPayload = { chatId: c.chatId, ...(c.socketPayload as object) };
+  }
 
-  // Each sender is a browser: its own keep-alive connections, at most six at once (browsers' limit
-  // per host). An unbounded pool would open a connection per waiting request, a storm no real
-  // client population makes.
+  // HTTP: each sender is a browser with its own keep-alive connections, at most six at once
+  // (browsers' limit per host); an unbounded pool would open a connection per waiting request, a
+  // storm no real client population makes. Socket: each sender is one tab's socket.
   const browsers = new Map<number, Pool>();
   const browserOf = (user: number) => {
     let pool = browsers.get(user);
     if (!pool) browsers.set(user, (pool = new Pool(url, { connections: 6 })));
     return pool;
   };
+  const sockets = new Map<number, Socket>();
+  if (options.sendOver === 'socket') {
+    for (const { sender } of conversations) {
+      const socket = io(socketUrls[sender % socketUrls.length]!, {
+        transports: ['websocket'],
+        auth: { token: accounts[sender]!.token },
+        extraHeaders: { origin },
+        reconnection: false,
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      sockets.set(sender, socket);
+    }
+  }
+
+  const sendOverHttp = async (conversation: (typeof conversations)[number]) => {
+    const response = await browserOf(conversation.sender).request({
+      path: conversation.http.path,
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${accounts[conversation.sender]!.token}`,
+      },
+      body: JSON.stringify(conversation.http.payload),
+    });
+    const body = (await response.body.json()) as { data?: { message?: { _id: string } } };
+    return response.statusCode === 201 ? (body.data?.message?._id ?? null) : null;
+  };
+  const sendOverSocket = (conversation: (typeof conversations)[number]) =>
+    new Promise<string | null>((resolve) => {
+      sockets
+        .get(conversation.sender)!
+        .emit(
+          'send message',
+          conversation.socketPayload,
+          (reply: { ok: boolean; data?: { message: { _id: string } } }) =>
+            resolve(reply.ok ? (reply.data?.message._id ?? null) : null),
+        );
+    });
 
   return {
     conversations: conversations.length,
     recipients: (c) => conversations[c]!.recipients,
-    async send(c) {
-      const conversation = conversations[c]!;
-      const response = await browserOf(conversation.sender).request({
-        path: conversation.path,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${accounts[conversation.sender]!.token}`,
-        },
-        body: JSON.stringify(conversation.payload),
-      });
-      const body = (await response.body.json()) as { data?: { message?: { _id: string } } };
-      return response.statusCode === 201 ? (body.data?.message?._id ?? null) : null;
-    },
+    send: (c) =>
+      options.sendOver === 'socket' ? sendOverSocket(conversations[c]!) : sendOverHttp(conversations[c]!),
     receiverSpec: (user) => ({
       url: socketUrls[user % socketUrls.length]!,
       auth: { token: accounts[user]!.token },
@@ -302,6 +357,7 @@ export const veilTarget = async (
     }),
     close() {
       for (const pool of browsers.values()) void pool.close();
+      for (const socket of sockets.values()) socket.close();
     },
   };
 };

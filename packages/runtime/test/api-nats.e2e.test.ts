@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import { accountsSuite } from './suites/accounts.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
+import { socketSendSuite } from './suites/socket-send.suite.ts';
 
 /**
  * The same API suites with the cluster adapters: NATS JetStream for events and RPC, Redis for
@@ -16,3 +17,4 @@ const withNats = () => ({
 
 describe('accounts (NATS + Redis)', () => accountsSuite(withNats()));
 describe('chats and messages (NATS + Redis)', () => messagingSuite(withNats()));
+describe('sending over the socket (NATS + Redis)', () => socketSendSuite(withNats()));

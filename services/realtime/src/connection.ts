@@ -7,6 +7,7 @@ import type { MembershipProjection } from './membership.projection.ts';
 import type { Presence } from './presence.ts';
 import { createRateLimiter, socketBudgets } from './rate-limit.ts';
 import { registerReceipts } from './receipts.ts';
+import { registerSending } from './sending.ts';
 import { chatRoom, userRoom, type RealtimeServer, type RealtimeSocket } from './socket-types.ts';
 import { registerTyping } from './typing.ts';
 
@@ -14,7 +15,7 @@ export interface ConnectionDeps {
   io: RealtimeServer;
   membership: MembershipProjection;
   presence: Presence;
-  messages: Pick<RpcClient<typeof messageRpc.operations>, 'markSeen'>;
+  messages: Pick<RpcClient<typeof messageRpc.operations>, 'markSeen' | 'send'>;
   log: Logger;
   now: () => number;
 }
@@ -57,14 +58,17 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
   });
 
   /**
-   * Messages are sent over HTTP and delivered from the persisted MessageSent event, so content a
-   * client emits here is never relayed. Older clients emit it after sending: ignore it, and tell
-   * a client that asked for an ack why.
+   * The spec's client relays a message here after sending it; Veil delivers from the persisted
+   * MessageSent event instead, so content emitted here is never relayed. Ignore it, and tell a
+   * client that asked for an ack what to use.
    */
   socket.on('new message', (_message, ...rest: unknown[]) => {
     asAck(rest.at(-1))?.({
       ok: false,
-      error: { code: 'VALIDATION_FAILED', message: 'Send messages over HTTP; delivery follows persistence' },
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'Send with `send message` or over HTTP; delivery follows persistence',
+      },
     });
   });
 
@@ -85,6 +89,14 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
     socket,
     messages: deps.messages,
     limiter: createRateLimiter(socketBudgets.receipts),
+    now,
+    log,
+  });
+
+  registerSending({
+    socket,
+    messages: deps.messages,
+    limiter: createRateLimiter(socketBudgets.sends),
     now,
     log,
   });

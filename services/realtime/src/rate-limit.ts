@@ -29,6 +29,11 @@ export const socketBudgets = {
   chatter: { capacity: 30, refillPerSecond: 15 },
   /** message seen: the client batches every 2 s; a burst of reconnect catch-up is allowed. */
   receipts: { capacity: 10, refillPerSecond: 2 },
+  /**
+   * send message: far above any typist, so scripted clients and bursts after a reconnect pass;
+   * a flood is cut. (HTTP sends have no per-user budget yet: docs/decisions.md.)
+   */
+  sends: { capacity: 200, refillPerSecond: 100 },
 } as const;
 
 /** A `typing` for one chat is forwarded at most this often; the indicator lasts 3 s on the client. */

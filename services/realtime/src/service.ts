@@ -1,4 +1,4 @@
-import { DomainError, messageRpc } from '@veil/contracts';
+import { DomainError, limits, messageRpc } from '@veil/contracts';
 import { rpcClient } from '@veil/kernel';
 import type { RunningService, ServiceContext } from '@veil/ports';
 import { createAccessTokenVerifier } from '@veil/tokens';
@@ -18,8 +18,12 @@ import type { RealtimeServer } from './socket-types.ts';
 
 export type { RealtimeSettings } from './settings.ts';
 
-/** Largest client packet: a full batch of 500 seen reports fits with room to spare. */
-const maxPacketBytes = 100_000;
+/**
+ * Largest client packet: a `send message` to a full group (the largest ciphertext and one
+ * wrapped key per member), with room to spare; a batch of 500 seen reports is far smaller.
+ */
+const maxPacketBytes =
+  limits.messageCiphertextMaxChars + limits.groupMaxMembers * (limits.wrappedKeyMaxChars + 64) + 4096;
 
 /**
  * The realtime gateway: Socket.IO on the process's HTTP server (websocket only), identity from

@@ -85,6 +85,20 @@ export const sendGroupBodySchema = z.object({
   replyTo: idSchema.nullish(),
 });
 
+/**
+ * `send message` over the socket (Veil's addition beside the spec's HTTP sends): the group
+ * shape, for any chat the sender is in. The chat must exist; a first message to someone is still
+ * the HTTP call, which creates the chat.
+ */
+export const socketSendSchema = z.object({
+  chatId: idSchema,
+  encryptedMessage: ciphertext,
+  iv: ivSchema,
+  encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
+  replyTo: idSchema.nullish(),
+});
+export type SocketSendPayload = z.infer<typeof socketSendSchema>;
+
 export const historyQuerySchema = z.object({
   before: idSchema.optional(),
   after: idSchema.optional(),

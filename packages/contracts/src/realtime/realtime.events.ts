@@ -1,4 +1,4 @@
-import type { MessageView } from '../http/schemas.ts';
+import type { MessageView, SocketSendPayload } from '../http/schemas.ts';
 import type { ErrorBody } from '../errors.ts';
 
 /**
@@ -20,6 +20,8 @@ export interface ClientToServerEvents {
   setup: (user: { _id: string }) => void;
   'join chat': (chatId: string) => void;
   'new message': (message: unknown) => void;
+  /** Veil's socket send: persisted by the message service, then delivered like an HTTP send. */
+  'send message': (payload: SocketSendPayload, ack: Ack<{ message: MessageView }>) => void;
   'message seen': (
     report: SeenReport | SeenReport[],
     ack?: Ack<{ marked: { chatId: string; messageId: string }[] }>,

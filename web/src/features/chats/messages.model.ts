@@ -29,6 +29,19 @@ export const mergeMessages = (
 };
 
 export const newestSeq = (messages: readonly DisplayMessage[]): number | undefined => messages.at(-1)?.seq;
+
+/**
+ * Where catch-up after a reconnect reads from: after the newest message someone else sent. The
+ * user's own messages join the window when the server stores them, which can be after messages
+ * this tab missed while its socket was down, so they prove nothing about what came before them.
+ * Re-reading a few of one's own messages costs little; starting after them would lose the rest.
+ */
+export const catchUpAfter = (messages: readonly DisplayMessage[], myId: string): number => {
+  const fromOthers = messages.findLast((m) => m.sender._id !== myId);
+  if (fromOthers) return fromOthers.seq;
+  const oldest = oldestSeq(messages);
+  return oldest === undefined ? 0 : oldest - 1;
+};
 export const oldestSeq = (messages: readonly DisplayMessage[]): number | undefined => messages[0]?.seq;
 
 /** The other members of a chat, by id (the current user excluded). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DisplayMessage } from '../../lib/crypto.ts';
 import {
+  catchUpAfter,
   chatTitle,
   isSeenByOthers,
   matchesChatFilter,
@@ -8,10 +9,15 @@ import {
   replyPreview,
 } from './messages.model.ts';
 
-const message = (id: string, seq: number, seenBy: Record<string, true> = {}): DisplayMessage => ({
+const message = (
+  id: string,
+  seq: number,
+  seenBy: Record<string, true> = {},
+  senderId = 'u1',
+): DisplayMessage => ({
   _id: id,
   chat: 'c1',
-  sender: { _id: 'u1' },
+  sender: { _id: senderId },
   content: 'x',
   iv: 'y',
   encryptedKeys: {},
@@ -69,5 +75,18 @@ describe('chat helpers', () => {
 
   it('previews replies with the first 30 characters', () => {
     expect(replyPreview('x'.repeat(40))).toHaveLength(30);
+  });
+});
+
+describe('catchUpAfter', () => {
+  it("starts after the newest message from someone else, not after one's own later sends", () => {
+    // u2 sent seq 5 while this tab (u1) was offline; u1's own send (seq 7) is in the window already.
+    const window = [message('a', 3, {}, 'u2'), message('b', 4, {}, 'u1'), message('c', 7, {}, 'u1')];
+    expect(catchUpAfter(window, 'u1')).toBe(3);
+  });
+
+  it('re-reads from the oldest own message when no one else wrote, and from the start when empty', () => {
+    expect(catchUpAfter([message('a', 10, {}, 'u1'), message('b', 12, {}, 'u1')], 'u1')).toBe(9);
+    expect(catchUpAfter([], 'u1')).toBe(0);
   });
 });

@@ -1,8 +1,7 @@
 import { Router } from 'express';
-import { createGroupBodySchema, historyQuerySchema, idSchema } from '@veil/contracts';
+import { createGroupBodySchema, historyQuerySchema, idSchema, parseWith } from '@veil/contracts';
 import { z } from 'zod';
 import { currentUserId } from '../../middleware/auth.ts';
-import { parseWith } from '../../middleware/validate.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
 import { respond } from './respond.ts';
 

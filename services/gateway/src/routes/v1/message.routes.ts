@@ -1,7 +1,6 @@
 import { Router } from 'express';
-import { idSchema, sendGroupBodySchema, sendIndividualBodySchema } from '@veil/contracts';
+import { idSchema, parseWith, sendGroupBodySchema, sendIndividualBodySchema } from '@veil/contracts';
 import { currentUserId } from '../../middleware/auth.ts';
-import { parseWith } from '../../middleware/validate.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
 import { respond } from './respond.ts';
 

@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import {
   idSchema,
   loginBodySchema,
+  parseWith,
   refreshBodySchema,
   registerBodySchema,
   updatePasswordBodySchema,
@@ -10,7 +11,6 @@ import {
 import type { BlobStore, IdGenerator } from '@veil/ports';
 import { currentUserId } from '../../middleware/auth.ts';
 import { pictureUpload, storePicture } from '../../middleware/picture-upload.ts';
-import { parseWith } from '../../middleware/validate.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
 import { respond } from './respond.ts';
 

@@ -6,7 +6,7 @@ import type { ApiRequest, veilBaseQuery } from '../../../lib/base-query.ts';
 import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { holdReceipt, withHeldReceipts } from '../held-receipts.ts';
-import { mergeMessages, newestSeq, type MessageWindow } from '../messages.model.ts';
+import { catchUpAfter, mergeMessages, newestSeq, type MessageWindow } from '../messages.model.ts';
 
 export interface HistoryArgs {
   chatId: string;
@@ -84,9 +84,9 @@ export const messagesApi = api.injectEndpoints({
           );
         };
         const catchUp = async () => {
+          if (!loaded) return; // the first page, still loading, brings everything
+          let after = catchUpAfter(getCacheEntry().data?.messages ?? [], userId);
           for (let page = 0; page < maxCatchUpPages; page += 1) {
-            const after = newestSeq(getCacheEntry().data?.messages ?? []);
-            if (after === undefined) return;
             const result = await dispatch(
               messagesApi.endpoints.getMessagePage.initiate(
                 { chatId, userId, after },
@@ -95,7 +95,9 @@ export const messagesApi = api.injectEndpoints({
             );
             if (!result.data) return;
             merge(result.data.messages);
-            if (!result.data.hasMore) return;
+            const last = newestSeq(result.data.messages);
+            if (!result.data.hasMore || last === undefined) return;
+            after = last;
           }
         };
 

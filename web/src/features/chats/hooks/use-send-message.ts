@@ -15,10 +15,13 @@ import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts
 import { mergeMessages } from '../messages.model.ts';
 import { withHeldReceipts } from '../held-receipts.ts';
 import { sendFailureText } from '../../../lib/send-errors.ts';
+import { sendOverSocket } from '../../../lib/socket-send.ts';
 
 /**
  * Encrypts and sends a message in the open chat, then puts it in the chat's history (the
  * server does not echo it to the sender's socket) and moves the chat to the top of the list.
+ * While the socket is connected the message goes over it (`send message`); otherwise over the
+ * spec's HTTP calls. Either way the server stores it before answering.
  */
 export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
   const [sendIndividual] = useSendIndividualMessageMutation();
@@ -33,7 +36,8 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
   const sendToGroup = async (target: ChatView, text: string, replyTo?: string): Promise<MessageView> => {
     const attempt = async (members: ChatView['participants']) => {
       const payload = await encryptForGroup(text, [...members.map((p) => p._id), me._id], replyTo);
-      return (await sendGroup({ chatId: target._id, payload }).unwrap()).message;
+      const sent = await sendOverSocket({ chatId: target._id, ...payload });
+      return sent ?? (await sendGroup({ chatId: target._id, payload }).unwrap()).message;
     };
     try {
       return await attempt(target.participants);
@@ -46,9 +50,24 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
     }
   };
 
-  const sendToPerson = async (recipientId: string, text: string, replyTo?: string): Promise<MessageView> => {
+  const sendToPerson = async (
+    target: ChatView,
+    recipientId: string,
+    text: string,
+    replyTo?: string,
+  ): Promise<MessageView> => {
     const payload = await encryptForIndividual(text, me._id, recipientId, replyTo);
-    return (await sendIndividual({ recipientId, payload }).unwrap()).message;
+    const sent = await sendOverSocket({
+      chatId: target._id,
+      encryptedMessage: payload.encryptedMessage,
+      iv: payload.iv,
+      encryptedKeys: {
+        [recipientId]: payload.encryptedAESKeyForRecipient,
+        [me._id]: payload.encryptedAESKeyForSender,
+      },
+      replyTo: payload.replyTo,
+    });
+    return sent ?? (await sendIndividual({ recipientId, payload }).unwrap()).message;
   };
 
   const remember = async (chatId: string, message: MessageView, text: string) => {
@@ -75,7 +94,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
     try {
       const message = chat.isGroupChat
         ? await sendToGroup(chat, text, replyTo?._id)
-        : await sendToPerson(recipientId!, text, replyTo?._id);
+        : await sendToPerson(chat, recipientId!, text, replyTo?._id);
       await remember(chat._id, message, text);
       return true;
     } catch (failure) {

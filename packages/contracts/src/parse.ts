@@ -1,7 +1,10 @@
 import type { z } from 'zod';
-import { DomainError } from '@veil/contracts';
+import { DomainError } from './errors.ts';
 
-/** Parses a request part with its contract schema; the first issue becomes the 400 message. */
+/**
+ * Parses what arrived at an edge (an HTTP request part, a socket payload) with its contract
+ * schema; the first issue becomes the VALIDATION_FAILED message the client sees.
+ */
 export const parseWith = <S extends z.ZodType>(schema: S, value: unknown): z.output<S> => {
   const parsed = schema.safeParse(value ?? {});
   if (!parsed.success) {

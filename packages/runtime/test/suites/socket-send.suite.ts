@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ClientToServerEvents, MessageView, ServerToClientEvents } from '@veil/contracts';
+import { buildGroupPayload, decryptMessage } from '@veil/crypto';
+import { io, type Socket } from 'socket.io-client';
+import type { StartVeilOptions } from '../../src/index.ts';
+import { createApi, type Api } from '../support/api-client.ts';
+import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
+import { createUser, type TestUser } from '../support/users.ts';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/**
+ * `send message` over a real socket into the whole app: the message service persists it and the
+ * fan-out delivers it, exactly as for the spec's HTTP sends. Run on the embedded app and on
+ * NATS + Redis.
+ */
+export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
+  let veil: TestVeil;
+  let api: Api;
+  let alice: TestUser;
+  let bob: TestUser;
+  let carol: TestUser;
+  let mallory: TestUser;
+  let chatId: string;
+  const sockets: ClientSocket[] = [];
+
+  const connect = async (user: TestUser) => {
+    const socket: ClientSocket = io(veil.url, {
+      transports: ['websocket'],
+      auth: { token: user.accessToken },
+      extraHeaders: { origin: veil.url },
+    });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('connect_error', reject);
+    });
+    return socket;
+  };
+
+  const keysFor = (...users: TestUser[]) =>
+    Object.fromEntries(users.map((u) => [u._id, u.keys.publicKey]));
+
+  const sendOver = async (socket: ClientSocket, payload: unknown) =>
+    socket.timeout(10_000).emitWithAck('send message', payload as never);
+
+  /** Everything a socket receives from now on (a delivery can arrive before the sender's ack). */
+  const inbox = (socket: ClientSocket) => {
+    const received: MessageView[] = [];
+    socket.on('message received', ({ message }) => received.push(message));
+    return async (id: string) => {
+      await expect.poll(() => received.some((m) => m._id === id)).toBe(true);
+      return received.find((m) => m._id === id)!;
+    };
+  };
+
+  beforeAll(async () => {
+    veil = await startTestVeil(options);
+    api = createApi(veil.url);
+    [alice, bob, carol, mallory] = (await Promise.all(
+      ['sa', 'sb', 'sc', 'sm'].map((n) => createUser(api, n)),
+    )) as [TestUser, TestUser, TestUser, TestUser];
+    // The chat exists first: a first message to someone is the HTTP call, which creates it.
+    const created = await api.post(
+      `/api/v1/chat/creategroupchat`,
+      { groupName: 'socket senders', participants: [bob._id, carol._id] },
+      alice.accessToken,
+    );
+    chatId = created.body.data._id;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await veil.destroy();
+  });
+
+  it('persists the message, acks it with the stored view, and delivers it to the others', async () => {
+    const [a, b, c] = [await connect(alice), await connect(bob), await connect(carol)];
+    const [atBobOf, atCarolOf] = [inbox(b), inbox(c)];
+    const payload = await buildGroupPayload('over the socket', keysFor(alice, bob, carol));
+    const reply = await sendOver(a, { chatId, ...payload });
+    expect(reply.ok).toBe(true);
+    if (!reply.ok) return;
+    const { message } = reply.data;
+    expect(message).toMatchObject({ chat: chatId, sender: { _id: alice._id }, replyTo: null, seenBy: {} });
+    const [atBob, atCarol] = [await atBobOf(message._id), await atCarolOf(message._id)];
+    expect(await decryptMessage(atBob, bob._id, bob.keys.privateKey)).toBe('over the socket');
+    expect(await decryptMessage(atCarol, carol._id, carol.keys.privateKey)).toBe('over the socket');
+    expect(atBob.seq).toBe(message.seq);
+    // Read-your-writes: the sender's next history read has it.
+    const history = await api.get(`/api/v1/chat/getallmessages/${chatId}`, alice.accessToken);
+    expect(history.body.data.messages.map((m: MessageView) => m._id)).toContain(message._id);
+  });
+
+  it('takes the sender from the token, never from the payload', async () => {
+    const a = await connect(alice);
+    const payload = await buildGroupPayload('who sent this?', keysFor(alice, bob, carol));
+    const reply = await sendOver(a, { chatId, ...payload, senderId: bob._id, userId: bob._id });
+    expect(reply).toMatchObject({ ok: true, data: { message: { sender: { _id: alice._id } } } });
+  });
+
+  it('refuses a non-member, a key map that misses a member, and a malformed payload', async () => {
+    const m = await connect(mallory);
+    const a = await connect(alice);
+    const intruding = await buildGroupPayload('intrude', keysFor(alice, bob, carol, mallory));
+    expect(await sendOver(m, { chatId, ...intruding })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_A_MEMBER' },
+    });
+    const missingCarol = await buildGroupPayload('not for carol', keysFor(alice, bob));
+    expect(await sendOver(a, { chatId, ...missingCarol })).toMatchObject({
+      ok: false,
+      error: { code: 'KEY_MAP_MISMATCH' },
+    });
+    const full = await buildGroupPayload('no iv', keysFor(alice, bob, carol));
+    expect(await sendOver(a, { chatId, encryptedMessage: full.encryptedMessage })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_FAILED', message: 'iv is required' },
+    });
+    expect(await sendOver(a, 'not an object')).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_FAILED' },
+    });
+    const history = await api.get(`/api/v1/chat/getallmessages/${chatId}`, alice.accessToken);
+    const texts = await Promise.all(
+      history.body.data.messages.map((m: MessageView) => decryptMessage(m, alice._id, alice.keys.privateKey)),
+    );
+    expect(texts).toEqual(['over the socket', 'who sent this?']);
+  });
+
+  it('answers a send without an ack with an error event and stores nothing', async () => {
+    const a = await connect(alice);
+    const payload = await buildGroupPayload('fire and forget', keysFor(alice, bob, carol));
+    const error = new Promise((resolve) => a.once('error', resolve));
+    (a as unknown as Socket).emit('send message', { chatId, ...payload });
+    expect(await error).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const history = await api.get(`/api/v1/chat/getallmessages/${chatId}`, alice.accessToken);
+    expect(history.body.data.messages).toHaveLength(2);
+  });
+};
