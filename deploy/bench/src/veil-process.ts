@@ -44,6 +44,8 @@ const spawnVeil = async (
     [
       // BENCH_PROF=1: a V8 CPU profile of the Veil process, for Chrome DevTools or speedscope.
       ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench-results/profiles'] : []),
+      // BENCH_NODE_FLAGS="--flag ...": V8/Node flags for the Veil processes only (not the generator).
+      ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
       '--import',
       'tsx',
       entry,
