@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
@@ -7,14 +8,14 @@ import type { DeliveryOptions, DeliveryTarget } from './delivery.ts';
 /**
  * The baseline: a bare Socket.IO relay on the same stack (websocket only), with no auth, no
  * persistence and no encryption. It is the ceiling for this stack on this machine; Veil's
- * figures are reported as ratios to it.
+ * figures are reported as ratios to it. It carries messages of the same size as Veil's.
  */
 export const startRelay = async () => {
   const http = createServer();
   const server = new Server(http, { transports: ['websocket'] });
   server.on('connection', (socket) => {
     void socket.join(`user:${String(socket.handshake.auth.user)}`);
-    socket.on('send', (message: { id: string; to: number[]; body: string }, ack: () => void) => {
+    socket.on('send', (message: { id: string; to: number[]; body: unknown }, ack: () => void) => {
       for (const to of message.to)
         server.to(`user:${to}`).emit('recv', { id: message.id, body: message.body });
       ack();
@@ -38,7 +39,6 @@ export const relayTarget = async (url: string, options: DeliveryOptions): Promis
     });
   }
   const senders = new Map<number, ReturnType<typeof io>>();
-  const body = 'x'.repeat(200);
   let next = 0;
   // Senders stay on the load generator's main thread; receivers are opened by worker threads from receiverSpec.
   const socketFor = (user: number) =>
@@ -48,6 +48,7 @@ export const relayTarget = async (url: string, options: DeliveryOptions): Promis
       socket.once('connect_error', reject);
     });
   for (const { sender } of conversations) senders.set(sender, await socketFor(sender));
+  const bodies = conversations.map((c) => payloadSizedLikeVeils(c.recipients.length + 1));
   return {
     conversations: conversations.length,
     recipients: (c) => conversations[c]!.recipients,
@@ -58,7 +59,22 @@ export const relayTarget = async (url: string, options: DeliveryOptions): Promis
         const id = `r${next++}`;
         senders
           .get(conversations[c]!.sender)!
-          .emit('send', { id, to: conversations[c]!.recipients, body }, () => resolve(id));
+          .emit('send', { id, to: conversations[c]!.recipients, body: bodies[c] }, () => resolve(id));
       }),
   };
 };
+
+const base64Of = (bytes: number) => randomBytes(bytes).toString('base64');
+
+/**
+ * Random bytes in the shape and size of Veil's send payload for a chat of `members`: the AES-GCM
+ * ciphertext of a short text, a 12-byte iv, and one 2048-bit RSA-OAEP wrapped key (256 bytes)
+ * per member under a ULID-length id. The same bytes on the wire make the same load.
+ */
+const payloadSizedLikeVeils = (members: number) => ({
+  encryptedMessage: base64Of(40),
+  iv: base64Of(12),
+  encryptedKeys: Object.fromEntries(
+    Array.from({ length: members }, () => [randomBytes(13).toString('hex').slice(0, 26), base64Of(256)]),
+  ),
+});

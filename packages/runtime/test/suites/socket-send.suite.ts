@@ -136,4 +136,16 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
     const history = await api.get(`/api/v1/chat/getallmessages/${chatId}`, alice.accessToken);
     expect(history.body.data.messages).toHaveLength(2);
   });
+
+  it('cuts a flood: past the burst, sends are refused RATE_LIMITED before any other work', async () => {
+    const m = await connect(mallory);
+    // Malformed on purpose: the budget is taken before validation, so these cost the server little.
+    const replies = await Promise.all(
+      Array.from({ length: 300 }, () => sendOver(m, { chatId, encryptedMessage: 'QUJD' })),
+    );
+    const codes = replies.map((r) => (r.ok ? 'ok' : r.error.code));
+    expect(codes.filter((c) => c === 'VALIDATION_FAILED').length).toBeGreaterThanOrEqual(200);
+    expect(codes.filter((c) => c === 'RATE_LIMITED').length).toBeGreaterThan(0);
+    expect(codes).not.toContain('ok');
+  });
 };
