@@ -1,9 +1,6 @@
 import { DomainError, idSchema, type messageRpc } from '@veil/contracts';
 import type { RpcClient } from '@veil/kernel';
-import type { Logger } from '@veil/ports';
-import { asAck, toErrorBody } from './acks.ts';
-import type { RateLimiter } from './rate-limit.ts';
-import type { RealtimeSocket } from './socket-types.ts';
+import { answerRequest, type RequestHandlerDeps } from './acks.ts';
 
 type MessageClient = Pick<RpcClient<typeof messageRpc.operations>, 'markSeen'>;
 type MarkSeenResult = Awaited<ReturnType<MessageClient['markSeen']>>;
@@ -44,30 +41,15 @@ export const parseSeenReports = (
  * and every reader's tab learns of it the same way. Answers the ack if there is one, otherwise
  * reports failures with an `error` event.
  */
-export const registerReceipts = (deps: {
-  socket: RealtimeSocket;
-  messages: MessageClient;
-  limiter: RateLimiter;
-  now: () => number;
-  log: Logger;
-}): void => {
+export const registerReceipts = (deps: RequestHandlerDeps<MessageClient>): void => {
   const { socket, messages, limiter, now, log } = deps;
   const userId = socket.data.userId;
 
-  socket.on('message seen', (payload, rawAck) => {
-    // A client may omit the ack (or send a non-function in its place): only call a real one.
-    const ack = asAck<MarkSeenResult>(rawAck);
-    void (async () => {
-      try {
-        if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many seen reports; batch them');
-        const reports = parseSeenReports(payload, userId);
-        const data = reports.length > 0 ? await messages.markSeen({ userId, reports }) : { marked: [] };
-        ack?.({ ok: true, data });
-      } catch (error) {
-        const body = toErrorBody(error, log);
-        if (ack) ack({ ok: false, error: body });
-        else if (socket.connected) socket.emit('error', body);
-      }
-    })();
-  });
+  socket.on('message seen', (payload, rawAck) =>
+    answerRequest(socket, rawAck, log, async (): Promise<MarkSeenResult> => {
+      if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many seen reports; batch them');
+      const reports = parseSeenReports(payload, userId);
+      return reports.length > 0 ? messages.markSeen({ userId, reports }) : { marked: [] };
+    }),
+  );
 };
