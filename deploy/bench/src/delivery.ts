@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { Pool } from 'undici';
 import {
   buildGroupPayload,
@@ -7,6 +7,7 @@ import {
   generateUserKeyPair,
 } from '@veil/crypto';
 import { RECEIVER_WORKERS, startReceivers, type Receivers } from './receivers.ts';
+import { connectSender } from './sender-socket.ts';
 import { now, summarize } from './stats.ts';
 
 /**
@@ -245,9 +246,8 @@ export const veilTarget = async (
   const conversations: {
     sender: number;
     recipients: number[];
-    chatId: string;
     http: { path: string; payload: unknown };
-    socketPayload: unknown;
+    socketPayload: { chatId: string };
   }[] = [];
   const pairUsers = Math.floor(options.users / 2 / 2) * 2;
   for (let i = 0; i + 1 < pairUsers; i += 2) {
@@ -261,13 +261,13 @@ export const veilTarget = async (
     const path = `/api/v1/message/sendIndividualMessage/${b.id}`;
     const first = await post(path, payload, a.token);
     if (first.status !== 201) throw new Error(`first message failed: ${first.status}`);
+    const chatId = first.body.data.chat._id as string;
     const keys = { [a.id]: a.keys.publicKey, [b.id]: b.keys.publicKey };
     conversations.push({
       sender: i,
       recipients: [i + 1],
-      chatId: first.body.data.chat._id,
       http: { path, payload },
-      socketPayload: await buildGroupPayload('benchmark message', keys),
+      socketPayload: { chatId, ...(await buildGroupPayload('benchmark message', keys)) },
     });
   }
   for (let start = pairUsers; start + options.groupSize <= options.users; start += options.groupSize) {
@@ -283,13 +283,9 @@ export const veilTarget = async (
     conversations.push({
       sender: start,
       recipients: members.slice(1),
-      chatId,
       http: { path: `/api/v1/message/sendGroupMessage/${chatId}`, payload },
-      socketPayload: payload,
+      socketPayload: { chatId, ...payload },
     });
-  }
-  for (const c of conversations) {
-    c.socketPayload = { chatId: c.chatId, ...(c.socketPayload as object) };
   }
 
   // HTTP: each sender is a browser with its own keep-alive connections, at most six at once
@@ -304,17 +300,8 @@ export const veilTarget = async (
   const sockets = new Map<number, Socket>();
   if (options.sendOver === 'socket') {
     for (const { sender } of conversations) {
-      const socket = io(socketUrls[sender % socketUrls.length]!, {
-        transports: ['websocket'],
-        auth: { token: accounts[sender]!.token },
-        extraHeaders: { origin },
-        reconnection: false,
-      });
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', resolve);
-        socket.once('connect_error', reject);
-      });
-      sockets.set(sender, socket);
+      const socketUrl = socketUrls[sender % socketUrls.length]!;
+      sockets.set(sender, await connectSender(socketUrl, { token: accounts[sender]!.token }, origin));
     }
   }
 

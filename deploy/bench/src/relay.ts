@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
-import { io } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { DeliveryOptions, DeliveryTarget } from './delivery.ts';
+import { connectSender } from './sender-socket.ts';
 
 /**
  * The baseline: a bare Socket.IO relay on the same stack (websocket only), with no auth, no
@@ -38,16 +39,9 @@ export const relayTarget = async (url: string, options: DeliveryOptions): Promis
       recipients: Array.from({ length: options.groupSize - 1 }, (_, k) => start + k + 1),
     });
   }
-  const senders = new Map<number, ReturnType<typeof io>>();
+  const senders = new Map<number, Socket>();
   let next = 0;
-  // Senders stay on the load generator's main thread; receivers are opened by worker threads from receiverSpec.
-  const socketFor = (user: number) =>
-    new Promise<ReturnType<typeof io>>((resolve, reject) => {
-      const socket = io(url, { transports: ['websocket'], auth: { user }, reconnection: false });
-      socket.once('connect', () => resolve(socket));
-      socket.once('connect_error', reject);
-    });
-  for (const { sender } of conversations) senders.set(sender, await socketFor(sender));
+  for (const { sender } of conversations) senders.set(sender, await connectSender(url, { user: sender }));
   const bodies = conversations.map((c) => payloadSizedLikeVeils(c.recipients.length + 1));
   return {
     conversations: conversations.length,
