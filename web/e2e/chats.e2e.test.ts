@@ -74,6 +74,9 @@ describe('chats (browser)', { timeout: 150_000 }, () => {
     await bob.page.getByTestId('reply-bar').waitFor({ state: 'detached' });
     const answer = messageWithText(alice.page, 'Answering that');
     await answer.getByTestId('message-quote').getByText(long.slice(0, 30)).waitFor();
+    // The sender's own copy, built from what it sent and the ack's receipt, quotes it too.
+    const ownCopy = messageWithText(bob.page, 'Answering that');
+    await ownCopy.getByTestId('message-quote').getByText(long.slice(0, 30)).waitFor();
 
     expect(httpSends).toEqual([]);
 

@@ -325,8 +325,8 @@ export const veilTarget = async (
         .emit(
           'send message',
           conversation.socketPayload,
-          (reply: { ok: boolean; data?: { message: { _id: string } } }) =>
-            resolve(reply.ok ? (reply.data?.message._id ?? null) : null),
+          (reply: { ok: boolean; data?: { _id: string } }) =>
+            resolve(reply.ok ? (reply.data?._id ?? null) : null),
         );
     });
 

@@ -1,4 +1,4 @@
-import type { MessageView, SocketSendPayload } from '@veil/contracts';
+import type { SentReceipt, SocketSendPayload } from '@veil/contracts';
 import type { ApiError } from './api-error.ts';
 import { getSocket } from './realtime.ts';
 
@@ -10,9 +10,10 @@ export const socketSendTimeoutMs = 10_000;
  * HTTP request per message; the server stores and delivers it exactly as it does an HTTP send.
  * Resolves `undefined` when the socket is not connected, so the caller sends over HTTP instead
  * (an emit on a disconnected socket would wait in Socket.IO's buffer until it reconnects).
- * Failures are ApiErrors, so screens show them as they show HTTP failures.
+ * Failures are ApiErrors, so screens show them as they show HTTP failures. Success is the stored
+ * message's id, position and time; the caller holds the rest.
  */
-export const sendOverSocket = async (payload: SocketSendPayload): Promise<MessageView | undefined> => {
+export const sendOverSocket = async (payload: SocketSendPayload): Promise<SentReceipt | undefined> => {
   const socket = getSocket();
   if (!socket.connected) return undefined;
   let reply;
@@ -27,7 +28,7 @@ export const sendOverSocket = async (payload: SocketSendPayload): Promise<Messag
     };
     throw error;
   }
-  if (reply.ok) return reply.data.message;
+  if (reply.ok) return reply.data;
   const error: ApiError = {
     kind: 'unsuccessful',
     status: null,

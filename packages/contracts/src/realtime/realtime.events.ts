@@ -14,6 +14,13 @@ export interface SeenReport {
   userId?: string;
 }
 
+/**
+ * What the sender's ack of `send message` carries: the stored message's id, history position
+ * and time. The sender already holds everything else (its text, the payload it sent, the message
+ * it replied to), so the server does not send the whole message back.
+ */
+export type SentReceipt = Pick<MessageView, '_id' | 'seq' | 'createdAt'>;
+
 export type Ack<T = undefined> = (reply: { ok: true; data: T } | { ok: false; error: ErrorBody }) => void;
 
 export interface ClientToServerEvents {
@@ -21,7 +28,7 @@ export interface ClientToServerEvents {
   'join chat': (chatId: string) => void;
   'new message': (message: unknown) => void;
   /** Veil's socket send: persisted by the message service, then delivered like an HTTP send. */
-  'send message': (payload: SocketSendPayload, ack: Ack<{ message: MessageView }>) => void;
+  'send message': (payload: SocketSendPayload, ack: Ack<SentReceipt>) => void;
   'message seen': (
     report: SeenReport | SeenReport[],
     ack?: Ack<{ marked: { chatId: string; messageId: string }[] }>,

@@ -38,8 +38,7 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
     return socket;
   };
 
-  const keysFor = (...users: TestUser[]) =>
-    Object.fromEntries(users.map((u) => [u._id, u.keys.publicKey]));
+  const keysFor = (...users: TestUser[]) => Object.fromEntries(users.map((u) => [u._id, u.keys.publicKey]));
 
   const sendOver = async (socket: ClientSocket, payload: unknown) =>
     socket.timeout(10_000).emitWithAck('send message', payload as never);
@@ -73,29 +72,38 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
     await veil.destroy();
   });
 
-  it('persists the message, acks it with the stored view, and delivers it to the others', async () => {
+  it('persists the message, acks it with its id, position and time, and delivers it to the others', async () => {
     const [a, b, c] = [await connect(alice), await connect(bob), await connect(carol)];
     const [atBobOf, atCarolOf] = [inbox(b), inbox(c)];
     const payload = await buildGroupPayload('over the socket', keysFor(alice, bob, carol));
     const reply = await sendOver(a, { chatId, ...payload });
     expect(reply.ok).toBe(true);
     if (!reply.ok) return;
-    const { message } = reply.data;
-    expect(message).toMatchObject({ chat: chatId, sender: { _id: alice._id }, replyTo: null, seenBy: {} });
-    const [atBob, atCarol] = [await atBobOf(message._id), await atCarolOf(message._id)];
+    const receipt = reply.data;
+    // Only what the sender cannot know: the rest of the message is what it sent.
+    expect(Object.keys(receipt).sort()).toEqual(['_id', 'createdAt', 'seq']);
+    const [atBob, atCarol] = [await atBobOf(receipt._id), await atCarolOf(receipt._id)];
     expect(await decryptMessage(atBob, bob._id, bob.keys.privateKey)).toBe('over the socket');
     expect(await decryptMessage(atCarol, carol._id, carol.keys.privateKey)).toBe('over the socket');
-    expect(atBob.seq).toBe(message.seq);
-    // Read-your-writes: the sender's next history read has it.
+    expect(atBob).toMatchObject({ chat: chatId, sender: { _id: alice._id }, replyTo: null, seenBy: {} });
+    expect({ seq: atBob.seq, createdAt: atBob.createdAt }).toEqual({
+      seq: receipt.seq,
+      createdAt: receipt.createdAt,
+    });
+    // Read-your-writes: the sender's next history read has it, as the receipt describes it.
     const history = await api.get(`/api/v1/chat/getallmessages/${chatId}`, alice.accessToken);
-    expect(history.body.data.messages.map((m: MessageView) => m._id)).toContain(message._id);
+    const stored = history.body.data.messages.find((m: MessageView) => m._id === receipt._id);
+    expect(stored).toMatchObject({ ...receipt, sender: { _id: alice._id } });
   });
 
   it('takes the sender from the token, never from the payload', async () => {
     const a = await connect(alice);
     const payload = await buildGroupPayload('who sent this?', keysFor(alice, bob, carol));
     const reply = await sendOver(a, { chatId, ...payload, senderId: bob._id, userId: bob._id });
-    expect(reply).toMatchObject({ ok: true, data: { message: { sender: { _id: alice._id } } } });
+    if (!reply.ok) throw new Error(`send refused: ${reply.error.message}`);
+    const history = await api.get(`/api/v1/chat/getallmessages/${chatId}`, alice.accessToken);
+    const stored = history.body.data.messages.find((m: MessageView) => m._id === reply.data._id);
+    expect(stored.sender).toEqual({ _id: alice._id });
   });
 
   it('refuses a non-member, a key map that misses a member, and a malformed payload', async () => {

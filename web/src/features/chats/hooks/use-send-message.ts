@@ -1,14 +1,9 @@
 import { current } from '@reduxjs/toolkit';
-import type { ChatView, MessageView, PublicUser } from '@veil/contracts';
+import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contracts';
 import { useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { isApiError } from '../../../lib/api-error.ts';
-import {
-  decryptForUser,
-  encryptForGroup,
-  encryptForIndividual,
-  type DisplayMessage,
-} from '../../../lib/crypto.ts';
+import { encryptForGroup, encryptForIndividual, type DisplayMessage } from '../../../lib/crypto.ts';
 import { useSendIndividualMessageMutation } from '../../../lib/messaging.api.ts';
 import { chatsApi } from '../api/chats.api.ts';
 import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
@@ -16,6 +11,14 @@ import { mergeMessages } from '../messages.model.ts';
 import { withHeldReceipts } from '../held-receipts.ts';
 import { sendFailureText } from '../../../lib/send-errors.ts';
 import { sendOverSocket } from '../../../lib/socket-send.ts';
+
+/** A stored message as its sender knows it: what it sent, and what the server assigned. */
+interface Sent {
+  encrypted: Pick<MessageView, 'content' | 'iv' | 'encryptedKeys'>;
+  receipt: SentReceipt;
+}
+
+const receiptOf = ({ _id, seq, createdAt }: MessageView): SentReceipt => ({ _id, seq, createdAt });
 
 /**
  * Encrypts and sends a message in the open chat, then puts it in the chat's history (the
@@ -33,11 +36,14 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
    * Group keys are wrapped for every current member. If membership changed since the chat was
    * loaded the server refuses the key map (KEY_MAP_MISMATCH); reload the members once and retry.
    */
-  const sendToGroup = async (target: ChatView, text: string, replyTo?: string): Promise<MessageView> => {
-    const attempt = async (members: ChatView['participants']) => {
+  const sendToGroup = async (target: ChatView, text: string, replyTo?: string): Promise<Sent> => {
+    const attempt = async (members: ChatView['participants']): Promise<Sent> => {
       const payload = await encryptForGroup(text, [...members.map((p) => p._id), me._id], replyTo);
-      const sent = await sendOverSocket({ chatId: target._id, ...payload });
-      return sent ?? (await sendGroup({ chatId: target._id, payload }).unwrap()).message;
+      const receipt =
+        (await sendOverSocket({ chatId: target._id, ...payload })) ??
+        receiptOf((await sendGroup({ chatId: target._id, payload }).unwrap()).message);
+      const { encryptedMessage: content, iv, encryptedKeys } = payload;
+      return { encrypted: { content, iv, encryptedKeys }, receipt };
     };
     try {
       return await attempt(target.participants);
@@ -55,23 +61,43 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
     recipientId: string,
     text: string,
     replyTo?: string,
-  ): Promise<MessageView> => {
+  ): Promise<Sent> => {
     const payload = await encryptForIndividual(text, me._id, recipientId, replyTo);
-    const sent = await sendOverSocket({
-      chatId: target._id,
-      encryptedMessage: payload.encryptedMessage,
+    const encrypted = {
+      content: payload.encryptedMessage,
       iv: payload.iv,
       encryptedKeys: {
         [recipientId]: payload.encryptedAESKeyForRecipient,
         [me._id]: payload.encryptedAESKeyForSender,
       },
-      replyTo: payload.replyTo,
-    });
-    return sent ?? (await sendIndividual({ recipientId, payload }).unwrap()).message;
+    };
+    const receipt =
+      (await sendOverSocket({
+        chatId: target._id,
+        encryptedMessage: encrypted.content,
+        iv: encrypted.iv,
+        encryptedKeys: encrypted.encryptedKeys,
+        replyTo: payload.replyTo,
+      })) ?? receiptOf((await sendIndividual({ recipientId, payload }).unwrap()).message);
+    return { encrypted, receipt };
   };
 
-  const remember = async (chatId: string, message: MessageView, text: string) => {
-    const display: DisplayMessage = { ...(await decryptForUser(message, me._id)), decryptedContent: text };
+  /** The sender's own copy: built from what it sent, so nothing is decrypted again. */
+  const remember = (
+    chatId: string,
+    { encrypted, receipt }: Sent,
+    text: string,
+    replyTo: DisplayMessage | null,
+  ) => {
+    const display: DisplayMessage = {
+      ...encrypted,
+      ...receipt,
+      chat: chatId,
+      sender: { _id: me._id },
+      replyTo: replyTo && { ...replyTo, replyTo: null },
+      seenBy: {},
+      decryptedContent: text,
+    };
     dispatch(
       messagesApi.util.updateQueryData('getMessages', { chatId, userId: me._id }, (draft) => {
         draft.messages = mergeMessages(current(draft).messages, withHeldReceipts([display]));
@@ -81,7 +107,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
       chatsApi.util.updateQueryData('getChats', undefined, (chats) => {
         const index = chats.findIndex((c) => c._id === chatId);
         const [moved] = index >= 0 ? chats.splice(index, 1) : [];
-        if (moved) chats.unshift({ ...moved, updatedAt: message.createdAt });
+        if (moved) chats.unshift({ ...moved, updatedAt: receipt.createdAt });
       }),
     );
   };
@@ -92,10 +118,10 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
     if (!chat || !text.trim() || (!chat.isGroupChat && !recipientId)) return false;
     setError('');
     try {
-      const message = chat.isGroupChat
+      const sent = chat.isGroupChat
         ? await sendToGroup(chat, text, replyTo?._id)
         : await sendToPerson(chat, recipientId!, text, replyTo?._id);
-      await remember(chat._id, message, text);
+      remember(chat._id, sent, text, replyTo);
       return true;
     } catch (failure) {
       setError(sendFailureText(chat.isGroupChat, failure));
