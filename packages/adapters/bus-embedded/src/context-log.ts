@@ -27,7 +27,8 @@ export interface ContextLog {
 
 interface Pending {
   line: string;
-  resolve(): void;
+  position: number;
+  resolve(position: number): void;
   reject(error: unknown): void;
 }
 
@@ -96,7 +97,7 @@ export const openContextLog = async (context: string, file: string): Promise<Con
         await handle.write(batch.map((p) => p.line).join(''));
         if (!syncOnWrite) await handle.datasync();
         durable += batch.length;
-        for (const p of batch) p.resolve();
+        for (const p of batch) p.resolve(p.position);
       } catch (error) {
         // The disk failed: nothing in this batch (or after it) is acknowledged, and the log
         // refuses further appends rather than acknowledge events it may not hold.
@@ -129,11 +130,8 @@ export const openContextLog = async (context: string, file: string): Promise<Con
       const recorded: RecordedEvent = { context, position, event };
       index(recorded);
       return new Promise<number>((resolve, reject) => {
-        pending.push({
-          line: `${JSON.stringify({ p: position, e: event })}\n`,
-          resolve: () => resolve(position),
-          reject,
-        });
+        const line = `${JSON.stringify({ p: position, e: event })}\n`;
+        pending.push({ line, position, resolve, reject });
         flushing ??= flush().finally(() => (flushing = null));
       });
     },

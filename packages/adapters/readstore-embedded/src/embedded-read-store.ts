@@ -55,22 +55,27 @@ const createCollection = <T extends Doc>(): Collection<T> & { addIndex(field: st
   /** field -> value -> ids, for equality and array-contains lookups. */
   const indexes = new Map<string, Map<unknown, Set<string>>>();
 
-  const indexValues = (doc: T, field: string): unknown[] => {
-    const value = valueAt(doc, field);
-    return Array.isArray(value) ? value : [value];
-  };
-  const unindex = (doc: T) => {
-    for (const [field, index] of indexes) {
-      for (const value of indexValues(doc, field)) index.get(value)?.delete(doc._id);
+  const asIndexed = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+  /** Moves `id` from the index entries of `before` to those of `after` (either may be absent). */
+  const moveInIndex = (index: Map<unknown, Set<string>>, id: string, before: unknown[], after: unknown[]) => {
+    for (const value of before) index.get(value)?.delete(id);
+    for (const value of after) {
+      let ids = index.get(value);
+      if (!ids) index.set(value, (ids = new Set()));
+      ids.add(id);
     }
   };
-  const reindex = (doc: T) => {
+  /**
+   * Keeps the indexes in step with a write. A field whose value is the one already stored (the
+   * same array when a handler spreads the old document) is left alone: most writes touch only
+   * unindexed fields, such as a chat's last activity on every message.
+   */
+  const reindex = (id: string, previous: T | undefined, next: T | undefined) => {
     for (const [field, index] of indexes) {
-      for (const value of indexValues(doc, field)) {
-        let ids = index.get(value);
-        if (!ids) index.set(value, (ids = new Set()));
-        ids.add(doc._id);
-      }
+      const before = previous && valueAt(previous, field);
+      const after = next && valueAt(next, field);
+      if (previous && next && before === after) continue;
+      moveInIndex(index, id, previous ? asIndexed(before) : [], next ? asIndexed(after) : []);
     }
   };
 
@@ -104,8 +109,9 @@ const createCollection = <T extends Doc>(): Collection<T> & { addIndex(field: st
   return {
     addIndex(field) {
       if (indexes.has(field)) return;
-      indexes.set(field, new Map());
-      for (const doc of docs.values()) reindex(doc);
+      const index = new Map<unknown, Set<string>>();
+      indexes.set(field, index);
+      for (const doc of docs.values()) moveInIndex(index, doc._id, [], asIndexed(valueAt(doc, field)));
     },
     async get(id) {
       return docs.get(id) ?? null;
@@ -114,15 +120,13 @@ const createCollection = <T extends Doc>(): Collection<T> & { addIndex(field: st
       return ids.flatMap((id) => docs.get(id) ?? []);
     },
     async put(doc) {
-      const previous = docs.get(doc._id);
-      if (previous) unindex(previous);
+      reindex(doc._id, docs.get(doc._id), doc);
       docs.set(doc._id, deepFreeze(doc));
-      reindex(doc);
     },
     async delete(id) {
       const previous = docs.get(id);
       if (!previous) return;
-      unindex(previous);
+      reindex(id, previous, undefined);
       docs.delete(id);
     },
     async find(filter, options) {
