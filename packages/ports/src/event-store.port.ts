@@ -25,13 +25,20 @@ export interface AppendOptions {
 
 export interface AppendResult {
   position: number;
+  /**
+   * True when an event with the same `eventId` was already stored (within the de-duplication
+   * window): nothing was appended and `position` is the stored event's. Commands that derive
+   * the event id from a client's idempotency key answer a retry with the original result.
+   */
+  duplicate: boolean;
 }
 
 export interface EventStore {
   /**
    * Appends one event to `context`/`event.streamId`. Resolves only once the event is durable
    * (fsynced by the embedded log; stored by JetStream). Publishing the same `eventId` twice
-   * within the de-duplication window stores it once.
+   * within the de-duplication window stores it once; the second append resolves, once the
+   * first is durable, with the first's position and `duplicate: true`.
    */
   append(context: string, event: DomainEvent, options?: AppendOptions): Promise<AppendResult>;
   /** All events of one stream, oldest first, with its version. */

@@ -2,7 +2,7 @@ import { constants, createReadStream } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { deepFreeze, DomainError, type DomainEvent } from '@veil/contracts';
-import type { RecordedEvent } from '@veil/ports';
+import type { AppendResult, RecordedEvent } from '@veil/ports';
 
 /**
  * One context's append-only log: a JSON-lines file (`{"p":position,"e":event}` per line) plus
@@ -15,7 +15,7 @@ import type { RecordedEvent } from '@veil/ports';
  * at once; subscribers are told only about durable ones (`onDurable`).
  */
 export interface ContextLog {
-  append(event: DomainEvent, expectedVersion: number | undefined): Promise<number>;
+  append(event: DomainEvent, expectedVersion: number | undefined): Promise<AppendResult>;
   /** Position of the newest durable event (0 when empty). */
   durableHead(): number;
   /** The recorded event at a position, frozen. */
@@ -27,8 +27,8 @@ export interface ContextLog {
 
 interface Pending {
   line: string;
-  position: number;
-  resolve(position: number): void;
+  result: AppendResult;
+  resolve(result: AppendResult): void;
   reject(error: unknown): void;
 }
 
@@ -84,6 +84,8 @@ export const openContextLog = async (context: string, file: string): Promise<Con
   for (const { p, e } of records) index({ context, position: p, event: e });
 
   let durable = events.length;
+  /** Appends not yet durable, by position: a duplicate of one waits for it. */
+  const appending = new Map<number, Promise<AppendResult>>();
   let pending: Pending[] = [];
   let flushing: Promise<void> | null = null;
   let failure: unknown = null;
@@ -97,12 +99,18 @@ export const openContextLog = async (context: string, file: string): Promise<Con
         await handle.write(batch.map((p) => p.line).join(''));
         if (!syncOnWrite) await handle.datasync();
         durable += batch.length;
-        for (const p of batch) p.resolve(p.position);
+        for (const p of batch) {
+          appending.delete(p.result.position);
+          p.resolve(p.result);
+        }
       } catch (error) {
         // The disk failed: nothing in this batch (or after it) is acknowledged, and the log
         // refuses further appends rather than acknowledge events it may not hold.
         failure = error;
-        for (const p of [...batch, ...pending]) p.reject(error);
+        for (const p of [...batch, ...pending]) {
+          appending.delete(p.result.position);
+          p.reject(error);
+        }
         pending = [];
         return;
       }
@@ -115,7 +123,12 @@ export const openContextLog = async (context: string, file: string): Promise<Con
       if (failure)
         return Promise.reject(new DomainError('UNAVAILABLE', 'The event log cannot write to disk'));
       const duplicate = byEventId.get(event.eventId);
-      if (duplicate !== undefined) return Promise.resolve(duplicate);
+      if (duplicate !== undefined) {
+        // Answered only once the stored copy is durable: a retry must not be acknowledged
+        // while the original still waits for its fsync.
+        const stored = { position: duplicate, duplicate: true };
+        return duplicate <= durable ? Promise.resolve(stored) : appending.get(duplicate)!.then(() => stored);
+      }
       const positions = byStream.get(event.streamId);
       const version = positions?.[positions.length - 1] ?? 0;
       if (expectedVersion !== undefined && expectedVersion !== version) {
@@ -129,11 +142,13 @@ export const openContextLog = async (context: string, file: string): Promise<Con
       const position = events.length + 1;
       const recorded: RecordedEvent = { context, position, event };
       index(recorded);
-      return new Promise<number>((resolve, reject) => {
+      const appended = new Promise<AppendResult>((resolve, reject) => {
         const line = `${JSON.stringify({ p: position, e: event })}\n`;
-        pending.push({ line, position, resolve, reject });
+        pending.push({ line, result: { position, duplicate: false }, resolve, reject });
         flushing ??= flush().finally(() => (flushing = null));
       });
+      appending.set(position, appended);
+      return appended;
     },
     durableHead: () => durable,
     // Handed out as they are, frozen (on first use, so a long log opens quickly): a subscriber

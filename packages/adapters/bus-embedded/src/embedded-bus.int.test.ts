@@ -45,6 +45,20 @@ describe('embedded log on disk', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  it('answers a repeat of a pending append only once the original is on disk', async () => {
+    const dataDir = await tempDir();
+    const bus = await createEmbeddedBus({ dataDir, log: quiet });
+    const event = testEvent('repeat', { n: 1 });
+    const settled: string[] = [];
+    const original = bus.append('message', event).then((r) => (settled.push('original'), r));
+    const repeat = bus.append('message', event).then((r) => (settled.push('repeat'), r));
+    // The repeat arrived before the original's fsync: it must not be acknowledged first.
+    expect(await repeat).toEqual({ position: (await original).position, duplicate: true });
+    expect(settled).toEqual(['original', 'repeat']);
+    await bus.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
   it('ignores a torn last line left by a crash, and appends after it', async () => {
     const dataDir = await tempDir();
     const bus = await createEmbeddedBus({ dataDir, log: quiet });

@@ -48,8 +48,7 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
     async append(context, event, appendOptions = {}) {
       if (!isValidStreamId(event.streamId))
         throw new DomainError('VALIDATION_FAILED', `Invalid stream id: ${event.streamId}`);
-      const position = await (await logOf(context)).append(event, appendOptions.expectedVersion);
-      return { position };
+      return (await logOf(context)).append(event, appendOptions.expectedVersion);
     },
     async readStream(context, streamId) {
       const log = await logOf(context);

@@ -84,7 +84,7 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
             ? { expect: { lastSubjectSequence: appendOptions.expectedVersion } }
             : {}),
         });
-        return { position: ack.seq };
+        return { position: ack.seq, duplicate: ack.duplicate };
       } catch (error) {
         if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence) {
           throw new DomainError(

@@ -101,8 +101,26 @@ export const describeEventBusContract = (name: string, make: () => Promise<BusUn
         const event = testEvent('s-d');
         const a = await bus.append('chat', event);
         const b = await bus.append('chat', event);
-        expect(b.position).toBe(a.position);
+        expect(a).toEqual({ position: a.position, duplicate: false });
+        expect(b).toEqual({ position: a.position, duplicate: true });
         expect((await bus.readStream('chat', 's-d')).events).toHaveLength(1);
+      }),
+    );
+
+    it(
+      'answers a retried event id with the stored position, even on another stream with an expected version',
+      withBus(make, async (bus) => {
+        // An idempotent command's retry: same event id, but a fresh aggregate id (a new message
+        // id), so the expected version holds and only the event id says it is a repeat.
+        const original = testEvent('msg-first');
+        const retry = { ...original, streamId: 'msg-second' };
+        const [a, b] = await Promise.all([
+          bus.append('message', original, { expectedVersion: 0 }),
+          bus.append('message', retry, { expectedVersion: 0 }),
+        ]);
+        expect(b).toEqual({ position: a.position, duplicate: true });
+        expect(await bus.headPosition('message')).toBe(a.position);
+        expect((await bus.readStream('message', 'msg-second')).events).toHaveLength(0);
       }),
     );
 
