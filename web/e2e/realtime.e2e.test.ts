@@ -76,6 +76,45 @@ describe('realtime (browser)', { timeout: 150_000 }, () => {
     await bobItem.getByTestId('online-dot').waitFor();
   });
 
+  it('retries a send whose ack was lost, and the message is stored and shown once', async () => {
+    const alice = { page: await veil.newPage(), name: uniqueName('lal') };
+    const bob = { page: await veil.newPage(), name: uniqueName('lbo') };
+    // Fault injection: the server's first answer to one of Bob's sends never reaches his page.
+    // (Socket.IO acks are "43<id>[...]"; a send's receipt starts with {"ok":true,"data":{"_id".)
+    let lostAcks = 0;
+    await bob.page.routeWebSocket(/\/socket\.io\//, (route) => {
+      const server = route.connectToServer();
+      server.onMessage((frame) => {
+        if (lostAcks === 0 && typeof frame === 'string' && /^43\d+\[\{"ok":true,"data":\{"_id"/.test(frame)) {
+          lostAcks += 1;
+          return;
+        }
+        route.send(frame);
+      });
+    });
+    const httpSends: string[] = [];
+    bob.page.on('request', (r) => r.url().includes('/api/v1/message/') && httpSends.push(r.url()));
+    await signUpAndLogIn(alice.page, alice.name);
+    await signUpAndLogIn(bob.page, bob.name);
+    await sayHi(alice.page, bob.name);
+    await openChat(bob.page, alice.name);
+    await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
+
+    await sendMessage(bob.page, 'Said once, acked late');
+    // The retry comes after the 10 s wait for the lost ack.
+    await messageWithText(bob.page, 'Said once, acked late').waitFor({ timeout: 20_000 });
+    expect(lostAcks).toBe(1);
+    expect(httpSends.filter((url) => url.includes('send'))).toEqual([]);
+    await messageWithText(alice.page, 'Said once, acked late').waitFor();
+    expect(await bob.page.getByRole('alert').count()).toBe(0);
+    await bob.page.reload();
+    await openChat(bob.page, alice.name);
+    await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
+    for (const page of [alice.page, bob.page]) {
+      await expect.poll(() => messageWithText(page, 'Said once, acked late').count()).toBe(1);
+    }
+  });
+
   it('catches up after a reconnect: missed messages and new chats appear', async () => {
     const alice = { page: await veil.newPage(), name: uniqueName('cal') };
     const bob = { page: await veil.newPage(), name: uniqueName('cbo') };
@@ -106,7 +145,9 @@ describe('realtime (browser)', { timeout: 150_000 }, () => {
     await messageWithText(carol.page, `Hi ${bob.name}`).waitFor();
     expect(await messageWithText(bob.page, 'Sent while you were away').count()).toBe(0);
     // Without his socket Bob still sends: over HTTP instead.
-    const httpSend = bob.page.waitForRequest((r) => r.url().includes('/api/v1/message/sendIndividualMessage/'));
+    const httpSend = bob.page.waitForRequest((r) =>
+      r.url().includes('/api/v1/message/sendIndividualMessage/'),
+    );
     await sendMessage(bob.page, 'Sent without a socket');
     await httpSend;
     await messageWithText(alice.page, 'Sent without a socket').waitFor();

@@ -23,7 +23,10 @@ export const registerSending = (deps: RequestHandlerDeps<MessageClient>): void =
         throw new DomainError('VALIDATION_FAILED', 'send message needs an acknowledgement callback');
       }
       if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many messages; slow down');
-      const { chatId, encryptedMessage, iv, encryptedKeys, replyTo } = parseWith(socketSendSchema, payload);
+      const { chatId, encryptedMessage, iv, encryptedKeys, replyTo, clientMessageId } = parseWith(
+        socketSendSchema,
+        payload,
+      );
       const { message } = await messages.send({
         userId,
         chatId,
@@ -31,6 +34,7 @@ export const registerSending = (deps: RequestHandlerDeps<MessageClient>): void =
         iv,
         encryptedKeys,
         replyTo: replyTo ?? null,
+        ...(clientMessageId && { clientMessageId }),
       });
       return { _id: message._id, seq: message.seq, createdAt: message.createdAt };
     }),

@@ -100,6 +100,14 @@ export const sendGroupBodySchema = z.object({
 });
 
 /**
+ * A sender's idempotency key for one message (the web app uses a random UUID): every retry of
+ * that message carries the same key, and the server stores the message once per sender and key.
+ */
+export const clientMessageIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, 'clientMessageId must be 8-64 letters, digits, - or _');
+
+/**
  * `send message` over the socket (Veil's addition beside the spec's HTTP sends): the group
  * shape, for any chat the sender is in. The chat must exist; a first message to someone is still
  * the HTTP call, which creates the chat.
@@ -110,6 +118,7 @@ export const socketSendSchema = z.object({
   iv: ivSchema,
   encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
   replyTo: idSchema.nullish(),
+  clientMessageId: clientMessageIdSchema.optional(),
 });
 export type SocketSendPayload = z.infer<typeof socketSendSchema>;
 

@@ -10,7 +10,16 @@ describe('isPaddedBase64', () => {
   });
 
   it('refuses what atob alone would forgive, and anything outside the alphabet', () => {
-    for (const bad of ['QUJD RA==', 'QUJDRA', 'QUJDR', 'QU=DRA==', 'A===', 'QUJD\nRA==', 'QUJD-A==', 'QUJDRÄ==']) {
+    for (const bad of [
+      'QUJD RA==',
+      'QUJDRA',
+      'QUJDR',
+      'QU=DRA==',
+      'A===',
+      'QUJD\nRA==',
+      'QUJD-A==',
+      'QUJDRÄ==',
+    ]) {
       expect(isPaddedBase64(bad), JSON.stringify(bad)).toBe(false);
     }
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
+import { clientMessageIdSchema } from '../http/schemas.ts';
 import type { MessageView } from '../http/schemas.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
@@ -18,6 +19,8 @@ export const messageRpc = defineRpcService('message', {
       replyTo: idSchema.nullish(),
       /** For one-to-one sends, the recipient; the key map must then be exactly {sender, recipient}. */
       afterChatPosition: z.number().int().nonnegative().optional(),
+      /** The sender's idempotency key: a retry with the same key answers with the stored message. */
+      clientMessageId: clientMessageIdSchema.optional(),
     }),
   ),
   history: operation<{ messages: MessageView[]; hasMore: boolean }>()(

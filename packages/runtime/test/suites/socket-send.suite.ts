@@ -156,4 +156,32 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
     expect(codes.filter((c) => c === 'RATE_LIMITED').length).toBeGreaterThan(0);
     expect(codes).not.toContain('ok');
   });
+
+  it('stores a retried send once: the same clientMessageId answers with the stored message', async () => {
+    const [a, b] = [await connect(alice), await connect(bob)];
+    const received: string[] = [];
+    b.on('message received', ({ message }) => received.push(message._id));
+    const payload = await buildGroupPayload('sent twice', keysFor(alice, bob, carol));
+    const clientMessageId = `retry-${Date.now()}`;
+    // A retry can arrive while the first send still waits for its fsync: send both at once.
+    const [first, again] = await Promise.all([
+      sendOver(a, { chatId, ...payload, clientMessageId }),
+      sendOver(a, { chatId, ...payload, clientMessageId }),
+    ]);
+    if (!first.ok || !again.ok) throw new Error('a send was refused');
+    expect(again.data).toEqual(first.data);
+    const later = await sendOver(a, { chatId, ...payload, clientMessageId });
+    expect(later).toEqual({ ok: true, data: first.data });
+    // Another user's identical key is another message.
+    const other = await sendOver(await connect(bob), { chatId, ...payload, clientMessageId });
+    if (!other.ok) throw new Error('bob was refused');
+    expect(other.data._id).not.toBe(first.data._id);
+
+    const history = await api.get(`/api/v1/chat/getallmessages/${chatId}`, alice.accessToken);
+    const ids = history.body.data.messages.map((m: MessageView) => m._id);
+    expect(ids.filter((id: string) => id === first.data._id)).toHaveLength(1);
+    await expect.poll(() => received.includes(first.data._id)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // room for a second delivery
+    expect(received.filter((id) => id === first.data._id)).toHaveLength(1);
+  });
 };

@@ -48,8 +48,22 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
     return docs.map((doc) => toMessageView(doc, doc.replyTo ? (replies.get(doc.replyTo) ?? null) : null));
   };
 
+  /**
+   * The message a repeated send stored first. Its event id came from the same sender and key,
+   * so the log answered with the first event's position; the timeline has that message there.
+   */
+  const storedBySameKey = async (chatId: string, userId: string, position: number) => {
+    await projection.waitFor('message', position);
+    const [doc] = await models.messages.find({ chat: chatId, seq: position });
+    if (!doc || doc.sender !== userId) {
+      throw new DomainError('VALIDATION_FAILED', 'clientMessageId was already used for another message');
+    }
+    const [message] = await withReplies([doc]);
+    return message!;
+  };
+
   return {
-    async send({ userId, chatId, content, iv, encryptedKeys, replyTo, afterChatPosition }) {
+    async send({ userId, chatId, content, iv, encryptedKeys, replyTo, afterChatPosition, clientMessageId }) {
       const membership = await requireMember(chatId, userId, afterChatPosition);
       checkKeyMapCoversMembers(encryptedKeys, membership.members);
       if (content.length > limits.messageCiphertextMaxChars) {
@@ -62,17 +76,25 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
         throw new DomainError('VALIDATION_FAILED', 'replyTo must be a message of this chat');
       }
       const messageId = deps.ids.next();
-      const event = newEvent(deps, 'MessageSent', messageStreamId(messageId), {
-        messageId,
-        chatId,
-        senderId: userId,
-        content,
-        iv,
-        encryptedKeys,
-        replyTo: replyTo ?? null,
-      });
-      const { position } = await store.append('message', event, { expectedVersion: 0 });
+      const event = newEvent(
+        deps,
+        'MessageSent',
+        messageStreamId(messageId),
+        {
+          messageId,
+          chatId,
+          senderId: userId,
+          content,
+          iv,
+          encryptedKeys,
+          replyTo: replyTo ?? null,
+        },
+        // Scoped to the sender: one user's key can never match another user's message.
+        clientMessageId && `send-${userId}-${clientMessageId}`,
+      );
+      const { position, duplicate } = await store.append('message', event, { expectedVersion: 0 });
       appendedUpTo = Math.max(appendedUpTo, position);
+      if (duplicate) return { message: await storedBySameKey(chatId, userId, position) };
       return { message: toMessageView(messageDocOf(event, position), original) };
     },
 

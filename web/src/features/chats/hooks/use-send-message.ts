@@ -36,11 +36,16 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
    * Group keys are wrapped for every current member. If membership changed since the chat was
    * loaded the server refuses the key map (KEY_MAP_MISMATCH); reload the members once and retry.
    */
-  const sendToGroup = async (target: ChatView, text: string, replyTo?: string): Promise<Sent> => {
+  const sendToGroup = async (
+    target: ChatView,
+    text: string,
+    clientMessageId: string,
+    replyTo?: string,
+  ): Promise<Sent> => {
     const attempt = async (members: ChatView['participants']): Promise<Sent> => {
       const payload = await encryptForGroup(text, [...members.map((p) => p._id), me._id], replyTo);
       const receipt =
-        (await sendOverSocket({ chatId: target._id, ...payload })) ??
+        (await sendOverSocket({ chatId: target._id, ...payload, clientMessageId })) ??
         receiptOf((await sendGroup({ chatId: target._id, payload }).unwrap()).message);
       const { encryptedMessage: content, iv, encryptedKeys } = payload;
       return { encrypted: { content, iv, encryptedKeys }, receipt };
@@ -60,6 +65,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
     target: ChatView,
     recipientId: string,
     text: string,
+    clientMessageId: string,
     replyTo?: string,
   ): Promise<Sent> => {
     const payload = await encryptForIndividual(text, me._id, recipientId, replyTo);
@@ -78,6 +84,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
         iv: encrypted.iv,
         encryptedKeys: encrypted.encryptedKeys,
         replyTo: payload.replyTo,
+        clientMessageId,
       })) ?? receiptOf((await sendIndividual({ recipientId, payload }).unwrap()).message);
     return { encrypted, receipt };
   };
@@ -118,9 +125,11 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
     if (!chat || !text.trim() || (!chat.isGroupChat && !recipientId)) return false;
     setError('');
     try {
+      // One key per message, kept across this send's attempts: the server stores it once.
+      const clientMessageId = crypto.randomUUID();
       const sent = chat.isGroupChat
-        ? await sendToGroup(chat, text, replyTo?._id)
-        : await sendToPerson(chat, recipientId!, text, replyTo?._id);
+        ? await sendToGroup(chat, text, clientMessageId, replyTo?._id)
+        : await sendToPerson(chat, recipientId!, text, clientMessageId, replyTo?._id);
       remember(chat._id, sent, text, replyTo);
       return true;
     } catch (failure) {
