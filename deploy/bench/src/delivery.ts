@@ -318,13 +318,18 @@ export const veilTarget = async (
     const body = (await response.body.json()) as { data?: { message?: { _id: string } } };
     return response.statusCode === 201 ? (body.data?.message?._id ?? null) : null;
   };
+  // Like the web app, every message carries its own idempotency key.
+  let sends = 0;
   const sendOverSocket = (conversation: (typeof conversations)[number]) =>
     new Promise<string | null>((resolve) => {
       sockets
         .get(conversation.sender)!
         .emit(
           'send message',
-          conversation.socketPayload,
+          {
+            ...conversation.socketPayload,
+            clientMessageId: `bench-${(sends++).toString(36).padStart(8, '0')}`,
+          },
           (reply: { ok: boolean; data?: { _id: string } }) =>
             resolve(reply.ok ? (reply.data?._id ?? null) : null),
         );
