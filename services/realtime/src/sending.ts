@@ -10,7 +10,7 @@ type MessageClient = Pick<RpcClient<typeof messageRpc.operations>, 'send'>;
  * other. The sender is the token's user; the payload names only the chat. A send without an ack
  * is refused: a client that cannot learn whether its message was stored should use HTTP. The ack
  * carries only what the sender cannot know (id, position, time): encoding the whole message a
- * second time, beside the delivery, was a tenth of a send's CPU (BENCHMARKS.md).
+ * second time, beside the delivery, was about 3 % of the process in profiles (BENCHMARKS.md).
  * Why this exists beside the spec's HTTP calls: docs/realtime.md, "Sending over the socket".
  */
 export const registerSending = (deps: RequestHandlerDeps<MessageClient>): void => {
