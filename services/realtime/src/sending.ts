@@ -1,6 +1,6 @@
 import { DomainError, parseWith, socketSendSchema, type SentReceipt, type messageRpc } from '@veil/contracts';
 import type { RpcClient } from '@veil/kernel';
-import { answerRequest, type RequestHandlerDeps } from './acks.ts';
+import { answerRequest, asAck, type RequestHandlerDeps } from './acks.ts';
 
 type MessageClient = Pick<RpcClient<typeof messageRpc.operations>, 'send'>;
 
@@ -19,7 +19,7 @@ export const registerSending = (deps: RequestHandlerDeps<MessageClient>): void =
 
   socket.on('send message', (payload, rawAck) =>
     answerRequest(socket, rawAck, log, async (): Promise<SentReceipt> => {
-      if (typeof rawAck !== 'function') {
+      if (!asAck(rawAck)) {
         throw new DomainError('VALIDATION_FAILED', 'send message needs an acknowledgement callback');
       }
       if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many messages; slow down');

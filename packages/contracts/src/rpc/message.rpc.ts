@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
-import { clientMessageIdSchema } from '../http/schemas.ts';
-import type { MessageView } from '../http/schemas.ts';
+import { clientMessageIdSchema, type MessageView } from '../http/schemas.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 const seenReport = z.object({ chatId: idSchema, messageId: idSchema });
