@@ -71,9 +71,11 @@ export const runBench = async (options: BenchOptions) => {
     body: (load: DeliveryTarget, cpuProbe?: () => Promise<number>) => Promise<T>,
   ): Promise<T> => {
     if (target === 'relay') {
-      const relay = await startRelay();
+      const relay = await startRelay(options.port + 200);
       try {
-        return await usingTarget(await relayTarget(relay.url, delivery), (load) => body(load));
+        return await usingTarget(await relayTarget(relay.url, delivery), (load) =>
+          body(load, () => cpuSecondsOf(relay.pid)),
+        );
       } finally {
         await relay.stop();
       }

@@ -1,32 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Server } from 'socket.io';
 import type { Socket } from 'socket.io-client';
 import type { DeliveryOptions, DeliveryTarget } from './delivery.ts';
 import { connectSender } from './sender-socket.ts';
+import { spawnServer, type ServerProcess } from './server-process.ts';
 
 /**
- * The baseline: a bare Socket.IO relay on the same stack (websocket only), with no auth, no
- * persistence and no encryption. It is the ceiling for this stack on this machine; Veil's
- * figures are reported as ratios to it. It carries messages of the same size as Veil's.
+ * The baseline: a bare Socket.IO relay on the same stack (`relay-server.ts`), in a process of its
+ * own as Veil is. It is the ceiling for this stack on this machine; Veil's figures are reported
+ * as ratios to it. It carries messages of the same size as Veil's.
  */
-export const startRelay = async () => {
-  const http = createServer();
-  const server = new Server(http, { transports: ['websocket'] });
-  server.on('connection', (socket) => {
-    void socket.join(`user:${String(socket.handshake.auth.user)}`);
-    socket.on('send', (message: { id: string; to: number[]; body: unknown }, ack: () => void) => {
-      for (const to of message.to)
-        server.to(`user:${to}`).emit('recv', { id: message.id, body: message.body });
-      ack();
-    });
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+export const startRelay = async (port: number): Promise<ServerProcess & { url: string }> => {
+  const url = `http://127.0.0.1:${port}`;
+  const relay = await spawnServer(
+    'deploy/bench/src/relay-server.ts',
+    [url],
+    { PORT: String(port) },
+    'SIGTERM',
+  );
+  return { url, ...relay };
 };
 
 export const relayTarget = async (url: string, options: DeliveryOptions): Promise<DeliveryTarget> => {

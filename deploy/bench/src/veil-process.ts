@@ -1,15 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deleteRedisKeys, deleteStreams } from '@veil/runtime/testing';
+import { spawnServer } from './server-process.ts';
 
 /**
  * Veil under test runs in its own processes, so the load generator does not share their event
  * loops: embedded mode is `npm start`'s entry point (one process), cluster mode is
  * `npm run cluster` (seven processes on NATS and Redis, two realtime replicas).
  */
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -23,14 +22,7 @@ export interface VeilProcess {
   stop(): Promise<void>;
 }
 
-const isReady = async (url: string) => {
-  try {
-    return (await fetch(`${url}/readyz`)).ok;
-  } catch {
-    return false; // not listening yet
-  }
-};
-
+/** Veil's own data directory, removed when it stops. */
 const spawnVeil = async (
   entry: string,
   port: number,
@@ -39,43 +31,24 @@ const spawnVeil = async (
   stopSignal: NodeJS.Signals,
 ) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-bench-'));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      // BENCH_PROF=1: a V8 CPU profile of the Veil process, for Chrome DevTools or speedscope.
-      ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench-results/profiles'] : []),
-      // BENCH_NODE_FLAGS="--flag ...": V8/Node flags for the Veil processes only (not the generator).
-      ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
-      '--import',
-      'tsx',
-      entry,
-    ],
+  const server = await spawnServer(
+    entry,
+    readyUrls,
     {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        LOGIN_ATTEMPTS_PER_IP: '1000000',
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      LOGIN_ATTEMPTS_PER_IP: '1000000',
+      ...env,
     },
+    stopSignal,
   );
-  const deadline = Date.now() + 90_000;
-  while (!(await Promise.all(readyUrls.map(isReady))).every(Boolean)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`Veil (${entry}) did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
   return {
-    pid: child.pid!,
+    pid: server.pid,
     dataDir,
     async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill(stopSignal);
-      await exited;
+      await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
