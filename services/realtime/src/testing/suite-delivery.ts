@@ -1,5 +1,8 @@
+import type { MessageEvent } from '@veil/contracts';
 import type { Socket } from 'socket.io-client';
+import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
+import { messageSent } from './events.ts';
 import type { RealtimeCluster } from './harness.ts';
 import { receivedIds, type World } from './suite-world.ts';
 
@@ -73,6 +76,20 @@ export const describeDelivery = (world: World, cluster: () => RealtimeCluster) =
       const barrier = await world.send(direct, alice, [alice, bob]);
       await b.next('message received', (p) => p.message._id === barrier.messageId);
       expect(receivedIds(b)).toEqual([original, reply, barrier].map((m) => m.messageId));
+    });
+
+    it('skips a message event of a type it does not know and delivers what follows', async () => {
+      const [alice, bob] = world.users(2) as [string, string];
+      const direct = await world.direct(alice, bob);
+      const b = await world.connect(bob);
+      // A newer writer's event type, even one named like an Object.prototype member.
+      const { data, ...envelope } = messageSent({ chatId: direct, senderId: alice, members: [alice, bob] });
+      for (const type of ['MessageEdited', '__proto__']) {
+        await world.append({ ...envelope, eventId: ulid(), type, data } as unknown as MessageEvent);
+      }
+      const after = await world.send(direct, alice, [alice, bob]);
+      await b.next('message received', (p) => p.message._id === after.messageId);
+      expect(receivedIds(b)).toEqual([after.messageId]);
     });
 
     it("never relays a client's `new message`; only persisted messages arrive", async () => {
