@@ -3,6 +3,26 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { login, messageWithText, openChat, sayHi, sendMessage, signUpAndLogIn, uniqueName } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 
+/**
+ * A browser fires `error`, then `close`, on a websocket that cannot connect. Playwright's
+ * `route.close()` on a socket that never opened fires only `close`, which Socket.IO's client does
+ * not count as a failed attempt: it waits out its 20 s connect timeout before the next one, and
+ * the test saw Bob reconnect only when no attempt fell in his time offline. Registered after
+ * `routeWebSocket`, this wraps Playwright's mock so a refused socket reports the error first.
+ */
+const refusedSocketsFailAsInABrowser = () => {
+  const Routed = window.WebSocket;
+  class FailingLikeABrowser extends Routed {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      let opened = false;
+      this.addEventListener('open', () => (opened = true));
+      this.addEventListener('close', () => opened || this.dispatchEvent(new Event('error')));
+    }
+  }
+  window.WebSocket = FailingLikeABrowser;
+};
+
 /** Issue 5 (web part): typing indicator, read receipts and presence between two browsers. */
 describe('realtime (browser)', { timeout: 150_000 }, () => {
   let veil: VeilWeb;
@@ -126,6 +146,7 @@ describe('realtime (browser)', { timeout: 150_000 }, () => {
       if (down) return void route.close();
       routes.add({ page: route, server: route.connectToServer() });
     });
+    await bob.page.addInitScript(refusedSocketsFailAsInABrowser);
     await signUpAndLogIn(alice.page, alice.name);
     await signUpAndLogIn(bob.page, bob.name);
     await signUpAndLogIn(carol.page, carol.name);
