@@ -7,6 +7,7 @@ import {
   generateUserKeyPair,
 } from '@veil/crypto';
 import { RECEIVER_WORKERS, startReceivers, type Receivers } from './receivers.ts';
+import type { ReceiverSpec } from './receiver-worker.ts';
 import { connectSender } from './sender-socket.ts';
 import { now, summarize } from './stats.ts';
 
@@ -51,21 +52,6 @@ export interface DeliveryResult {
   latencyMs: ReturnType<typeof summarize>;
   /** Server CPU milliseconds per message sent, over the measured load and its drain (null: not probed). */
   serverCpuMsPerSend: number | null;
-}
-
-/**
- * How to open one user's receiving socket, as plain data that can be handed to a worker thread.
- * The socket is Socket.IO over websocket only, without reconnection.
- */
-export interface ReceiverSpec {
-  url: string;
-  /** The handshake's `auth`. */
-  auth: Record<string, unknown>;
-  /** The Origin header, for servers that check it. */
-  origin?: string;
-  /** The event a delivery arrives as, and where its payload holds the message id. */
-  event: string;
-  idPath: string[];
 }
 
 /** What a target must offer: a receiving socket's spec, and sending one message to a conversation. */
@@ -322,17 +308,15 @@ export const veilTarget = async (
   let sends = 0;
   const sendOverSocket = (conversation: (typeof conversations)[number]) =>
     new Promise<string | null>((resolve) => {
-      sockets
-        .get(conversation.sender)!
-        .emit(
-          'send message',
-          {
-            ...conversation.socketPayload,
-            clientMessageId: `bench-${(sends++).toString(36).padStart(8, '0')}`,
-          },
-          (reply: { ok: boolean; data?: { _id: string } }) =>
-            resolve(reply.ok ? (reply.data?._id ?? null) : null),
-        );
+      sockets.get(conversation.sender)!.emit(
+        'send message',
+        {
+          ...conversation.socketPayload,
+          clientMessageId: `bench-${(sends++).toString(36).padStart(8, '0')}`,
+        },
+        (reply: { ok: boolean; data?: { _id: string } }) =>
+          resolve(reply.ok ? (reply.data?._id ?? null) : null),
+      );
     });
 
   return {

@@ -1,6 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { io, type Socket } from 'socket.io-client';
-import type { ReceiverSpec } from './delivery.ts';
 import { now } from './stats.ts';
 
 /**
@@ -11,6 +10,21 @@ import { now } from './stats.ts';
  */
 export interface ReceiverWorkerData {
   receivers: { userIndex: number; spec: ReceiverSpec }[];
+}
+
+/**
+ * How to open one user's receiving socket, as plain data that can be handed to a worker thread.
+ * The socket is Socket.IO over websocket only, without reconnection.
+ */
+export interface ReceiverSpec {
+  url: string;
+  /** The handshake's `auth`. */
+  auth: Record<string, unknown>;
+  /** The Origin header, for servers that check it. */
+  origin?: string;
+  /** The event a delivery arrives as, and where its payload holds the message id. */
+  event: string;
+  idPath: string[];
 }
 
 /** One delivery: which message reached which user, and when (`now()`, comparable across threads). */

@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ReceiverSpec } from './delivery.ts';
-import type { Arrival, FromWorker, ReceiverWorkerData, ToWorker } from './receiver-worker.ts';
+import type { Arrival, FromWorker, ReceiverSpec, ReceiverWorkerData, ToWorker } from './receiver-worker.ts';
 
 /**
  * The receiving side of the load generator: the users' sockets live in worker threads
