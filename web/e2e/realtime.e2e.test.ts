@@ -135,6 +135,34 @@ describe('realtime (browser)', { timeout: 150_000 }, () => {
     }
   });
 
+  it('retries an HTTP send whose answer was lost, and the message is stored and shown once', async () => {
+    const alice = { page: await veil.newPage(), name: uniqueName('hal') };
+    const bob = { page: await veil.newPage(), name: uniqueName('hbo') };
+    // Fault injection: Alice's first "Say Hi" (an HTTP send) reaches the server, which stores it,
+    // but its answer never reaches her page.
+    const bodies: unknown[] = [];
+    await alice.page.route('**/api/v1/message/sendIndividualMessage/**', async (route) => {
+      bodies.push(route.request().postDataJSON());
+      if (bodies.length > 1) return route.continue();
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await signUpAndLogIn(alice.page, alice.name);
+    await signUpAndLogIn(bob.page, bob.name);
+    await sayHi(alice.page, bob.name);
+    await messageWithText(alice.page, `Hi ${bob.name}`).waitFor();
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toEqual(bodies[0]); // the same clientMessageId, so the server stores it once
+    expect(await alice.page.getByRole('alert').count()).toBe(0);
+    await openChat(bob.page, alice.name);
+    await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
+    await alice.page.reload();
+    await messageWithText(alice.page, `Hi ${bob.name}`).waitFor();
+    for (const page of [alice.page, bob.page]) {
+      await expect.poll(() => messageWithText(page, `Hi ${bob.name}`).count()).toBe(1);
+    }
+  });
+
   it('catches up after a reconnect: missed messages and new chats appear', async () => {
     const alice = { page: await veil.newPage(), name: uniqueName('cal') };
     const bob = { page: await veil.newPage(), name: uniqueName('cbo') };

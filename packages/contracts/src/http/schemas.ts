@@ -79,12 +79,22 @@ const ivSchema = z
   .string({ error: 'iv is required' })
   .regex(/^[A-Za-z0-9+/]{16}$/, 'iv must be 12 bytes, base64');
 
+/**
+ * A sender's idempotency key for one message (the web app uses a random UUID): every retry of
+ * that message carries the same key, over the socket or HTTP, and the server stores the message
+ * once per sender and key (Veil's addition to the spec's send bodies).
+ */
+export const clientMessageIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, 'clientMessageId must be 8-64 letters, digits, - or _');
+
 export const sendIndividualBodySchema = z.object({
   encryptedMessage: ciphertext,
   iv: ivSchema,
   encryptedAESKeyForRecipient: wrappedKey('encryptedAESKeyForRecipient'),
   encryptedAESKeyForSender: wrappedKey('encryptedAESKeyForSender'),
   replyTo: idSchema.nullish(),
+  clientMessageId: clientMessageIdSchema.optional(),
 });
 
 /** Groups: the spec's payload plus `encryptedKeys`, which must name exactly the current members. */
@@ -97,15 +107,8 @@ export const sendGroupBodySchema = z.object({
     .record(idSchema, wrappedKey('encryptedKeys entry'), { error: 'encryptedKeys is required' })
     .refine((m) => Object.keys(m).length <= limits.groupMaxMembers, 'Too many keys'),
   replyTo: idSchema.nullish(),
+  clientMessageId: clientMessageIdSchema.optional(),
 });
-
-/**
- * A sender's idempotency key for one message (the web app uses a random UUID): every retry of
- * that message carries the same key, and the server stores the message once per sender and key.
- */
-export const clientMessageIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{8,64}$/, 'clientMessageId must be 8-64 letters, digits, - or _');
 
 /**
  * `send message` over the socket (Veil's addition beside the spec's HTTP sends): the group

@@ -163,6 +163,50 @@ export const messagingSuite = (options: Partial<StartVeilOptions> = {}) => {
       expect(new Set(results.map((r) => r.body.data.chat._id)).size).toBe(1);
       expect((await api.get('/api/v1/chat/getallchats', a.accessToken)).body.data).toHaveLength(1);
     });
+
+    it('stores a retried send once: the same clientMessageId answers with the stored message', async () => {
+      const [a, b] = [await createUser(api, 'ra'), await createUser(api, 'rb')];
+      const payload = await buildIndividualPayload('once', {
+        recipientId: b._id,
+        recipientKey: b.keys.publicKey,
+        senderId: a._id,
+        senderKey: a.keys.publicKey,
+      });
+      const body = { ...payload, clientMessageId: `http-${Date.now()}` };
+      const url = `/api/v1/message/sendIndividualMessage/${b._id}`;
+      // The first message creates the chat: a retry can arrive while it is still being created.
+      const [first, again] = await Promise.all([
+        api.post(url, body, a.accessToken),
+        api.post(url, body, a.accessToken),
+      ]);
+      const later = await api.post(url, body, a.accessToken);
+      expect([first.status, again.status, later.status]).toEqual([201, 201, 201]);
+      expect(again.body.data.message).toEqual(first.body.data.message);
+      expect(later.body.data.message).toEqual(first.body.data.message);
+      const chat = first.body.data.chat._id;
+      const history = await api.get(`/api/v1/chat/getallmessages/${chat}`, b.accessToken);
+      expect(history.body.data.messages.map((m: { _id: string }) => m._id)).toEqual([
+        first.body.data.message._id,
+      ]);
+
+      // The key is the sender's: the other side's identical key is another message.
+      const reply = await api.post(
+        `/api/v1/message/sendGroupMessage/${chat}`,
+        {
+          ...(await buildGroupPayload('mine', { [a._id]: a.keys.publicKey, [b._id]: b.keys.publicKey })),
+          clientMessageId: body.clientMessageId,
+        },
+        b.accessToken,
+      );
+      expect(reply.status).toBe(201);
+      expect(reply.body.data.message._id).not.toBe(first.body.data.message._id);
+      const bad = await api.post(url, { ...payload, clientMessageId: 'short' }, a.accessToken);
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({
+        success: false,
+        message: 'clientMessageId must be 8-64 letters, digits, - or _',
+      });
+    });
   });
 
   describe('chat list', () => {

@@ -4,7 +4,11 @@ import { currentUserId } from '../../middleware/auth.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
 import { respond } from './respond.ts';
 
-/** `/api/v1/message/*` (spec section 7). The server only ever receives ciphertext and wrapped keys. */
+/**
+ * `/api/v1/message/*` (spec section 7). The server only ever receives ciphertext and wrapped keys.
+ * A body may carry a `clientMessageId`; a retry with the same one answers with the stored message
+ * (docs/realtime.md, "Retries are safe").
+ */
 export const messageRoutes = ({ services }: { services: ServiceClients }): Router => {
   const router = Router();
 
@@ -24,6 +28,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       },
       replyTo: body.replyTo ?? null,
       afterChatPosition: position,
+      ...(body.clientMessageId && { clientMessageId: body.clientMessageId }),
     });
     respond(res, 201, 'Message sent', { message, chat });
   });
@@ -38,6 +43,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       iv: body.iv,
       encryptedKeys: body.encryptedKeys,
       replyTo: body.replyTo ?? null,
+      ...(body.clientMessageId && { clientMessageId: body.clientMessageId }),
     });
     respond(res, 201, 'Message sent', { message });
   });

@@ -4,6 +4,7 @@ import type { GroupPayload } from '@veil/crypto';
 import { api } from '../../../lib/api.ts';
 import type { ApiRequest, veilBaseQuery } from '../../../lib/base-query.ts';
 import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../../lib/crypto.ts';
+import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { holdReceipt, withHeldReceipts } from '../held-receipts.ts';
 import { catchUpAfter, mergeMessages, newestSeq, type MessageWindow } from '../messages.model.ts';
@@ -118,12 +119,20 @@ export const messagesApi = api.injectEndpoints({
       },
     }),
 
-    sendGroupMessage: build.mutation<{ message: MessageView }, { chatId: string; payload: GroupPayload }>({
-      query: ({ chatId, payload }) => ({
-        url: `message/sendGroupMessage/${encodeURIComponent(chatId)}`,
-        method: 'POST',
-        body: payload,
-      }),
+    sendGroupMessage: build.mutation<
+      { message: MessageView },
+      { chatId: string; payload: GroupPayload; clientMessageId: string }
+    >({
+      queryFn: ({ chatId, payload, clientMessageId }, { signal }, _extra, baseQuery) =>
+        sendMessageOverHttp<{ message: MessageView }>(
+          baseQuery as BaseQueryCall,
+          {
+            url: `message/sendGroupMessage/${encodeURIComponent(chatId)}`,
+            method: 'POST',
+            body: { ...payload, clientMessageId },
+          },
+          signal,
+        ),
     }),
   }),
 });

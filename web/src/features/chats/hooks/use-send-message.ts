@@ -48,7 +48,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
       const payload = await encryptForGroup(text, [...members.map((p) => p._id), me._id], replyTo);
       const receipt =
         (await sendOverSocket({ chatId: target._id, ...payload, clientMessageId })) ??
-        receiptOf((await sendGroup({ chatId: target._id, payload }).unwrap()).message);
+        receiptOf((await sendGroup({ chatId: target._id, payload, clientMessageId }).unwrap()).message);
       const { encryptedMessage: content, iv, encryptedKeys } = payload;
       return { encrypted: { content, iv, encryptedKeys }, receipt };
     };
@@ -87,7 +87,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
         encryptedKeys: encrypted.encryptedKeys,
         replyTo: payload.replyTo,
         clientMessageId,
-      })) ?? receiptOf((await sendIndividual({ recipientId, payload }).unwrap()).message);
+      })) ?? receiptOf((await sendIndividual({ recipientId, payload, clientMessageId }).unwrap()).message);
     return { encrypted, receipt };
   };
 

@@ -26,7 +26,11 @@ export const useSayHi = () => {
     setPendingId(user._id);
     try {
       const payload = await encryptForIndividual(`Hi ${user.username}`, me._id, user._id);
-      const { chat } = await send({ recipientId: user._id, payload }).unwrap();
+      const { chat } = await send({
+        recipientId: user._id,
+        payload,
+        clientMessageId: crypto.randomUUID(),
+      }).unwrap();
       // The chat (maybe new) and its history changed; cached copies must not hide that.
       dispatch(
         api.util.invalidateTags([
