@@ -16,6 +16,12 @@ const natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const dataDir = path.resolve(env.DATA_DIR ?? './data/cluster');
 const gatewayPort = Number(env.PORT ?? 8080);
+/**
+ * Each service runs with this launcher's own Node flags (`--import tsx`, and whatever else it was
+ * started with, such as the benchmark's `--cpu-prof`), so flags given to `npm run cluster` reach
+ * the processes that do the work.
+ */
+const nodeFlags = process.execArgv.map((flag) => JSON.stringify(flag)).join(' ');
 
 /** One key pair for the whole cluster: auth signs, the gateways verify. Kept across runs. */
 const clusterKeys = async (): Promise<TokenKeyPair> => {
@@ -58,7 +64,7 @@ const main = async () => {
   const { result } = concurrently(
     processes.map(({ name, instance, port, extra }) => ({
       name: instance ?? name,
-      command: `node --import tsx packages/runtime/src/bin/veil.ts`,
+      command: `node ${nodeFlags} packages/runtime/src/bin/veil.ts`,
       env: {
         ...shared,
         ...extra,
