@@ -99,3 +99,6 @@ export const veilBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiError> = async (
     };
   }
 };
+
+/** The base query as a `queryFn` receives it, typed for the requests and errors above. */
+export type BaseQueryCall = (request: ApiRequest) => ReturnType<typeof veilBaseQuery>;

@@ -1,14 +1,12 @@
 import type { ChatView, MessageView } from '@veil/contracts';
 import type { IndividualPayload } from '@veil/crypto';
 import { api } from './api.ts';
-import type { ApiRequest, veilBaseQuery } from './base-query.ts';
+import type { ApiRequest, BaseQueryCall } from './base-query.ts';
 
 export interface SentIndividualMessage {
   message: MessageView;
   chat: Pick<ChatView, '_id'> & Partial<ChatView>;
 }
-
-type BaseQueryCall = (request: ApiRequest) => ReturnType<typeof veilBaseQuery>;
 
 /**
  * A message send over HTTP, tried once more if no answer came back (the request may have been

@@ -2,7 +2,7 @@ import { current } from '@reduxjs/toolkit';
 import type { MessageView } from '@veil/contracts';
 import type { GroupPayload } from '@veil/crypto';
 import { api } from '../../../lib/api.ts';
-import type { ApiRequest, veilBaseQuery } from '../../../lib/base-query.ts';
+import type { BaseQueryCall } from '../../../lib/base-query.ts';
 import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
@@ -24,8 +24,6 @@ interface RawPage {
   messages: MessageView[];
   hasMore: boolean;
 }
-
-type BaseQueryCall = (request: ApiRequest) => ReturnType<typeof veilBaseQuery>;
 
 const loadPage = async (baseQuery: BaseQueryCall, { chatId, userId, before, after }: PageArgs) => {
   const result = await baseQuery({
