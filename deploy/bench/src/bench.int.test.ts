@@ -37,7 +37,8 @@ describe('benchmark harness (quick)', () => {
       expect(sweep?.capacity?.rate).toBe(20);
     }
     expect(result.delivery.embedded?.cpuMsPerSend).toBeGreaterThan(0);
-    expect(result.replay[0]).toMatchObject({ messagesProjected: 500 });
+    expect(result.replay[0]).toMatchObject({ messagesProjected: 500, messagesPerChat: 50 });
+    expect(result.replay[0]!.middleHistoryPageMs).toBeGreaterThan(0);
     expect(result.crypto.encryptFor2Ms).toBeGreaterThan(0);
     expect(result.connections).toEqual([expect.objectContaining({ sockets: 20, failed: 0 })]);
   }, 120_000);

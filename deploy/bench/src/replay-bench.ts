@@ -4,11 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import { startVeil } from '@veil/runtime';
+import { median } from './stats.ts';
 
 /**
  * Replay: write an event log of N events (users, chats, and mostly messages, as real traffic
  * is), then time a start of every service on it. Start returns once every projection has caught
- * up with the log, so the start time is the time to rebuild all read models.
+ * up with the log, so the start time is the time to rebuild all read models. Then, on the same
+ * data (ten chats of N/10 messages each), the time the message service takes to answer a page
+ * of history: the newest page, as opening a chat asks, and one from the middle of the chat.
  */
 const writeLog = async (file: string, events: Iterable<unknown>) => {
   const out = createWriteStream(file);
@@ -79,11 +82,38 @@ export const runReplayBench = async (messageEvents: number) => {
   const veil = await startVeil({ dataDir, services: ['user', 'auth', 'chat', 'message'] });
   const seconds = (performance.now() - started) / 1000;
   const stored = await (await veil.ports.readStore.collection('message_timeline')).count();
+  const [chat] = chats;
+  // The first chat holds the messages at positions 1, 11, 21, ...
+  const perChat = Math.ceil(messageCount / chats.length);
+  const middle = Math.floor(messageCount / 2);
+  /** Asks for a page `before` a position (none: the newest) and checks it holds `expected` messages. */
+  const historyPageMs = async (expected: number, before?: number) => {
+    const samples: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const started = performance.now();
+      const page = (await veil.ports.rpc.call('message', 'history', {
+        userId: chat!.members[0],
+        chatId: chat!.id,
+        limit: 50,
+        ...(before !== undefined && { before }),
+      })) as { messages: unknown[] };
+      samples.push(performance.now() - started);
+      if (page.messages.length !== expected) {
+        throw new Error(`a history page of ${page.messages.length} messages, expected ${expected}`);
+      }
+    }
+    return Number(median(samples).toFixed(2));
+  };
+  const newestHistoryPageMs = await historyPageMs(Math.min(50, perChat));
+  const middleHistoryPageMs = await historyPageMs(Math.min(50, Math.ceil((middle - 1) / 10)), middle);
   await veil.stop();
   await rm(dataDir, { recursive: true, force: true });
   return {
     events: userEvents + chatEvents + messageCount,
     rebuildSeconds: Number(seconds.toFixed(2)),
     messagesProjected: stored,
+    messagesPerChat: perChat,
+    newestHistoryPageMs,
+    middleHistoryPageMs,
   };
 };

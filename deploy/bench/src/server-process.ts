@@ -31,13 +31,18 @@ export const spawnServer = async (
     [
       // BENCH_PROF=1: a V8 CPU profile of each server process, for Chrome DevTools or speedscope.
       ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench-results/profiles'] : []),
-      // BENCH_NODE_FLAGS="--flag ...": V8/Node flags for the servers only (not the generator).
+      // BENCH_NODE_FLAGS="--flag ...": V8/Node flags for the servers only (not the generator);
+      // BENCH_STDOUT=1 shows what they print there (`--trace-gc`, say).
       ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
       '--import',
       'tsx',
       entry,
     ],
-    { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] },
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', process.env.BENCH_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+    },
   );
   const deadline = Date.now() + 90_000;
   while (!(await Promise.all(readyUrls.map(isReady))).every(Boolean)) {

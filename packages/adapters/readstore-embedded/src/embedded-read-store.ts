@@ -1,5 +1,6 @@
 import { deepFreeze } from '@veil/contracts';
 import type { Collection, Doc, FieldCondition, Filter, FindOptions, IndexSpec, ReadStore } from '@veil/ports';
+import { compare, createOrderedIndex, type OrderedIndex } from './ordered-index.ts';
 
 /**
  * Read models in memory. In embedded mode they are rebuilt from the on-disk event log at every
@@ -7,7 +8,8 @@ import type { Collection, Doc, FieldCondition, Filter, FindOptions, IndexSpec, R
  * as it is: reads copy nothing, and a caller that tries to change a result gets a TypeError
  * instead of changing stored state. (Copying on every read and write was a tenth of the CPU
  * of a message send; see BENCHMARKS.md.)
- * Equality filters on indexed fields are answered from hash indexes; the rest scans.
+ * Equality filters on indexed fields are answered from hash indexes, pages of a compound
+ * index (`{chat: 1, seq: 1}`) from an ordered index (`ordered-index.ts`); the rest scans.
  */
 type Path = string;
 
@@ -18,13 +20,6 @@ const valueAt = (doc: unknown, path: Path): unknown => {
     current = current[key] as Record<string, unknown> | undefined;
   }
   return current;
-};
-
-const compare = (a: unknown, b: unknown): number => {
-  if (a === b) return 0;
-  if (a === undefined || a === null) return -1;
-  if (b === undefined || b === null) return 1;
-  return (a as number | string) < (b as number | string) ? -1 : 1;
 };
 
 const equalsOrContains = (stored: unknown, wanted: unknown) =>
@@ -50,10 +45,16 @@ const matchesCondition = (stored: unknown, condition: FieldCondition): boolean =
 export const matches = (doc: Doc, filter: Filter): boolean =>
   Object.entries(filter).every(([path, condition]) => matchesCondition(valueAt(doc, path), condition));
 
-const createCollection = <T extends Doc>(): Collection<T> & { addIndex(field: string): void } => {
+type EmbeddedCollection<T extends Doc> = Collection<T> & {
+  addIndex(field: string): void;
+  addOrderedIndex(groupField: string, orderField: string): void;
+};
+
+const createCollection = <T extends Doc>(): EmbeddedCollection<T> => {
   const docs = new Map<string, T>();
   /** field -> value -> ids, for equality and array-contains lookups. */
   const indexes = new Map<string, Map<unknown, Set<string>>>();
+  const orderedIndexes: OrderedIndex[] = [];
 
   const asIndexed = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
   /** Moves `id` from the index entries of `before` to those of `after` (either may be absent). */
@@ -77,6 +78,29 @@ const createCollection = <T extends Doc>(): Collection<T> & { addIndex(field: st
       if (previous && next && before === after) continue;
       moveInIndex(index, id, previous ? asIndexed(before) : [], next ? asIndexed(after) : []);
     }
+    for (const ordered of orderedIndexes) {
+      const keysOf = (doc: T | undefined): [unknown, unknown] | undefined =>
+        doc && [valueAt(doc, ordered.groupField), valueAt(doc, ordered.orderField)];
+      ordered.move(id, keysOf(previous), keysOf(next));
+    }
+  };
+
+  /**
+   * The documents in the order an ordered index can give them, if one fits: the filter fixes
+   * its group field to one value and the sort, if any, is by its order field alone.
+   */
+  const fromOrderedIndex = (filter: Filter, options: FindOptions): Iterable<T> | undefined => {
+    const sort = Object.entries(options.sort ?? {});
+    for (const ordered of orderedIndexes) {
+      const group = filter[ordered.groupField];
+      if (group === undefined || (group !== null && typeof group === 'object')) continue;
+      if (sort.length > 1 || (sort.length === 1 && sort[0]![0] !== ordered.orderField)) continue;
+      const ids = ordered.scan(group, filter[ordered.orderField], sort[0]?.[1] ?? 1);
+      return (function* () {
+        for (const id of ids) yield docs.get(id)!;
+      })();
+    }
+    return undefined;
   };
 
   /** The smallest candidate set an indexed equality condition allows, or every document. */
@@ -92,6 +116,15 @@ const createCollection = <T extends Doc>(): Collection<T> & { addIndex(field: st
 
   const select = (filter: Filter = {}, options: FindOptions = {}): T[] => {
     const found: T[] = [];
+    const inOrder = fromOrderedIndex(filter, options);
+    if (inOrder) {
+      // Already sorted: stop as soon as the page is full.
+      for (const doc of inOrder) {
+        if (found.length === options.limit) break;
+        if (matches(doc, filter)) found.push(doc);
+      }
+      return found;
+    }
     for (const doc of candidates(filter)) if (matches(doc, filter)) found.push(doc);
     const sort = Object.entries(options.sort ?? {});
     if (sort.length) {
@@ -112,6 +145,14 @@ const createCollection = <T extends Doc>(): Collection<T> & { addIndex(field: st
       const index = new Map<unknown, Set<string>>();
       indexes.set(field, index);
       for (const doc of docs.values()) moveInIndex(index, doc._id, [], asIndexed(valueAt(doc, field)));
+    },
+    addOrderedIndex(groupField, orderField) {
+      if (orderedIndexes.some((o) => o.groupField === groupField && o.orderField === orderField)) return;
+      const ordered = createOrderedIndex(groupField, orderField);
+      orderedIndexes.push(ordered);
+      for (const doc of docs.values()) {
+        ordered.move(doc._id, undefined, [valueAt(doc, groupField), valueAt(doc, orderField)]);
+      }
     },
     async get(id) {
       return docs.get(id) ?? null;
@@ -138,6 +179,7 @@ const createCollection = <T extends Doc>(): Collection<T> & { addIndex(field: st
     async clear() {
       docs.clear();
       for (const index of indexes.values()) index.clear();
+      for (const ordered of orderedIndexes) ordered.clear();
     },
   };
 };
@@ -148,10 +190,12 @@ export const createEmbeddedReadStore = (): ReadStore => {
     async collection<T extends Doc>(name: string, indexSpecs: IndexSpec[] = []) {
       let collection = collections.get(name);
       if (!collection) collections.set(name, (collection = createCollection()));
-      // Hash indexes serve the first field of each declared index (equality lookups).
+      // A hash index serves the first field of each declared index (equality lookups); a
+      // compound one also gets an ordered index on its first two fields (pages, in order).
       for (const spec of indexSpecs) {
-        const [first] = Object.keys(spec.fields);
+        const [first, second] = Object.keys(spec.fields);
         if (first) collection.addIndex(first);
+        if (first && second) collection.addOrderedIndex(first, second);
       }
       return collection as unknown as Collection<T>;
     },

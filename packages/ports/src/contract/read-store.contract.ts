@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Collection, Doc, ReadStore } from '../read-store.port.ts';
+import type { Collection, Doc, Filter, ReadStore } from '../read-store.port.ts';
 
 /**
  * The read-store contract, run by the embedded store and by MongoDB: the filter subset of the
@@ -86,6 +86,35 @@ export const describeReadStoreContract = (name: string, make: () => Promise<Read
         await c.delete('a');
         expect(ids(await c.find({ tags: 'w' }))).toEqual([]);
         expect(ids(await c.find({ n: 5 }))).toEqual([]);
+      }),
+    );
+
+    it(
+      'pages through a compound index: one group, a range on the second field, either order',
+      withItems(async (_c, store) => {
+        type Entry = { _id: string; chat: string; seq: number; from: string };
+        const entries = await store.collection<Entry>('pages', [{ fields: { chat: 1, seq: 1 } }]);
+        // Written out of order, across two groups.
+        for (const seq of [5, 1, 9, 3, 7, 2, 8, 4, 6]) {
+          await entries.put({ _id: `a${seq}`, chat: 'a', seq, from: seq % 2 ? 'odd' : 'even' });
+          await entries.put({ _id: `b${seq}`, chat: 'b', seq, from: 'b' });
+        }
+        const page = async (filter: Filter, sort?: 1 | -1, limit?: number) =>
+          ids(await entries.find(filter, { ...(sort && { sort: { seq: sort } }), ...(limit && { limit }) }));
+        expect(await page({ chat: 'a' }, -1, 3)).toEqual(['a9', 'a8', 'a7']);
+        expect(await page({ chat: 'a', seq: { $lt: 7 } }, -1, 3)).toEqual(['a6', 'a5', 'a4']);
+        expect(await page({ chat: 'a', seq: { $gt: 6 } }, 1, 2)).toEqual(['a7', 'a8']);
+        expect(await page({ chat: 'a', seq: { $gte: 3, $lte: 5 } }, 1)).toEqual(['a3', 'a4', 'a5']);
+        expect(await page({ chat: 'a', seq: { $gt: 9 } }, 1)).toEqual([]);
+        expect(await page({ chat: 'a', seq: 4 })).toEqual(['a4']);
+        expect(await page({ chat: 'a', from: 'odd', seq: { $lt: 9 } }, -1, 2)).toEqual(['a7', 'a5']);
+        expect(await page({ chat: 'nope' }, -1, 5)).toEqual([]);
+        // A document that moves (to another group, another position) or goes is found where it is now.
+        await entries.put({ _id: 'a5', chat: 'b', seq: 10, from: 'moved' });
+        await entries.delete('a6');
+        expect(await page({ chat: 'a', seq: { $lt: 8 } }, -1, 3)).toEqual(['a7', 'a4', 'a3']);
+        expect(await page({ chat: 'b', seq: { $gt: 8 } }, 1)).toEqual(['b9', 'a5']);
+        expect(await entries.count({ chat: 'a' })).toBe(7);
       }),
     );
 
