@@ -24,6 +24,12 @@ const writeLog = async (file: string, events: Iterable<unknown>) => {
   return position;
 };
 
+/** Heap in use, after a full collection when the bench runs with --expose-gc (`npm run bench` does). */
+const heapUsedBytes = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+};
+
 const meta = (type: string, streamId: string, i: number) => ({
   type,
   streamId,
@@ -78,10 +84,14 @@ export const runReplayBench = async (messageEvents: number) => {
   };
   const messageCount = await writeLog(path.join(eventsDir, 'message.jsonl'), messages());
 
+  const heapBefore = heapUsedBytes();
   const started = performance.now();
   const veil = await startVeil({ dataDir, services: ['user', 'auth', 'chat', 'message'] });
   const seconds = (performance.now() - started) / 1000;
   const stored = await (await veil.ports.readStore.collection('message_timeline')).count();
+  // Embedded mode holds the log's events and every read model in memory: this is what a
+  // message costs there, once both are built.
+  const heapBytes = heapUsedBytes() - heapBefore;
   const [chat] = chats;
   // The first chat holds the messages at positions 1, 11, 21, ...
   const perChat = Math.ceil(messageCount / chats.length);
@@ -112,6 +122,8 @@ export const runReplayBench = async (messageEvents: number) => {
     events: userEvents + chatEvents + messageCount,
     rebuildSeconds: Number(seconds.toFixed(2)),
     messagesProjected: stored,
+    heapMB: Math.round(heapBytes / 1e6),
+    heapBytesPerEvent: Math.round(heapBytes / (userEvents + chatEvents + messageCount)),
     messagesPerChat: perChat,
     newestHistoryPageMs,
     middleHistoryPageMs,
