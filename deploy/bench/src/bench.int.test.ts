@@ -20,6 +20,7 @@ describe('benchmark harness (quick)', () => {
       capacityRates: [20, 10],
       budgetMs: 10_000,
       replayEvents: [500],
+      directoryUsers: [500],
       connectionSteps: [20],
       port: 19_400 + Math.floor(Math.random() * 500),
     });
@@ -39,6 +40,8 @@ describe('benchmark harness (quick)', () => {
     expect(result.delivery.embedded?.cpuMsPerSend).toBeGreaterThan(0);
     expect(result.replay[0]).toMatchObject({ messagesProjected: 500, messagesPerChat: 50 });
     expect(result.replay[0]!.middleHistoryPageMs).toBeGreaterThan(0);
+    // Each search and the list checked the size of their answers against the generated names.
+    expect(result.directory).toEqual([expect.objectContaining({ users: 500 })]);
     expect(result.crypto.encryptFor2Ms).toBeGreaterThan(0);
     expect(result.connections).toEqual([expect.objectContaining({ sockets: 20, failed: 0 })]);
   }, 120_000);

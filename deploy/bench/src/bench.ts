@@ -15,6 +15,7 @@ import {
 import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
 import { runReplayBench } from './replay-bench.ts';
+import { runDirectoryBench } from './directory-bench.ts';
 import { medianDelivery, sweepCapacity, type CapacityResult } from './capacity.ts';
 import { cpuSecondsOf } from './process-cpu.ts';
 import { round } from './stats.ts';
@@ -44,6 +45,7 @@ export interface BenchOptions {
   capacityRates: number[];
   budgetMs: number;
   replayEvents: number[];
+  directoryUsers: number[];
   connectionSteps: number[];
   port: number;
 }
@@ -117,6 +119,10 @@ export const runBench = async (options: BenchOptions) => {
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
+  const directory = [];
+  for (const users of options.directoryUsers) {
+    directory.push(await runDirectoryBench(users, options.quick ? 3 : 11));
+  }
   const connections = options.connectionSteps.length
     ? await runConnectionsBench(options.connectionSteps, options.port + 1)
     : [];
@@ -148,6 +154,7 @@ export const runBench = async (options: BenchOptions) => {
       : undefined,
     crypto,
     replay,
+    directory,
     connections,
   };
 };
@@ -178,6 +185,8 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   console.table(result.crypto);
   console.log('Replay (rebuild every read model)');
   console.table(result.replay);
+  console.log('User directory (median ms per answer of the user service)');
+  console.table(result.directory);
   console.log('Idle authenticated sockets in one process');
   console.table(result.connections);
 };
@@ -211,6 +220,7 @@ const main = async () => {
       repeats: { type: 'string' },
       'receiver-workers': { type: 'string' },
       replay: { type: 'string' },
+      directory: { type: 'string' },
       connections: { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
@@ -232,6 +242,7 @@ const main = async () => {
       .split(',')
       .filter(Boolean)
       .map(Number),
+    directoryUsers: (values.directory ?? (quick ? '500' : '100000')).split(',').filter(Boolean).map(Number),
     connectionSteps: (values.connections ?? (quick ? '20' : '1000,5000,10000'))
       .split(',')
       .filter(Boolean)

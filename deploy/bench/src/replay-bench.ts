@@ -13,7 +13,7 @@ import { median } from './stats.ts';
  * data (ten chats of N/10 messages each), the time the message service takes to answer a page
  * of history: the newest page, as opening a chat asks, and one from the middle of the chat.
  */
-const writeLog = async (file: string, events: Iterable<unknown>) => {
+export const writeLog = async (file: string, events: Iterable<unknown>) => {
   const out = createWriteStream(file);
   let position = 0;
   for (const event of events) {
@@ -30,7 +30,7 @@ const heapUsedBytes = () => {
   return process.memoryUsage().heapUsed;
 };
 
-const meta = (type: string, streamId: string, i: number) => ({
+export const meta = (type: string, streamId: string, i: number) => ({
   type,
   streamId,
   eventId: `E${type.slice(0, 4)}${i.toString(36).padStart(10, '0')}`,

@@ -13,37 +13,85 @@ import { compare, createOrderedIndex, type OrderedIndex } from './ordered-index.
  */
 type Path = string;
 
-const valueAt = (doc: unknown, path: Path): unknown => {
+const valueAtKeys = (doc: unknown, keys: readonly string[]): unknown => {
   let current = doc as Record<string, unknown> | undefined;
-  for (const key of path.split('.')) {
+  for (const key of keys) {
     if (current === null || typeof current !== 'object') return undefined;
     current = current[key] as Record<string, unknown> | undefined;
   }
   return current;
 };
 
+const valueAt = (doc: unknown, path: Path): unknown => valueAtKeys(doc, path.split('.'));
+
 const equalsOrContains = (stored: unknown, wanted: unknown) =>
   Array.isArray(stored)
     ? stored.includes(wanted)
     : stored === wanted || (stored === undefined && wanted === null);
 
-const matchesCondition = (stored: unknown, condition: FieldCondition): boolean => {
-  if (condition === null || typeof condition !== 'object') return equalsOrContains(stored, condition);
-  if ('$in' in condition) return condition.$in.some((v) => equalsOrContains(stored, v));
-  if ('$icontains' in condition) {
-    return typeof stored === 'string' && stored.toLowerCase().includes(condition.$icontains.toLowerCase());
+const conditionTest = (condition: FieldCondition): ((stored: unknown) => boolean) => {
+  if (condition === null || typeof condition !== 'object') {
+    return (stored) => equalsOrContains(stored, condition);
   }
-  const range = condition as { $gt?: unknown; $gte?: unknown; $lt?: unknown; $lte?: unknown };
-  if (stored === undefined || stored === null) return false;
-  if (range.$gt !== undefined && !(compare(stored, range.$gt) > 0)) return false;
-  if (range.$gte !== undefined && !(compare(stored, range.$gte) >= 0)) return false;
-  if (range.$lt !== undefined && !(compare(stored, range.$lt) < 0)) return false;
-  if (range.$lte !== undefined && !(compare(stored, range.$lte) <= 0)) return false;
-  return true;
+  if ('$in' in condition) {
+    const wanted = condition.$in;
+    return (stored) => wanted.some((v) => equalsOrContains(stored, v));
+  }
+  if ('$icontains' in condition) {
+    const needle = condition.$icontains.toLowerCase();
+    return (stored) => typeof stored === 'string' && stored.toLowerCase().includes(needle);
+  }
+  const { $gt, $gte, $lt, $lte } = condition as {
+    $gt?: unknown;
+    $gte?: unknown;
+    $lt?: unknown;
+    $lte?: unknown;
+  };
+  return (stored) =>
+    stored !== undefined &&
+    stored !== null &&
+    ($gt === undefined || compare(stored, $gt) > 0) &&
+    ($gte === undefined || compare(stored, $gte) >= 0) &&
+    ($lt === undefined || compare(stored, $lt) < 0) &&
+    ($lte === undefined || compare(stored, $lte) <= 0);
 };
 
-export const matches = (doc: Doc, filter: Filter): boolean =>
-  Object.entries(filter).every(([path, condition]) => matchesCondition(valueAt(doc, path), condition));
+/**
+ * A filter as one predicate, built once per query: paths split and needles lower-cased once,
+ * not for every document a search scans.
+ */
+const compileFilter = (filter: Filter): ((doc: Doc) => boolean) => {
+  const tests = Object.entries(filter).map(([path, condition]) => {
+    const keys = path.split('.');
+    const test = conditionTest(condition);
+    return (doc: Doc) => test(valueAtKeys(doc, keys));
+  });
+  return (doc) => tests.every((test) => test(doc));
+};
+
+/**
+ * The first `limit` items in `order`, as a stable sort would give them, without sorting them
+ * all: a search that matches most of 100,000 users and wants the first 200 by name keeps a
+ * sorted page and lets each later match in only if it sorts before the page's last.
+ */
+const firstInOrder = <T>(items: readonly T[], limit: number, order: (a: T, b: T) => number): T[] => {
+  const page: T[] = [];
+  if (limit <= 0) return page;
+  for (const item of items) {
+    if (page.length === limit && order(item, page[limit - 1]!) >= 0) continue;
+    // After every equal item already kept: ties stay in the order they came.
+    let low = 0;
+    let high = page.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (order(page[middle]!, item) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    page.splice(low, 0, item);
+    if (page.length > limit) page.pop();
+  }
+  return page;
+};
 
 type EmbeddedCollection<T extends Doc> = Collection<T> & {
   addIndex(field: string): void;
@@ -116,27 +164,33 @@ const createCollection = <T extends Doc>(): EmbeddedCollection<T> => {
 
   const select = (filter: Filter = {}, options: FindOptions = {}): T[] => {
     const found: T[] = [];
+    const matches = compileFilter(filter);
     const inOrder = fromOrderedIndex(filter, options);
     if (inOrder) {
       // Already sorted: stop as soon as the page is full.
       for (const doc of inOrder) {
         if (found.length === options.limit) break;
-        if (matches(doc, filter)) found.push(doc);
+        if (matches(doc)) found.push(doc);
       }
       return found;
     }
-    for (const doc of candidates(filter)) if (matches(doc, filter)) found.push(doc);
+    for (const doc of candidates(filter)) if (matches(doc)) found.push(doc);
     const sort = Object.entries(options.sort ?? {});
-    if (sort.length) {
-      found.sort((a, b) => {
-        for (const [field, direction] of sort) {
-          const order = compare(valueAt(a, field), valueAt(b, field));
-          if (order) return order * direction;
-        }
-        return 0;
-      });
-    }
-    return options.limit !== undefined ? found.slice(0, options.limit) : found;
+    if (!sort.length) return options.limit !== undefined ? found.slice(0, options.limit) : found;
+    // Each document's sort keys are read once, not at every comparison (n log n path lookups
+    // made listing 100,000 users take 270 ms).
+    const keyed = found.map((doc) => ({ doc, keys: sort.map(([field]) => valueAt(doc, field)) }));
+    const order = (a: (typeof keyed)[number], b: (typeof keyed)[number]) => {
+      for (let i = 0; i < sort.length; i++) {
+        const byField = compare(a.keys[i], b.keys[i]);
+        if (byField) return byField * sort[i]![1];
+      }
+      return 0;
+    };
+    const limit = options.limit ?? keyed.length;
+    return (limit < keyed.length ? firstInOrder(keyed, limit, order) : keyed.sort(order)).map(
+      ({ doc }) => doc,
+    );
   };
 
   return {

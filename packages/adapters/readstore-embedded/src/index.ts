@@ -1,1 +1,1 @@
-export { createEmbeddedReadStore, matches } from './embedded-read-store.ts';
+export { createEmbeddedReadStore } from './embedded-read-store.ts';

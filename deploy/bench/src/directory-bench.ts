@@ -1,0 +1,70 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startVeil } from '@veil/runtime';
+import { meta, writeLog } from './replay-bench.ts';
+import { median, round } from './stats.ts';
+
+/**
+ * The user directory at size: a log of N registered users, the user service started on it, then
+ * the time it takes to answer a search (a letter most names contain, a prefix, a miss: each asks
+ * for the first 200 matches in name order) and the spec's list of every user. Both run on the
+ * event loop that, in embedded mode, also delivers every message.
+ */
+/** Names in no particular order, as registrations arrive: user<n>-<a scrambled number>. */
+const usernameOf = (i: number, userCount: number) =>
+  `user${(i * 7919) % userCount}-${(i * 2_654_435_761) % 1_000_003}`;
+
+export const runDirectoryBench = async (userCount: number, repeats: number) => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-directory-'));
+  const eventsDir = path.join(dataDir, 'events');
+  await mkdir(eventsDir, { recursive: true });
+  const users = function* () {
+    for (let i = 0; i < userCount; i++) {
+      const userId = `U${String(i).padStart(25, '0')}`;
+      const username = usernameOf(i, userCount);
+      yield {
+        ...meta('UserRegistered', `user-${userId}`, i),
+        data: { userId, username, publicKey: 'AAAA', pictureKey: null },
+      };
+    }
+  };
+  await writeLog(path.join(eventsDir, 'user.jsonl'), users());
+  const veil = await startVeil({ dataDir, services: ['user'] });
+  try {
+    const time = async (operation: 'search' | 'list', input: Record<string, unknown>, expected: number) => {
+      const samples: number[] = [];
+      for (let i = 0; i < repeats; i++) {
+        const started = performance.now();
+        const { users: found } = (await veil.ports.rpc.call('user', operation, input)) as {
+          users: unknown[];
+        };
+        samples.push(performance.now() - started);
+        if (found.length !== expected)
+          throw new Error(`${operation} found ${found.length}, expected ${expected}`);
+      }
+      return round(median(samples));
+    };
+    return {
+      users: userCount,
+      searchCommonMs: await time('search', { query: '1' }, Math.min(200, countMatching(userCount, '1'))),
+      searchPrefixMs: await time(
+        'search',
+        { query: 'user12' },
+        Math.min(200, countMatching(userCount, 'user12')),
+      ),
+      searchMissMs: await time('search', { query: 'nobody' }, 0),
+      listAllMs: await time('list', {}, userCount),
+    };
+  } finally {
+    await veil.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+};
+
+/** How many of the generated names contain `needle` (to check each answer's size). */
+const countMatching = (userCount: number, needle: string) => {
+  let count = 0;
+  for (let i = 0; i < userCount; i++) if (usernameOf(i, userCount).includes(needle)) count++;
+  return count;
+};
