@@ -1,6 +1,8 @@
 import { deepFreeze } from '@veil/contracts';
-import type { Collection, Doc, FieldCondition, Filter, FindOptions, IndexSpec, ReadStore } from '@veil/ports';
-import { compare, createOrderedIndex, type OrderedIndex } from './ordered-index.ts';
+import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from '@veil/ports';
+import { compileFilter, valueAt } from './filter.ts';
+import { createOrderedIndex, type OrderedIndex } from './ordered-index.ts';
+import { compare, firstInOrder } from './order.ts';
 
 /**
  * Read models in memory. In embedded mode they are rebuilt from the on-disk event log at every
@@ -9,90 +11,10 @@ import { compare, createOrderedIndex, type OrderedIndex } from './ordered-index.
  * instead of changing stored state. (Copying on every read and write was a tenth of the CPU
  * of a message send; see BENCHMARKS.md.)
  * Equality filters on indexed fields are answered from hash indexes, pages of a compound
- * index (`{chat: 1, seq: 1}`) from an ordered index (`ordered-index.ts`); the rest scans.
+ * index (`{chat: 1, seq: 1}`) from an ordered index (`ordered-index.ts`); the rest scans
+ * with a filter compiled once per query (`filter.ts`) and picks its first page without sorting
+ * every match (`order.ts`).
  */
-type Path = string;
-
-const valueAtKeys = (doc: unknown, keys: readonly string[]): unknown => {
-  let current = doc as Record<string, unknown> | undefined;
-  for (const key of keys) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = current[key] as Record<string, unknown> | undefined;
-  }
-  return current;
-};
-
-const valueAt = (doc: unknown, path: Path): unknown => valueAtKeys(doc, path.split('.'));
-
-const equalsOrContains = (stored: unknown, wanted: unknown) =>
-  Array.isArray(stored)
-    ? stored.includes(wanted)
-    : stored === wanted || (stored === undefined && wanted === null);
-
-const conditionTest = (condition: FieldCondition): ((stored: unknown) => boolean) => {
-  if (condition === null || typeof condition !== 'object') {
-    return (stored) => equalsOrContains(stored, condition);
-  }
-  if ('$in' in condition) {
-    const wanted = condition.$in;
-    return (stored) => wanted.some((v) => equalsOrContains(stored, v));
-  }
-  if ('$icontains' in condition) {
-    const needle = condition.$icontains.toLowerCase();
-    return (stored) => typeof stored === 'string' && stored.toLowerCase().includes(needle);
-  }
-  const { $gt, $gte, $lt, $lte } = condition as {
-    $gt?: unknown;
-    $gte?: unknown;
-    $lt?: unknown;
-    $lte?: unknown;
-  };
-  return (stored) =>
-    stored !== undefined &&
-    stored !== null &&
-    ($gt === undefined || compare(stored, $gt) > 0) &&
-    ($gte === undefined || compare(stored, $gte) >= 0) &&
-    ($lt === undefined || compare(stored, $lt) < 0) &&
-    ($lte === undefined || compare(stored, $lte) <= 0);
-};
-
-/**
- * A filter as one predicate, built once per query: paths split and needles lower-cased once,
- * not for every document a search scans.
- */
-const compileFilter = (filter: Filter): ((doc: Doc) => boolean) => {
-  const tests = Object.entries(filter).map(([path, condition]) => {
-    const keys = path.split('.');
-    const test = conditionTest(condition);
-    return (doc: Doc) => test(valueAtKeys(doc, keys));
-  });
-  return (doc) => tests.every((test) => test(doc));
-};
-
-/**
- * The first `limit` items in `order`, as a stable sort would give them, without sorting them
- * all: a search that matches most of 100,000 users and wants the first 200 by name keeps a
- * sorted page and lets each later match in only if it sorts before the page's last.
- */
-const firstInOrder = <T>(items: readonly T[], limit: number, order: (a: T, b: T) => number): T[] => {
-  const page: T[] = [];
-  if (limit <= 0) return page;
-  for (const item of items) {
-    if (page.length === limit && order(item, page[limit - 1]!) >= 0) continue;
-    // After every equal item already kept: ties stay in the order they came.
-    let low = 0;
-    let high = page.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (order(page[middle]!, item) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    page.splice(low, 0, item);
-    if (page.length > limit) page.pop();
-  }
-  return page;
-};
-
 type EmbeddedCollection<T extends Doc> = Collection<T> & {
   addIndex(field: string): void;
   addOrderedIndex(groupField: string, orderField: string): void;

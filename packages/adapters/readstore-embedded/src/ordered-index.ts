@@ -1,12 +1,5 @@
 import type { FieldCondition } from '@veil/ports';
-
-/** The order the embedded store sorts in: missing values first, then `<` (numbers, strings). */
-export const compare = (a: unknown, b: unknown): number => {
-  if (a === b) return 0;
-  if (a === undefined || a === null) return -1;
-  if (b === undefined || b === null) return 1;
-  return (a as number | string) < (b as number | string) ? -1 : 1;
-};
+import { compare } from './order.ts';
 
 interface Entry {
   id: string;
