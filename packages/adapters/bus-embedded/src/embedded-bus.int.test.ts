@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,6 +83,24 @@ describe('embedded log on disk', () => {
     await expect(bus.append('chat', testEvent('a.b'))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     await expect(bus.append('../etc', testEvent('ok'))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     await bus.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('warns at start when the log needs more than half the heap, and not before', async () => {
+    const dataDir = await tempDir();
+    const first = await createEmbeddedBus({ dataDir, log: quiet });
+    for (let n = 0; n < 20; n++) await first.append('chat', testEvent(`s${n}`, { padding: 'x'.repeat(400) }));
+    await first.close();
+    const { size } = await stat(path.join(dataDir, 'chat.jsonl'));
+    const warnings: unknown[] = [];
+    const listening: Logger = { ...quiet, warn: (fields: unknown) => warnings.push(fields) };
+    // The same log against a heap 100 times its size, then one barely larger than it.
+    await (await createEmbeddedBus({ dataDir, log: listening, heapLimitBytes: size * 100 })).close();
+    expect(warnings).toEqual([]);
+    await (await createEmbeddedBus({ dataDir, log: listening, heapLimitBytes: size * 2 })).close();
+    expect(warnings).toEqual([
+      expect.objectContaining({ logMB: expect.any(Number), heapLimitMB: expect.any(Number) }),
+    ]);
     await rm(dataDir, { recursive: true, force: true });
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DomainError, isValidStreamId } from '@veil/contracts';
 import type { EventBus, Logger, Subscription } from '@veil/ports';
 import { openContextLog, type ContextLog } from './context-log.ts';
+import { warnIfLogOutgrowsHeap } from './memory-check.ts';
 import { createDurableGroup, followLog, type DurableGroup } from './subscriptions.ts';
 
 export interface EmbeddedBusOptions {
@@ -11,6 +12,8 @@ export interface EmbeddedBusOptions {
   log: Logger;
   /** Deliveries of one event to a durable group before it is dropped. Default 10. */
   maxDeliveries?: number;
+  /** The heap the log must fit in (default: this process's limit); for tests. */
+  heapLimitBytes?: number;
 }
 
 /**
@@ -20,6 +23,7 @@ export interface EmbeddedBusOptions {
  */
 export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<EventBus> => {
   await mkdir(options.dataDir, { recursive: true });
+  await warnIfLogOutgrowsHeap(options.dataDir, options.log, options.heapLimitBytes);
   const logs = new Map<string, Promise<ContextLog>>();
   const groups = new Map<string, DurableGroup>();
   const subscriptions = new Set<Subscription>();
