@@ -63,7 +63,18 @@ const readRecords = async (file: string) => {
 const syncOnWrite = constants.O_DSYNC !== undefined;
 const openFlags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_DSYNC ?? 0);
 
-export const openContextLog = async (context: string, file: string): Promise<ContextLog> => {
+export interface ContextLogOptions {
+  /** Told of every write (one group commit) that took longer than `slowWriteMs` to be durable. */
+  onSlowWrite?(milliseconds: number, events: number): void;
+  /** Default 100: a stall that long, on its own, spends twice a 50 ms latency budget. */
+  slowWriteMs?: number;
+}
+
+export const openContextLog = async (
+  context: string,
+  file: string,
+  { onSlowWrite, slowWriteMs = 100 }: ContextLogOptions = {},
+): Promise<ContextLog> => {
   const handle: FileHandle = await open(file, openFlags);
   const { records, goodBytes } = await readRecords(file);
   if ((await handle.stat()).size !== goodBytes) {
@@ -96,8 +107,11 @@ export const openContextLog = async (context: string, file: string): Promise<Con
       const batch = pending;
       pending = [];
       try {
+        const started = performance.now();
         await handle.write(batch.map((p) => p.line).join(''));
         if (!syncOnWrite) await handle.datasync();
+        const took = performance.now() - started;
+        if (took > slowWriteMs) onSlowWrite?.(took, batch.length);
         durable += batch.length;
         for (const p of batch) {
           appending.delete(p.result.position);

@@ -103,4 +103,16 @@ describe('embedded log on disk', () => {
     ]);
     await rm(dataDir, { recursive: true, force: true });
   });
+
+  it('reports durable writes slower than its threshold to the operator', async () => {
+    const dataDir = await tempDir();
+    const warnings: unknown[] = [];
+    const listening: Logger = { ...quiet, warn: (fields: unknown) => warnings.push(fields) };
+    // Every write takes longer than -1 ms: the first is reported, the rest wait for the next minute.
+    const bus = await createEmbeddedBus({ dataDir, log: listening, slowWriteMs: -1 });
+    for (let n = 0; n < 3; n++) await bus.append('chat', testEvent(`s${n}`));
+    expect(warnings).toEqual([expect.objectContaining({ context: 'chat', slowWrites: 1, eventsInLast: 1 })]);
+    await bus.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
 });

@@ -4,6 +4,7 @@ import { DomainError, isValidStreamId } from '@veil/contracts';
 import type { EventBus, Logger, Subscription } from '@veil/ports';
 import { openContextLog, type ContextLog } from './context-log.ts';
 import { warnIfLogOutgrowsHeap } from './memory-check.ts';
+import { slowDiskReporter } from './slow-disk.ts';
 import { createDurableGroup, followLog, type DurableGroup } from './subscriptions.ts';
 
 export interface EmbeddedBusOptions {
@@ -14,6 +15,8 @@ export interface EmbeddedBusOptions {
   maxDeliveries?: number;
   /** The heap the log must fit in (default: this process's limit); for tests. */
   heapLimitBytes?: number;
+  /** A durable write slower than this is reported (default 100 ms; `slow-disk.ts`). */
+  slowWriteMs?: number;
 }
 
 /**
@@ -28,13 +31,20 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
   const groups = new Map<string, DurableGroup>();
   const subscriptions = new Set<Subscription>();
   const maxDeliveries = options.maxDeliveries ?? 10;
+  const onSlowWrite = slowDiskReporter(options.log);
 
   const logOf = (context: string): Promise<ContextLog> => {
     if (!/^[a-z0-9-]+$/.test(context))
       throw new DomainError('VALIDATION_FAILED', `Invalid context: ${context}`);
     let log = logs.get(context);
     if (!log)
-      logs.set(context, (log = openContextLog(context, path.join(options.dataDir, `${context}.jsonl`))));
+      logs.set(
+        context,
+        (log = openContextLog(context, path.join(options.dataDir, `${context}.jsonl`), {
+          onSlowWrite: (milliseconds, events) => onSlowWrite(context, milliseconds, events),
+          ...(options.slowWriteMs !== undefined && { slowWriteMs: options.slowWriteMs }),
+        })),
+      );
     return log;
   };
 
