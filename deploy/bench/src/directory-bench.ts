@@ -2,8 +2,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startVeil } from '@veil/runtime';
-import { meta, writeLog } from './replay-bench.ts';
+import { meta, writeLog } from './log-file.ts';
 import { median, round } from './stats.ts';
+
+/** Names in no particular order, as registrations arrive: user<n>-<a scrambled number>. */
+const usernameOf = (i: number, userCount: number) =>
+  `user${(i * 7919) % userCount}-${(i * 2_654_435_761) % 1_000_003}`;
 
 /**
  * The user directory at size: a log of N registered users, the user service started on it, then
@@ -11,10 +15,6 @@ import { median, round } from './stats.ts';
  * for the first 200 matches in name order) and the spec's list of every user. Both run on the
  * event loop that, in embedded mode, also delivers every message.
  */
-/** Names in no particular order, as registrations arrive: user<n>-<a scrambled number>. */
-const usernameOf = (i: number, userCount: number) =>
-  `user${(i * 7919) % userCount}-${(i * 2_654_435_761) % 1_000_003}`;
-
 export const runDirectoryBench = async (userCount: number, repeats: number) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-directory-'));
   const eventsDir = path.join(dataDir, 'events');

@@ -1,10 +1,9 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { once } from 'node:events';
 import { startVeil } from '@veil/runtime';
-import { median } from './stats.ts';
+import { meta, writeLog } from './log-file.ts';
+import { median, round } from './stats.ts';
 
 /**
  * Replay: write an event log of N events (users, chats, and mostly messages, as real traffic
@@ -13,30 +12,12 @@ import { median } from './stats.ts';
  * data (ten chats of N/10 messages each), the time the message service takes to answer a page
  * of history: the newest page, as opening a chat asks, and one from the middle of the chat.
  */
-export const writeLog = async (file: string, events: Iterable<unknown>) => {
-  const out = createWriteStream(file);
-  let position = 0;
-  for (const event of events) {
-    if (!out.write(`${JSON.stringify({ p: ++position, e: event })}\n`)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return position;
-};
 
 /** Heap in use, after a full collection when the bench runs with --expose-gc (`npm run bench` does). */
 const heapUsedBytes = () => {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage().heapUsed;
 };
-
-export const meta = (type: string, streamId: string, i: number) => ({
-  type,
-  streamId,
-  eventId: `E${type.slice(0, 4)}${i.toString(36).padStart(10, '0')}`,
-  occurredAt: new Date(Date.UTC(2026, 0, 1) + i).toISOString(),
-  schemaVersion: 1,
-});
 
 export const runReplayBench = async (messageEvents: number) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-replay-'));
@@ -100,19 +81,19 @@ export const runReplayBench = async (messageEvents: number) => {
   const historyPageMs = async (expected: number, before?: number) => {
     const samples: number[] = [];
     for (let i = 0; i < 21; i++) {
-      const started = performance.now();
+      const asked = performance.now();
       const page = (await veil.ports.rpc.call('message', 'history', {
         userId: chat!.members[0],
         chatId: chat!.id,
         limit: 50,
         ...(before !== undefined && { before }),
       })) as { messages: unknown[] };
-      samples.push(performance.now() - started);
+      samples.push(performance.now() - asked);
       if (page.messages.length !== expected) {
         throw new Error(`a history page of ${page.messages.length} messages, expected ${expected}`);
       }
     }
-    return Number(median(samples).toFixed(2));
+    return round(median(samples));
   };
   const newestHistoryPageMs = await historyPageMs(Math.min(50, perChat));
   const middleHistoryPageMs = await historyPageMs(Math.min(50, Math.ceil((middle - 1) / 10)), middle);

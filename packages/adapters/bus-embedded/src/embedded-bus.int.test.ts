@@ -94,7 +94,7 @@ describe('embedded log on disk', () => {
     const { size } = await stat(path.join(dataDir, 'chat.jsonl'));
     const warnings: unknown[] = [];
     const listening: Logger = { ...quiet, warn: (fields: unknown) => warnings.push(fields) };
-    // The same log against a heap 100 times its size, then one barely larger than it.
+    // The same log against a heap 100 times its size, then one only twice its size.
     await (await createEmbeddedBus({ dataDir, log: listening, heapLimitBytes: size * 100 })).close();
     expect(warnings).toEqual([]);
     await (await createEmbeddedBus({ dataDir, log: listening, heapLimitBytes: size * 2 })).close();
