@@ -56,19 +56,16 @@ const createCollection = <T extends Doc>(): EmbeddedCollection<T> => {
   };
 
   /**
-   * The documents in the order an ordered index can give them, if one fits: the filter fixes
+   * The ids in the order an ordered index can give them, if one fits: the filter fixes
    * its group field to one value and the sort, if any, is by its order field alone.
    */
-  const fromOrderedIndex = (filter: Filter, options: FindOptions): Iterable<T> | undefined => {
+  const fromOrderedIndex = (filter: Filter, options: FindOptions): Iterable<string> | undefined => {
     const sort = Object.entries(options.sort ?? {});
     for (const ordered of orderedIndexes) {
       const group = filter[ordered.groupField];
       if (group === undefined || (group !== null && typeof group === 'object')) continue;
       if (sort.length > 1 || (sort.length === 1 && sort[0]![0] !== ordered.orderField)) continue;
-      const ids = ordered.scan(group, filter[ordered.orderField], sort[0]?.[1] ?? 1);
-      return (function* () {
-        for (const id of ids) yield docs.get(id)!;
-      })();
+      return ordered.scan(group, filter[ordered.orderField], sort[0]?.[1] ?? 1);
     }
     return undefined;
   };
@@ -87,11 +84,12 @@ const createCollection = <T extends Doc>(): EmbeddedCollection<T> => {
   const select = (filter: Filter = {}, options: FindOptions = {}): T[] => {
     const found: T[] = [];
     const matches = compileFilter(filter);
-    const inOrder = fromOrderedIndex(filter, options);
-    if (inOrder) {
+    const idsInOrder = fromOrderedIndex(filter, options);
+    if (idsInOrder) {
       // Already sorted: stop as soon as the page is full.
-      for (const doc of inOrder) {
+      for (const id of idsInOrder) {
         if (found.length === options.limit) break;
+        const doc = docs.get(id)!;
         if (matches(doc)) found.push(doc);
       }
       return found;

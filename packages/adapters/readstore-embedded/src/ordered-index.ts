@@ -1,5 +1,5 @@
 import type { FieldCondition } from '@veil/ports';
-import { compare } from './order.ts';
+import { compare, partitionPoint } from './order.ts';
 
 interface Entry {
   id: string;
@@ -29,17 +29,11 @@ export interface OrderedIndex {
 }
 
 /** The first position whose key is above `key` (`strict`) or at least `key`. */
-const boundary = (entries: Entry[], key: unknown, strict: boolean): number => {
-  let low = 0;
-  let high = entries.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const order = compare(entries[middle]!.key, key);
-    if (order < 0 || (strict && order === 0)) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-};
+const boundary = (entries: Entry[], key: unknown, strict: boolean): number =>
+  partitionPoint(entries.length, (i) => {
+    const order = compare(entries[i]!.key, key);
+    return order < 0 || (strict && order === 0);
+  });
 
 /** [from, to) of the entries a condition on the order field can match. */
 const rangeOf = (entries: Entry[], condition: FieldCondition | undefined): [number, number] => {
