@@ -1,18 +1,20 @@
 import { constants, createReadStream } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { deepFreeze, DomainError, type DomainEvent } from '@veil/contracts';
-import type { AppendResult, RecordedEvent } from '@veil/ports';
+import type { AppendResult, Logger, RecordedEvent } from '@veil/ports';
 
 /**
  * One context's append-only log: a JSON-lines file (`{"p":position,"e":event}` per line) plus
- * an in-memory index. Appends are acknowledged only after the bytes are fsynced; concurrent
- * appends share one write and one fsync (group commit), which keeps thousands of appends per
- * second possible on an ordinary disk.
+ * an in-memory index. Appends are acknowledged only after their bytes are whole on disk;
+ * concurrent appends share one write and one fsync (group commit), which keeps thousands of
+ * appends per second possible on an ordinary disk.
  *
  * The version check and position assignment happen synchronously when `append` is called, so
  * two appends with the same expected version can never both pass. Reads see accepted events
- * at once; subscribers are told only about durable ones (`onDurable`).
+ * at once; subscribers are told only about durable ones (`onDurable`). A write that fails (a
+ * full disk, an I/O error) takes back every event not yet durable, cuts the file back to its
+ * last whole record and lets the next append try again (`write-failure` below).
  */
 export interface ContextLog {
   append(event: DomainEvent, expectedVersion: number | undefined): Promise<AppendResult>;
@@ -25,32 +27,76 @@ export interface ContextLog {
   close(): Promise<void>;
 }
 
+/** The file operations the log uses; a test wraps a real handle to inject disk faults. */
+export interface LogFileHandle {
+  write(buffer: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>;
+  datasync(): Promise<void>;
+  sync(): Promise<void>;
+  truncate(length: number): Promise<void>;
+  stat(): Promise<{ size: number }>;
+  close(): Promise<void>;
+}
+
 interface Pending {
-  line: string;
+  bytes: Buffer;
   result: AppendResult;
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
 }
 
-/** Reads the log line by line (it can outgrow a single string); stops at the first torn line. */
+/** Thrown at open: a record that is not the torn tail of a crash. */
+export class DamagedLogError extends Error {
+  constructor(file: string, line: number, offset: number, why: string) {
+    super(
+      `The event log ${file} is damaged at line ${line} (byte ${offset}): ${why}. ` +
+        'Veil will not start on it, because cutting it there would drop every event after it. ' +
+        'Restore the file from a backup; or, keeping a copy and accepting the loss of the events ' +
+        `from that line on, cut it with: truncate -s ${offset} ${file}`,
+    );
+    this.name = 'DamagedLogError';
+  }
+}
+
+/**
+ * Reads the log line by line (it can outgrow a single string). Bytes after the last newline are
+ * the torn tail of an append that was never acknowledged (the crash came before its write
+ * finished) and are left out; a whole line that does not hold the next record is damage.
+ */
 const readRecords = async (file: string) => {
   const records: { p: number; e: DomainEvent }[] = [];
   let goodBytes = 0;
-  const size = (await stat(file)).size;
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) {
-    const lineBytes = Buffer.byteLength(line) + 1;
-    // A last line without its newline, or one that does not parse, belongs to an append that
-    // was never acknowledged: the crash came before its fsync finished.
-    if (goodBytes + lineBytes > size) break;
+  const take = (line: string, lineNumber: number) => {
+    let record: { p?: unknown; e?: unknown };
     try {
-      records.push(JSON.parse(line) as { p: number; e: DomainEvent });
+      record = JSON.parse(line) as { p?: unknown; e?: unknown };
     } catch {
-      break;
+      throw new DamagedLogError(file, lineNumber, goodBytes, 'the line is not a JSON record');
     }
-    goodBytes += lineBytes;
+    if (record?.p !== records.length + 1 || typeof record.e !== 'object' || record.e === null)
+      throw new DamagedLogError(
+        file,
+        lineNumber,
+        goodBytes,
+        `it does not hold position ${records.length + 1}`,
+      );
+    records.push(record as { p: number; e: DomainEvent });
+    goodBytes += Buffer.byteLength(line) + 1;
+  };
+
+  const input = createReadStream(file);
+  let endsWithNewline = true;
+  input.on('data', (chunk) => (endsWithNewline = (chunk as Buffer).at(-1) === 0x0a));
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  // One line is held back: only the last one can be torn, and that is known at the end.
+  let held: string | undefined;
+  let lineNumber = 0;
+  for await (const line of lines) {
+    if (held !== undefined) take(held, lineNumber);
+    held = line;
+    lineNumber++;
   }
   lines.close();
+  if (held !== undefined && endsWithNewline) take(held, lineNumber);
   return { records, goodBytes };
 };
 
@@ -64,20 +110,44 @@ const syncOnWrite = constants.O_DSYNC !== undefined;
 const openFlags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_DSYNC ?? 0);
 
 export interface ContextLogOptions {
+  log: Logger;
   /** Told of every write (one group commit) that took longer than `slowWriteMs` to be durable. */
   onSlowWrite?(milliseconds: number, events: number): void;
   /** Default 100: a stall that long, on its own, spends twice a 50 ms latency budget. */
   slowWriteMs?: number;
+  /** Opens the file; tests wrap the real handle to inject faults. */
+  openFile?(file: string, flags: number): Promise<LogFileHandle>;
 }
+
+const unwritable = () =>
+  new DomainError('UNAVAILABLE', 'The event log cannot write to disk right now; nothing was stored');
+
+/**
+ * Writes all of `bytes`. A write may store fewer bytes than asked (a full disk stores what fits
+ * and reports no error); the rest is written again, and the error the disk then gives, if any,
+ * fails the whole batch.
+ */
+const writeWhole = async (handle: LogFileHandle, bytes: Buffer) => {
+  for (let written = 0; written < bytes.length;) {
+    const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
+    if (bytesWritten <= 0) throw new Error('the disk stored no bytes of the write');
+    written += bytesWritten;
+  }
+  if (!syncOnWrite) await handle.datasync();
+};
 
 export const openContextLog = async (
   context: string,
   file: string,
-  { onSlowWrite, slowWriteMs = 100 }: ContextLogOptions = {},
+  { log, onSlowWrite, slowWriteMs = 100, openFile = open }: ContextLogOptions,
 ): Promise<ContextLog> => {
-  const handle: FileHandle = await open(file, openFlags);
+  const handle = await openFile(file, openFlags);
   const { records, goodBytes } = await readRecords(file);
   if ((await handle.stat()).size !== goodBytes) {
+    log.warn(
+      { context, keptBytes: goodBytes },
+      'cut the torn tail of an unacknowledged append from the event log',
+    );
     await handle.truncate(goodBytes);
     await handle.sync();
   }
@@ -92,77 +162,131 @@ export const openContextLog = async (
     positions.push(recorded.position);
     byEventId.set(recorded.event.eventId, recorded.position);
   };
+  /** Takes back every event after the durable head: they were never acknowledged. */
+  const unindexAfter = (head: number) => {
+    while (events.length > head) {
+      const { event } = events.pop()!;
+      byStream.get(event.streamId)!.pop();
+      if (!byStream.get(event.streamId)!.length) byStream.delete(event.streamId);
+      byEventId.delete(event.eventId);
+    }
+  };
   for (const { p, e } of records) index({ context, position: p, event: e });
 
   let durable = events.length;
+  let durableBytes = goodBytes;
   /** Appends not yet durable, by position: a duplicate of one waits for it. */
   const appending = new Map<number, Promise<AppendResult>>();
   let pending: Pending[] = [];
   let flushing: Promise<void> | null = null;
-  let failure: unknown = null;
+  /** Set after a failed write: the file may end in part of it, to be cut before the next write. */
+  let damaged = false;
+  let repairing: Promise<void> | null = null;
+  /** Appends refused since the disk last failed (0: the log is healthy). */
+  let refusedSinceFailure = 0;
   const listeners = new Set<() => void>();
+
+  const repair = async () => {
+    try {
+      await handle.truncate(durableBytes);
+      await handle.sync();
+      damaged = false;
+    } catch (error) {
+      log.error(
+        { err: error, context },
+        'the event log could not cut back a failed write; the next append tries again',
+      );
+    }
+  };
+  const startRepair = () => (repairing ??= repair().finally(() => (repairing = null)));
+
+  const refuse = (failed: Pending[], error: unknown) => {
+    // Nothing in this batch, or queued behind it, is acknowledged or kept: readers that saw
+    // these events early lose them again, and the file is cut back to whole records.
+    unindexAfter(durable);
+    damaged = true;
+    if (!refusedSinceFailure)
+      log.error(
+        { err: error, context, durableHead: durable },
+        'the event log cannot write to disk; appends are refused until a write succeeds',
+      );
+    refusedSinceFailure += failed.length;
+    for (const p of failed) {
+      appending.delete(p.result.position);
+      p.reject(unwritable());
+    }
+    void startRepair();
+  };
 
   const flush = async () => {
     while (pending.length) {
       const batch = pending;
       pending = [];
+      const bytes = Buffer.concat(batch.map((p) => p.bytes));
       try {
         const started = performance.now();
-        await handle.write(batch.map((p) => p.line).join(''));
-        if (!syncOnWrite) await handle.datasync();
+        await writeWhole(handle, bytes);
         const took = performance.now() - started;
         if (took > slowWriteMs) onSlowWrite?.(took, batch.length);
-        durable += batch.length;
-        for (const p of batch) {
-          appending.delete(p.result.position);
-          p.resolve(p.result);
-        }
       } catch (error) {
-        // The disk failed: nothing in this batch (or after it) is acknowledged, and the log
-        // refuses further appends rather than acknowledge events it may not hold.
-        failure = error;
-        for (const p of [...batch, ...pending]) {
-          appending.delete(p.result.position);
-          p.reject(error);
-        }
+        const failed = [...batch, ...pending];
         pending = [];
+        refuse(failed, error);
         return;
+      }
+      durable += batch.length;
+      durableBytes += bytes.length;
+      if (refusedSinceFailure) {
+        log.info({ context, refusedAppends: refusedSinceFailure }, 'the event log writes to disk again');
+        refusedSinceFailure = 0;
+      }
+      for (const p of batch) {
+        appending.delete(p.result.position);
+        p.resolve(p.result);
       }
       for (const listener of listeners) listener();
     }
   };
 
+  const appendNow = (event: DomainEvent, expectedVersion: number | undefined): Promise<AppendResult> => {
+    const duplicate = byEventId.get(event.eventId);
+    if (duplicate !== undefined) {
+      // Answered only once the stored copy is durable: a retry must not be acknowledged
+      // while the original still waits for its fsync.
+      const stored = { position: duplicate, duplicate: true };
+      return duplicate <= durable ? Promise.resolve(stored) : appending.get(duplicate)!.then(() => stored);
+    }
+    const positions = byStream.get(event.streamId);
+    const version = positions?.[positions.length - 1] ?? 0;
+    if (expectedVersion !== undefined && expectedVersion !== version) {
+      return Promise.reject(
+        new DomainError(
+          'VERSION_CONFLICT',
+          `Stream ${event.streamId} is at version ${version}, expected ${expectedVersion}`,
+        ),
+      );
+    }
+    const position = events.length + 1;
+    index({ context, position, event });
+    const appended = new Promise<AppendResult>((resolve, reject) => {
+      const bytes = Buffer.from(`${JSON.stringify({ p: position, e: event })}\n`);
+      pending.push({ bytes, result: { position, duplicate: false }, resolve, reject });
+      flushing ??= flush().finally(() => (flushing = null));
+    });
+    appending.set(position, appended);
+    return appended;
+  };
+
   return {
     append(event, expectedVersion) {
-      if (failure)
-        return Promise.reject(new DomainError('UNAVAILABLE', 'The event log cannot write to disk'));
-      const duplicate = byEventId.get(event.eventId);
-      if (duplicate !== undefined) {
-        // Answered only once the stored copy is durable: a retry must not be acknowledged
-        // while the original still waits for its fsync.
-        const stored = { position: duplicate, duplicate: true };
-        return duplicate <= durable ? Promise.resolve(stored) : appending.get(duplicate)!.then(() => stored);
-      }
-      const positions = byStream.get(event.streamId);
-      const version = positions?.[positions.length - 1] ?? 0;
-      if (expectedVersion !== undefined && expectedVersion !== version) {
-        return Promise.reject(
-          new DomainError(
-            'VERSION_CONFLICT',
-            `Stream ${event.streamId} is at version ${version}, expected ${expectedVersion}`,
-          ),
-        );
-      }
-      const position = events.length + 1;
-      const recorded: RecordedEvent = { context, position, event };
-      index(recorded);
-      const appended = new Promise<AppendResult>((resolve, reject) => {
-        const line = `${JSON.stringify({ p: position, e: event })}\n`;
-        pending.push({ line, result: { position, duplicate: false }, resolve, reject });
-        flushing ??= flush().finally(() => (flushing = null));
+      if (!damaged) return appendNow(event, expectedVersion);
+      // After a failed write: cut the file back first (once, however many appends wait), then
+      // check and place this event against what is really on disk.
+      return startRepair().then(() => {
+        if (!damaged) return appendNow(event, expectedVersion);
+        refusedSinceFailure++;
+        throw unwritable();
       });
-      appending.set(position, appended);
-      return appended;
     },
     durableHead: () => durable,
     // Handed out as they are, frozen (on first use, so a long log opens quickly): a subscriber
@@ -175,6 +299,7 @@ export const openContextLog = async (
     },
     async close() {
       await flushing;
+      await repairing;
       await handle.close();
     },
   };

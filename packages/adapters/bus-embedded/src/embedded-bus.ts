@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError, isValidStreamId } from '@veil/contracts';
 import type { EventBus, Logger, Subscription } from '@veil/ports';
-import { openContextLog, type ContextLog } from './context-log.ts';
+import { openContextLog, type ContextLog, type ContextLogOptions } from './context-log.ts';
 import { warnIfLogOutgrowsHeap } from './memory-check.ts';
 import { slowDiskReporter } from './slow-disk.ts';
 import { createDurableGroup, followLog, type DurableGroup } from './subscriptions.ts';
@@ -17,6 +17,8 @@ export interface EmbeddedBusOptions {
   heapLimitBytes?: number;
   /** A durable write slower than this is reported (default 100 ms; `slow-disk.ts`). */
   slowWriteMs?: number;
+  /** Opens a log file (default: the file system); tests wrap it to inject disk faults. */
+  openFile?: ContextLogOptions['openFile'];
 }
 
 /**
@@ -41,8 +43,10 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
       logs.set(
         context,
         (log = openContextLog(context, path.join(options.dataDir, `${context}.jsonl`), {
+          log: options.log,
           onSlowWrite: (milliseconds, events) => onSlowWrite(context, milliseconds, events),
           ...(options.slowWriteMs !== undefined && { slowWriteMs: options.slowWriteMs }),
+          ...(options.openFile && { openFile: options.openFile }),
         })),
       );
     return log;
@@ -94,7 +98,9 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
     async close() {
       await Promise.all([...subscriptions].map((s) => s.stop()));
       subscriptions.clear();
-      await Promise.all([...logs.values()].map(async (log) => (await log).close()));
+      // A log that could not be opened (damaged on disk) has nothing to close.
+      const opened = await Promise.all([...logs.values()].map((log) => log.catch(() => null)));
+      await Promise.all(opened.map((log) => log?.close()));
       logs.clear();
     },
   };
