@@ -1,4 +1,7 @@
+import { jetstreamManager } from '@nats-io/jetstream';
 import { describe } from 'vitest';
+import { connectNats } from '@veil/bus-nats';
+import { jetStreamName } from '@veil/contracts';
 import { accountsSuite } from './suites/accounts.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
@@ -16,5 +19,25 @@ const withNats = () => ({
 });
 
 describe('accounts (NATS + Redis)', () => accountsSuite(withNats()));
-describe('chats and messages (NATS + Redis)', () => messagingSuite(withNats()));
+/**
+ * JetStream forgets a published event id after the stream's duplicate window (two minutes in
+ * production). Shrinking the window and waiting it out is that, without the wait.
+ */
+const forgetStoredEventIds = (natsUrl: string, prefix: string) => async () => {
+  const connection = await connectNats({ servers: natsUrl });
+  const jsm = await jetstreamManager(connection);
+  const name = jetStreamName(prefix, 'message');
+  const { config } = await jsm.streams.info(name);
+  await jsm.streams.update(name, { duplicate_window: 100_000_000 });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await jsm.streams.update(name, { duplicate_window: config.duplicate_window });
+  await connection.drain();
+};
+
+describe('chats and messages (NATS + Redis)', () => {
+  const options = withNats();
+  messagingSuite(options, {
+    forgetStoredEventIds: forgetStoredEventIds(options.env.NATS_URL, options.env.VEIL_STREAM_PREFIX),
+  });
+});
 describe('sending over the socket (NATS + Redis)', () => socketSendSuite(withNats()));

@@ -1,7 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { describe, expect, it } from 'vitest';
 import { contexts, jetStreamName } from '@veil/contracts';
-import { describeEventBusContract, describeRpcContract } from '@veil/ports/contract';
+import { describeEventBusContract, describeRpcContract, testEvent } from '@veil/ports/contract';
 import type { Logger } from '@veil/ports';
 import { connectNats } from './connection.ts';
 import { createNatsBus } from './nats-bus.ts';
@@ -69,6 +69,22 @@ describe('JetStream provisioning', () => {
       max_age: 0,
     });
     expect(config.duplicate_window).toBeGreaterThan(0);
+    await dropStreams(connection, prefix);
+    await connection.drain();
+  });
+});
+
+describe('JetStream refusals', () => {
+  it('answers an append the stream refuses (a limit reached) with UNAVAILABLE, and stores nothing', async () => {
+    const prefix = randomPrefix();
+    const connection = await connectNats({ servers: url });
+    const bus = await createNatsBus({ connection, prefix, log: quiet });
+    await bus.append('chat', testEvent('full-1'));
+    const jsm = await jetstreamManager(connection);
+    await jsm.streams.update(jetStreamName(prefix, 'chat'), { max_msgs: 1 });
+    await expect(bus.append('chat', testEvent('full-2'))).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(await bus.headPosition('chat')).toBe(1);
+    await bus.close();
     await dropStreams(connection, prefix);
     await connection.drain();
   });

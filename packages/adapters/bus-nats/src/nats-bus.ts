@@ -92,7 +92,10 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
             `Stream ${event.streamId} is not at version ${appendOptions.expectedVersion}`,
           );
         }
-        throw error;
+        // A refusal (a stream limit, a full store) or no answer in time: nothing is acknowledged,
+        // and a retry with the same event id is safe, so the caller is told to try again later.
+        log.warn({ err: error, context, eventType: event.type }, 'JetStream did not store an append');
+        throw new DomainError('UNAVAILABLE', 'The event log cannot store this right now; try again shortly');
       }
     },
 

@@ -16,6 +16,8 @@ export const MessageSent = defineEvent(
     iv: z.string(),
     encryptedKeys: z.record(z.string(), z.string()),
     replyTo: idSchema.nullable(),
+    /** The sender's key for this message (retries carry the same one); absent on older events. */
+    clientMessageId: z.string().optional(),
   }),
 );
 export const MessageSeen = defineEvent(

@@ -12,8 +12,14 @@ import { createApi, type Api } from '../support/api-client.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 
+/** What a suite may do to the event log beneath the app, where the log allows it. */
+export interface LogFaults {
+  /** Makes the log forget which event ids it stored (JetStream's duplicate window running out). */
+  forgetStoredEventIds?(): Promise<void>;
+}
+
 /** The spec's messaging API over real HTTP; run against the embedded app and the NATS + Redis one. */
-export const messagingSuite = (options: Partial<StartVeilOptions> = {}) => {
+export const messagingSuite = (options: Partial<StartVeilOptions> = {}, faults: LogFaults = {}) => {
   let veil: TestVeil;
   let api: Api;
   let alice: TestUser;
@@ -180,9 +186,13 @@ export const messagingSuite = (options: Partial<StartVeilOptions> = {}) => {
         api.post(url, body, a.accessToken),
       ]);
       const later = await api.post(url, body, a.accessToken);
-      expect([first.status, again.status, later.status]).toEqual([201, 201, 201]);
+      // A retry long after the first send: JetStream no longer knows the event id by then.
+      await faults.forgetStoredEventIds?.();
+      const muchLater = await api.post(url, body, a.accessToken);
+      expect([first.status, again.status, later.status, muchLater.status]).toEqual([201, 201, 201, 201]);
       expect(again.body.data.message).toEqual(first.body.data.message);
       expect(later.body.data.message).toEqual(first.body.data.message);
+      expect(muchLater.body.data.message).toEqual(first.body.data.message);
       const chat = first.body.data.chat._id;
       const history = await api.get(`/api/v1/chat/getallmessages/${chat}`, b.accessToken);
       expect(history.body.data.messages.map((m: { _id: string }) => m._id)).toEqual([

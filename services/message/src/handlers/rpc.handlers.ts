@@ -49,13 +49,14 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
   };
 
   /**
-   * The message a repeated send stored first. Its event id came from the same sender and key,
-   * so the log answered with the first event's position; the timeline has that message there.
+   * The message this sender already stored under this key, if any. The log refuses a repeated
+   * event id only for a while (JetStream's duplicate window); the timeline remembers the key for
+   * good, so a retry after any delay is answered with the first message.
    */
-  const storedBySameKey = async (chatId: string, userId: string, position: number) => {
-    await projection.waitFor('message', position);
-    const [doc] = await models.messages.find({ chat: chatId, seq: position });
-    if (!doc || doc.sender !== userId) {
+  const storedByKey = async (chatId: string, userId: string, clientMessageId: string) => {
+    const [doc] = await models.messages.find({ sender: userId, clientMessageId }, { limit: 1 });
+    if (!doc) return null;
+    if (doc.chat !== chatId) {
       throw new DomainError('VALIDATION_FAILED', 'clientMessageId was already used for another message');
     }
     const [message] = await withReplies([doc]);
@@ -75,6 +76,10 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
       if (replyTo && original?.chat !== chatId) {
         throw new DomainError('VALIDATION_FAILED', 'replyTo must be a message of this chat');
       }
+      if (clientMessageId) {
+        const stored = await storedByKey(chatId, userId, clientMessageId);
+        if (stored) return { message: stored };
+      }
       const messageId = deps.ids.next();
       const event = newEvent(
         deps,
@@ -88,13 +93,21 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
           iv,
           encryptedKeys,
           replyTo: replyTo ?? null,
+          ...(clientMessageId && { clientMessageId }),
         },
-        // Scoped to the sender: one user's key can never match another user's message.
+        // Scoped to the sender: one user's key can never match another user's message. A repeat
+        // still on its way to the timeline is caught here, by the log's duplicate check.
         clientMessageId && `send-${userId}-${clientMessageId}`,
       );
       const { position, duplicate } = await store.append('message', event, { expectedVersion: 0 });
       appendedUpTo = Math.max(appendedUpTo, position);
-      if (duplicate) return { message: await storedBySameKey(chatId, userId, position) };
+      if (duplicate) {
+        await projection.waitFor('message', position);
+        const stored = await storedByKey(chatId, userId, clientMessageId!);
+        if (!stored)
+          throw new DomainError('VALIDATION_FAILED', 'clientMessageId was already used for another message');
+        return { message: stored };
+      }
       return { message: toMessageView(messageDocOf(event, position), original) };
     },
 

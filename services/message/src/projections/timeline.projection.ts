@@ -18,6 +18,8 @@ export interface MessageDoc {
   createdAt: string;
   /** The event's position in the message log: increases along every chat's history. */
   seq: number;
+  /** The sender's key for this message, when it sent one: a retry finds the stored message by it. */
+  clientMessageId?: string;
 }
 
 export interface MembershipDoc {
@@ -32,7 +34,10 @@ export interface MessageReadModels {
 }
 
 export const openMessageReadModels = async (readStore: ReadStore): Promise<MessageReadModels> => ({
-  messages: await readStore.collection<MessageDoc>('message_timeline', [{ fields: { chat: 1, seq: 1 } }]),
+  messages: await readStore.collection<MessageDoc>('message_timeline', [
+    { fields: { chat: 1, seq: 1 } },
+    { fields: { sender: 1, clientMessageId: 1 } },
+  ]),
   memberships: await readStore.collection<MembershipDoc>('message_memberships'),
 });
 
@@ -44,7 +49,7 @@ export const messageDocOf = (
   position: number,
   seenBy: Record<string, true> = {},
 ): MessageDoc => {
-  const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo } = event.data;
+  const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo, clientMessageId } = event.data;
   return {
     _id: messageId,
     chat: chatId,
@@ -56,6 +61,7 @@ export const messageDocOf = (
     seenBy,
     createdAt: event.occurredAt,
     seq: position,
+    ...(clientMessageId !== undefined && { clientMessageId }),
   };
 };
 
