@@ -20,7 +20,7 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
   let rpc: Ports['rpc'];
   if (config.NATS_URL) {
     const { connectNats, createNatsBus, createNatsRpc } = await import('@veil/bus-nats');
-    const connection = await connectNats({ servers: config.NATS_URL, name: config.INSTANCE_ID });
+    const connection = await connectNats({ servers: config.NATS_URL, name: config.INSTANCE_ID, log });
     bus = await createNatsBus({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
     rpc = createNatsRpc({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
     closers.push(() => connection.drain());

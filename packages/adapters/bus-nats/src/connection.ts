@@ -1,11 +1,52 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from '@veil/ports';
+
+interface Link {
+  up: boolean;
+  waiters: (() => void)[];
+}
+
+/** Whether each connection is up, learnt from its status events. */
+const links = new WeakMap<NatsConnection, Link>();
+
+/**
+ * Follows a connection's status: tells the operator when it drops and when it is back (the
+ * client reconnects by itself), and wakes the requests waiting for it.
+ */
+const watchLink = async (connection: NatsConnection, link: Link, log?: Logger) => {
+  for await (const status of connection.status()) {
+    if (status.type === 'disconnect') {
+      link.up = false;
+      log?.warn({ server: status.server }, 'lost the connection to NATS; reconnecting');
+    } else if (status.type === 'reconnect') {
+      link.up = true;
+      for (const wake of link.waiters.splice(0)) wake();
+      log?.info({ server: status.server }, 'reconnected to NATS');
+    }
+  }
+};
+
+/**
+ * Resolves once the connection is up, or after `timeoutMs`. nats.js drops a request published
+ * while it is reconnecting: the caller would wait out its whole timeout although the server was
+ * back a moment later. Requests wait for the link first instead.
+ */
+export const untilConnected = (connection: NatsConnection, timeoutMs: number): Promise<void> => {
+  const link = links.get(connection);
+  if (!link || link.up) return Promise.resolve();
+  return new Promise((resolve) => {
+    link.waiters.push(resolve);
+    setTimeout(resolve, timeoutMs).unref();
+  });
+};
 
 /** One connection per process, shared by the bus and RPC; its owner drains it on shutdown. */
-export const connectNats = (options: {
+export const connectNats = async (options: {
   servers: string | string[];
   name?: string;
-}): Promise<NatsConnection> =>
-  connect({
+  log?: Logger;
+}): Promise<NatsConnection> => {
+  const connection = await connect({
     servers: options.servers,
     ...(options.name ? { name: options.name } : {}),
     maxReconnectAttempts: -1,
@@ -15,5 +56,10 @@ export const connectNats = (options: {
     noAsyncTraces: true,
     reconnectTimeWait: 1_000,
   });
+  const link: Link = { up: true, waiters: [] };
+  links.set(connection, link);
+  void watchLink(connection, link, options.log);
+  return connection;
+};
 
 export type { NatsConnection };

@@ -1,7 +1,7 @@
 import { NoRespondersError, TimeoutError, type Subscription as NatsSubscription } from '@nats-io/nats-core';
 import { DomainError, isErrorCode, rpcSubject } from '@veil/contracts';
 import type { Logger, Rpc, RpcReply } from '@veil/ports';
-import type { NatsConnection } from './connection.ts';
+import { untilConnected, type NatsConnection } from './connection.ts';
 
 /**
  * Request/reply over core NATS. Each operation is a subject `<prefix>.rpc.<service>.<op>` served
@@ -52,13 +52,14 @@ export const createNatsRpc = (options: { connection: NatsConnection; prefix: str
 
     async call(service, operation, payload, callOptions = {}) {
       let raw: Uint8Array;
+      const timeoutMs = callOptions.timeoutMs ?? 5_000;
+      const deadline = Date.now() + timeoutMs;
       try {
+        await untilConnected(connection, timeoutMs);
         const reply = await connection.request(
           rpcSubject(prefix, service, operation),
           JSON.stringify(payload ?? null),
-          {
-            timeout: callOptions.timeoutMs ?? 5_000,
-          },
+          { timeout: Math.max(1, deadline - Date.now()) },
         );
         raw = reply.data;
       } catch (error) {

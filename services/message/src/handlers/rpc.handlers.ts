@@ -9,6 +9,7 @@ import {
   type MessageDoc,
   type MessageReadModels,
 } from '../projections/timeline.projection.ts';
+import { ownWrites } from './own-writes.ts';
 
 type Deps = Pick<Ports, 'clock' | 'ids'> & {
   store: Ports['bus'];
@@ -18,13 +19,7 @@ type Deps = Pick<Ports, 'clock' | 'ids'> & {
 
 export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof messageRpc.operations> => {
   const { store, models, projection } = deps;
-  /**
-   * The newest position this instance appended. A send answers from its own event without
-   * waiting for the read model; reads wait for this position instead, so a client that sent a
-   * message and then asks for history still sees it (read-your-writes), and only they wait.
-   */
-  let appendedUpTo = 0;
-  const ownWritesApplied = () => projection.waitFor('message', appendedUpTo);
+  const written = ownWrites(projection, 'message');
 
   /** Membership comes from chat events; a chat created a moment ago may still be on its way. */
   const membershipOf = async (chatId: string, afterChatPosition?: number): Promise<MembershipDoc> => {
@@ -100,7 +95,7 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
         clientMessageId && `send-${userId}-${clientMessageId}`,
       );
       const { position, duplicate } = await store.append('message', event, { expectedVersion: 0 });
-      appendedUpTo = Math.max(appendedUpTo, position);
+      written.wrote(userId, position);
       if (duplicate) {
         await projection.waitFor('message', position);
         const stored = await storedByKey(chatId, userId, clientMessageId!);
@@ -113,7 +108,7 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
 
     async history({ userId, chatId, before, after, limit }) {
       await requireMember(chatId, userId);
-      await ownWritesApplied();
+      await written.applied(userId);
       const pageSize = Math.min(limit ?? limits.historyPageDefault, limits.historyPageMax);
       const seq: Record<string, number> = {};
       if (before !== undefined) seq.$lt = before;
@@ -132,7 +127,6 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
     },
 
     async markSeen({ userId, reports }) {
-      const marked: { chatId: string; messageId: string }[] = [];
       const unique = [...new Map(reports.map((r) => [r.messageId, r])).values()];
       // A message delivered over a socket can be reported seen before this service's own read
       // model has applied it (both follow the same log): catch up once before judging.
@@ -142,23 +136,29 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
         (docs) => docs.length === unique.length,
       );
       const byId = new Map(found.map((doc) => [doc._id, doc]));
-      for (const { chatId, messageId } of unique) {
+      const seen = unique.filter(({ chatId, messageId }) => {
         const message = byId.get(messageId);
-        if (!message || message.chat !== chatId || message.sender === userId || message.seenBy[userId])
-          continue;
-        const membership = await models.memberships.get(chatId);
-        if (!membership?.members.includes(userId)) continue;
-        await store.append(
-          'message',
-          newEvent(deps, 'MessageSeen', messageStreamId(messageId), { messageId, chatId, userId }),
-        );
-        marked.push({ chatId, messageId });
-      }
-      return { marked };
+        return message?.chat === chatId && message.sender !== userId && !message.seenBy[userId];
+      });
+      const memberships = new Map(
+        (await models.memberships.getMany([...new Set(seen.map((r) => r.chatId))])).map((m) => [m._id, m]),
+      );
+      const marked = seen.filter(({ chatId }) => memberships.get(chatId)?.members.includes(userId));
+      // Appended together, so the embedded log writes them in one group commit and JetStream
+      // gets them pipelined, instead of one durable write after another.
+      const positions = await Promise.all(
+        marked.map(({ chatId, messageId }) =>
+          store.append(
+            'message',
+            newEvent(deps, 'MessageSeen', messageStreamId(messageId), { messageId, chatId, userId }),
+          ),
+        ),
+      );
+      for (const { position } of positions) written.wrote(userId, position);
+      return { marked: marked.map(({ chatId, messageId }) => ({ chatId, messageId })) };
     },
 
     async getMessage({ messageId }) {
-      await ownWritesApplied();
       const doc = await projection.readFresh('message', () => models.messages.get(messageId), Boolean);
       if (!doc) throw new DomainError('MESSAGE_NOT_FOUND', 'Message not found');
       const [message] = await withReplies([doc]);
