@@ -12,7 +12,8 @@ import { createUser } from './support/users.ts';
 /**
  * `npm run cluster` for real: seven OS processes on NATS and Redis, the gateway proxying sockets
  * to two realtime replicas. A message sent over HTTP reaches a socket connected through the
- * gateway; Ctrl-C (SIGINT) stops every process cleanly.
+ * gateway; a service killed with kill -9 is started again; Ctrl-C (SIGINT) stops every process
+ * cleanly.
  */
 const base = 18_180 + Math.floor(Math.random() * 500) * 20;
 const ports = [0, 1, 2, 11, 12, 13, 14].map((offset) => base + offset);
@@ -92,6 +93,29 @@ describe('npm run cluster', () => {
     expect(await decryptMessage(message, bob._id, bob.keys.privateKey)).toBe('through the cluster');
     socket.close();
   });
+
+  it('starts a service again when it dies, and it serves again', async () => {
+    const pid = Number(/^message \| started \(pid (\d+)\)$/m.exec(output)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid, 'SIGKILL');
+    await expect
+      .poll(() => output, { timeout: 10_000 })
+      .toContain('message | exited (SIGKILL); restarting in 1 s');
+    await expect.poll(() => ready(base + 14), { timeout: 30_000, interval: 250 }).toBe(true);
+    expect(output).toMatch(/^message \| started \(pid (?!${pid}\))\d+\)$/m);
+
+    const api = createApi(`http://127.0.0.1:${base}`);
+    const [alice, bob] = [await createUser(api, 'ra'), await createUser(api, 'rb')];
+    const payload = await buildIndividualPayload('after a restart', {
+      recipientId: bob._id,
+      recipientKey: bob.keys.publicKey,
+      senderId: alice._id,
+      senderKey: alice.keys.publicKey,
+    });
+    expect(
+      (await api.post(`/api/v1/message/sendIndividualMessage/${bob._id}`, payload, alice.accessToken)).status,
+    ).toBe(201);
+  }, 60_000);
 
   it('stops every process on SIGINT', async () => {
     const exited = new Promise<number | null>((resolve) => cluster.once('exit', (code) => resolve(code)));

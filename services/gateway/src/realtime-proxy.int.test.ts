@@ -66,7 +66,7 @@ describe('forwarding sockets to realtime replicas by health', () => {
   });
 
   it('spreads sockets over ready replicas, skips a frozen one and a dead one, and takes a thawed one back', async () => {
-    const [a, b] = replicas as [{ child: ChildProcess }, { child: ChildProcess }];
+    const [a, b] = [replicas[0]!, replicas[1]!];
     expect(new Set(await landings(4))).toEqual(new Set(['a', 'b']));
 
     // Frozen: the kernel still accepts its connections, nothing answers them.

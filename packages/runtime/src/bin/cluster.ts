@@ -1,7 +1,7 @@
-import concurrently from 'concurrently';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generateTokenKeyPair, type TokenKeyPair } from '@veil/tokens';
+import { supervise } from './supervisor.ts';
 
 /**
  * `npm run cluster`: every service as its own OS process against the real NATS and Redis on
@@ -9,7 +9,8 @@ import { generateTokenKeyPair, type TokenKeyPair } from '@veil/tokens';
  * chart runs them: the API gateway on :8080 (PORT) forwarding /socket.io to two realtime
  * replicas on :8081 and :8082, and auth, user, chat and message each alone (health ports
  * 8091-8094). Every port is PORT plus a fixed offset, so a test can run a second cluster.
- * Ctrl-C stops them all; each drains its NATS connection on the way out.
+ * A process that dies is started again with a growing delay (`supervisor.ts`), as Kubernetes
+ * would. Ctrl-C stops them all; each drains its NATS connection on the way out.
  */
 const env = process.env;
 const natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -21,7 +22,7 @@ const gatewayPort = Number(env.PORT ?? 8080);
  * started with, such as the benchmark's `--cpu-prof`), so flags given to `npm run cluster` reach
  * the processes that do the work.
  */
-const nodeFlags = process.execArgv.map((flag) => JSON.stringify(flag)).join(' ');
+const nodeFlags = process.execArgv;
 
 /** One key pair for the whole cluster: auth signs, the gateways verify. Kept across runs. */
 const clusterKeys = async (): Promise<TokenKeyPair> => {
@@ -61,11 +62,13 @@ const main = async () => {
     { name: 'chat', port: gatewayPort + 13 },
     { name: 'message', port: gatewayPort + 14 },
   ];
-  const { result } = concurrently(
+  const cluster = supervise(
     processes.map(({ name, instance, port, extra }) => ({
       name: instance ?? name,
-      command: `node ${nodeFlags} packages/runtime/src/bin/veil.ts`,
+      command: process.execPath,
+      args: [...nodeFlags, 'packages/runtime/src/bin/veil.ts'],
       env: {
+        ...env,
         ...shared,
         ...extra,
         VEIL_SERVICES: name,
@@ -74,12 +77,12 @@ const main = async () => {
         DATA_DIR: path.join(dataDir, instance ?? name),
       },
     })),
-    { prefix: 'name', killOthersOn: ['failure'], killSignal: 'SIGTERM', handleInput: false },
   );
-  await result.then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
+  // Ctrl-C reaches every process of the terminal's group; each also gets SIGTERM from here, so
+  // a stop sent to this launcher alone (a service manager, a test) stops them all as well.
+  const stop = () => void cluster.stop().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 };
 
 void main();
