@@ -191,7 +191,10 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         const [older, newer] = await users(2);
         const envelope = await c.encryptMessage('sent to the older key', { me: older!.keys.publicKey });
         const both = [newer!.keys.privateKey, older!.keys.privateKey];
-        assert((await c.decryptWithAnyKey(envelope, 'me', both)) === 'sent to the older key', 'older key reads');
+        assert(
+          (await c.decryptWithAnyKey(envelope, 'me', both)) === 'sent to the older key',
+          'older key reads',
+        );
         await rejects(
           c.decryptWithAnyKey(envelope, 'me', [newer!.keys.privateKey]),
           (e) => e.code === 'ERR_DECRYPT',
