@@ -83,6 +83,14 @@ export const logout = async (page: Page, { removeKeys = false } = {}) => {
 export const currentUserId = (page: Page): Promise<string> =>
   page.evaluate(() => (JSON.parse(localStorage.getItem('data') ?? '{}') as { _id: string })._id);
 
+/** A person signed up and logged in through the UI, in a browser context of their own. */
+export const signedUpPerson = async (veil: { newPage(): Promise<Page> }, prefix: string) => {
+  const page = await veil.newPage();
+  const name = uniqueName(prefix);
+  await signUpAndLogIn(page, name);
+  return { page, name };
+};
+
 /** Waits until `check` passes (polling); for state that arrives over the network. */
 export const eventually = async (check: () => Promise<void> | void, timeoutMs = 15_000): Promise<void> => {
   await expect

@@ -10,6 +10,7 @@ import {
   register,
   sayHi,
   sendMessage,
+  signedUpPerson,
   signUpAndLogIn,
   uniqueName,
 } from './flows.ts';
@@ -32,29 +33,38 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
   afterEach(({ task }) => veil.finishTest(task));
   afterAll(() => veil?.stop());
 
-  /** Someone in a browser context of their own, signed up through the UI. */
-  const contact = async (prefix: string) => {
-    const page = await veil.newPage();
-    const name = uniqueName(prefix);
-    await signUpAndLogIn(page, name);
-    return { page, name };
+  /** `me`, logged in on `page`, says hi to `other` and writes; `other` answers. Returns the history. */
+  const converse = async (page: Page, me: string, other: { page: Page; name: string }) => {
+    const history = [`Hi ${other.name}`, `${me} writes`, `${other.name} answers ${me}`];
+    await sayHi(page, other.name);
+    await sendMessage(page, history[1]!);
+    await messageWithText(page, history[1]!).waitFor();
+    await openChat(other.page, me);
+    await messageWithText(other.page, history[1]!).waitFor();
+    await sendMessage(other.page, history[2]!);
+    await messageWithText(page, history[2]!).waitFor();
+    return history;
   };
 
-  /** `page` (logged in) says hi to `other` and writes `text`; `other` answers `answer`. */
-  const converse = async (
-    page: Page,
-    other: { page: Page; name: string },
-    text: string,
-    answer: string,
-    myName: string,
-  ) => {
-    await sayHi(page, other.name);
-    await sendMessage(page, text);
-    await messageWithText(page, text).waitFor();
-    await openChat(other.page, myName);
-    await messageWithText(other.page, text).waitFor();
-    await sendMessage(other.page, answer);
-    await messageWithText(page, answer).waitFor();
+  /**
+   * Two accounts signed up one after the other in ONE browser context, each chatting with a
+   * contact who has a browser of their own. The first logs out (keeping its keys, the default);
+   * the second stays logged in.
+   */
+  const twoAccountsInOneBrowser = async (prefix: string) => {
+    const contact = await signedUpPerson(veil, `${prefix}c`);
+    const browser = await veil.newPage();
+    const signUpAndChat = async (suffix: string) => {
+      const name = uniqueName(`${prefix}${suffix}`);
+      await signUpAndLogIn(browser, name);
+      const id = await currentUserId(browser);
+      return { name, id, history: await converse(browser, name, contact) };
+    };
+    const first = await signUpAndChat('1');
+    await logout(browser);
+    // Before keys were kept per account, this second registration replaced the first one's key.
+    const second = await signUpAndChat('2');
+    return { contact, browser, first, second };
   };
 
   /** Opens the chat with `title` and expects exactly `texts` to be readable, with no banner. */
@@ -75,24 +85,11 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
   };
 
   it('keeps a key per account: a second account in the same browser leaves the first one readable', async () => {
-    const bob = await contact('kbo');
-    const shared = await veil.newPage();
-    const alice = uniqueName('kal');
-    const carol = uniqueName('kca');
+    const { contact, browser, first, second } = await twoAccountsInOneBrowser('k');
 
-    await signUpAndLogIn(shared, alice);
-    const aliceId = await currentUserId(shared);
-    await converse(shared, bob, 'Alice writes', 'Bob answers Alice', alice);
-    await logout(shared);
-
-    // Carol registers in the very same browser (before, this overwrote Alice's key).
-    await signUpAndLogIn(shared, carol);
-    const carolId = await currentUserId(shared);
-    await converse(shared, bob, 'Carol writes', 'Bob answers Carol', carol);
-
-    const stored = await readKeyStore(shared);
-    expect(stored.entries).toEqual([`private-keys:${aliceId}`, `private-keys:${carolId}`].sort());
-    for (const id of [aliceId, carolId]) {
+    const stored = await readKeyStore(browser);
+    expect(stored.entries).toEqual([`private-keys:${first.id}`, `private-keys:${second.id}`].sort());
+    for (const { id } of [first, second]) {
       expect(stored.accounts[id]).toHaveLength(1);
       // At rest: a non-extractable CryptoKey that only decrypts, never a JWK with `d`.
       expect(stored.accounts[id]![0]).toMatchObject({
@@ -102,69 +99,59 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
         exportRejected: true,
       });
     }
-    expect(stored.accounts[aliceId]![0]!.publicKey).not.toBe(stored.accounts[carolId]![0]!.publicKey);
+    expect(stored.accounts[first.id]![0]!.publicKey).not.toBe(stored.accounts[second.id]![0]!.publicKey);
 
-    // Logging out keeps the keys by default: Alice logs back in and reads her whole history.
-    await logout(shared);
-    await login(shared, alice, password);
-    await expectReadable(shared, bob.name, [`Hi ${bob.name}`, 'Alice writes', 'Bob answers Alice']);
-    expect((await readKeyStore(shared)).entries).toHaveLength(2);
+    // Logging out keeps the keys by default: the first account logs back in and reads it all.
+    await logout(browser);
+    await login(browser, first.name, password);
+    await expectReadable(browser, contact.name, first.history);
+    expect((await readKeyStore(browser)).entries).toHaveLength(2);
   });
 
   it("removes only the current account's keys when asked at logout, with an accessible dialog", async () => {
-    const bob = await contact('rbo');
-    const shared = await veil.newPage();
-    const dan = uniqueName('rda');
-    const erin = uniqueName('rer');
-
-    await signUpAndLogIn(shared, erin);
-    const erinId = await currentUserId(shared);
-    await converse(shared, bob, 'Erin writes', 'Bob answers Erin', erin);
-    await logout(shared);
-    await signUpAndLogIn(shared, dan);
-    await converse(shared, bob, 'Dan writes', 'Bob answers Dan', dan);
+    const { contact, browser, first, second } = await twoAccountsInOneBrowser('r');
 
     // The dialog: named, focus on its default action (keep the keys), Escape closes it and
     // gives the focus back to the Logout button.
-    const logoutButton = shared.getByRole('button', { name: 'Logout' });
+    const logoutButton = browser.getByRole('button', { name: 'Logout' });
     await logoutButton.click();
-    const dialog = shared.getByRole('dialog', { name: 'Log out' });
+    const dialog = browser.getByRole('dialog', { name: 'Log out' });
     const confirm = dialog.getByRole('button', { name: 'Log out', exact: true });
     await expect.poll(() => confirm.evaluate((el) => el === document.activeElement)).toBe(true);
     const removeKeys = dialog.getByRole('checkbox', { name: "Remove this browser's keys" });
     expect(await removeKeys.isChecked()).toBe(false);
     const hintId = await removeKeys.getAttribute('aria-describedby');
-    expect(await shared.locator(`[id="${hintId}"]`).textContent()).toContain(
+    expect(await browser.locator(`[id="${hintId}"]`).textContent()).toContain(
       'cannot be read on this browser again unless the key is restored',
     );
-    await shared.keyboard.press('Escape');
+    await browser.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(await logoutButton.evaluate((el) => el === document.activeElement)).toBe(true);
-    expect(new URL(shared.url()).pathname).toBe('/all-chats');
+    expect(new URL(browser.url()).pathname).toBe('/all-chats');
 
     // With the keyboard only: open, Shift+Tab to the checkbox, Space ticks it, and the
     // confirm button says what it will do.
-    await shared.keyboard.press('Enter');
+    await browser.keyboard.press('Enter');
     await dialog.waitFor();
-    await shared.keyboard.press('Shift+Tab');
-    await shared.keyboard.press('Space');
+    await browser.keyboard.press('Shift+Tab');
+    await browser.keyboard.press('Space');
     expect(await removeKeys.isChecked()).toBe(true);
-    await shared.keyboard.press('Tab');
+    await browser.keyboard.press('Tab');
     const removing = dialog.getByRole('button', { name: 'Remove keys and log out', exact: true });
     expect(await removing.evaluate((el) => el === document.activeElement)).toBe(true);
-    await shared.keyboard.press('Enter');
-    await shared.waitForURL((url) => url.pathname === '/');
+    await browser.keyboard.press('Enter');
+    await browser.waitForURL((url) => url.pathname === '/');
 
-    // Only Dan's key is gone.
-    expect((await readKeyStore(shared)).entries).toEqual([`private-keys:${erinId}`]);
-    await login(shared, dan, password);
-    await expectUnreadable(shared, bob.name, 3);
-    await logout(shared);
-    await login(shared, erin, password);
-    await expectReadable(shared, bob.name, [`Hi ${bob.name}`, 'Erin writes', 'Bob answers Erin']);
+    // Only the second account's key is gone.
+    expect((await readKeyStore(browser)).entries).toEqual([`private-keys:${first.id}`]);
+    await login(browser, second.name, password);
+    await expectUnreadable(browser, contact.name, second.history.length);
+    await logout(browser);
+    await login(browser, first.name, password);
+    await expectReadable(browser, contact.name, first.history);
   });
 
-  /** An account registered the way earlier versions did; its private JWK is returned, not stored. */
+  /** An account registered outside any browser; its private key comes back as the JWK an earlier version stored. */
   const registerElsewhere = async (prefix: string) => {
     const keys = await generateUserKeyPair();
     const name = uniqueName(prefix);
@@ -179,7 +166,7 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
   };
 
   it("moves an earlier version's my-private-key to its own account only, and still decrypts", async () => {
-    const bob = await contact('mbo');
+    const bob = await signedUpPerson(veil, 'mbo');
     const owner = await registerElsewhere('mow');
     const stranger = await registerElsewhere('mst');
     await sayHi(bob.page, owner.name);
