@@ -40,18 +40,22 @@ const isJwk = (value: unknown): value is JsonWebKey => typeof value === 'object'
  * its public part matches the published key. Another account's stays where it is until that
  * account logs in here.
  */
-const moveLegacyKeyIfOurs = async (userId: string): Promise<boolean> => {
+const moveLegacyKeyIfOurs = async (userId: string): Promise<void> => {
   const legacy = await readLegacyKey();
-  if (!isJwk(legacy)) return false;
+  if (!isJwk(legacy)) return;
   const published = await fetchPublishedKey(userId);
-  if (!(await privateJwkMatchesPublicKey(legacy, published))) return false;
+  if (!(await privateJwkMatchesPublicKey(legacy, published))) return;
   const privateKey = await importPrivateKeyJwk(legacy);
-  return moveLegacyKey(userId, legacy, { privateKey, publicKey: published, storedAt: Date.now() });
+  await moveLegacyKey(userId, legacy, { privateKey, publicKey: published, storedAt: Date.now() });
 };
 
 const load = async (userId: string): Promise<CryptoKey[]> => {
   let keys = await readAccountKeys(userId);
-  if (keys.length === 0 && (await moveLegacyKeyIfOurs(userId))) keys = await readAccountKeys(userId);
+  if (keys.length === 0) {
+    await moveLegacyKeyIfOurs(userId);
+    // Read again whether or not this call moved it: another tab may have done so meanwhile.
+    keys = await readAccountKeys(userId);
+  }
   return [...keys].sort((a, b) => b.storedAt - a.storedAt).map((key) => key.privateKey);
 };
 

@@ -18,7 +18,7 @@ export interface StoredPrivateKey {
   storedAt: number;
 }
 
-export const legacyKeyEntry = 'my-private-key';
+const legacyKeyEntry = 'my-private-key';
 const accountEntry = (userId: string) => `private-keys:${userId}`;
 const store = createStore('keyval-store', 'keyval');
 
