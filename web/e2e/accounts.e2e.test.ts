@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { login, makePng, register, uniqueName } from './flows.ts';
+import { login, logout, makePng, register, uniqueName } from './flows.ts';
 import { phone, startVeilWeb, type VeilWeb } from './harness.ts';
+import { readKeyStore } from './key-storage.ts';
 
 /** Issue 3: accounts, profile, directory, theme and the shell, in a real browser. */
 describe('accounts (browser)', { timeout: 120_000 }, () => {
@@ -50,18 +51,12 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByText('me.png').waitFor();
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.waitForURL('**/login');
-    expect(
-      await page.evaluate(
-        () =>
-          new Promise((resolve) => {
-            const open = indexedDB.open('keyval-store');
-            open.onsuccess = () => {
-              const get = open.result.transaction('keyval').objectStore('keyval').get('my-private-key');
-              get.onsuccess = () => resolve((get.result as JsonWebKey | undefined)?.kty);
-            };
-          }),
-      ),
-    ).toBe('RSA');
+    // The private key is kept in this browser under the new account, as a non-extractable key.
+    const stored = await readKeyStore(page);
+    expect(stored.entries).toHaveLength(1);
+    expect(Object.values(stored.accounts)[0]).toEqual([
+      expect.objectContaining({ isCryptoKey: true, extractable: false }),
+    ]);
 
     // A second account with the same name is refused with the server's message.
     const again = await veil.newPage();
@@ -121,8 +116,7 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByText('Password updated successfully!').waitFor();
 
     // Logout clears all local storage and returns to /.
-    await page.getByRole('button', { name: 'Logout' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await logout(page);
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     await page.getByRole('link', { name: 'Login to Start Chatting' }).waitFor();
 

@@ -70,6 +70,10 @@ try {
         await alice.getByText(ready).first().waitFor();
         await alice.screenshot({ path: `${out}/${name}-${label}-${theme}.png` });
       }
+      await alice.getByRole('button', { name: 'Logout' }).click();
+      await alice.getByRole('checkbox', { name: "Remove this browser's keys" }).check();
+      await alice.screenshot({ path: `${out}/logout-${label}-${theme}.png` });
+      await alice.keyboard.press('Escape');
     }
   }
   const visitor = await veil.newPage(phone);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { login, messageWithText, openChat, sayHi, sendMessage, signUpAndLogIn, uniqueName } from './flows.ts';
+import { login, messageWithText, openChat, sayHi, sendMessage, signedUpPerson, uniqueName } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 
 /** Issue 4: one-to-one and group chats between real browsers, every message end-to-end encrypted. */
@@ -12,12 +12,7 @@ describe('chats (browser)', { timeout: 150_000 }, () => {
   afterEach(({ task }) => veil.finishTest(task));
   afterAll(() => veil?.stop());
 
-  const person = async (prefix: string) => {
-    const page = await veil.newPage();
-    const name = uniqueName(prefix);
-    await signUpAndLogIn(page, name);
-    return { page, name };
-  };
+  const person = (prefix: string) => signedUpPerson(veil, prefix);
 
   /** The ciphertext the server holds never contains the plaintext. */
   const storedContents = (page: Page, chatId: string) =>

@@ -68,6 +68,29 @@ export const signUpAndLogIn = async (page: Page, username: string, password = 'c
   await login(page, username, password);
 };
 
+/** Logs out through the nav's dialog; `removeKeys` ticks "Remove this browser's keys" (off by default). */
+export const logout = async (page: Page, { removeKeys = false } = {}) => {
+  await page.getByRole('button', { name: 'Logout' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Log out' });
+  if (removeKeys) await dialog.getByRole('checkbox', { name: "Remove this browser's keys" }).check();
+  await dialog
+    .getByRole('button', { name: removeKeys ? 'Remove keys and log out' : 'Log out', exact: true })
+    .click();
+  await page.waitForURL((url) => url.pathname === '/');
+};
+
+/** The logged-in user's id, from the spec's `data` entry in local storage. */
+export const currentUserId = (page: Page): Promise<string> =>
+  page.evaluate(() => (JSON.parse(localStorage.getItem('data') ?? '{}') as { _id: string })._id);
+
+/** A person signed up and logged in through the UI, in a browser context of their own. */
+export const signedUpPerson = async (veil: { newPage(): Promise<Page> }, prefix: string) => {
+  const page = await veil.newPage();
+  const name = uniqueName(prefix);
+  await signUpAndLogIn(page, name);
+  return { page, name };
+};
+
 /** Waits until `check` passes (polling); for state that arrives over the network. */
 export const eventually = async (check: () => Promise<void> | void, timeoutMs = 15_000): Promise<void> => {
   await expect

@@ -1,6 +1,15 @@
 import type { WebSocketRoute } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { login, messageWithText, openChat, sayHi, sendMessage, signUpAndLogIn, uniqueName } from './flows.ts';
+import {
+  login,
+  logout,
+  messageWithText,
+  openChat,
+  sayHi,
+  sendMessage,
+  signUpAndLogIn,
+  uniqueName,
+} from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 
 /**
@@ -89,7 +98,7 @@ describe('realtime (browser)', { timeout: 150_000 }, () => {
     await bobItem.getByTestId('online-dot').waitFor();
     await alice.page.locator('.chat-header').getByTestId('online-dot').waitFor();
 
-    await bob.page.getByRole('button', { name: 'Logout' }).click();
+    await logout(bob.page);
     await bobItem.getByTestId('online-dot').waitFor({ state: 'detached' });
 
     await login(bob.page, bob.name, 'correct horse 1');

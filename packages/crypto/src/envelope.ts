@@ -47,16 +47,35 @@ export const encryptMessage = async (
   };
 };
 
-export const decryptMessage = async (
+const unwrapWithAnyKey = async (
+  wrappedKey: Uint8Array<ArrayBuffer>,
+  privateKeys: readonly CryptoKey[],
+): Promise<ArrayBuffer> => {
+  for (const privateKey of privateKeys) {
+    try {
+      return await crypto.subtle.decrypt({ name: 'RSA-OAEP' }, privateKey, wrappedKey);
+    } catch {
+      // not this key: try the next one
+    }
+  }
+  throw new Error('No key unwraps this message key');
+};
+
+/**
+ * Decrypts with whichever of the reader's private keys the message was wrapped for: a browser
+ * may hold an account's older keys beside its current one. RSA-OAEP's padding check makes a
+ * wrong key fail rather than yield a wrong message key.
+ */
+export const decryptWithAnyKey = async (
   envelope: EncryptedEnvelope,
   userId: string,
-  privateKey: CryptoKey,
+  privateKeys: readonly CryptoKey[],
 ): Promise<string> => {
   const wrappedKey = envelope.encryptedKeys?.[userId];
   if (!wrappedKey)
     throw new VeilCryptoError('ERR_NO_KEY_FOR_USER', 'This message was not encrypted for this user');
   try {
-    const rawKey = await crypto.subtle.decrypt({ name: 'RSA-OAEP' }, privateKey, base64ToBytes(wrappedKey));
+    const rawKey = await unwrapWithAnyKey(base64ToBytes(wrappedKey), privateKeys);
     const aesKey = await crypto.subtle.importKey('raw', rawKey, { name: 'AES-GCM' }, false, ['decrypt']);
     const plaintext = await crypto.subtle.decrypt(
       { name: 'AES-GCM', iv: base64ToBytes(envelope.iv) },
@@ -69,9 +88,15 @@ export const decryptMessage = async (
   }
 };
 
-/** For display: the text, or the spec's "[Failed to decrypt]" whatever went wrong. */
-export const decryptForDisplay = (
+export const decryptMessage = (
   envelope: EncryptedEnvelope,
   userId: string,
   privateKey: CryptoKey,
-): Promise<string> => decryptMessage(envelope, userId, privateKey).catch(() => FAILED_TO_DECRYPT);
+): Promise<string> => decryptWithAnyKey(envelope, userId, [privateKey]);
+
+/** For display: the text, or the spec's "[Failed to decrypt]" whatever went wrong (no keys included). */
+export const decryptForDisplay = (
+  envelope: EncryptedEnvelope,
+  userId: string,
+  privateKeys: readonly CryptoKey[],
+): Promise<string> => decryptWithAnyKey(envelope, userId, privateKeys).catch(() => FAILED_TO_DECRYPT);

@@ -6,12 +6,15 @@ export {
   generateUserKeyPair,
   importPrivateKeyJwk,
   importPublicKeySpkiBase64,
+  nonExtractablePrivateKey,
+  privateJwkMatchesPublicKey,
   rsaOaep,
 } from './keys.ts';
 export {
   FAILED_TO_DECRYPT,
   decryptForDisplay,
   decryptMessage,
+  decryptWithAnyKey,
   encryptMessage,
   type EncryptedEnvelope,
 } from './envelope.ts';

@@ -40,8 +40,34 @@ export const importPublicKeySpkiBase64 = async (spki: string): Promise<CryptoKey
   return key;
 };
 
+/** Only an extractable key exports: a freshly generated one, e.g. for a backup made at registration. */
 export const exportPrivateKeyJwk = (key: CryptoKey): Promise<JsonWebKey> =>
   crypto.subtle.exportKey('jwk', key);
 
+/**
+ * Imports a private JWK as a non-extractable key: it can decrypt, but no script (ours or an
+ * injected one) can read its bytes back out of the browser's key storage.
+ */
 export const importPrivateKeyJwk = (jwk: JsonWebKey): Promise<CryptoKey> =>
-  crypto.subtle.importKey('jwk', jwk, importParams, true, ['decrypt']);
+  crypto.subtle.importKey('jwk', jwk, importParams, false, ['decrypt']);
+
+/** A non-extractable copy of an extractable private key (what a browser keeps at rest). */
+export const nonExtractablePrivateKey = async (key: CryptoKey): Promise<CryptoKey> =>
+  importPrivateKeyJwk(await exportPrivateKeyJwk(key));
+
+/**
+ * Whether a private RSA JWK is the other half of a base64 SPKI public key: same modulus `n` and
+ * exponent `e`. Anything malformed on either side is simply not a match.
+ */
+export const privateJwkMatchesPublicKey = async (privateJwk: JsonWebKey, spki: string): Promise<boolean> => {
+  if (privateJwk.kty !== 'RSA' || !privateJwk.n || !privateJwk.e) return false;
+  try {
+    const publicKey = await crypto.subtle.importKey('spki', base64ToBytes(spki), importParams, true, [
+      'encrypt',
+    ]);
+    const publicJwk = await crypto.subtle.exportKey('jwk', publicKey);
+    return publicJwk.n === privateJwk.n && publicJwk.e === privateJwk.e;
+  } catch {
+    return false;
+  }
+};

@@ -103,7 +103,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         bytes[0]! ^= 1;
         const tampered = { ...envelope, content: c.bytesToBase64(bytes) };
         assert(
-          (await c.decryptForDisplay(tampered, a!.id, a!.keys.privateKey)) === '[Failed to decrypt]',
+          (await c.decryptForDisplay(tampered, a!.id, [a!.keys.privateKey])) === '[Failed to decrypt]',
           'display text',
         );
         await rejects(
@@ -149,6 +149,60 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
           (await c.decryptMessage(envelope, 'me', await c.importPrivateKeyJwk(jwk))) === 'via imports',
           'imported keys',
         );
+      },
+    },
+    {
+      name: 'keeps private keys non-extractable at rest: imported JWKs and copies decrypt but never export',
+      async run() {
+        const [a] = await users(1);
+        const envelope = await c.encryptMessage('locked', publicKeys([a!]));
+        const imported = await c.importPrivateKeyJwk(await c.exportPrivateKeyJwk(a!.keys.privateKey));
+        const copy = await c.nonExtractablePrivateKey(a!.keys.privateKey);
+        for (const [what, key] of [
+          ['imported', imported],
+          ['copy', copy],
+        ] as const) {
+          assert(!key.extractable, `${what} is not extractable`);
+          assert((await c.decryptMessage(envelope, a!.id, key)) === 'locked', `${what} decrypts`);
+          await rejects(crypto.subtle.exportKey('jwk', key), () => true, `${what} refuses export`);
+        }
+        await rejects(c.nonExtractablePrivateKey(copy), () => true, 'a locked key cannot be copied');
+        assert(a!.keys.privateKey.extractable, 'the generated key stays exportable (for a backup)');
+      },
+    },
+    {
+      name: 'tells whether a private JWK belongs to a public key (same n and e)',
+      async run() {
+        const [a, b] = await users(2);
+        const jwk = await c.exportPrivateKeyJwk(a!.keys.privateKey);
+        const spkiA = await c.exportPublicKeySpkiBase64(a!.keys.publicKey);
+        const spkiB = await c.exportPublicKeySpkiBase64(b!.keys.publicKey);
+        assert(await c.privateJwkMatchesPublicKey(jwk, spkiA), 'own public key matches');
+        assert(!(await c.privateJwkMatchesPublicKey(jwk, spkiB)), "another user's key does not");
+        assert(!(await c.privateJwkMatchesPublicKey(jwk, 'bm90IGEga2V5')), 'garbage SPKI does not');
+        assert(!(await c.privateJwkMatchesPublicKey({ ...jwk, kty: 'EC' }, spkiA)), 'not RSA');
+        assert(!(await c.privateJwkMatchesPublicKey({ ...jwk, n: undefined }, spkiA)), 'no modulus');
+        assert(!(await c.privateJwkMatchesPublicKey({ ...jwk, e: 'Aw' }, spkiA)), 'other exponent');
+      },
+    },
+    {
+      name: "decrypts with any of an account's keys, and fails with ERR_DECRYPT when none fits",
+      async run() {
+        const [older, newer] = await users(2);
+        const envelope = await c.encryptMessage('sent to the older key', { me: older!.keys.publicKey });
+        const both = [newer!.keys.privateKey, older!.keys.privateKey];
+        assert(
+          (await c.decryptWithAnyKey(envelope, 'me', both)) === 'sent to the older key',
+          'older key reads',
+        );
+        await rejects(
+          c.decryptWithAnyKey(envelope, 'me', [newer!.keys.privateKey]),
+          (e) => e.code === 'ERR_DECRYPT',
+          'only the newer key',
+        );
+        await rejects(c.decryptWithAnyKey(envelope, 'me', []), (e) => e.code === 'ERR_DECRYPT', 'no keys');
+        assert((await c.decryptForDisplay(envelope, 'me', [])) === '[Failed to decrypt]', 'display, no keys');
+        assert((await c.decryptForDisplay(envelope, 'me', both)) === 'sent to the older key', 'display');
       },
     },
     {

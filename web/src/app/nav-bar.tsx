@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, NavLink } from 'react-router';
 import { Avatar } from '../components/avatar.tsx';
 import { ChatsIcon, LoginIcon, LogoutIcon, RegisterIcon, UsersIcon } from '../components/icons.tsx';
-import { useLogout } from '../features/auth/hooks/use-logout.ts';
+import { LogoutDialog } from '../features/auth/components/logout-dialog.tsx';
 import { selectCurrentUser } from '../lib/session.slice.ts';
 import { useAppSelector } from './hooks.ts';
 
@@ -19,10 +20,19 @@ const NavItem = ({ to, label, icon }: { to: string; label: string; icon: ReactNo
   </li>
 );
 
-/** The left bar: icons only on small screens, icons and labels on wide ones (spec section 2). */
+/**
+ * The left bar: icons only on small screens, icons and labels on wide ones (spec section 2).
+ * Logout asks first whether to keep this browser's keys.
+ */
 export const NavBar = () => {
   const user = useAppSelector(selectCurrentUser);
-  const logout = useLogout();
+  const [confirmingLogout, setConfirmingLogout] = useState(false);
+  const logoutButton = useRef<HTMLButtonElement>(null);
+  const closeLogout = () => {
+    // The dialog must be gone first: while it is modal, the rest of the page cannot take focus.
+    flushSync(() => setConfirmingLogout(false));
+    logoutButton.current?.focus(); // back where the user was (gone after a logout)
+  };
   return (
     <nav className="nav" aria-label="Main">
       <Link to="/" className="nav__brand" aria-label="Veil home">
@@ -44,14 +54,17 @@ export const NavBar = () => {
             </span>
           </Link>
           <button
+            ref={logoutButton}
             type="button"
             className="nav__link nav__logout"
-            onClick={() => void logout()}
+            onClick={() => setConfirmingLogout(true)}
             title="Logout"
+            aria-haspopup="dialog"
           >
             <LogoutIcon />
             <span className="nav__label">Logout</span>
           </button>
+          {confirmingLogout && <LogoutDialog onClose={closeLogout} />}
         </div>
       )}
     </nav>

@@ -3,11 +3,13 @@ import { ThemeToggle } from '../features/theme/components/theme-toggle.tsx';
 import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
 import { NavBar } from './nav-bar.tsx';
 import { useRealtimeConnection } from './realtime-connection.ts';
+import { useSessionKeys } from './session-keys.ts';
 
 /** Wraps every route: the nav on the left, the theme toggle top right, the page. */
 export const ShellLayout = () => {
   useApplyTheme();
   useRealtimeConnection();
+  useSessionKeys();
   return (
     <div className="shell">
       <NavBar />

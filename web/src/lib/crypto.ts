@@ -1,6 +1,5 @@
 import type { MessageView } from '@veil/contracts';
 import {
-  FAILED_TO_DECRYPT,
   PublicKeyCache,
   buildGroupPayload,
   buildIndividualPayload,
@@ -8,9 +7,8 @@ import {
   type GroupPayload,
   type IndividualPayload,
 } from '@veil/crypto';
-import { apiPrefix } from './base-query.ts';
-import { loadPrivateKey } from './key-store.ts';
-import { readAccessToken } from './storage.ts';
+import { accountKeys } from './account-keys.ts';
+import { fetchPublishedKey } from './public-key-api.ts';
 
 /**
  * The web client's use of @veil/crypto: which keys to use for what. No cryptography is written
@@ -23,20 +21,8 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
   replyTo: DisplayMessage | null;
 }
 
-const fetchPublicKey = async (userId: string): Promise<string> => {
-  const token = readAccessToken();
-  const response = await fetch(`${apiPrefix}user/publicKey/${encodeURIComponent(userId)}`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-  });
-  const body = (await response.json()) as { success?: boolean; data?: { publicKey?: unknown } };
-  if (!response.ok || !body.success || typeof body.data?.publicKey !== 'string') {
-    throw new Error(`Public key of ${userId} unavailable (HTTP ${response.status})`);
-  }
-  return body.data.publicKey;
-};
-
 /** Public keys are fetched once per page and user; its errors read "Failed to fetch recipient public key". */
-export const publicKeys = new PublicKeyCache(fetchPublicKey);
+export const publicKeys = new PublicKeyCache(fetchPublishedKey);
 
 /** Builds the one-to-one send payload: the message key wrapped for the recipient and for the sender. */
 export const encryptForIndividual = async (
@@ -61,21 +47,18 @@ export const encryptForGroup = async (
   buildGroupPayload(text, await publicKeys.getMany([...new Set(memberIds)]), replyTo);
 
 /**
- * Decrypts a message (and the message it replies to) for `userId`. A missing private key, a
- * message not encrypted for this user or a damaged one all show as "[Failed to decrypt]".
+ * Decrypts a message (and the message it replies to) for `userId` with the account's keys in
+ * this browser. No key here, a message not encrypted for this user or a damaged one all show
+ * as "[Failed to decrypt]".
  */
 export const decryptForUser = async (message: MessageView, userId: string): Promise<DisplayMessage> => {
-  const privateKey = await loadPrivateKey();
-  const text = (view: MessageView): Promise<string> =>
-    privateKey
-      ? decryptForDisplay(
-          { content: view.content, iv: view.iv, encryptedKeys: view.encryptedKeys },
-          userId,
-          privateKey,
-        )
-      : Promise.resolve(FAILED_TO_DECRYPT);
+  const privateKeys = await accountKeys(userId);
   const [decryptedContent, replyTo] = await Promise.all([
-    text(message),
+    decryptForDisplay(
+      { content: message.content, iv: message.iv, encryptedKeys: message.encryptedKeys },
+      userId,
+      privateKeys,
+    ),
     message.replyTo ? decryptForUser({ ...message.replyTo, replyTo: null }, userId) : Promise.resolve(null),
   ]);
   return { ...message, seenBy: { ...message.seenBy }, decryptedContent, replyTo };

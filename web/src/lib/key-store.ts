@@ -1,36 +1,61 @@
-import { exportPrivateKeyJwk, importPrivateKeyJwk } from '@veil/crypto';
-import { get, set } from 'idb-keyval';
+import { createStore, del, get, promisifyRequest, update } from 'idb-keyval';
 
 /**
- * The user's RSA private key, as JWK, in IndexedDB under the spec's entry `my-private-key`.
- * idb-keyval's default store: database `keyval-store`, object store `keyval`. The key never
- * leaves the browser.
+ * This browser's private keys, per account, in IndexedDB: idb-keyval's default database
+ * `keyval-store`, object store `keyval`, entry `private-keys:<userId>`. An entry is a list that
+ * is only ever added to, so saving a key never replaces one the account already has (a browser
+ * may hold an account's older keys). Keys are non-extractable CryptoKeys, which IndexedDB keeps
+ * as they are (structured clone); their bytes cannot be read back out.
+ *
+ * Earlier versions kept one JWK for the whole browser under `my-private-key` in the same store;
+ * sharing the store lets that key move to its account in one transaction.
  */
-export const privateKeyEntry = 'my-private-key';
-export const missingPrivateKeyText = 'Private key not found in IndexedDB';
+export interface StoredPrivateKey {
+  privateKey: CryptoKey;
+  /** The matching public key (base64 SPKI): tells this key from the account's others. */
+  publicKey: string;
+  /** When this browser stored it (ms since the epoch). */
+  storedAt: number;
+}
 
-let loaded: Promise<CryptoKey | null> | null = null;
+const legacyKeyEntry = 'my-private-key';
+const accountEntry = (userId: string) => `private-keys:${userId}`;
+const store = createStore('keyval-store', 'keyval');
 
-export const savePrivateKey = async (key: CryptoKey): Promise<void> => {
-  await set(privateKeyEntry, await exportPrivateKeyJwk(key));
-  loaded = null;
-};
+/** The list with `key` added, unless the same key (same public key) is already in it. */
+export const withKey = (
+  keys: readonly StoredPrivateKey[] | undefined,
+  key: StoredPrivateKey,
+): StoredPrivateKey[] =>
+  keys?.some((kept) => kept.publicKey === key.publicKey) ? [...keys] : [...(keys ?? []), key];
 
-const load = async (): Promise<CryptoKey | null> => {
-  try {
-    const jwk = await get<JsonWebKey>(privateKeyEntry);
-    return jwk ? await importPrivateKeyJwk(jwk) : null;
-  } catch (error) {
-    console.error('Could not read the private key', error);
-    return null;
-  }
-};
+export const readAccountKeys = async (userId: string): Promise<StoredPrivateKey[]> =>
+  (await get<StoredPrivateKey[]>(accountEntry(userId), store)) ?? [];
 
-/** The stored private key (imported once per page), or null when this browser has none. */
-export const loadPrivateKey = (): Promise<CryptoKey | null> => {
-  loaded ??= load().then((key) => {
-    if (!key) loaded = null; // not there yet: look again next time (e.g. after registering)
-    return key;
+export const addAccountKey = (userId: string, key: StoredPrivateKey): Promise<void> =>
+  update<StoredPrivateKey[]>(accountEntry(userId), (keys) => withKey(keys, key), store);
+
+export const deleteAccountKeys = (userId: string): Promise<void> => del(accountEntry(userId), store);
+
+/** What an earlier version stored for the whole browser: a private JWK, or undefined. */
+export const readLegacyKey = (): Promise<unknown> => get(legacyKeyEntry, store);
+
+/**
+ * Adds `key` to the account and deletes the legacy entry, in one transaction, provided the entry
+ * still holds `legacyJwk` (another tab may have moved it meanwhile). Resolves whether it moved.
+ */
+export const moveLegacyKey = (userId: string, legacyJwk: JsonWebKey, key: StoredPrivateKey) =>
+  store('readwrite', (objects) => {
+    const committed = promisifyRequest(objects.transaction);
+    const legacy = objects.get(legacyKeyEntry);
+    const existing = objects.get(accountEntry(userId));
+    let moved = false;
+    // Requests complete in order, so both results are in when the second succeeds.
+    existing.onsuccess = () => {
+      if ((legacy.result as JsonWebKey | undefined)?.n !== legacyJwk.n) return;
+      objects.put(withKey(existing.result as StoredPrivateKey[] | undefined, key), accountEntry(userId));
+      objects.delete(legacyKeyEntry);
+      moved = true;
+    };
+    return committed.then(() => moved);
   });
-  return loaded;
-};

@@ -11,7 +11,7 @@ export const authApi = api.injectEndpoints({
       query: (body) => ({ url: 'user/login', method: 'POST', body }),
     }),
     /** multipart: username, password, publicKey, optional profilePicture. */
-    register: build.mutation<unknown, FormData>({
+    register: build.mutation<{ user: PublicUser }, FormData>({
       query: (form) => ({ url: 'user/register', method: 'POST', body: form }),
     }),
   }),

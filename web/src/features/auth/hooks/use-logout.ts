@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
+import { removeAccountKeys } from '../../../lib/account-keys.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { loggedOut, selectCurrentUser } from '../../../lib/session.slice.ts';
 import { clearStorage, readRefreshToken } from '../../../lib/storage.ts';
@@ -21,14 +22,16 @@ const revokeRefreshToken = (refreshtoken: string) => {
 /**
  * Logout (spec section 2): `set offline` with the user id, all local storage cleared, the
  * state reset, then /. The refresh token is also revoked on the server (best effort), so a
- * copy of it is useless afterwards.
+ * copy of it is useless afterwards. With `removeKeys` the account's private keys are deleted
+ * from this browser first; if that fails, it throws and nothing else happens.
  */
 export const useLogout = () => {
   const user = useAppSelector(selectCurrentUser);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
 
-  return async () => {
+  return async ({ removeKeys }: { removeKeys: boolean }) => {
+    if (removeKeys && user) await removeAccountKeys(user._id);
     const socket = getSocket();
     if (user && socket.connected) socket.emit('set offline', user._id);
     const refreshtoken = readRefreshToken();

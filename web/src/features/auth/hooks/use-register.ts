@@ -2,7 +2,7 @@ import { exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isApiError } from '../../../lib/api-error.ts';
-import { savePrivateKey } from '../../../lib/key-store.ts';
+import { keepNewAccountKey } from '../../../lib/account-keys.ts';
 import { useRegisterMutation } from '../api/auth.api.ts';
 import { registerErrorText } from '../auth-texts.ts';
 
@@ -14,8 +14,9 @@ export interface Registration {
 
 /**
  * Registers: a fresh RSA-OAEP key pair is made in the browser, only the public key (base64
- * SPKI) is uploaded, and the private key is kept in IndexedDB once the account exists (saving
- * it earlier would overwrite this browser's key for a registration that then fails).
+ * SPKI) is uploaded, and once the account exists (its id names the key) the private key is
+ * kept in IndexedDB as a non-extractable copy. Until then the pair is extractable: the one
+ * moment an encrypted backup of the private key could be made.
  */
 export const useRegister = () => {
   const [register] = useRegisterMutation();
@@ -28,13 +29,14 @@ export const useRegister = () => {
     setBusy(true);
     try {
       const keyPair = await generateUserKeyPair();
+      const publicKey = await exportPublicKeySpkiBase64(keyPair.publicKey);
       const form = new FormData();
       form.append('username', username.trim());
       form.append('password', password);
-      form.append('publicKey', await exportPublicKeySpkiBase64(keyPair.publicKey));
+      form.append('publicKey', publicKey);
       if (picture) form.append('profilePicture', picture);
-      await register(form).unwrap();
-      await savePrivateKey(keyPair.privateKey);
+      const { user } = await register(form).unwrap();
+      await keepNewAccountKey(user._id, keyPair.privateKey, publicKey);
       await navigate('/login');
     } catch (failure) {
       if (!isApiError(failure)) console.error('Registration failed', failure);

@@ -2,7 +2,7 @@ import type { PublicUser } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
-import { loadPrivateKey, missingPrivateKeyText } from '../../../lib/key-store.ts';
+import { accountKeys, missingPrivateKeyText } from '../../../lib/account-keys.ts';
 import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
@@ -42,11 +42,11 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
 
   useEffect(() => {
     let live = true;
-    void loadPrivateKey().then((key) => live && setKeyMissing(key === null));
+    void accountKeys(me._id).then((keys) => live && setKeyMissing(keys.length === 0));
     return () => {
       live = false;
     };
-  }, []);
+  }, [me._id]);
 
   const onReply = useCallback((message: DisplayMessage) => setReplyTo(message), []);
 

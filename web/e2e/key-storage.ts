@@ -1,0 +1,88 @@
+import type { Page } from 'playwright-core';
+
+/**
+ * Looks into a browser context's IndexedDB the way the app stores keys: idb-keyval's default
+ * database `keyval-store`, object store `keyval`. Everything runs in the page (on the app's
+ * origin), so what is checked is what the browser really holds.
+ */
+
+/** One stored private key as the page sees it. */
+export interface StoredKeySummary {
+  isCryptoKey: boolean;
+  extractable: boolean | null;
+  usages: string[];
+  /** Whether `crypto.subtle.exportKey('jwk', key)` refused. */
+  exportRejected: boolean;
+  publicKey: string;
+}
+
+export interface KeyStoreSnapshot {
+  /** Every entry name in the store, sorted. */
+  entries: string[];
+  /** `private-keys:<userId>` entries by user id. */
+  accounts: Record<string, StoredKeySummary[]>;
+  /** The JWK an earlier version kept under `my-private-key`, if any. */
+  legacy: JsonWebKey | null;
+}
+
+export const readKeyStore = (page: Page): Promise<KeyStoreSnapshot> =>
+  page.evaluate(async () => {
+    const request = <T>(r: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+    const open = indexedDB.open('keyval-store');
+    open.onupgradeneeded = () => open.result.createObjectStore('keyval');
+    const db = await request(open);
+    try {
+      const store = db.transaction('keyval').objectStore('keyval');
+      const [names, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
+      const snapshot: KeyStoreSnapshot = { entries: names.map(String).sort(), accounts: {}, legacy: null };
+      for (const [index, name] of names.entries()) {
+        const value: unknown = values[index];
+        if (name === 'my-private-key') snapshot.legacy = value as JsonWebKey;
+        const userId = String(name).match(/^private-keys:(.+)$/)?.[1];
+        if (!userId) continue;
+        snapshot.accounts[userId] = await Promise.all(
+          (value as { privateKey: unknown; publicKey: string }[]).map(async ({ privateKey, publicKey }) => {
+            const isCryptoKey = privateKey instanceof CryptoKey;
+            const exportRejected = isCryptoKey
+              ? await crypto.subtle.exportKey('jwk', privateKey).then(
+                  () => false,
+                  () => true,
+                )
+              : false;
+            return {
+              isCryptoKey,
+              extractable: isCryptoKey ? privateKey.extractable : null,
+              usages: isCryptoKey ? [...privateKey.usages] : [],
+              exportRejected,
+              publicKey,
+            };
+          }),
+        );
+      }
+      return snapshot;
+    } finally {
+      db.close();
+    }
+  });
+
+/** Writes a private JWK under `my-private-key`, exactly as earlier versions did (idb-keyval's `set`). */
+export const writeLegacyKey = (page: Page, jwk: JsonWebKey): Promise<void> =>
+  page.evaluate(async (key) => {
+    const open = indexedDB.open('keyval-store');
+    open.onupgradeneeded = () => open.result.createObjectStore('keyval');
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const transaction = db.transaction('keyval', 'readwrite');
+    transaction.objectStore('keyval').put(key, 'my-private-key');
+    await new Promise((resolve, reject) => {
+      transaction.oncomplete = resolve;
+      transaction.onerror = () => reject(transaction.error);
+    });
+    db.close();
+  }, jwk);

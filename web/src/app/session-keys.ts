@@ -1,0 +1,18 @@
+import { useEffect } from 'react';
+import { accountKeys, forgetLoadedKeys } from '../lib/account-keys.ts';
+import { selectCurrentUser } from '../lib/session.slice.ts';
+import { useAppSelector } from './hooks.ts';
+
+/**
+ * At every session start (a login, or a page opened with a stored session) the account's keys
+ * are read, which moves an earlier version's browser-wide key to the account if it is this
+ * account's. When the session ends, the keys held in memory are dropped (the stored ones stay).
+ */
+export const useSessionKeys = () => {
+  const userId = useAppSelector(selectCurrentUser)?._id;
+  useEffect(() => {
+    if (!userId) return;
+    void accountKeys(userId);
+    return forgetLoadedKeys;
+  }, [userId]);
+};
