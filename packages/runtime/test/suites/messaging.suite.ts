@@ -144,16 +144,22 @@ export const messagingSuite = (options: Partial<StartVeilOptions> = {}, faults: 
       expect(marked).toEqual([{ chatId, messageId }]);
     });
 
-    it('keeps non-members out of the chat and its messages', async () => {
-      expect((await api.get(`/api/v1/chat/getchatbyid/${chatId}`, mallory.accessToken)).status).toBe(403);
-      expect((await api.get(`/api/v1/chat/getallmessages/${chatId}`, mallory.accessToken)).status).toBe(403);
+    it('keeps non-members out of the chat and its messages, answering as for a chat that does not exist', async () => {
+      const missing = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+      for (const route of ['getchatbyid', 'getallmessages']) {
+        const notYours = await api.get(`/api/v1/chat/${route}/${chatId}`, mallory.accessToken);
+        const none = await api.get(`/api/v1/chat/${route}/${missing}`, mallory.accessToken);
+        expect(notYours.status).toBe(404);
+        expect(notYours.body).toEqual(none.body);
+        expect(notYours.body).toEqual({ success: false, message: 'Chat not found', code: 'CHAT_NOT_FOUND' });
+      }
       const payload = await buildGroupPayload('intrude', {
         [alice._id]: alice.keys.publicKey,
         [bob._id]: bob.keys.publicKey,
       });
       expect(
         (await api.post(`/api/v1/message/sendGroupMessage/${chatId}`, payload, mallory.accessToken)).status,
-      ).toBe(403);
+      ).toBe(404);
       expect((await api.get('/api/v1/chat/getallchats', mallory.accessToken)).body.data).toEqual([]);
     });
 

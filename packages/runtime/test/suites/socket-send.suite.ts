@@ -112,7 +112,7 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
     const intruding = await buildGroupPayload('intrude', keysFor(alice, bob, carol, mallory));
     expect(await sendOver(m, { chatId, ...intruding })).toMatchObject({
       ok: false,
-      error: { code: 'NOT_A_MEMBER' },
+      error: { code: 'CHAT_NOT_FOUND' },
     });
     const missingCarol = await buildGroupPayload('not for carol', keysFor(alice, bob));
     expect(await sendOver(a, { chatId, ...missingCarol })).toMatchObject({

@@ -59,8 +59,8 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
 
     async getForUser({ userId, chatId }) {
       const chat = await requireChat(chatId);
-      if (!chat.members.includes(userId))
-        throw new DomainError('NOT_A_MEMBER', 'You are not a participant of this chat');
+      // Not yours answers as "not found": chat ids cannot be probed for existence.
+      if (!chat.members.includes(userId)) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
       return { chat: await viewFor(chat, userId) };
     },
 

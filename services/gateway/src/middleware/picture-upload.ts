@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'express';
 import multer from 'multer';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
@@ -19,10 +20,22 @@ const allowed: Record<string, string> = {
 
 export const pictureKeyPattern = /^avatars\/[0-9A-Za-z]{1,64}\.(png|jpg|webp|gif)$/;
 
-export const pictureUpload = multer({
+const parsePictureForm = multer({
   storage: multer.memoryStorage(),
   limits: { fileSize: limits.pictureMaxBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },
 }).single('profilePicture');
+
+/**
+ * The form with its picture part in memory. The parser (busboy, under multer) reports a body it
+ * cannot read (no boundary, a part cut short, a broken part header, a form that never ends) as a
+ * plain Error; with memory storage nothing else can fail here, so every such error is the
+ * client's and is answered 400, while multer's own limit errors keep their meaning.
+ */
+export const pictureUpload: RequestHandler = (req, res, next) =>
+  parsePictureForm(req, res, (error?: unknown) => {
+    if (!error || (error as { name?: string }).name === 'MulterError') return next(error);
+    next(new DomainError('VALIDATION_FAILED', 'Malformed multipart/form-data body'));
+  });
 
 export const storePicture = async (
   deps: { blobs: BlobStore; ids: IdGenerator },

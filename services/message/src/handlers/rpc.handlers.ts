@@ -31,9 +31,8 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
 
   const requireMember = async (chatId: string, userId: string, afterChatPosition?: number) => {
     const membership = await membershipOf(chatId, afterChatPosition);
-    if (!membership.members.includes(userId)) {
-      throw new DomainError('NOT_A_MEMBER', 'You are not a participant of this chat');
-    }
+    // Not yours answers as "not found": chat ids cannot be probed for existence.
+    if (!membership.members.includes(userId)) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
     return membership;
   };
 

@@ -10,7 +10,7 @@ const seqQuerySchema = historyQuerySchema.extend({
   after: z.coerce.number().int().nonnegative().optional(),
 });
 
-/** `/api/v1/chat/*` (spec section 7). Every route needs a token; non-members get 403. */
+/** `/api/v1/chat/*` (spec section 7). Every route needs a token; a chat you are not in is "not found". */
 export const chatRoutes = ({ services }: { services: ServiceClients }): Router => {
   const router = Router();
 
