@@ -73,6 +73,12 @@ const envSchema = z.object({
   REALTIME_UPSTREAMS: list,
   RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Browsers reach the app over HTTPS (TLS here or at a proxy): only then are HSTS and the CSP's
+   * upgrade-insecure-requests sent. Over plain HTTP from a LAN address they would force the page's
+   * scripts onto an https:// that does not exist, and the page would stay blank.
+   */
+  SERVED_OVER_HTTPS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INSTANCE_ID: z.string().default(hostname()),
   WEB_DIST: z.string().optional(),

@@ -49,6 +49,7 @@ export const registry: Record<ServiceName, Registration> = {
       webDist,
       realtimeUpstreams: config.REALTIME_UPSTREAMS,
       trustProxyHops: config.TRUST_PROXY_HOPS,
+      servedOverHttps: config.SERVED_OVER_HTTPS,
       rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     }),
   },

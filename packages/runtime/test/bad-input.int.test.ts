@@ -130,3 +130,19 @@ describe('malformed multipart bodies', () => {
     expect((await api.get(`/api/v1/user/getuser/${user._id}`, user.accessToken)).body).toEqual(before.body);
   });
 });
+
+describe('transport security headers', () => {
+  it('sends no HSTS or upgrade-insecure-requests over plain HTTP, and both when served over HTTPS', async () => {
+    const plain = await startTestVeil();
+    const plainHeaders = (await fetch(`${plain.url}/`)).headers;
+    expect(plainHeaders.get('strict-transport-security')).toBeNull();
+    expect(plainHeaders.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
+    await plain.destroy();
+
+    const secure = await startTestVeil({ env: { SERVED_OVER_HTTPS: 'true' } });
+    const secureHeaders = (await fetch(`${secure.url}/`)).headers;
+    expect(secureHeaders.get('strict-transport-security')).toContain('max-age=31536000');
+    expect(secureHeaders.get('content-security-policy')).toContain('upgrade-insecure-requests');
+    await secure.destroy();
+  });
+});

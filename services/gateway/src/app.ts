@@ -21,6 +21,8 @@ export interface AppDeps {
   verifyAccessToken: AccessTokenVerifier;
   rpcTimeoutMs: number;
   trustProxyHops: number;
+  /** Browsers reach the app over HTTPS: only then HSTS and upgrade-insecure-requests. */
+  servedOverHttps?: boolean;
   webDist?: string;
 }
 
@@ -39,8 +41,11 @@ export const createApp = (deps: AppDeps): Express => {
           'img-src': ["'self'", 'data:', 'blob:'],
           'connect-src': ["'self'", 'ws:', 'wss:'],
           'style-src': ["'self'", "'unsafe-inline'"],
+          // helmet adds this by default; over plain HTTP it would move every script to https.
+          'upgrade-insecure-requests': deps.servedOverHttps ? [] : null,
         },
       },
+      strictTransportSecurity: deps.servedOverHttps ? { maxAge: 31_536_000 } : false,
     }),
   );
 

@@ -18,6 +18,7 @@ export const start: StartService<GatewaySettings> = async ({ ports, settings, ht
     verifyAccessToken: await createAccessTokenVerifier(settings.accessTokenPublicJwk),
     rpcTimeoutMs: settings.rpcTimeoutMs,
     trustProxyHops: settings.trustProxyHops,
+    servedOverHttps: settings.servedOverHttps,
     ...(settings.webDist ? { webDist: settings.webDist } : {}),
   });
   http.setRequestHandler(app);

@@ -8,5 +8,7 @@ export interface GatewaySettings {
   realtimeUpstreams?: string[];
   /** Express `trust proxy`: how many proxy hops to trust for the client IP (login throttling). */
   trustProxyHops: number;
+  /** Browsers reach the app over HTTPS: send HSTS and upgrade-insecure-requests. */
+  servedOverHttps: boolean;
   rpcTimeoutMs: number;
 }
