@@ -78,7 +78,10 @@ const envSchema = z.object({
    * upgrade-insecure-requests sent. Over plain HTTP from a LAN address they would force the page's
    * scripts onto an https:// that does not exist, and the page would stay blank.
    */
-  SERVED_OVER_HTTPS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  SERVED_OVER_HTTPS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INSTANCE_ID: z.string().default(hostname()),
   WEB_DIST: z.string().optional(),

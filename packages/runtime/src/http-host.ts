@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { HttpHost } from '@veil/ports';
 
 /**
@@ -39,6 +40,12 @@ export const createHttpHost = (
   });
   // Idle keep-alive connections must not hold shutdown hostage.
   server.keepAliveTimeout = 5_000;
+  // Nor must websockets: an upgraded socket keeps the server open until it ends.
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (_req, socket: Duplex) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+  });
   return {
     server,
     setRequestHandler(listener) {
@@ -57,6 +64,10 @@ export const createHttpHost = (
       new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        // Cut, not closed politely: a Socket.IO client that loses its transport reconnects by
+        // itself (to another replica, or to this process once it is back); one told "server
+        // disconnect" would not.
+        for (const socket of upgraded) socket.destroy();
       }),
   };
 };
