@@ -40,6 +40,8 @@ const spawnVeil = async (
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       LOGIN_ATTEMPTS_PER_IP: '1000000',
+      WRITES_PER_USER_PER_MINUTE: '1000000',
+      WRITES_PER_IP_PER_MINUTE: '1000000',
       ...env,
     },
     stopSignal,

@@ -2,6 +2,7 @@ export type * from './event-store.port.ts';
 export type * from './rpc.port.ts';
 export type * from './read-store.port.ts';
 export type * from './blob-store.port.ts';
+export type * from './rate-limit.port.ts';
 export type * from './clock.port.ts';
 export type * from './ports.ts';
 export type * from './service.port.ts';

@@ -1,6 +1,7 @@
 import type { BlobStore } from './blob-store.port.ts';
 import type { Clock, IdGenerator, Logger } from './clock.port.ts';
 import type { EventBus } from './event-store.port.ts';
+import type { RateLimits } from './rate-limit.port.ts';
 import type { ReadStore } from './read-store.port.ts';
 import type { Rpc } from './rpc.port.ts';
 
@@ -10,6 +11,7 @@ export interface Ports {
   rpc: Rpc;
   readStore: ReadStore;
   blobs: BlobStore;
+  rateLimits: RateLimits;
   clock: Clock;
   ids: IdGenerator;
   log: Logger;

@@ -38,6 +38,14 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
     : (await import('@veil/readstore-embedded')).createEmbeddedReadStore();
   closers.push(() => readStore.close());
 
+  const rateLimits = config.REDIS_URL
+    ? (await import('@veil/rate-limits/redis')).createRedisRateLimits({
+        url: config.REDIS_URL,
+        prefix: config.VEIL_STREAM_PREFIX,
+      })
+    : (await import('@veil/rate-limits/memory')).createMemoryRateLimits();
+  closers.push(() => rateLimits.close());
+
   const blobs = config.S3_ENDPOINT
     ? await (
         await import('@veil/blob-minio')
@@ -57,6 +65,7 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
       rpc,
       readStore,
       blobs,
+      rateLimits,
       clock: { now: () => new Date() },
       ids: createIdGenerator(),
       log,

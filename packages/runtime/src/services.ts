@@ -33,9 +33,6 @@ export const registry: Record<ServiceName, Registration> = {
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
       loginAttemptsPerIp: config.LOGIN_ATTEMPTS_PER_IP,
-      ...(config.REDIS_URL
-        ? { redisUrl: config.REDIS_URL, redisKeyPrefix: `${config.VEIL_STREAM_PREFIX}:login` }
-        : {}),
     }),
   },
   user: { load: () => import('@veil/user-service/service'), http: false, settings: () => ({}) },
@@ -50,6 +47,10 @@ export const registry: Record<ServiceName, Registration> = {
       realtimeUpstreams: config.REALTIME_UPSTREAMS,
       trustProxyHops: config.TRUST_PROXY_HOPS,
       servedOverHttps: config.SERVED_OVER_HTTPS,
+      writeBudgets: {
+        perUserPerMinute: config.WRITES_PER_USER_PER_MINUTE,
+        perIpPerMinute: config.WRITES_PER_IP_PER_MINUTE,
+      },
       rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     }),
   },

@@ -3,7 +3,7 @@ import { startProjectedRpcService } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { createAccessTokenSigner } from '@veil/tokens';
 import { authRpcHandlers } from './handlers/rpc.handlers.ts';
-import { createLoginLimiter } from './infra/login-limiter.ts';
+import { loginThrottle } from './handlers/login-throttle.ts';
 import { credentialsProjection, openAuthReadModels } from './projections/credentials.projection.ts';
 import type { AuthSettings } from './settings.ts';
 
@@ -12,11 +12,7 @@ export type { AuthSettings } from './settings.ts';
 /** The auth service: credentials, login throttling, access tokens and rotating refresh tokens. */
 export const start: StartService<AuthSettings> = async ({ ports, settings }) => {
   const models = await openAuthReadModels(ports.readStore);
-  const limiter = createLoginLimiter({
-    attemptsPerIp: settings.loginAttemptsPerIp,
-    ...(settings.redisUrl ? { redisUrl: settings.redisUrl } : {}),
-    ...(settings.redisKeyPrefix ? { keyPrefix: settings.redisKeyPrefix } : {}),
-  });
+  const throttle = loginThrottle(ports.rateLimits, settings.loginAttemptsPerIp);
   const signAccessToken = await createAccessTokenSigner(
     settings.accessTokenPrivateJwk,
     settings.accessTokenTtlSeconds,
@@ -29,13 +25,12 @@ export const start: StartService<AuthSettings> = async ({ ports, settings }) => 
         store: ports.bus,
         models,
         projection,
-        limiter,
+        throttle,
         signAccessToken,
         refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
         clock: ports.clock,
         ids: ports.ids,
         log: ports.log.child({ service: 'auth' }),
       }),
-    onStop: () => limiter.close(),
   });
 };

@@ -3,10 +3,11 @@ import helmet from 'helmet';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { limits } from '@veil/contracts';
-import type { BlobStore, IdGenerator, Logger, Rpc } from '@veil/ports';
+import type { BlobStore, IdGenerator, Logger, RateLimits, Rpc } from '@veil/ports';
 import type { AccessTokenVerifier } from '@veil/tokens';
 import { requireAuth } from './middleware/auth.ts';
 import { notFound, problemDetails } from './middleware/problem-details.ts';
+import { writeLimits, type WriteBudgets } from './middleware/write-limits.ts';
 import { serviceClients } from './rpc-clients.ts';
 import { chatRoutes } from './routes/v1/chat.routes.ts';
 import { mediaRoutes } from './routes/v1/media.routes.ts';
@@ -16,6 +17,8 @@ import { userRoutes } from './routes/v1/user.routes.ts';
 export interface AppDeps {
   rpc: Rpc;
   blobs: BlobStore;
+  rateLimits: RateLimits;
+  writeBudgets: WriteBudgets;
   ids: IdGenerator;
   log: Logger;
   verifyAccessToken: AccessTokenVerifier;
@@ -55,6 +58,7 @@ export const createApp = (deps: AppDeps): Express => {
       deps.rpc.call(service, operation, payload, { timeoutMs: deps.rpcTimeoutMs, ...options }),
   });
   const auth = requireAuth(deps.verifyAccessToken);
+  const writes = writeLimits(deps.rateLimits, deps.writeBudgets, deps.log);
 
   const api = express.Router();
   api.use(express.json({ limit: limits.jsonBodyMaxBytes }));
@@ -64,9 +68,9 @@ export const createApp = (deps: AppDeps): Express => {
     res.set('Cache-Control', 'no-store');
     next();
   });
-  api.use('/user', userRoutes({ services, blobs: deps.blobs, ids: deps.ids, requireAuth: auth }));
-  api.use('/chat', auth, chatRoutes({ services }));
-  api.use('/message', auth, messageRoutes({ services }));
+  api.use('/user', userRoutes({ services, blobs: deps.blobs, ids: deps.ids, requireAuth: auth, writes }));
+  api.use('/chat', auth, writes.byUser, chatRoutes({ services }));
+  api.use('/message', auth, writes.byUser, messageRoutes({ services }));
   api.use('/media', mediaRoutes({ blobs: deps.blobs }));
   api.use(notFound);
   app.use('/api/v1', api);

@@ -13,6 +13,8 @@ export const start: StartService<GatewaySettings> = async ({ ports, settings, ht
   const app = createApp({
     rpc: ports.rpc,
     blobs: ports.blobs,
+    rateLimits: ports.rateLimits,
+    writeBudgets: settings.writeBudgets,
     ids: ports.ids,
     log,
     verifyAccessToken: await createAccessTokenVerifier(settings.accessTokenPublicJwk),

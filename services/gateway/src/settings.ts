@@ -1,4 +1,5 @@
 import type { JWK } from 'jose';
+import type { WriteBudgets } from './middleware/write-limits.ts';
 
 export interface GatewaySettings {
   accessTokenPublicJwk: JWK;
@@ -11,4 +12,5 @@ export interface GatewaySettings {
   /** Browsers reach the app over HTTPS: send HSTS and upgrade-insecure-requests. */
   servedOverHttps: boolean;
   rpcTimeoutMs: number;
+  writeBudgets: WriteBudgets;
 }

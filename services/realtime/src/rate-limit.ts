@@ -31,7 +31,7 @@ export const socketBudgets = {
   receipts: { capacity: 10, refillPerSecond: 2 },
   /**
    * send message: far above any typist, so scripted clients and bursts after a reconnect pass;
-   * a flood is cut. (HTTP sends have no per-user budget yet: docs/decisions.md.)
+   * a flood is cut. (HTTP sends spend from the gateway's per-user write budget.)
    */
   sends: { capacity: 200, refillPerSecond: 100 },
 } as const;

@@ -8,3 +8,4 @@ export {
 } from './event-bus.contract.ts';
 export { describeReadStoreContract } from './read-store.contract.ts';
 export { describeBlobStoreContract } from './blob-store.contract.ts';
+export { describeRateLimitsContract, type RateLimitsUnderTest } from './rate-limits.contract.ts';

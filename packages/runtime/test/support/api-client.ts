@@ -11,6 +11,8 @@ export interface CallOptions {
   form?: FormData;
   /** Raw body with its content type (for malformed-input tests). */
   raw?: { body: string | Uint8Array; contentType: string };
+  /** Extra request headers (e.g. X-Forwarded-For behind a trusted proxy). */
+  headers?: Record<string, string>;
 }
 
 export const createApi = (baseUrl: string) => {
@@ -19,7 +21,7 @@ export const createApi = (baseUrl: string) => {
     path: string,
     options: CallOptions = {},
   ): Promise<ApiResponse<T>> => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     let body: BodyInit | undefined;
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.json !== undefined) {

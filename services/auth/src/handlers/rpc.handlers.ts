@@ -17,14 +17,14 @@ import type { Ports } from '@veil/ports';
 import { dummyHashPromise, hashPassword, verifyPassword } from '../infra/password-hash.ts';
 import { refreshFamilyAggregate } from '../domain/refresh-family.aggregate.ts';
 import { digestRefreshToken, mintRefreshToken, parseRefreshToken } from '../infra/refresh-token.ts';
-import type { LoginLimiter } from '../infra/login-limiter.ts';
+import type { LoginThrottle } from './login-throttle.ts';
 import type { AuthReadModels } from '../projections/credentials.projection.ts';
 
 type Deps = Pick<Ports, 'clock' | 'ids' | 'log'> & {
   store: Ports['bus'];
   models: AuthReadModels;
   projection: RunningProjection;
-  limiter: LoginLimiter;
+  throttle: LoginThrottle;
   signAccessToken: (userId: string, now: Date) => Promise<{ token: string; expiresAt: Date }>;
   refreshTokenTtlSeconds: number;
 };
@@ -95,17 +95,17 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
     },
 
     async login({ username, password, clientIp }) {
-      await deps.limiter.check(username, clientIp);
+      await deps.throttle.check(username, clientIp);
       const [account] = await models.credentials.find(
         { usernameLower: username.trim().toLowerCase(), disabled: false },
         { limit: 1 },
       );
       const ok = await verifyPassword(password, account?.passwordHash ?? (await dummyHashPromise));
       if (!account || !ok) {
-        await deps.limiter.recordFailure(username);
+        await deps.throttle.recordFailure(username, clientIp);
         throw invalidCredentials();
       }
-      await deps.limiter.recordSuccess(username);
+      await deps.throttle.recordSuccess(username, clientIp);
       const tokens = await issueTokens(account._id, deps.ids.next(), 0);
       return { ...tokens, userId: account._id };
     },

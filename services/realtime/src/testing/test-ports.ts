@@ -1,4 +1,4 @@
-import type { BlobStore, EventBus, Logger, Ports, ReadStore, Rpc } from '@veil/ports';
+import type { BlobStore, EventBus, Logger, Ports, RateLimits, ReadStore, Rpc } from '@veil/ports';
 import { ulid } from 'ulid';
 import { testLogger } from './test-logger.ts';
 
@@ -12,6 +12,14 @@ const noBlobs: BlobStore = {
   delete: unused('blobs'),
   close: async () => {},
 };
+const noRateLimits: RateLimits = {
+  limit: () => ({
+    consume: unused('rate limits'),
+    peek: unused('rate limits'),
+    reset: unused('rate limits'),
+  }),
+  close: async () => {},
+};
 
 /** Ports for one realtime replica in a test: real bus and RPC, real clock and ids. */
 export const realtimePorts = (bus: EventBus, rpc: Rpc, log: Logger = testLogger()): Ports => ({
@@ -19,6 +27,7 @@ export const realtimePorts = (bus: EventBus, rpc: Rpc, log: Logger = testLogger(
   rpc,
   readStore: noReadStore,
   blobs: noBlobs,
+  rateLimits: noRateLimits,
   clock: { now: () => new Date() },
   ids: { next: () => ulid() },
   log,

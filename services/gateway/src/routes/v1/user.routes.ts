@@ -11,6 +11,7 @@ import {
 import type { BlobStore, IdGenerator } from '@veil/ports';
 import { currentUserId } from '../../middleware/auth.ts';
 import { pictureUpload, storePicture } from '../../middleware/picture-upload.ts';
+import type { WriteLimits } from '../../middleware/write-limits.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
 import { respond } from './respond.ts';
 
@@ -19,10 +20,11 @@ interface Deps {
   blobs: BlobStore;
   ids: IdGenerator;
   requireAuth: RequestHandler;
+  writes: WriteLimits;
 }
 
 /** `/api/v1/user/*` (spec section 7), plus `refresh` and `logout` for the token lifecycle. */
-export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router => {
+export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps): Router => {
   const router = Router();
 
   /** Runs `work` with the uploaded picture stored; a failure deletes it again, so no orphan blob stays. */
@@ -39,7 +41,7 @@ export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router 
     }
   };
 
-  router.post('/register', pictureUpload, async (req, res) => {
+  router.post('/register', writes.byIp, pictureUpload, async (req, res) => {
     const body = parseWith(registerBodySchema, req.body);
     const user = await withPicture(req.file, async (pictureKey) => {
       const { user } = await services.user.register({
@@ -62,7 +64,7 @@ export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router 
     respond(res, 201, 'User registered successfully', { user });
   });
 
-  router.post('/login', async (req, res) => {
+  router.post('/login', writes.byIp, async (req, res) => {
     const body = parseWith(loginBodySchema, req.body);
     const tokens = await services.auth.login({ ...body, clientIp: req.ip ?? 'unknown' });
     const { user } = await services.user.get({ userId: tokens.userId });
@@ -71,7 +73,7 @@ export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router 
     });
   });
 
-  router.post('/refresh', async (req, res) => {
+  router.post('/refresh', writes.byIp, async (req, res) => {
     const body = parseWith(refreshBodySchema, req.body);
     const tokens = await services.auth.refresh({ refreshToken: body.refreshtoken });
     respond(res, 200, 'Token refreshed', {
@@ -80,7 +82,7 @@ export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router 
     });
   });
 
-  router.post('/logout', async (req, res) => {
+  router.post('/logout', writes.byIp, async (req, res) => {
     const body = parseWith(refreshBodySchema, req.body);
     await services.auth.logout({ refreshToken: body.refreshtoken });
     respond(res, 200, 'Logged out', {});
@@ -105,7 +107,7 @@ export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router 
     respond(res, 200, 'Public key fetched', await services.user.publicKey({ userId }));
   });
 
-  router.put('/updateProfile', requireAuth, pictureUpload, async (req, res) => {
+  router.put('/updateProfile', requireAuth, writes.byUser, pictureUpload, async (req, res) => {
     const body = parseWith(updateProfileBodySchema, req.body);
     const userId = currentUserId(res);
     const result = await withPicture(req.file, (pictureKey) =>
@@ -119,7 +121,7 @@ export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router 
     respond(res, 200, 'Profile updated successfully', result.user);
   });
 
-  router.put('/updatePassword', requireAuth, async (req, res) => {
+  router.put('/updatePassword', requireAuth, writes.byUser, async (req, res) => {
     const body = parseWith(updatePasswordBodySchema, req.body);
     await services.auth.changePassword({ userId: currentUserId(res), password: body.password });
     respond(res, 200, 'Password updated successfully', {});

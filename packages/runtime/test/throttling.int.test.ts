@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildIndividualPayload } from '@veil/crypto';
+import { createApi, type Api } from './support/api-client.ts';
+import { startTestVeil, type TestVeil } from './support/test-veil.ts';
+import { createUser } from './support/users.ts';
+
+/** Clients at different addresses, as a proxy in front of the gateway reports them. */
+const from = (api: Api, ip: string) => ({
+  login: (username: string, password: string) =>
+    api.call('POST', '/api/v1/user/login', {
+      raw: { body: JSON.stringify({ username, password }), contentType: 'application/json' },
+      headers: { 'x-forwarded-for': ip },
+    }),
+});
+
+describe('throttling', () => {
+  let veil: TestVeil;
+  afterEach(() => veil?.destroy());
+
+  it('slows a guesser at one address without locking the account owner out elsewhere', async () => {
+    veil = await startTestVeil({ env: { TRUST_PROXY_HOPS: '1' } });
+    const api = createApi(veil.url);
+    const owner = await createUser(api, 'owner');
+    const guesser = from(api, '203.0.113.7');
+    for (let n = 0; n < 5; n++) expect((await guesser.login(owner.username, `guess-${n}`)).status).toBe(401);
+    const slowed = await guesser.login(owner.username, owner.password);
+    expect(slowed.status).toBe(429);
+    expect(slowed.body).toEqual({
+      success: false,
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/^Too many login attempts\. Try again in \d+ (second|minute)\(s\)\.$/),
+    });
+    // The owner, from their own address, signs in; a success there leaves the guesser slowed.
+    expect((await from(api, '198.51.100.20').login(owner.username, owner.password)).status).toBe(200);
+    expect((await guesser.login(owner.username, owner.password)).status).toBe(429);
+  });
+
+  it('caps every write route per user and per address, with Retry-After, one user not slowing another', async () => {
+    veil = await startTestVeil({ env: { WRITES_PER_USER_PER_MINUTE: '4', WRITES_PER_IP_PER_MINUTE: '7' } });
+    const api = createApi(veil.url);
+    // register + login per user: 6 of the address's 7 writes.
+    const [alice, bob, carol] = [
+      await createUser(api, 'wa'),
+      await createUser(api, 'wb'),
+      await createUser(api, 'wc'),
+    ];
+    const refreshed = await api.post('/api/v1/user/refresh', { refreshToken: alice.refreshToken });
+    expect(refreshed.status).not.toBe(429);
+    const overAddress = await api.post('/api/v1/user/refresh', { refreshToken: bob.refreshToken });
+    expect(overAddress.status).toBe(429);
+
+    const send = async (to: typeof bob) =>
+      api.post(
+        `/api/v1/message/sendIndividualMessage/${to._id}`,
+        await buildIndividualPayload('hi', {
+          recipientId: to._id,
+          recipientKey: to.keys.publicKey,
+          senderId: alice._id,
+          senderKey: alice.keys.publicKey,
+        }),
+        alice.accessToken,
+      );
+    for (let n = 0; n < 4; n++) expect((await send(bob)).status).toBe(201);
+    const refused = await send(carol);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    // Reads are not writes, and bob's budget is his own.
+    expect((await api.get('/api/v1/chat/getallchats', alice.accessToken)).status).toBe(200);
+    expect(
+      (
+        await api.post(
+          '/api/v1/chat/creategroupchat',
+          { groupName: 'ours', participants: [alice._id, carol._id] },
+          bob.accessToken,
+        )
+      ).status,
+    ).toBe(201);
+  });
+});
