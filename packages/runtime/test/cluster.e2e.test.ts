@@ -32,7 +32,7 @@ const ready = async (port: number) => {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'veil-cluster-'));
-  cluster = spawn(process.execPath, ['--import', 'tsx', 'packages/runtime/src/bin/cluster.ts'], {
+  cluster = spawn(process.execPath, ['packages/runtime/src/bin/cluster.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -17,9 +17,9 @@ const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const dataDir = path.resolve(env.DATA_DIR ?? './data/cluster');
 const gatewayPort = Number(env.PORT ?? 8080);
 /**
- * Each service runs with this launcher's own Node flags (`--import tsx`, and whatever else it was
- * started with, such as the benchmark's `--cpu-prof`), so flags given to `npm run cluster` reach
- * the processes that do the work.
+ * Each service runs with this launcher's own Node flags (whatever it was started with, such as
+ * the benchmark's `--cpu-prof`), so flags given to `npm run cluster` reach the processes that do
+ * the work.
  */
 const nodeFlags = process.execArgv.map((flag) => JSON.stringify(flag)).join(' ');
 
