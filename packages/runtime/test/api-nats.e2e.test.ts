@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { accountsSuite } from './suites/accounts.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
@@ -9,9 +10,9 @@ import { socketSendSuite } from './suites/socket-send.suite.ts';
  */
 const withNats = () => ({
   env: {
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    VEIL_STREAM_PREFIX: `t${Math.random().toString(36).slice(2, 10)}`,
+    NATS_URL: natsUrl(),
+    REDIS_URL: redisUrl(),
+    VEIL_STREAM_PREFIX: uniquePrefix('t'),
   },
 });
 

@@ -2,13 +2,15 @@ import concurrently from 'concurrently';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generateTokenKeyPair, type TokenKeyPair } from '@veil/tokens';
+import { clusterPortOffsets as offsets } from '../cluster-ports.ts';
 
 /**
  * `npm run cluster`: every service as its own OS process against the real NATS and Redis on
  * this machine (MongoDB and S3 too when MONGODB_URL / S3_ENDPOINT are set), the way the Helm
  * chart runs them: the API gateway on :8080 (PORT) forwarding /socket.io to two realtime
  * replicas on :8081 and :8082, and auth, user, chat and message each alone (health ports
- * 8091-8094). Every port is PORT plus a fixed offset, so a test can run a second cluster.
+ * 8091-8094). Every port is PORT plus a fixed offset (cluster-ports.ts), so a test can run a
+ * second cluster.
  * Ctrl-C stops them all; each drains its NATS connection on the way out.
  */
 const env = process.env;
@@ -46,20 +48,22 @@ const main = async () => {
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
     VEIL_STREAM_PREFIX: env.VEIL_STREAM_PREFIX ?? 'veil',
   };
-  const processes = [
+  const realtimePorts = offsets.realtime.map((offset) => gatewayPort + offset);
+  const processes: { name: string; instance?: string; port: number; extra?: Record<string, string> }[] = [
     {
       name: 'gateway',
-      port: gatewayPort,
-      extra: {
-        REALTIME_UPSTREAMS: `http://127.0.0.1:${gatewayPort + 1},http://127.0.0.1:${gatewayPort + 2}`,
-      },
+      port: gatewayPort + offsets.gateway,
+      extra: { REALTIME_UPSTREAMS: realtimePorts.map((port) => `http://127.0.0.1:${port}`).join(',') },
     },
-    { name: 'realtime', instance: 'realtime-1', port: gatewayPort + 1 },
-    { name: 'realtime', instance: 'realtime-2', port: gatewayPort + 2 },
-    { name: 'auth', port: gatewayPort + 11, extra: { JWT_PRIVATE_KEY: JSON.stringify(keys.privateJwk) } },
-    { name: 'user', port: gatewayPort + 12 },
-    { name: 'chat', port: gatewayPort + 13 },
-    { name: 'message', port: gatewayPort + 14 },
+    ...realtimePorts.map((port, i) => ({ name: 'realtime', instance: `realtime-${i + 1}`, port })),
+    {
+      name: 'auth',
+      port: gatewayPort + offsets.auth,
+      extra: { JWT_PRIVATE_KEY: JSON.stringify(keys.privateJwk) },
+    },
+    { name: 'user', port: gatewayPort + offsets.user },
+    { name: 'chat', port: gatewayPort + offsets.chat },
+    { name: 'message', port: gatewayPort + offsets.message },
   ];
   const { result } = concurrently(
     processes.map(({ name, instance, port, extra }) => ({
