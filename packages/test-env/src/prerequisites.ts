@@ -28,12 +28,10 @@ const isExecutable = (file: string) => {
 /** Debian puts nats-server in /usr/sbin, which is not on a normal user's PATH. */
 const extraDirs = ['/usr/sbin', '/usr/local/sbin', '/sbin', '/usr/local/bin', '/opt/homebrew/bin'];
 
-export const findExecutable = (name: string, env: Env): string | undefined =>
-  [...(env.PATH ?? '').split(path.delimiter).filter(Boolean), ...extraDirs]
-    .map((dir) => path.join(dir, name))
-    .find(isExecutable);
+const findExecutable = (name: string, dirs: string[]): string | undefined =>
+  dirs.map((dir) => path.join(dir, name)).find(isExecutable);
 
-const chromiumCandidates: Record<string, string[]> = {
+const knownChromiumPaths: Partial<Record<NodeJS.Platform, string[]>> = {
   linux: [
     '/usr/bin/chromium',
     '/usr/bin/chromium-browser',
@@ -67,20 +65,36 @@ const howToInstall = (missing: Missing[], platform: NodeJS.Platform): string[] =
   ];
 };
 
+/** Where to look; a test passes its own. */
+export interface Machine {
+  env: Env;
+  platform: NodeJS.Platform;
+  /** Directories searched for nats-server and redis-server. */
+  searchDirs: string[];
+  /** Where Chromium is looked for when CHROMIUM_PATH is not set. */
+  chromiumCandidates: string[];
+}
+
+export const thisMachine = (): Machine => ({
+  env: process.env,
+  platform: process.platform,
+  searchDirs: [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), ...extraDirs],
+  chromiumCandidates: knownChromiumPaths[process.platform] ?? [],
+});
+
 export const checkPrerequisites = (
   needs: { nats: boolean; redis: boolean },
-  env: Env = process.env,
-  platform: NodeJS.Platform = process.platform,
+  { env, platform, searchDirs, chromiumCandidates }: Machine = thisMachine(),
 ): Prerequisites => {
   const found: Prerequisites = {};
   const missing: Missing[] = [];
   if (needs.nats) {
-    found.natsServer = findExecutable('nats-server', env);
+    found.natsServer = findExecutable('nats-server', searchDirs);
     if (!found.natsServer)
       missing.push({ what: 'nats-server (NATS with JetStream)', debian: 'nats-server', brew: 'nats-server' });
   }
   if (needs.redis) {
-    found.redisServer = findExecutable('redis-server', env);
+    found.redisServer = findExecutable('redis-server', searchDirs);
     if (!found.redisServer) missing.push({ what: 'redis-server', debian: 'redis-server', brew: 'redis' });
   }
   let chromiumNote = '';
@@ -88,7 +102,7 @@ export const checkPrerequisites = (
     if (isExecutable(env.CHROMIUM_PATH)) found.chromium = env.CHROMIUM_PATH;
     else chromiumNote = ` (CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file)`;
   } else {
-    found.chromium = (chromiumCandidates[platform] ?? []).find(isExecutable);
+    found.chromium = chromiumCandidates.find(isExecutable);
   }
   if (!found.chromium) missing.push({ what: `Chromium${chromiumNote}`, debian: 'chromium' });
   if (missing.length === 0) return found;
