@@ -74,6 +74,8 @@ const envSchema = z.object({
   RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty`: readable lines; `json`: one JSON object a line; `auto`: pretty on a terminal, else JSON. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   INSTANCE_ID: z.string().default(hostname()),
   WEB_DIST: z.string().optional(),
   PRESENCE_TTL_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),

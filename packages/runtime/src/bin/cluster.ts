@@ -46,6 +46,8 @@ const main = async () => {
     JWT_PUBLIC_KEY: JSON.stringify(keys.publicJwk),
     ALLOWED_ORIGINS: env.ALLOWED_ORIGINS ?? `http://localhost:${gatewayPort},http://127.0.0.1:${gatewayPort}`,
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+    // The processes write into pipes, which would mean JSON; what the launcher's own stdout is decides.
+    LOG_FORMAT: env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     VEIL_STREAM_PREFIX: env.VEIL_STREAM_PREFIX ?? 'veil',
   };
   const realtimePorts = offsets.realtime.map((offset) => gatewayPort + offset);
