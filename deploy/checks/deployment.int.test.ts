@@ -53,6 +53,7 @@ describe('Helm chart', () => {
     const local = deepMerge(values, yaml('deploy/skaffold/local-values.yaml'));
     expect(validate(local), JSON.stringify(validate.errors)).toBe(true);
     expect(validate(deepMerge(values, { config: { logLevel: 'loud' } }))).toBe(false);
+    expect(validate(deepMerge(values, { config: { logFormat: 'xml' } }))).toBe(false);
     expect(validate(deepMerge(values, { services: { gateway: { replicas: -1 } } }))).toBe(false);
   });
 

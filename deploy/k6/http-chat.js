@@ -1,7 +1,7 @@
 // HTTP load: register, log in, list chats, send real end-to-end encrypted messages.
 // Payloads are precomputed with the real crypto (deploy/k6/precompute.ts) because k6's WebCrypto
 // lacks RSA-OAEP: the server cannot tell, it only ever sees ciphertext.
-//   node --import tsx deploy/k6/precompute.ts && k6 run deploy/k6/http-chat.js
+//   node deploy/k6/precompute.ts && k6 run deploy/k6/http-chat.js
 import http from 'k6/http';
 import { check } from 'k6';
 import { Trend } from 'k6/metrics';

@@ -2,7 +2,7 @@
  * Makes deploy/k6/fixtures.json: key pairs and real end-to-end encrypted payloads made with
  * @veil/crypto, for the k6 scripts (k6's WebCrypto has no RSA-OAEP). Only public keys and
  * ciphertext are written; private keys stay in this process.
- *   node --import tsx deploy/k6/precompute.ts [users=20]
+ *   node deploy/k6/precompute.ts [users=20]
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // Socket.IO load: each VU is a recipient connected over websocket (Engine.IO/Socket.IO framing
 // by hand, lib/socketio.js) and a sender posting encrypted messages over HTTP; the time from
 // send to `message received` is the custom trend `veil_delivery_ms`.
-//   node --import tsx deploy/k6/precompute.ts && k6 run deploy/k6/socket-latency.js
+//   node deploy/k6/precompute.ts && k6 run deploy/k6/socket-latency.js
 import http from 'k6/http';
 import ws from 'k6/ws';
 import { check } from 'k6';

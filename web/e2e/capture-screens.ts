@@ -13,7 +13,8 @@ import {
 
 /**
  * Not a test: screenshots of every screen, wide (1280 px) and phone (360 px), light and dark,
- * for reviewing the layout by eye. Run: `npx tsx web/e2e/capture-screens.ts [outDir]`
+ * for reviewing the layout by eye. Run:
+ * `CHROMIUM_PATH=/usr/bin/chromium node web/e2e/capture-screens.ts [outDir]`
  * (default /tmp/veil-screens).
  */
 const out = process.argv[2] ?? '/tmp/veil-screens';

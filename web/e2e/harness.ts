@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVeil } from '@veil/runtime';
+import { chromiumLaunchOptions } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /**
@@ -14,16 +15,6 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = path.join(webDir, 'dist');
 const artifactsDir = path.join(webDir, 'e2e', 'artifacts');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
 
 export const desktop = { width: 1280, height: 800 };
 export const phone = { width: 360, height: 740 };
@@ -83,7 +74,7 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
   let browser: Browser | undefined;
   const veil = await startVeil({ dataDir, port: 0, webDist, ...(options.env ? { env: options.env } : {}) });
   try {
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+    browser = await chromium.launch(chromiumLaunchOptions());
   } catch (error) {
     await veil.stop();
     rmSync(dataDir, { recursive: true, force: true });

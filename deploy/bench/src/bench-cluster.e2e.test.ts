@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { allClusterPortOffsets } from '@veil/runtime/cluster-ports';
+import { freePortBlock } from '@veil/test-env';
 import { runDelivery, usingTarget, veilTarget, type DeliveryOptions } from './delivery.ts';
 import { startVeilCluster } from './veil-process.ts';
 
@@ -8,7 +10,7 @@ import { startVeilCluster } from './veil-process.ts';
  */
 describe('benchmark harness, cluster mode (quick)', () => {
   it('accounts for every message across two realtime replicas, sent over sockets and over HTTP', async () => {
-    const cluster = await startVeilCluster(29_000 + Math.floor(Math.random() * 40) * 20);
+    const cluster = await startVeilCluster(await freePortBlock(allClusterPortOffsets));
     try {
       for (const sendOver of ['socket', 'http'] as const) {
         const options: DeliveryOptions = {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { freePortBlock } from '@veil/test-env';
 import { runBench } from './bench.ts';
 
 /**
@@ -22,7 +23,8 @@ describe('benchmark harness (quick)', () => {
       replayEvents: [500],
       directoryUsers: [500],
       connectionSteps: [20],
-      port: 19_400 + Math.floor(Math.random() * 500),
+      // The embedded Veil on port, the idle-socket server on port + 1, the relay on port + 200.
+      port: await freePortBlock([0, 1, 200]),
     });
     for (const target of [result.delivery.embedded, result.delivery.relay]) {
       expect(target).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });

@@ -3,8 +3,7 @@ import { io, type Socket } from 'socket.io-client';
 import { now } from './stats.ts';
 
 /**
- * A receiver thread of the load generator (started by receivers.ts through
- * start-receiver-worker.mjs): it opens the sockets of its share of the users, timestamps every
+ * A receiver thread of the load generator (started by receivers.ts): it opens the sockets of its share of the users, timestamps every
  * delivery the moment it arrives, and reports arrivals to the main thread in batches. The main
  * thread only sends, so neither side's event loop queues behind the other's work.
  */

@@ -19,7 +19,7 @@ export interface Receivers {
   close(): Promise<void>;
 }
 
-const workerUrl = new URL('./start-receiver-worker.mjs', import.meta.url);
+const workerUrl = new URL('./receiver-worker.ts', import.meta.url);
 
 /** Starts the workers, users spread evenly over them; resolves when every socket is connected. */
 export const startReceivers = async (

@@ -34,8 +34,6 @@ export const spawnServer = async (
       // BENCH_NODE_FLAGS="--flag ...": V8/Node flags for the servers only (not the generator);
       // BENCH_STDOUT=1 shows what they print there (`--trace-gc`, say).
       ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
-      '--import',
-      'tsx',
       entry,
     ],
     {

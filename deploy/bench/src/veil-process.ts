@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { allClusterPortOffsets } from '@veil/runtime/cluster-ports';
 import { deleteRedisKeys, deleteStreams } from '@veil/runtime/testing';
+import { uniquePrefix } from '@veil/test-env';
 import { spawnServer } from './server-process.ts';
 
 /**
@@ -68,11 +70,11 @@ export const startVeilProcess = async (
 /** The cluster on its own stream and key prefix, removed again when it stops. */
 export const startVeilCluster = async (port: number): Promise<VeilProcess> => {
   const portOf = (offset: number) => `http://127.0.0.1:${port + offset}`;
-  const prefix = `bench${Date.now().toString(36)}`;
+  const prefix = uniquePrefix('bench');
   const cluster = await spawnVeil(
     'packages/runtime/src/bin/cluster.ts',
     port,
-    [0, 1, 2, 11, 12, 13, 14].map(portOf),
+    allClusterPortOffsets.map(portOf),
     { VEIL_STREAM_PREFIX: prefix, NATS_URL: natsUrl, REDIS_URL: redisUrl },
     'SIGINT',
   );

@@ -36,12 +36,12 @@ export interface ErrorBody {
 
 /** A failure with a stable code. Thrown by domain code, carried across RPC, mapped to HTTP at the edge. */
 export class DomainError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
     super(message);
     this.name = 'DomainError';
+    this.code = code;
   }
 
   toBody(): ErrorBody {

@@ -7,11 +7,11 @@ export type CryptoErrorCode =
   | 'ERR_PUBLIC_KEY_FETCH';
 
 export class VeilCryptoError extends Error {
-  constructor(
-    readonly code: CryptoErrorCode,
-    message: string,
-  ) {
+  readonly code: CryptoErrorCode;
+
+  constructor(code: CryptoErrorCode, message: string) {
     super(message);
     this.name = 'VeilCryptoError';
+    this.code = code;
   }
 }

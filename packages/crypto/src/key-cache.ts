@@ -7,13 +7,16 @@ import { importPublicKeySpkiBase64 } from './keys.ts';
  */
 export class PublicKeyCache {
   readonly #keys = new Map<string, Promise<CryptoKey>>();
+  readonly #fetchSpki: (userId: string) => Promise<string>;
 
-  constructor(private readonly fetchSpki: (userId: string) => Promise<string>) {}
+  constructor(fetchSpki: (userId: string) => Promise<string>) {
+    this.#fetchSpki = fetchSpki;
+  }
 
   get(userId: string): Promise<CryptoKey> {
     let key = this.#keys.get(userId);
     if (!key) {
-      key = this.fetchSpki(userId)
+      key = this.#fetchSpki(userId)
         .then(importPublicKeySpkiBase64)
         .catch(() => {
           this.#keys.delete(userId);

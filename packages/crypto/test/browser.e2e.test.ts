@@ -1,10 +1,10 @@
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumLaunchOptions } from '@veil/test-env';
 import * as veilCrypto from '../src/index.ts';
 import { cryptoCases } from './crypto.suite.ts';
 
@@ -12,17 +12,11 @@ import { cryptoCases } from './crypto.suite.ts';
  * The same cases in real Chromium (Debian's, driven by playwright-core), plus messages crossing
  * runtimes: encrypted in the browser and read in Node, and the other way round.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let browser: Browser;
 let server: Server;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium); .ci/run does.`,
-    );
-  }
   const bundle = await build({
     entryPoints: [path.join(import.meta.dirname, 'browser-entry.ts')],
     bundle: true,
@@ -40,19 +34,7 @@ beforeAll(async () => {
         .end('<!doctype html><script src="/bundle.js"></script>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--no-first-run',
-    ],
-  });
+  browser = await chromium.launch(chromiumLaunchOptions());
   page = await browser.newPage();
   // 127.0.0.1 is a secure context, so crypto.subtle exists in the page.
   await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);

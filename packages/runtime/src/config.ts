@@ -83,6 +83,8 @@ const envSchema = z.object({
     .default('false')
     .transform((value) => value === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty`: readable lines; `json`: one JSON object a line; `auto`: pretty on a terminal, else JSON. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   INSTANCE_ID: z.string().default(hostname()),
   WEB_DIST: z.string().optional(),
   PRESENCE_TTL_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),

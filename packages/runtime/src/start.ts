@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Ports, RunningService } from '@veil/ports';
+import type { Logger, Ports, RunningService } from '@veil/ports';
 import type { ServiceName, VeilConfig } from './config.ts';
 import { createPorts } from './adapters.ts';
 import { createHttpHost } from './http-host.ts';
@@ -17,6 +17,8 @@ export interface RunningVeil {
   services: ServiceName[];
   /** The process's ports, for tests and tools that inspect what was stored. */
   ports: Ports;
+  /** The process's logger (LOG_LEVEL, LOG_FORMAT), for what its entry point reports. */
+  log: Logger;
   stop(): Promise<void>;
 }
 
@@ -73,5 +75,5 @@ export const startFromConfig = async (config: VeilConfig): Promise<RunningVeil> 
   }
 
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  return { url: `http://${host}:${port}`, port, services: wanted, ports: owned.ports, stop: stopAll };
+  return { url: `http://${host}:${port}`, port, services: wanted, ports: owned.ports, log, stop: stopAll };
 };

@@ -2,6 +2,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { describe } from 'vitest';
 import { connectNats } from '@veil/bus-nats';
 import { jetStreamName } from '@veil/contracts';
+import { natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { accountsSuite } from './suites/accounts.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
@@ -12,9 +13,9 @@ import { socketSendSuite } from './suites/socket-send.suite.ts';
  */
 const withNats = () => ({
   env: {
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    VEIL_STREAM_PREFIX: `t${Math.random().toString(36).slice(2, 10)}`,
+    NATS_URL: natsUrl(),
+    REDIS_URL: redisUrl(),
+    VEIL_STREAM_PREFIX: uniquePrefix('t'),
   },
 });
 
@@ -23,8 +24,8 @@ describe('accounts (NATS + Redis)', () => accountsSuite(withNats()));
  * JetStream forgets a published event id after the stream's duplicate window (two minutes in
  * production). Shrinking the window and waiting it out is that, without the wait.
  */
-const forgetStoredEventIds = (natsUrl: string, prefix: string) => async () => {
-  const connection = await connectNats({ servers: natsUrl });
+const forgetStoredEventIds = (url: string, prefix: string) => async () => {
+  const connection = await connectNats({ servers: url });
   const jsm = await jetstreamManager(connection);
   const name = jetStreamName(prefix, 'message');
   const { config } = await jsm.streams.info(name);

@@ -4,7 +4,7 @@ import { createCheckpointSaver, type Checkpoint } from '@veil/kernel';
 import type { Collection } from '@veil/ports';
 import { createLogger } from '../src/logger.ts';
 
-const createTestLogger = () => createLogger({ LOG_LEVEL: 'silent', INSTANCE_ID: 'test' });
+const createTestLogger = () => createLogger({ LOG_LEVEL: 'silent', LOG_FORMAT: 'json', INSTANCE_ID: 'test' });
 
 /** A real collection whose writes take a while, as a database round trip does; it records each write. */
 const slowCollection = async () => {

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndividualPayload, decryptMessage } from '@veil/crypto';
+import { freePortBlock, natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { createApi } from './support/api-client.ts';
+import { allClusterPortOffsets, clusterPortOffsets } from '../src/cluster-ports.ts';
 import { deleteRedisKeys, deleteStreams } from '../src/testing/cleanup.ts';
 import { createUser } from './support/users.ts';
 
@@ -15,13 +17,13 @@ import { createUser } from './support/users.ts';
  * gateway; a service killed with kill -9 is started again; Ctrl-C (SIGINT) stops every process
  * cleanly.
  */
-const base = 18_180 + Math.floor(Math.random() * 500) * 20;
-const ports = [0, 1, 2, 11, 12, 13, 14].map((offset) => base + offset);
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
+let base: number;
+let ports: number[];
 let cluster: ChildProcess;
 let dataDir: string;
 let output = '';
-const prefix = `c${Math.random().toString(36).slice(2, 9)}`;
+const prefix = uniquePrefix('c');
 
 const ready = async (port: number) => {
   try {
@@ -32,8 +34,10 @@ const ready = async (port: number) => {
 };
 
 beforeAll(async () => {
+  base = await freePortBlock(allClusterPortOffsets);
+  ports = allClusterPortOffsets.map((offset) => base + offset);
   dataDir = await mkdtemp(path.join(tmpdir(), 'veil-cluster-'));
-  cluster = spawn(process.execPath, ['--import', 'tsx', 'packages/runtime/src/bin/cluster.ts'], {
+  cluster = spawn(process.execPath, ['packages/runtime/src/bin/cluster.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -57,8 +61,8 @@ beforeAll(async () => {
 afterAll(async () => {
   if (cluster.exitCode === null) cluster.kill('SIGKILL');
   await rm(dataDir, { recursive: true, force: true });
-  await deleteStreams(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', prefix);
-  await deleteRedisKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
+  await deleteStreams(natsUrl(), prefix);
+  await deleteRedisKeys(redisUrl(), prefix);
 });
 
 describe('npm run cluster', () => {
@@ -101,7 +105,9 @@ describe('npm run cluster', () => {
     await expect
       .poll(() => output, { timeout: 10_000 })
       .toContain('message | exited (SIGKILL); restarting in 1 s');
-    await expect.poll(() => ready(base + 14), { timeout: 30_000, interval: 250 }).toBe(true);
+    await expect
+      .poll(() => ready(base + clusterPortOffsets.message), { timeout: 30_000, interval: 250 })
+      .toBe(true);
     expect(output).toMatch(/^message \| started \(pid (?!${pid}\))\d+\)$/m);
 
     const api = createApi(`http://127.0.0.1:${base}`);

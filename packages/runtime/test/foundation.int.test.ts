@@ -75,6 +75,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ NATS_URL: 'http://x' })).toThrow(/NATS_URL/);
     expect(() => loadConfig({ VEIL_SERVICES: 'auth,bogus' })).toThrow(/VEIL_SERVICES/);
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
     expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/S3_ACCESS_KEY/);
     expect(loadConfig({}).VEIL_SERVICES).toEqual(['auth', 'user', 'chat', 'message', 'gateway', 'realtime']);
   });

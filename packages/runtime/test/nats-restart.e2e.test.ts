@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, MessageView, ServerToClientEvents } from '@veil/contracts';
 import { buildIndividualPayload } from '@veil/crypto';
 import { io, type Socket } from 'socket.io-client';
+import { redisUrl, uniquePrefix } from '@veil/test-env';
 import { createApi, type Api } from './support/api-client.ts';
 import { startTestVeil, type TestVeil } from './support/test-veil.ts';
 import { createUser, type TestUser } from './support/users.ts';
@@ -78,8 +79,8 @@ describe('a NATS restart under a running app', () => {
     veil = await startTestVeil({
       env: {
         NATS_URL: `nats://127.0.0.1:${port}`,
-        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-        VEIL_STREAM_PREFIX: `t${Math.random().toString(36).slice(2, 10)}`,
+        REDIS_URL: redisUrl(),
+        VEIL_STREAM_PREFIX: uniquePrefix('t'),
       },
     });
     api = createApi(veil.url);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisUrl } from '@veil/test-env';
 import { startFakeMessageService, type FakeMessageService } from './testing/fake-message-service.ts';
 import {
   newTokenKeys,
@@ -8,7 +9,7 @@ import {
   type RunningNode,
 } from './testing/harness.ts';
 import { describeRealtimeSuite } from './testing/realtime.suite.ts';
-import { deleteRedisKeys, randomRedisPrefix, testRedisUrl } from './testing/redis-test-keys.ts';
+import { deleteRedisKeys, randomRedisPrefix } from './testing/redis-test-keys.ts';
 import { spawnReplica, type ReplicaProcess } from './testing/spawn-replica.ts';
 import { createWorld } from './testing/suite-world.ts';
 import { natsPorts, randomNatsPrefix } from './testing/test-adapters.ts';
@@ -50,7 +51,7 @@ const startCluster = async (replicas: number, presenceTtlSeconds = 15) => {
           allowedOrigins: [testOrigin],
           accessTokenPublicJwk: keys.publicJwk,
           instanceId: `replica-${i}`,
-          redisUrl: testRedisUrl,
+          redisUrl: redisUrl(),
           redisKeyPrefix,
           presenceTtlSeconds,
         },
@@ -95,7 +96,7 @@ describe('realtime gateway, a replica crashes', () => {
   it("announces the crashed replica's users offline to their contacts on a live replica", async () => {
     crashed = await spawnReplica({
       natsPrefix: setup.natsPrefix,
-      redisUrl: testRedisUrl,
+      redisUrl: redisUrl(),
       redisKeyPrefix: setup.redisKeyPrefix,
       presenceTtlSeconds: ttl,
       instanceId: 'doomed',

@@ -5,13 +5,14 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import { describe } from 'vitest';
 import { describeBlobStoreContract } from '@veil/ports/contract';
+import { uniquePrefix } from '@veil/test-env';
 import { createMinioBlobStore } from './minio-blob-store.ts';
 
 /**
  * The MinIO adapter over real S3 HTTP: against an S3-compatible server (s3rver) that the test
  * starts on loopback, and against S3_ENDPOINT (a real MinIO) when set.
  */
-const randomBucket = () => `veil-test-${Math.random().toString(36).slice(2, 10)}`;
+const randomBucket = () => uniquePrefix('veiltest');
 
 describeBlobStoreContract('MinIO client over S3 HTTP (s3rver on loopback)', async () => {
   const directory = await mkdtemp(path.join(tmpdir(), 'veil-s3-'));

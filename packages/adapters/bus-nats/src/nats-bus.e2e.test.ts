@@ -3,15 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { contexts, jetStreamName } from '@veil/contracts';
 import { describeEventBusContract, describeRpcContract, testEvent } from '@veil/ports/contract';
 import type { Logger } from '@veil/ports';
+import { natsUrl, uniquePrefix } from '@veil/test-env';
 import { connectNats } from './connection.ts';
 import { createNatsBus } from './nats-bus.ts';
 import { createNatsRpc } from './nats-rpc.ts';
 import { ensureStream } from './provisioning.ts';
 
 /** Runs against the real NATS server at NATS_URL; each test gets its own random prefix. */
-const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const url = natsUrl();
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
-const randomPrefix = () => `t${Math.random().toString(36).slice(2, 10)}`;
+const randomPrefix = () => uniquePrefix('t');
 
 const dropStreams = async (connection: Awaited<ReturnType<typeof connectNats>>, prefix: string) => {
   const jsm = await jetstreamManager(connection);

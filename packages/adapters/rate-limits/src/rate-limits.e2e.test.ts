@@ -1,4 +1,5 @@
 import { describeRateLimitsContract } from '@veil/ports/contract';
+import { redisUrl, uniquePrefix } from '@veil/test-env';
 import { createMemoryRateLimits } from './memory.ts';
 import { createRedisRateLimits } from './redis.ts';
 
@@ -7,10 +8,10 @@ describeRateLimitsContract('memory', async () => {
   return { replicas: [limits, limits], teardown: () => limits.close() };
 });
 
-/** Two clients on the real Redis at REDIS_URL: two replicas' worth. A random prefix per run. */
+/** Two clients on the test run's Redis: two replicas' worth. A random prefix per run. */
 describeRateLimitsContract('Redis', async () => {
-  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const prefix = `t${Math.random().toString(36).slice(2, 10)}`;
+  const url = redisUrl();
+  const prefix = uniquePrefix('t');
   const replicas = [createRedisRateLimits({ url, prefix }), createRedisRateLimits({ url, prefix })] as const;
   return {
     replicas: [...replicas],

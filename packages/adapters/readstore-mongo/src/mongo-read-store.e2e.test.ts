@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeReadStoreContract } from '@veil/ports/contract';
+import { uniquePrefix } from '@veil/test-env';
 import { createMongoReadStore, toMongoFilter } from './mongo-read-store.ts';
 
 /**
@@ -11,7 +12,7 @@ if (!url) console.log('readstore-mongo: skipped: MONGODB_URL not set');
 
 describe.skipIf(!url)('MongoDB (skipped: MONGODB_URL not set)', () => {
   describeReadStoreContract('MongoDB', async () => {
-    const database = `veil_test_${Math.random().toString(36).slice(2, 10)}`;
+    const database = uniquePrefix('veiltest');
     const store = await createMongoReadStore({ url: url!, database });
     return {
       store,

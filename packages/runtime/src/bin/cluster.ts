@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generateTokenKeyPair, type TokenKeyPair } from '@veil/tokens';
+import { clusterPortOffsets as offsets } from '../cluster-ports.ts';
 import { supervise } from './supervisor.ts';
 
 /**
@@ -8,9 +9,9 @@ import { supervise } from './supervisor.ts';
  * this machine (MongoDB and S3 too when MONGODB_URL / S3_ENDPOINT are set), the way the Helm
  * chart runs them: the API gateway on :8080 (PORT) forwarding /socket.io to two realtime
  * replicas on :8081 and :8082, and auth, user, chat and message each alone (health ports
- * 8091-8094). Every port is PORT plus a fixed offset, so a test can run a second cluster.
- * A process that dies is started again with a growing delay (`supervisor.ts`), as Kubernetes
- * would. Ctrl-C stops them all; each drains its NATS connection on the way out.
+ * 8091-8094). Every port is PORT plus a fixed offset (cluster-ports.ts), so a test can run a
+ * second cluster. A process that dies is started again with a growing delay (`supervisor.ts`),
+ * as Kubernetes would. Ctrl-C stops them all; each drains its NATS connection on the way out.
  */
 const env = process.env;
 const natsUrl = env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -18,9 +19,9 @@ const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const dataDir = path.resolve(env.DATA_DIR ?? './data/cluster');
 const gatewayPort = Number(env.PORT ?? 8080);
 /**
- * Each service runs with this launcher's own Node flags (`--import tsx`, and whatever else it was
- * started with, such as the benchmark's `--cpu-prof`), so flags given to `npm run cluster` reach
- * the processes that do the work.
+ * Each service runs with this launcher's own Node flags (whatever it was started with, such as
+ * the benchmark's `--cpu-prof`), so flags given to `npm run cluster` reach the processes that do
+ * the work.
  */
 const nodeFlags = process.execArgv;
 
@@ -45,22 +46,26 @@ const main = async () => {
     JWT_PUBLIC_KEY: JSON.stringify(keys.publicJwk),
     ALLOWED_ORIGINS: env.ALLOWED_ORIGINS ?? `http://localhost:${gatewayPort},http://127.0.0.1:${gatewayPort}`,
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+    // The processes write into pipes, which would mean JSON; what the launcher's own stdout is decides.
+    LOG_FORMAT: env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     VEIL_STREAM_PREFIX: env.VEIL_STREAM_PREFIX ?? 'veil',
   };
-  const processes = [
+  const realtimePorts = offsets.realtime.map((offset) => gatewayPort + offset);
+  const processes: { name: string; instance?: string; port: number; extra?: Record<string, string> }[] = [
     {
       name: 'gateway',
-      port: gatewayPort,
-      extra: {
-        REALTIME_UPSTREAMS: `http://127.0.0.1:${gatewayPort + 1},http://127.0.0.1:${gatewayPort + 2}`,
-      },
+      port: gatewayPort + offsets.gateway,
+      extra: { REALTIME_UPSTREAMS: realtimePorts.map((port) => `http://127.0.0.1:${port}`).join(',') },
     },
-    { name: 'realtime', instance: 'realtime-1', port: gatewayPort + 1 },
-    { name: 'realtime', instance: 'realtime-2', port: gatewayPort + 2 },
-    { name: 'auth', port: gatewayPort + 11, extra: { JWT_PRIVATE_KEY: JSON.stringify(keys.privateJwk) } },
-    { name: 'user', port: gatewayPort + 12 },
-    { name: 'chat', port: gatewayPort + 13 },
-    { name: 'message', port: gatewayPort + 14 },
+    ...realtimePorts.map((port, i) => ({ name: 'realtime', instance: `realtime-${i + 1}`, port })),
+    {
+      name: 'auth',
+      port: gatewayPort + offsets.auth,
+      extra: { JWT_PRIVATE_KEY: JSON.stringify(keys.privateJwk) },
+    },
+    { name: 'user', port: gatewayPort + offsets.user },
+    { name: 'chat', port: gatewayPort + offsets.chat },
+    { name: 'message', port: gatewayPort + offsets.message },
   ];
   const cluster = supervise(
     processes.map(({ name, instance, port, extra }) => ({

@@ -17,15 +17,14 @@ const main = async () => {
     throw error;
   }
   const veil = await startFromConfig(config);
-  console.log(`Veil is running (${veil.services.join(', ')}) on ${veil.url}`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: shutting down`);
+    veil.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => {
-      console.error('Shutdown took too long; exiting');
+      veil.log.error('shutdown took too long; exiting');
       process.exit(1);
     }, 15_000);
     timer.unref();
@@ -34,6 +33,8 @@ const main = async () => {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // Announced once a signal would shut down cleanly: whoever waits for this line may stop it at once.
+  veil.log.info({ services: veil.services }, `Veil is running on ${veil.url}`);
 };
 
 main().catch((error: unknown) => {

@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { redisUrl } from '@veil/test-env';
 import type { PresenceStore } from '../presence.store.ts';
-import { deleteRedisKeys, randomRedisPrefix, testRedisUrl } from '../testing/redis-test-keys.ts';
+import { deleteRedisKeys, randomRedisPrefix } from '../testing/redis-test-keys.ts';
 import { testLogger } from '../testing/test-logger.ts';
 import { createRedisPresence } from './redis-presence.ts';
 
@@ -12,7 +13,7 @@ describe('redis presence', () => {
   const stores: PresenceStore[] = [];
 
   const replica = async (instanceId: string, ttlSeconds = 0.6) => {
-    const redis = new Redis(testRedisUrl);
+    const redis = new Redis(redisUrl());
     clients.push(redis);
     const expired: string[][] = [];
     const revived: string[][] = [];

@@ -1,6 +1,6 @@
 /**
  * One realtime replica as its own process, for the crash test: real NATS, real Redis, its own
- * HTTP server. Usage: `node --import tsx realtime-replica.ts '<json ReplicaConfig>'`.
+ * HTTP server. Usage: `node realtime-replica.ts '<json ReplicaConfig>'`.
  * Prints `READY <url>` once it accepts sockets. SIGTERM stops it cleanly; the test uses SIGKILL.
  */
 import type { JWK } from 'jose';

@@ -1,13 +1,12 @@
 import { Redis } from 'ioredis';
 import { ulid } from 'ulid';
-
-export const testRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { redisUrl } from '@veil/test-env';
 
 /** A random key prefix per test run, and a cleanup that deletes every key under it. */
 export const randomRedisPrefix = (): string => `veil-test:${ulid()}:`;
 
 export const deleteRedisKeys = async (prefix: string): Promise<void> => {
-  const redis = new Redis(testRedisUrl);
+  const redis = new Redis(redisUrl());
   try {
     let cursor = '0';
     do {

@@ -14,7 +14,7 @@ export interface ReplicaProcess {
 
 /** Starts realtime-replica.ts in a child process and resolves with its URL once it is ready. */
 export const spawnReplica = async (config: ReplicaConfig, timeoutMs = 30_000): Promise<ReplicaProcess> => {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(config)], {
+  const child = spawn(process.execPath, [script, JSON.stringify(config)], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: process.env,
   });

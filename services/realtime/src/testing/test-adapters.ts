@@ -10,6 +10,7 @@ import { createEmbeddedBus, createEmbeddedRpc } from '@veil/bus-embedded';
 import { connectNats, createNatsBus, createNatsRpc } from '@veil/bus-nats';
 import { contexts, jetStreamName } from '@veil/contracts';
 import type { EventBus, Logger, Rpc } from '@veil/ports';
+import { natsUrl } from '@veil/test-env';
 import { ulid } from 'ulid';
 
 export interface TestBusPorts {
@@ -33,8 +34,6 @@ export const embeddedPorts = async (log: Logger): Promise<TestBusPorts> => {
   };
 };
 
-export const testNatsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-
 /** A stream/subject prefix per test run, so parallel runs never share streams or consumers. */
 export const randomNatsPrefix = (): string => `t${ulid().toLowerCase()}`;
 
@@ -44,7 +43,7 @@ export const natsPorts = async (
   log: Logger,
   name: string,
 ): Promise<TestBusPorts & { dropStreams(): Promise<void> }> => {
-  const connection = await connectNats({ servers: testNatsUrl, name });
+  const connection = await connectNats({ servers: natsUrl(), name });
   const bus = await createNatsBus({ connection, prefix, log });
   const rpc = createNatsRpc({ connection, prefix, log });
   return {

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * The root package.json's scripts keep working: each file a script runs exists, the tiers select
+ * what they name, and the cheap tools run for real (npm start, cluster, dev, the tests and the
+ * checks are exercised by their own tests and by CI).
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+const scripts = (
+  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+).scripts;
+const run = promisify(execFile);
+const npm = (...args: string[]) => run('npm', ['run', '--silent', ...args], { cwd: root });
+const scratch = mkdtempSync(path.join(tmpdir(), 'veil-scripts-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('npm scripts', () => {
+  it('run files that exist, with plain node (Node 24 strips the types itself)', () => {
+    const entries = Object.values(scripts).flatMap((command) =>
+      [...command.matchAll(/\bnode (?:--[\w-]+ )*(\S+\.ts)\b/g)].map((match) => match[1]!),
+    );
+    expect(entries.length).toBeGreaterThanOrEqual(6);
+    for (const entry of entries) expect(existsSync(path.join(root, entry)), entry).toBe(true);
+    expect(Object.values(scripts).join('\n')).not.toMatch(/--import tsx|\btsx\b/);
+  });
+
+  it.each(['unit', 'int', 'e2e'])(
+    'test:%s runs exactly the files of that tier',
+    async (tier) => {
+      expect(scripts[`test:${tier}`]).toBe(`vitest run --project ${tier}`);
+      const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
+      const list = await run(process.execPath, [vitest, 'list', '--project', tier, '--filesOnly', '--json'], {
+        cwd: root,
+      });
+      const listed = (JSON.parse(list.stdout) as { file: string }[])
+        .map(({ file }) => path.relative(root, file))
+        .sort();
+      expect(listed.length).toBeGreaterThan(0);
+      const inTree = await run(
+        'git',
+        ['ls-files', '--cached', '--others', '--exclude-standard', `*.${tier}.test.ts`],
+        {
+          cwd: root,
+        },
+      );
+      expect(listed).toEqual(inTree.stdout.split('\n').filter(Boolean).sort());
+    },
+    60_000,
+  );
+
+  it('keys prints an Ed25519 key pair as the configuration expects it', async () => {
+    const printed = JSON.parse((await npm('keys')).stdout) as Record<string, string>;
+    expect(Object.keys(printed).sort()).toEqual(['JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY']);
+    const [privateJwk, publicJwk] = [printed.JWT_PRIVATE_KEY!, printed.JWT_PUBLIC_KEY!].map((v) =>
+      JSON.parse(v),
+    );
+    expect(privateJwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519', d: expect.any(String) });
+    expect(publicJwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519', x: privateJwk.x });
+    expect(publicJwk).not.toHaveProperty('d');
+  }, 30_000);
+
+  it('bench:profile summarises a CPU profile', async () => {
+    // A profile of a second of busy work, recorded the way BENCH_PROF=1 records the servers.
+    await run(process.execPath, [
+      '--cpu-prof',
+      `--cpu-prof-dir=${scratch}`,
+      '-e',
+      'const end = Date.now() + 1000; let x = 0; while (Date.now() < end) x += Math.sqrt(x + 1);',
+    ]);
+    const profile = readdirSync(scratch).find((name) => name.endsWith('.cpuprofile'))!;
+    const { stdout } = await npm('bench:profile', '--', path.join(scratch, profile));
+    expect(stdout).toMatch(/busy/i);
+    expect(stdout).toMatch(/\d+\.\d %/);
+  }, 30_000);
+});

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { onAbruptExit } from './exit-cleanup.ts';
+import { freePort } from './free-port.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
+
+/** A server started for one test run, in a temporary directory of its own that goes with it. */
+export interface TestServer {
+  name: string;
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const inTempDir = async (
+  name: string,
+  start: (dir: string) => Promise<{ url: string; server: ServerProcess }>,
+): Promise<TestServer> => {
+  const dir = mkdtempSync(path.join(tmpdir(), `veil-test-${name}-`));
+  const forget = onAbruptExit(() => rmSync(dir, { recursive: true, force: true }));
+  const removeDir = () => {
+    forget();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const { url, server } = await start(dir);
+    return {
+      name,
+      url,
+      pid: server.pid,
+      async stop() {
+        await server.stop();
+        removeDir();
+      },
+    };
+  } catch (error) {
+    removeDir();
+    throw error;
+  }
+};
+
+/**
+ * `nats-server -js` on a port the OS picks (`-p -1`, read back from its log), JetStream storing
+ * in the temporary directory.
+ */
+export const startNatsServer = (binary: string): Promise<TestServer> =>
+  inTempDir('nats-server', async (dir) => {
+    const server = await startServerProcess({
+      name: 'nats-server',
+      command: binary,
+      args: ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', dir],
+      ready: /Server is ready/,
+    });
+    const port = /Listening for client connections on [\d.]+:(\d+)/.exec(server.lastLines())?.[1];
+    if (!port) {
+      await server.stop();
+      throw new Error(`nats-server did not say which port it listens on:\n${server.lastLines()}`);
+    }
+    return { url: `nats://127.0.0.1:${port}`, server };
+  });
+
+/**
+ * `redis-server` without persistence on a free port. Redis cannot pick a port itself, so one is
+ * chosen here, and another if something took it before Redis could bind it.
+ */
+export const startRedisServer = (binary: string, attempts = 5): Promise<TestServer> =>
+  inTempDir('redis-server', async (dir) => {
+    for (let attempt = 1; ; attempt += 1) {
+      const port = await freePort();
+      try {
+        const server = await startServerProcess({
+          name: 'redis-server',
+          command: binary,
+          args: [
+            '--bind',
+            '127.0.0.1',
+            '--port',
+            String(port),
+            '--save',
+            '',
+            '--appendonly',
+            'no',
+            '--dir',
+            dir,
+          ],
+          ready: /Ready to accept connections/,
+        });
+        return { url: `redis://127.0.0.1:${port}`, server };
+      } catch (error) {
+        if (attempt >= attempts || !/Address already in use/.test(String(error))) throw error;
+      }
+    }
+  });
