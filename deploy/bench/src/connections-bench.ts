@@ -31,7 +31,7 @@ export const runConnectionsBench = async (steps: number[], port: number) => {
       while (sockets.length < target) {
         const batch = Array.from({ length: Math.min(200, target - sockets.length) }, async (_, k) => {
           const userId = `BENCH${String(sockets.length + k).padStart(21, '0')}`;
-          const { token } = await sign(userId, new Date());
+          const { token } = await sign(userId, 'bench-session', new Date());
           return new Promise<Socket | null>((resolve) => {
             const socket = io(veil.url, {
               transports: ['websocket'],

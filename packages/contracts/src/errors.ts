@@ -14,6 +14,7 @@ export const errorCodes = [
   'TOKEN_EXPIRED',
   'TOKEN_INVALID',
   'TOKEN_REUSED',
+  'TOKEN_REVOKED',
   'VERSION_CONFLICT',
   'NOT_A_MEMBER',
   'CHAT_NOT_FOUND',

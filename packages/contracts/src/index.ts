@@ -5,6 +5,7 @@ export * from './immutable.ts';
 export * from './events/event.ts';
 export * from './events/user.events.ts';
 export * from './events/auth.events.ts';
+export * from './events/access.events.ts';
 export * from './events/chat.events.ts';
 export * from './events/message.events.ts';
 export * from './http/schemas.ts';

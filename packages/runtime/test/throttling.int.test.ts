@@ -44,9 +44,9 @@ describe('throttling', () => {
       await createUser(api, 'wb'),
       await createUser(api, 'wc'),
     ];
-    const refreshed = await api.post('/api/v1/user/refresh', { refreshToken: alice.refreshToken });
+    const refreshed = await api.post('/api/v1/user/refresh', { refreshtoken: alice.refreshToken });
     expect(refreshed.status).not.toBe(429);
-    const overAddress = await api.post('/api/v1/user/refresh', { refreshToken: bob.refreshToken });
+    const overAddress = await api.post('/api/v1/user/refresh', { refreshtoken: bob.refreshToken });
     expect(overAddress.status).toBe(429);
 
     const send = async (to: typeof bob) =>

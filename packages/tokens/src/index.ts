@@ -15,6 +15,8 @@ export interface AccessClaims {
   userId: string;
   /** Expiry, seconds since the epoch. */
   exp: number;
+  /** The session (refresh-token family) the token was minted in; revoking it revokes the token. */
+  sessionId?: string;
 }
 
 export interface TokenKeyPair {
@@ -29,10 +31,14 @@ export const generateTokenKeyPair = async (): Promise<TokenKeyPair> => {
 
 export const createAccessTokenSigner = async (privateJwk: JWK, ttlSeconds: number) => {
   const key = await importJWK(privateJwk, ALG);
-  return async (userId: string, now: Date): Promise<{ token: string; expiresAt: Date }> => {
+  return async (
+    userId: string,
+    sessionId: string,
+    now: Date,
+  ): Promise<{ token: string; expiresAt: Date }> => {
     const iat = Math.floor(now.getTime() / 1000);
     const exp = iat + ttlSeconds;
-    const token = await new SignJWT({})
+    const token = await new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: ALG })
       .setSubject(userId)
       .setIssuer(ACCESS_TOKEN_ISSUER)
@@ -51,6 +57,8 @@ export interface VerifierOptions {
   cacheSize?: number;
   /** Milliseconds since the epoch; a test clock can be passed. */
   now?: () => number;
+  /** Whether a session was revoked (logout, password change, refresh-token reuse). */
+  isRevoked?: (sessionId: string) => boolean;
 }
 
 /**
@@ -81,7 +89,11 @@ export const createAccessTokenVerifier = async (
       if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') {
         throw new DomainError('TOKEN_INVALID', 'Invalid token');
       }
-      return { userId: payload.sub, exp: payload.exp };
+      return {
+        userId: payload.sub,
+        exp: payload.exp,
+        ...(typeof payload.sid === 'string' && { sessionId: payload.sid }),
+      };
     } catch (error) {
       if (error instanceof DomainError) throw error;
       if (error instanceof errors.JWTExpired) throw new DomainError('TOKEN_EXPIRED', 'Token expired');
@@ -89,15 +101,23 @@ export const createAccessTokenVerifier = async (
     }
   };
 
+  // Revocation is checked on every use, cached or not: it can happen at any moment.
+  const unlessRevoked = (claims: AccessClaims): AccessClaims => {
+    if (claims.sessionId && options.isRevoked?.(claims.sessionId))
+      throw new DomainError('TOKEN_REVOKED', 'This session has ended; please log in again');
+    return { ...claims };
+  };
+
   return async (token) => {
     const cached = verified.get(token);
     if (cached) {
-      if (cached.exp * 1000 > now()) return { ...cached };
+      if (cached.exp * 1000 > now()) return unlessRevoked(cached);
       verified.delete(token);
       throw new DomainError('TOKEN_EXPIRED', 'Token expired');
     }
     const claims = await verifySignature(token);
     verified.set(token, claims);
-    return { ...claims };
+    return unlessRevoked(claims);
   };
 };
+export { followSessionRevocations, type SessionRevocations } from './session-revocations.ts';

@@ -9,7 +9,7 @@ const setup = async (ttlSeconds = 60) => {
   return {
     keys,
     verify,
-    sign: async (userId: string) => (await sign(userId, new Date(clock))).token,
+    sign: async (userId: string) => (await sign(userId, 'test-session', new Date(clock))).token,
     advance: (ms: number) => (clock += ms),
   };
 };

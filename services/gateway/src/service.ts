@@ -1,5 +1,5 @@
 import type { StartService } from '@veil/ports';
-import { createAccessTokenVerifier } from '@veil/tokens';
+import { createAccessTokenVerifier, followSessionRevocations } from '@veil/tokens';
 import { createApp } from './app.ts';
 import { forwardRealtimeUpgrades } from './realtime-proxy.ts';
 import type { GatewaySettings } from './settings.ts';
@@ -10,6 +10,7 @@ export type { GatewaySettings } from './settings.ts';
 export const start: StartService<GatewaySettings> = async ({ ports, settings, http }) => {
   if (!http) throw new Error('The gateway needs an HTTP server');
   const log = ports.log.child({ service: 'gateway' });
+  const revocations = await followSessionRevocations(ports.bus, log);
   const app = createApp({
     rpc: ports.rpc,
     blobs: ports.blobs,
@@ -17,7 +18,9 @@ export const start: StartService<GatewaySettings> = async ({ ports, settings, ht
     writeBudgets: settings.writeBudgets,
     ids: ports.ids,
     log,
-    verifyAccessToken: await createAccessTokenVerifier(settings.accessTokenPublicJwk),
+    verifyAccessToken: await createAccessTokenVerifier(settings.accessTokenPublicJwk, {
+      isRevoked: revocations.isRevoked,
+    }),
     rpcTimeoutMs: settings.rpcTimeoutMs,
     trustProxyHops: settings.trustProxyHops,
     servedOverHttps: settings.servedOverHttps,
@@ -30,6 +33,7 @@ export const start: StartService<GatewaySettings> = async ({ ports, settings, ht
   return {
     async stop() {
       stopProxy();
+      await revocations.stop();
     },
   };
 };

@@ -36,6 +36,7 @@ export const authenticate =
       (claims) => {
         socket.data.userId = claims.userId;
         socket.data.exp = claims.exp;
+        if (claims.sessionId) socket.data.sessionId = claims.sessionId;
         socket.data.present = false;
         next();
       },

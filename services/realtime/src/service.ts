@@ -1,7 +1,7 @@
 import { DomainError, limits, messageRpc } from '@veil/contracts';
 import { rpcClient } from '@veil/kernel';
 import type { RunningService, ServiceContext } from '@veil/ports';
-import { createAccessTokenVerifier } from '@veil/tokens';
+import { createAccessTokenVerifier, followSessionRevocations } from '@veil/tokens';
 import { Server } from 'socket.io';
 import { authenticate, originCheck } from './auth.middleware.ts';
 import { onConnection } from './connection.ts';
@@ -38,7 +38,10 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
   const log = ports.log.child({ service: 'realtime', instanceId: settings.instanceId });
   const now = () => ports.clock.now().getTime();
   const keyPrefix = redisKeyPrefixOf(settings);
-  const verify = await createAccessTokenVerifier(settings.accessTokenPublicJwk);
+  const revocations = await followSessionRevocations(ports.bus, log);
+  const verify = await createAccessTokenVerifier(settings.accessTokenPublicJwk, {
+    isRevoked: revocations.isRevoked,
+  });
   const messages = rpcClient(ports.rpc, messageRpc);
 
   const redis = settings.redisUrl
@@ -53,6 +56,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
     }
     cleanups.length = 0;
   };
+  cleanups.push(() => revocations.stop());
   if (redis) cleanups.push(() => redis.quit());
 
   try {
@@ -115,6 +119,18 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
       auth(socket, next);
     });
     io.on('connection', onConnection({ io, membership, presence: livePresence, messages, log, now }));
+    // An ended session's sockets go at once, not when their token expires.
+    const stopDropping = revocations.onRevoked(({ sessionId }) => {
+      for (const socket of io.of('/').sockets.values()) {
+        if (socket.data.sessionId !== sessionId) continue;
+        socket.emit('error', {
+          code: 'TOKEN_REVOKED',
+          message: 'This session has ended; please log in again',
+        });
+        socket.disconnect(true);
+      }
+    });
+    cleanups.push(stopDropping);
     const detach = attachToHttp(io, http.server);
     cleanups.push(async () => {
       accepting = false;

@@ -6,6 +6,8 @@ export interface SocketData {
   userId: string;
   /** Token expiry, seconds since the epoch. */
   exp: number;
+  /** The session the token was minted in: its revocation drops the socket. */
+  sessionId?: string;
   /** Whether this socket currently counts towards its user's presence (false after `set offline`). */
   present: boolean;
 }

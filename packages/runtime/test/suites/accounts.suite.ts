@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
@@ -201,7 +202,7 @@ export const accountsSuite = (options: Partial<StartVeilOptions> = {}) => {
         await readFile(path.join(veil.dataDir, 'keys', 'access-token.jwk.json'), 'utf8'),
       );
       const sign = await createAccessTokenSigner(keys.privateJwk, 60);
-      const { token } = await sign(user._id, new Date(Date.now() - 3600_000));
+      const { token } = await sign(user._id, 'test-session', new Date(Date.now() - 3600_000));
       const res = await api.get('/api/v1/user/getuser', token);
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ success: false, code: 'TOKEN_EXPIRED' });
@@ -274,6 +275,47 @@ export const accountsSuite = (options: Partial<StartVeilOptions> = {}) => {
       );
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       expect(results.filter((r) => r.status === 409)).toHaveLength(3);
+    });
+
+    it('ends a session at logout and every session at a password change: its access tokens stop working at once, its sockets close', async () => {
+      const user = await createUser(api, 'revoke');
+      const login = async () =>
+        (await api.post('/api/v1/user/login', { username: user.username, password: user.password })).body.data
+          .user as { accesstoken: string; refreshtoken: string };
+      const [laptop, phone] = [await login(), await login()];
+      const socket = io(veil.url, {
+        transports: ['websocket'],
+        auth: { token: laptop.accesstoken },
+        extraHeaders: { origin: veil.url },
+        reconnection: false,
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      const told = new Promise<unknown>((resolve) => socket.once('error', resolve));
+      const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+      const status = async (token: string) => (await api.get('/api/v1/user/getuser', token)).body;
+
+      expect((await api.post('/api/v1/user/logout', { refreshtoken: laptop.refreshtoken })).status).toBe(200);
+      await expect
+        .poll(() => status(laptop.accesstoken), { timeout: 5_000 })
+        .toMatchObject({
+          success: false,
+          code: 'TOKEN_REVOKED',
+        });
+      expect(await told).toMatchObject({ code: 'TOKEN_REVOKED' });
+      expect(await closed).toBe('io server disconnect');
+      // The other session is untouched by a logout elsewhere...
+      expect(await status(phone.accesstoken)).toMatchObject({ success: true });
+      // ...and ends with a password change.
+      await api.put('/api/v1/user/updatePassword', { password: 'another-new-secret' }, phone.accesstoken);
+      await expect
+        .poll(() => status(phone.accesstoken), { timeout: 5_000 })
+        .toMatchObject({
+          code: 'TOKEN_REVOKED',
+        });
+      socket.close();
     });
 
     it('changes the password, revoking refresh tokens, and logs in with the new one', async () => {

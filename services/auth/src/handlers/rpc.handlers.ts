@@ -3,6 +3,7 @@ import {
   credentialsStreamId,
   newPasswordSchema,
   refreshFamilyStreamId,
+  sessionStreamId,
   type authRpc,
   type TokenPair,
 } from '@veil/contracts';
@@ -25,7 +26,11 @@ type Deps = Pick<Ports, 'clock' | 'ids' | 'log'> & {
   models: AuthReadModels;
   projection: RunningProjection;
   throttle: LoginThrottle;
-  signAccessToken: (userId: string, now: Date) => Promise<{ token: string; expiresAt: Date }>;
+  signAccessToken: (
+    userId: string,
+    sessionId: string,
+    now: Date,
+  ) => Promise<{ token: string; expiresAt: Date }>;
   refreshTokenTtlSeconds: number;
 };
 
@@ -45,6 +50,12 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
     userId: string,
     reason: 'reuse' | 'logout' | 'password-change',
   ) => {
+    // The session's access tokens first (the gateways refuse them from then on), then its
+    // refresh tokens: a crash in between leaves a dead session, never a live access token.
+    await store.append(
+      'access',
+      newEvent(deps, 'SessionRevoked', sessionStreamId(familyId), { userId, sessionId: familyId, reason }),
+    );
     const { position } = await store.append(
       'auth',
       newEvent(deps, 'RefreshFamilyRevoked', refreshFamilyStreamId(familyId), { userId, familyId, reason }),
@@ -73,7 +84,7 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
       }),
       { expectedVersion },
     );
-    const access = await deps.signAccessToken(userId, now);
+    const access = await deps.signAccessToken(userId, familyId, now);
     return { accessToken: access.token, refreshToken, accessTokenExpiresAt: access.expiresAt.toISOString() };
   };
 

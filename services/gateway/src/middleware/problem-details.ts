@@ -16,6 +16,7 @@ const statusByCode: Record<ErrorCode, number> = {
   TOKEN_EXPIRED: 401,
   TOKEN_INVALID: 401,
   TOKEN_REUSED: 401,
+  TOKEN_REVOKED: 401,
   FORBIDDEN: 403,
   NOT_A_MEMBER: 403,
   NOT_FOUND: 404,

@@ -65,5 +65,5 @@ export const signToken = async (
   options: { ttlSeconds?: number; issuedAt?: Date } = {},
 ): Promise<string> => {
   const sign = await createAccessTokenSigner(keys.privateJwk, options.ttlSeconds ?? 900);
-  return (await sign(userId, options.issuedAt ?? new Date())).token;
+  return (await sign(userId, 'test-session', options.issuedAt ?? new Date())).token;
 };
