@@ -10,7 +10,10 @@ const chunk = (type: string, data: Buffer) => {
   return Buffer.concat([length, typeAndData, crc]);
 };
 
-export const makePng = (width: number, height: number, withPixels = true): Buffer => {
+/** A PNG's width and height, read from its header. */
+export const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
+
+export const makePng = (width: number, height: number, withPixels = true, text?: string): Buffer => {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -26,6 +29,7 @@ export const makePng = (width: number, height: number, withPixels = true): Buffe
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
+    ...(text ? [chunk('tEXt', Buffer.from(`Comment\0${text}`, 'latin1'))] : []),
     chunk('IDAT', deflateSync(rows)),
     chunk('IEND', Buffer.alloc(0)),
   ]);

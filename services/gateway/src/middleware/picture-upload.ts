@@ -2,13 +2,15 @@ import type { RequestHandler } from 'express';
 import multer from 'multer';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
+import sharp from 'sharp';
 import { DomainError, limits } from '@veil/contracts';
 import type { BlobStore, IdGenerator } from '@veil/ports';
 
 /**
  * Profile pictures: the multipart part is held in memory (it is capped), its type is decided
  * by its bytes, never its name or declared type, and its pixel count is capped before anything
- * decodes it. SVG is refused (it can carry script). Stored under a fresh key, so deleting a
+ * decodes it. SVG is refused (it can carry script). What is stored is the picture decoded and
+ * encoded again (`reencode`), never the bytes sent. Stored under a fresh key, so deleting a
  * rejected upload can never remove another user's picture.
  */
 const allowed: Record<string, string> = {
@@ -64,7 +66,32 @@ export const storePicture = async (
       `Image is too large: at most ${limits.pictureMaxPixels} pixels`,
     );
   }
+  const pixelsOnly = await reencode(file.buffer, type.mime).catch(() => {
+    throw invalid();
+  });
   const key = `avatars/${deps.ids.next()}.${extension}`;
-  await deps.blobs.put(key, new Uint8Array(file.buffer), type.mime);
+  await deps.blobs.put(key, new Uint8Array(pixelsOnly), type.mime);
   return key;
+};
+
+/**
+ * Only the pixels survive: EXIF (GPS position, camera and serial numbers, time), XMP, IPTC,
+ * ICC profiles and text chunks are dropped, so they never leave the uploader's device through
+ * Veil. The EXIF orientation is applied to the pixels first, since its tag goes too. Animated
+ * GIF and WebP keep their frames.
+ */
+const reencode = (bytes: Buffer, mime: string): Promise<Buffer> => {
+  const animated = mime === 'image/gif' || mime === 'image/webp';
+  const decoded = sharp(bytes, { limitInputPixels: limits.pictureMaxPixels, animated });
+  const image = animated ? decoded : decoded.autoOrient();
+  switch (mime) {
+    case 'image/png':
+      return image.png().toBuffer();
+    case 'image/jpeg':
+      return image.jpeg({ quality: 90 }).toBuffer();
+    case 'image/webp':
+      return image.webp({ quality: 90 }).toBuffer();
+    default:
+      return image.gif().toBuffer();
+  }
 };
