@@ -90,6 +90,8 @@ const envSchema = z.object({
   PRESENCE_TTL_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   /** Login attempts one client IP may make per 15 minutes (raise it for load tests from one host). */
   LOGIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(100),
+  /** A registration whose password never arrived this long after its username claim is undone. */
+  REGISTRATION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Writes (sends, profile changes, group creation) one signed-in user may make per minute. */
   WRITES_PER_USER_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Writes without a user (register, login, refresh, logout) one client IP may make per minute. */

@@ -33,6 +33,7 @@ export const registry: Record<ServiceName, Registration> = {
       accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
       loginAttemptsPerIp: config.LOGIN_ATTEMPTS_PER_IP,
+      registrationTimeoutSeconds: config.REGISTRATION_TIMEOUT_SECONDS,
     }),
   },
   user: { load: () => import('@veil/user-service/service'), http: false, settings: () => ({}) },

@@ -3,6 +3,7 @@ import { startProjectedRpcService } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { createAccessTokenSigner } from '@veil/tokens';
 import { authRpcHandlers } from './handlers/rpc.handlers.ts';
+import { abandonedRegistrationSweep } from './handlers/abandoned-registrations.ts';
 import { loginThrottle } from './handlers/login-throttle.ts';
 import { credentialsProjection, openAuthReadModels } from './projections/credentials.projection.ts';
 import type { AuthSettings } from './settings.ts';
@@ -17,6 +18,22 @@ export const start: StartService<AuthSettings> = async ({ ports, settings }) => 
     settings.accessTokenPrivateJwk,
     settings.accessTokenTtlSeconds,
   );
+  const log = ports.log.child({ service: 'auth' });
+  const sweep = abandonedRegistrationSweep({
+    ...ports,
+    models,
+    timeoutMs: settings.registrationTimeoutSeconds * 1000,
+  });
+  let sweeping: Promise<void> | null = null;
+  const sweeper = setInterval(
+    () => {
+      sweeping ??= sweep()
+        .catch((err: unknown) => log.warn({ err }, 'sweep of abandoned registrations failed'))
+        .finally(() => (sweeping = null));
+    },
+    Math.min(30_000, (settings.registrationTimeoutSeconds * 1000) / 2),
+  );
+  sweeper.unref();
   return startProjectedRpcService(ports, {
     contract: authRpc,
     projection: credentialsProjection(models),
@@ -30,7 +47,11 @@ export const start: StartService<AuthSettings> = async ({ ports, settings }) => 
         refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
         clock: ports.clock,
         ids: ports.ids,
-        log: ports.log.child({ service: 'auth' }),
+        log,
       }),
+    onStop: async () => {
+      clearInterval(sweeper);
+      await sweeping;
+    },
   });
 };

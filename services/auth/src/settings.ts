@@ -6,4 +6,6 @@ export interface AuthSettings {
   refreshTokenTtlSeconds: number;
   /** Login attempts per client IP per 15 minutes. */
   loginAttemptsPerIp: number;
+  /** A username claimed this long ago without credentials is a registration that died: freed. */
+  registrationTimeoutSeconds: number;
 }

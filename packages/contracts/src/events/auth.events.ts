@@ -36,8 +36,19 @@ export const RefreshFamilyRevoked = defineEvent(
   }),
 );
 
+/**
+ * A registration that never got its credentials (the process died between the username claim
+ * and the password): appended to `cred-<userId>` with expected version 0, so either this or
+ * CredentialsRegistered wins, never both. The username is then freed.
+ */
+export const CredentialsAbandoned = defineEvent(
+  'CredentialsAbandoned',
+  z.object({ userId: idSchema, username: z.string() }),
+);
+
 export const authEventSchema = z.discriminatedUnion('type', [
   CredentialsRegistered,
+  CredentialsAbandoned,
   PasswordChanged,
   RefreshTokenIssued,
   RefreshFamilyRevoked,

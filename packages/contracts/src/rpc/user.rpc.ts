@@ -8,7 +8,13 @@ export const userRpc = defineRpcService('user', {
   register: operation<{ user: PublicUser }>()(
     z.object({ username: z.string(), publicKey: z.string(), pictureKey: z.string().nullable() }),
   ),
-  cancelRegistration: operation<Record<string, never>>()(z.object({ userId: idSchema })),
+  /**
+   * Undoes a registration: cancels the profile if it was made, and frees the username (given
+   * when the profile may never have been written: the claim is all there is).
+   */
+  cancelRegistration: operation<Record<string, never>>()(
+    z.object({ userId: idSchema, username: z.string().max(100).optional() }),
+  ),
   get: operation<{ user: PublicUser }>()(z.object({ userId: idSchema })),
   getMany: operation<{ users: PublicUser[] }>()(z.object({ userIds: z.array(idSchema).max(1000) })),
   list: operation<{ users: PublicUser[] }>()(z.object({})),

@@ -39,6 +39,7 @@ export const refreshFamilyAggregate: Aggregate<RefreshFamilyState, AuthEvent> = 
       case 'RefreshFamilyRevoked':
         return { ...state, revoked: true };
       case 'CredentialsRegistered':
+      case 'CredentialsAbandoned':
       case 'PasswordChanged':
         return state;
       default: {

@@ -18,6 +18,7 @@ import type { Ports } from '@veil/ports';
 import { dummyHashPromise, hashPassword, verifyPassword } from '../infra/password-hash.ts';
 import { refreshFamilyAggregate } from '../domain/refresh-family.aggregate.ts';
 import { digestRefreshToken, mintRefreshToken, parseRefreshToken } from '../infra/refresh-token.ts';
+import { registrationTimedOut } from './abandoned-registrations.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import type { AuthReadModels } from '../projections/credentials.projection.ts';
 
@@ -92,15 +93,20 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
     async registerCredentials({ userId, username, password }) {
       checkNewPassword(password);
       const passwordHash = await hashPassword(password);
-      const { position } = await store.append(
-        'auth',
-        newEvent(deps, 'CredentialsRegistered', credentialsStreamId(userId), {
-          userId,
-          username,
-          passwordHash,
-        }),
-        { expectedVersion: 0 },
-      );
+      const { position } = await store
+        .append(
+          'auth',
+          newEvent(deps, 'CredentialsRegistered', credentialsStreamId(userId), {
+            userId,
+            username,
+            passwordHash,
+          }),
+          { expectedVersion: 0 },
+        )
+        .catch((error: unknown) => {
+          // Only an abandoned registration has written this stream before.
+          throw isVersionConflict(error) ? registrationTimedOut() : error;
+        });
       await projection.waitFor('auth', position);
       return {};
     },

@@ -17,9 +17,19 @@ export interface FamilyDoc {
   revoked: boolean;
 }
 
+/** A username claimed for a new account whose credentials have not arrived yet. */
+export interface PendingRegistrationDoc {
+  _id: string;
+  username: string;
+  claimedAt: string;
+  /** Its credentials were declared abandoned; what is left is freeing the name. */
+  abandoned: boolean;
+}
+
 export interface AuthReadModels {
   credentials: Collection<CredentialDoc>;
   families: Collection<FamilyDoc>;
+  pendingRegistrations: Collection<PendingRegistrationDoc>;
 }
 
 export const openAuthReadModels = async (readStore: ReadStore): Promise<AuthReadModels> => ({
@@ -27,9 +37,16 @@ export const openAuthReadModels = async (readStore: ReadStore): Promise<AuthRead
     { fields: { usernameLower: 1 } },
   ]),
   families: await readStore.collection<FamilyDoc>('auth_refresh_families', [{ fields: { userId: 1 } }]),
+  pendingRegistrations: await readStore.collection<PendingRegistrationDoc>('auth_pending_registrations', [
+    { fields: { claimedAt: 1 } },
+  ]),
 });
 
-export const credentialsProjection = ({ credentials, families }: AuthReadModels): ProjectionDefinition => ({
+export const credentialsProjection = ({
+  credentials,
+  families,
+  pendingRegistrations: pending,
+}: AuthReadModels): ProjectionDefinition => ({
   name: 'auth_credentials',
   contexts: ['auth', 'user'],
   async handle({ event: raw }) {
@@ -43,6 +60,26 @@ export const credentialsProjection = ({ credentials, families }: AuthReadModels)
           passwordChangedAt: null,
           disabled: false,
         });
+        await pending.delete(event.data.userId);
+        return;
+      // A claim by a user with credentials is a rename; any other is a registration under way.
+      // The two contexts are followed apart, so either order of claim and credentials is handled.
+      case 'UsernameClaimed':
+        if (!(await credentials.get(event.data.userId)) && !(await pending.get(event.data.userId)))
+          await pending.put({
+            _id: event.data.userId,
+            username: event.data.username,
+            claimedAt: event.occurredAt,
+            abandoned: false,
+          });
+        return;
+      case 'CredentialsAbandoned': {
+        const doc = await pending.get(event.data.userId);
+        if (doc) await pending.put({ ...doc, abandoned: true });
+        return;
+      }
+      case 'UsernameReleased':
+        await pending.delete(event.data.userId);
         return;
       case 'PasswordChanged': {
         const doc = await credentials.get(event.data.userId);

@@ -54,17 +54,19 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
       return { user: toPublicUser(await requireUser(userId)) };
     },
 
-    async cancelRegistration({ userId }) {
+    async cancelRegistration({ userId, username }) {
       const { state, version } = await loadAggregate(store, profileAggregate, userStreamId(userId));
-      if (!isActive(state)) return {};
-      await store.append(
-        'user',
-        newEvent(deps, 'UserRegistrationCancelled', userStreamId(userId), { userId }),
-        {
-          expectedVersion: version,
-        },
-      );
-      await releaseUsername(deps, state.username, userId);
+      if (isActive(state)) {
+        await store.append(
+          'user',
+          newEvent(deps, 'UserRegistrationCancelled', userStreamId(userId), { userId }),
+          { expectedVersion: version },
+        );
+      }
+      // Also when already cancelled: a crash may have come between the two steps. Releasing a
+      // name this user does not hold does nothing.
+      const name = state.exists ? state.username : username;
+      if (name) await releaseUsername(deps, name, userId);
       return {};
     },
 

@@ -56,7 +56,7 @@ export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps):
           password: body.password,
         });
       } catch (error) {
-        await services.user.cancelRegistration({ userId: user._id });
+        await services.user.cancelRegistration({ userId: user._id, username: user.username });
         throw error;
       }
       return user;
