@@ -66,6 +66,12 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
       allowUpgrades: false,
       serveClient: false,
       maxHttpBufferSize: maxPacketBytes,
+      // A replica that dies without closing its sockets (kill -9, a frozen process, a lost
+      // network) is noticed by its clients only through missed heartbeats: at Socket.IO's
+      // defaults (25 s + 20 s) they sat on a dead socket for up to 45 s. 5 s + 5 s brings them
+      // back through another replica within about 10 s, for one small packet per socket each 5 s.
+      pingInterval: 5_000,
+      pingTimeout: 5_000,
       allowRequest: originCheck(settings.allowedOrigins),
       ...(redis ? { adapter: redis.adapter } : {}),
     });
