@@ -11,6 +11,8 @@ import { z } from 'zod';
  */
 export const serviceNames = ['auth', 'user', 'chat', 'message', 'gateway', 'realtime'] as const;
 export type ServiceName = (typeof serviceNames)[number];
+/** The services that keep read models (projections of the log). */
+export const dataOwners: readonly ServiceName[] = ['user', 'auth', 'chat', 'message'];
 
 const optionalUrl = (protocols: string[]) =>
   z

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Collection, Doc, Filter, ReadStore } from '../read-store.port.ts';
+import { describeReadStoreFilters } from './read-store-filters.contract.ts';
+import { describeReadStoreWrites } from './read-store-writes.contract.ts';
 
 /**
- * The read-store contract, run by the embedded store and by MongoDB: the filter subset of the
- * port, sorting and limits, copies in and out, and rebuilding a projection from scratch.
+ * The read-store contract, run by SQLite and by MongoDB: the filter subset of the port, sorting
+ * and limits, copies in and out, rebuilding a projection from scratch; the filter language's
+ * finer points (read-store-filters.contract.ts); unique indexes and `write`
+ * (read-store-writes.contract.ts).
  */
 export interface ReadStoreUnderTest {
   store: ReadStore;
@@ -26,6 +30,8 @@ const items: Item[] = [
 
 export const describeReadStoreContract = (name: string, make: () => Promise<ReadStoreUnderTest>) => {
   describe(`ReadStore contract: ${name}`, () => {
+    describeReadStoreFilters(make);
+    describeReadStoreWrites(make);
     const withItems = (body: (c: Collection<Item>, store: ReadStore) => Promise<void>) => async () => {
       const { store, teardown } = await make();
       try {

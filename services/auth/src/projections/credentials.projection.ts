@@ -17,10 +17,10 @@ export interface FamilyDoc {
   revoked: boolean;
 }
 
-export interface AuthReadModels {
+export type AuthReadModels = {
   credentials: Collection<CredentialDoc>;
   families: Collection<FamilyDoc>;
-}
+};
 
 export const openAuthReadModels = async (readStore: ReadStore): Promise<AuthReadModels> => ({
   credentials: await readStore.collection<CredentialDoc>('auth_credentials', [
@@ -29,10 +29,11 @@ export const openAuthReadModels = async (readStore: ReadStore): Promise<AuthRead
   families: await readStore.collection<FamilyDoc>('auth_refresh_families', [{ fields: { userId: 1 } }]),
 });
 
-export const credentialsProjection = ({ credentials, families }: AuthReadModels): ProjectionDefinition => ({
+export const credentialsProjection = (models: AuthReadModels): ProjectionDefinition<AuthReadModels> => ({
   name: 'auth_credentials',
   contexts: ['auth', 'user'],
-  async handle({ event: raw }) {
+  models,
+  async handle({ event: raw }, { credentials, families }) {
     const event = raw as AuthEvent | UserEvent;
     switch (event.type) {
       case 'CredentialsRegistered':
