@@ -63,7 +63,8 @@ const definitionOf = (models: Models, applied: number[] = []): ProjectionDefinit
   models,
   async handle({ event, position }, { entries, tallies }) {
     applied.push(position);
-    await entries.put({ _id: event.eventId, position, tag: String(event.data.tag) });
+    const { tag } = event.data as { tag: string };
+    await entries.put({ _id: event.eventId, position, tag });
     const tally = (await tallies.get('all')) ?? { _id: 'all', events: 0 };
     await tallies.put({ ...tally, events: tally.events + 1 });
   },
@@ -162,7 +163,7 @@ describe('projections store their documents and checkpoint together', () => {
       expect(marks).toHaveLength(1);
       // The checkpoint is the last change and covers the newest event in the same write.
       expect(changes.at(-1)).toEqual(marks[0]);
-      expect((marks[0] as { put: Checkpoint }).put.position).toBe(Math.max(...positions));
+      expect(marks[0]).toMatchObject({ put: { position: Math.max(...positions) } });
     }
   });
 

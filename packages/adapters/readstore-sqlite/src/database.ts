@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { registerFoldCase } from './conditions.ts';
@@ -20,9 +20,16 @@ export const schemaVersion = 1;
 
 export const rebuildCommand = 'npm run rebuild';
 
+/** Why the read-model file cannot be used: only `in-use` is not cured by a rebuild. */
+export type ReadModelFileProblem = 'damaged' | 'newer' | 'foreign' | 'in-use';
+
 /** The read-model file cannot be used as it is; the message says why and what to do. */
 export class ReadModelFileError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly problem: ReadModelFileProblem,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'ReadModelFileError';
   }
@@ -30,6 +37,7 @@ export class ReadModelFileError extends Error {
 
 const unreadable = (file: string, error: unknown) =>
   new ReadModelFileError(
+    'damaged',
     `The read-model database ${file} is damaged (${(error as Error).message}). ` +
       `The read models are rebuilt from the event log by: ${rebuildCommand}`,
     { cause: error },
@@ -63,6 +71,7 @@ export const openDatabase = (file: string): DatabaseSync => {
     const version = Number(db.prepare('PRAGMA user_version').get()!.user_version);
     if (version > schemaVersion) {
       throw new ReadModelFileError(
+        'newer',
         `The read-model database ${file} was written by a newer version of Veil (schema ${version}; ` +
           `this version reads ${schemaVersion}). Run the newer version, or rebuild the read models ` +
           `from the event log with this one: ${rebuildCommand}`,
@@ -72,6 +81,7 @@ export const openDatabase = (file: string): DatabaseSync => {
       const tables = Number(db.prepare('SELECT count(*) AS n FROM sqlite_schema').get()!.n);
       if (tables > 0) {
         throw new ReadModelFileError(
+          'foreign',
           `${file} is not a Veil read-model database (it has tables but no schema version). ` +
             `Move it away, or replace it with read models rebuilt from the event log: ${rebuildCommand}`,
         );
@@ -84,6 +94,7 @@ export const openDatabase = (file: string): DatabaseSync => {
     db.close();
     if (sqliteCode(error) === SQLITE_BUSY) {
       throw new ReadModelFileError(
+        'in-use',
         `The read-model database ${file} is in use by another Veil process (same DATA_DIR). ` +
           'Stop that process first.',
         { cause: error },
@@ -93,4 +104,19 @@ export const openDatabase = (file: string): DatabaseSync => {
   }
   registerFoldCase(db);
   return db;
+};
+
+/**
+ * Deletes the read-model file (and its WAL), for a rebuild from scratch, which is also the way
+ * out of a damaged file or one from a newer version. Refuses while another process uses it.
+ */
+export const removeDatabase = (file: string) => {
+  if (existsSync(file)) {
+    try {
+      openDatabase(file).close();
+    } catch (error) {
+      if (!(error instanceof ReadModelFileError) || error.problem === 'in-use') throw error;
+    }
+  }
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
 };

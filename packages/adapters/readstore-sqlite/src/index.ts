@@ -1,2 +1,2 @@
 export { createSqliteReadStore } from './sqlite-read-store.ts';
-export { ReadModelFileError, rebuildCommand } from './database.ts';
+export { ReadModelFileError, rebuildCommand, removeDatabase as removeSqliteReadStore } from './database.ts';
