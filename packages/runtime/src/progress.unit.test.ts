@@ -22,10 +22,10 @@ describe('progress', () => {
     progress.finish();
     expect(written).toHaveLength(4);
     expect(written[0]).toMatch(
-      /^\rmessage \(message_timeline\) \[#+-+\]  25%  250,000\/1,000,000 events  250,000\/s/,
+      /^\rmessage \(message_timeline\) \[#+-+\] {2}25% {2}250,000\/1,000,000 events {2}250,000\/s/,
     );
-    expect(written[1]).toMatch(/\[#{15}-{15}\]  50%  500,000\/1,000,000 events  250,000\/s/);
-    expect(written[2]).toMatch(/\[#{30}\] 100%  1,000,000\/1,000,000 events/);
+    expect(written[1]).toMatch(/\[#{15}-{15}\] {2}50% {2}500,000\/1,000,000 events {2}250,000\/s/);
+    expect(written[2]).toMatch(/\[#{30}\] 100% {2}1,000,000\/1,000,000 events/);
     expect(written[3]).toBe('  2.0 s\n');
     expect(written.slice(0, 3).join('')).not.toContain('\n');
   });
