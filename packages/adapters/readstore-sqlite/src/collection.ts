@@ -1,6 +1,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { DuplicateKeyError, type Doc, type Filter, type FindOptions, type IndexSpec } from '@veil/ports';
 import { entriesIdentity, entriesOf, indexFields, type IndexFields, type Key } from './index-keys.ts';
+import { hasNonAscii } from './conditions.ts';
 import { buildQuery, type QueryIndex } from './query.ts';
 import { quote, SQLITE_CONSTRAINT, sqliteCode } from './sql.ts';
 
@@ -15,6 +16,7 @@ interface KeyTable extends QueryIndex {
   readonly key: IndexFields;
   readonly unique: boolean;
   multikey: boolean;
+  nonAscii: boolean;
   readonly selectEntries: StatementSync;
   readonly deleteEntries: StatementSync;
   readonly insertEntry: StatementSync;
@@ -35,6 +37,16 @@ export interface SqliteCollection {
 }
 
 const namePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const isNonAscii = (key: Key) => typeof key === 'string' && hasNonAscii(key);
+
+/**
+ * What the keys of an index have shown so far, recorded so queries can take the faster form:
+ * `multikey`, a document with several keys (an array); `nonAscii`, a string key beyond ASCII.
+ */
+interface IndexFlags {
+  multikey: boolean;
+  nonAscii: boolean;
+}
 const maxCachedQueries = 256;
 
 const specKey = (spec: IndexSpec) =>
@@ -56,19 +68,20 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
     delete: db.prepare(`DELETE FROM ${table} WHERE id = ? RETURNING rowid AS rid`),
     everything: db.prepare(`SELECT rowid AS rid, doc FROM ${table}`),
     markMultikey: db.prepare('UPDATE _veil_indexes SET multikey = 1 WHERE key_table = ?'),
+    markNonAscii: db.prepare('UPDATE _veil_indexes SET non_ascii = 1 WHERE key_table = ?'),
   };
   const keyTables: KeyTable[] = [];
   const declared = new Set<string>();
   const queries = new Map<string, StatementSync>();
 
-  const keyTableOf = (spec: IndexSpec, keyTable: string, multikey: boolean): KeyTable => {
+  const keyTableOf = (spec: IndexSpec, keyTable: string, flags: IndexFlags): KeyTable => {
     const fields = Object.keys(spec.fields);
     const columns = fields.map((_, at) => `k${at + 1}`);
     const quoted = quote(keyTable);
     return {
       fields,
       table: keyTable,
-      multikey,
+      ...flags,
       key: indexFields(fields),
       unique: spec.unique ?? false,
       selectEntries: db.prepare(`SELECT ${columns.join(', ')} FROM ${quoted} WHERE rid = ?`, {
@@ -85,13 +98,20 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
   const writeEntries = (index: KeyTable, rid: number, doc: Doc | null) => {
     const entries: Key[][] = doc ? entriesOf(doc, index.key) : [];
     const stored = index.selectEntries.all(rid) as unknown as Key[][];
-    if (entriesIdentity(entries) === entriesIdentity(stored)) return;
+    // Most writes leave an index's keys as they were (a chat's last activity changes, its members do not).
+    if (stored.length && entriesIdentity(entries) === entriesIdentity(stored)) return;
+    // Flags only ever go up (a rolled back write leaves one set, which is merely cautious).
     if (entries.length > 1 && !index.multikey) {
       statements.markMultikey.run(index.table);
       index.multikey = true;
       queries.clear(); // plans through this index must now narrow, not walk
     }
-    index.deleteEntries.run(rid);
+    if (!index.nonAscii && entries.some((entry) => entry.some(isNonAscii))) {
+      statements.markNonAscii.run(index.table);
+      index.nonAscii = true;
+      queries.clear(); // $icontains on its keys must now fold case beyond ASCII
+    }
+    if (stored.length) index.deleteEntries.run(rid);
     try {
       for (const entry of entries) index.insertEntry.run(rid, ...(entry as SQLInputValue[]));
     } catch (error) {
@@ -102,8 +122,8 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
     }
   };
 
-  const addIndexTable = (spec: IndexSpec, keyTable: string, multikey: boolean) => {
-    const index = keyTableOf(spec, keyTable, multikey);
+  const addIndexTable = (spec: IndexSpec, keyTable: string, flags: IndexFlags) => {
+    const index = keyTableOf(spec, keyTable, flags);
     keyTables.push(index);
     declared.add(specKey(spec));
     queries.clear();
@@ -112,12 +132,14 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
 
   // Indexes declared before (in this run or an earlier one) are all kept in step.
   const recorded = db
-    .prepare('SELECT spec, key_table, multikey FROM _veil_indexes WHERE collection = ? ORDER BY key_table')
-    .all(name) as { spec: string; key_table: string; multikey: number }[];
+    .prepare(
+      'SELECT spec, key_table, multikey, non_ascii FROM _veil_indexes WHERE collection = ? ORDER BY key_table',
+    )
+    .all(name) as { spec: string; key_table: string; multikey: number; non_ascii: number }[];
   for (const row of recorded) {
     const { fields, unique } = JSON.parse(row.spec) as { fields: string[]; unique: boolean };
     const spec = { fields: Object.fromEntries(fields.map((field) => [field, 1 as const])), unique };
-    addIndexTable(spec, row.key_table, !!row.multikey);
+    addIndexTable(spec, row.key_table, { multikey: !!row.multikey, nonAscii: !!row.non_ascii });
   }
 
   const parseRows = (rows: Record<string, unknown>[]) =>
@@ -156,7 +178,7 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
         key,
         keyTable,
       );
-      const index = addIndexTable(spec, keyTable, false);
+      const index = addIndexTable(spec, keyTable, { multikey: false, nonAscii: false });
       for (const row of statements.everything.iterate()) {
         writeEntries(index, Number(row.rid), JSON.parse(row.doc as string) as Doc);
       }

@@ -92,29 +92,46 @@ export const documentCondition = (params: Params, path: FieldPath, condition: Pa
   }
 };
 
+/** A column of keys (or `_id`), and whether every string in it is ASCII so far. */
+export interface KeyColumn {
+  sql: string;
+  asciiOnly: boolean;
+}
+
+export const hasNonAscii = (text: string) => /[\u0080-\uffff]/.test(text);
+const likePattern = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /**
- * A condition on a column of keys (or on the `_id` column). Ranges are fenced to their type by
- * where SQLite orders types: numbers below every string (`''`), strings below every blob (`x''`).
+ * A condition on a column of keys. Ranges are fenced to their type by where SQLite orders
+ * types: numbers below every string (`''`), strings below every blob (`x''`). `$icontains` on
+ * ASCII keys with an ASCII needle is a LIKE, whose case folding (ASCII only) is then exactly
+ * JavaScript's and which costs a third of lower() and instr() on every key a search walks.
  */
-export const keyCondition = (params: Params, column: string, condition: ParsedCondition): string => {
+export const keyCondition = (params: Params, column: KeyColumn, condition: ParsedCondition): string => {
+  const { sql } = column;
   switch (condition.kind) {
     case 'in': {
       const values = condition.values.filter((value) => value !== null);
       const listed = values.length
-        ? `${column} IN (${values.map((v) => params.bind(keyOf(v))).join(', ')})`
+        ? `${sql} IN (${values.map((v) => params.bind(keyOf(v))).join(', ')})`
         : '';
-      const nulls = values.length < condition.values.length ? `${column} IS NULL` : '';
+      const nulls = values.length < condition.values.length ? `${sql} IS NULL` : '';
       return `(${[listed, nulls].filter(Boolean).join(' OR ') || '0'})`;
     }
-    case 'contains':
-      return `(typeof(${column}) = 'text' AND instr(${foldCase(column)}, ${params.bind(condition.needle)}) > 0)`;
+    case 'contains': {
+      const { needle } = condition;
+      if (column.asciiOnly && !hasNonAscii(needle)) {
+        return `(typeof(${sql}) = 'text' AND ${sql} LIKE ${params.bind(likePattern(needle))} ESCAPE '\\')`;
+      }
+      return `(typeof(${sql}) = 'text' AND instr(${foldCase(sql)}, ${params.bind(needle)}) > 0)`;
+    }
     case 'range':
       return condition.bounds
         .map(([bound, limit]) => {
-          const test = `${column} ${operators[bound]} ${params.bind(limit)}`;
+          const test = `${sql} ${operators[bound]} ${params.bind(limit)}`;
           const above = bound === '$gt' || bound === '$gte';
-          if (typeof limit === 'number') return above ? `${test} AND ${column} < ''` : test;
-          return above ? `${test} AND ${column} < x''` : `${test} AND ${column} >= ''`;
+          if (typeof limit === 'number') return above ? `${test} AND ${sql} < ''` : test;
+          return above ? `${test} AND ${sql} < x''` : `${test} AND ${sql} >= ''`;
         })
         .join(' AND ');
   }

@@ -55,6 +55,7 @@ const metaSchema = `
     spec TEXT NOT NULL,
     key_table TEXT NOT NULL UNIQUE,
     multikey INTEGER NOT NULL DEFAULT 0,
+    non_ascii INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (collection, spec)
   );
 `;
@@ -66,6 +67,10 @@ export const openDatabase = (file: string): DatabaseSync => {
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
     db.prepare('PRAGMA journal_mode = WAL').get();
     db.exec('PRAGMA synchronous = NORMAL');
+    // 64 MB of page cache (SQLite's default is 2 MB) keeps the indexes' upper pages in memory, and
+    // a checkpoint every 16 MB of WAL instead of 4 MB means a quarter of the syncs when building.
+    db.exec('PRAGMA cache_size = -65536');
+    db.exec('PRAGMA wal_autocheckpoint = 4000');
     // Takes the exclusive lock now, not at the first write.
     db.exec('BEGIN IMMEDIATE');
     const version = Number(db.prepare('PRAGMA user_version').get()!.user_version);

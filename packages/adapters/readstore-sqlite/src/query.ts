@@ -1,5 +1,12 @@
 import { checkFindOptions, parseCondition, type Filter, type FindOptions } from '@veil/ports';
-import { createParams, documentCondition, documentSortKey, keyCondition, type Params } from './conditions.ts';
+import {
+  createParams,
+  documentCondition,
+  documentSortKey,
+  keyCondition,
+  type KeyColumn,
+  type Params,
+} from './conditions.ts';
 import { fieldPath } from './paths.ts';
 import { quote } from './sql.ts';
 
@@ -10,6 +17,8 @@ export interface QueryIndex {
   readonly table: string;
   /** Some document has more than one key in it (an array field): rows are not one per document. */
   readonly multikey: boolean;
+  /** Some string key has characters beyond ASCII. */
+  readonly nonAscii: boolean;
 }
 
 export interface Query {
@@ -73,10 +82,10 @@ export const buildQuery = (
   const docs = `${quote(collectionTable)} AS d`;
   const conditions: string[] = [];
   /** The column of an index field rows can be read from directly (single-key index only). */
-  const columnOf = (field: string) => {
-    if (field === '_id') return 'd.id';
+  const columnOf = (field: string): KeyColumn | undefined => {
+    if (field === '_id') return { sql: 'd.id', asciiOnly: false };
     const at = index && !index.multikey ? index.fields.indexOf(field) : -1;
-    return at >= 0 ? `x.k${at + 1}` : undefined;
+    return at >= 0 ? { sql: `x.k${at + 1}`, asciiOnly: !index!.nonAscii } : undefined;
   };
 
   let from = docs;
@@ -87,7 +96,7 @@ export const buildQuery = (
     // Several rows per document: narrow by the fixed fields, then test whole documents.
     const fixed = index.fields.slice(0, fixedPrefix(index, filter));
     const narrowing = fixed.map((field, at) =>
-      keyCondition(params, `k${at + 1}`, parseCondition(field, filter[field]!)),
+      keyCondition(params, { sql: `k${at + 1}`, asciiOnly: false }, parseCondition(field, filter[field]!)),
     );
     conditions.push(`d.rowid IN (SELECT rid FROM ${quote(index.table)} WHERE ${narrowing.join(' AND ')})`);
   }
@@ -104,7 +113,7 @@ export const buildQuery = (
   if (what === 'count') return { sql: `SELECT count(*) AS n FROM ${from}${where}`, params: params.values };
 
   const order = sort.map(([field, direction]) => {
-    const key = columnOf(field) ?? documentSortKey(params, fieldPath(field));
+    const key = columnOf(field)?.sql ?? documentSortKey(params, fieldPath(field));
     return `${key} ${direction === 1 ? 'ASC' : 'DESC'}`;
   });
   let sql = `SELECT d.doc AS doc FROM ${from}${where}`;

@@ -125,12 +125,26 @@ export const describeReadStoreContract = (name: string, make: () => Promise<Read
     );
 
     it(
-      'matches case-insensitive substrings literally, special characters included',
-      withItems(async (c) => {
-        expect(ids(await c.find({ name: { $icontains: 'AL' } }))).toEqual(['a']);
-        expect(ids(await c.find({ name: { $icontains: '(admin)' } }))).toEqual(['c']);
-        expect(ids(await c.find({ name: { $icontains: '.b' } }))).toEqual(['d']);
-        expect(ids(await c.find({ name: { $icontains: '.*' } }))).toEqual([]);
+      'matches case-insensitive substrings literally, special characters included, with or without an index',
+      withItems(async (c, store) => {
+        const indexed = await store.collection<Item>('items_by_name', [{ fields: { name: 1 } }]);
+        const odd = { _id: 'e', name: '50% OFF_x\\y', n: 5, tags: [], nested: { flags: {} } };
+        for (const item of [...items, odd]) await indexed.put(structuredClone(item));
+        await c.put(structuredClone(odd));
+        for (const collection of [c, indexed]) {
+          const matching = async (needle: string) =>
+            ids(await collection.find({ name: { $icontains: needle } }, { sort: { name: 1 } }));
+          expect(await matching('AL')).toEqual(['a']);
+          expect(await matching('(admin)')).toEqual(['c']);
+          expect(await matching('.b')).toEqual(['d']);
+          expect(await matching('.*')).toEqual([]);
+          expect(await matching('%')).toEqual(['e']);
+          expect(await matching('0% off_')).toEqual(['e']);
+          expect(await matching('_')).toEqual(['e']);
+          expect(await matching('\\Y')).toEqual(['e']);
+          expect(await matching('a_e')).toEqual([]);
+          expect(await matching('')).toEqual(['e', 'a', 'c', 'b', 'd']);
+        }
       }),
     );
 
