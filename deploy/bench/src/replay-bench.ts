@@ -67,14 +67,19 @@ export const runReplayBench = async (messageEvents: number) => {
   };
   const messageCount = await writeLog(path.join(eventsDir, 'message.jsonl'), messages());
 
-  const services = ['user', 'auth', 'chat', 'message'] as const;
+  const start = () => startVeil({ dataDir, services: ['user', 'auth', 'chat', 'message'] });
+  /** The first start builds the read models; nothing of that process is kept. */
+  const timeFirstStart = async () => {
+    const started = performance.now();
+    const first = await start();
+    const elapsed = (performance.now() - started) / 1000;
+    await first.stop();
+    return elapsed;
+  };
+  const seconds = await timeFirstStart();
   const heapBefore = heapUsedBytes();
-  const started = performance.now();
-  const built = await startVeil({ dataDir, services: [...services] });
-  const seconds = (performance.now() - started) / 1000;
-  await built.stop();
   const restarted = performance.now();
-  const veil = await startVeil({ dataDir, services: [...services] });
+  const veil = await start();
   const restartSeconds = (performance.now() - restarted) / 1000;
   const stored = await (await veil.ports.readStore.collection('message_timeline')).count();
   // Embedded mode holds the log's index in memory (the read models are in SQLite, on disk):

@@ -122,12 +122,10 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
     }
   };
 
-  const addIndexTable = (spec: IndexSpec, keyTable: string, flags: IndexFlags) => {
-    const index = keyTableOf(spec, keyTable, flags);
+  const register = (spec: IndexSpec, index: KeyTable) => {
     keyTables.push(index);
     declared.add(specKey(spec));
     queries.clear();
-    return index;
   };
 
   // Indexes declared before (in this run or an earlier one) are all kept in step.
@@ -139,7 +137,7 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
   for (const row of recorded) {
     const { fields, unique } = JSON.parse(row.spec) as { fields: string[]; unique: boolean };
     const spec = { fields: Object.fromEntries(fields.map((field) => [field, 1 as const])), unique };
-    addIndexTable(spec, row.key_table, { multikey: !!row.multikey, nonAscii: !!row.non_ascii });
+    register(spec, keyTableOf(spec, row.key_table, { multikey: !!row.multikey, nonAscii: !!row.non_ascii }));
   }
 
   const parseRows = (rows: Record<string, unknown>[]) =>
@@ -178,10 +176,13 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
         key,
         keyTable,
       );
-      const index = addIndexTable(spec, keyTable, { multikey: false, nonAscii: false });
+      // Filled before it is used: a unique index refused here leaves nothing behind (the
+      // transaction drops the table).
+      const index = keyTableOf(spec, keyTable, { multikey: false, nonAscii: false });
       for (const row of statements.everything.iterate()) {
         writeEntries(index, Number(row.rid), JSON.parse(row.doc as string) as Doc);
       }
+      register(spec, index);
     },
     get(id) {
       const row = statements.get.get(id);

@@ -119,11 +119,13 @@ export const keyCondition = (params: Params, column: KeyColumn, condition: Parse
       return `(${[listed, nulls].filter(Boolean).join(' OR ') || '0'})`;
     }
     case 'contains': {
+      // Strings only, as bounds of the walk rather than a test of each key.
+      const strings = `${sql} >= '' AND ${sql} < x''`;
       const { needle } = condition;
       if (column.asciiOnly && !hasNonAscii(needle)) {
-        return `(typeof(${sql}) = 'text' AND ${sql} LIKE ${params.bind(likePattern(needle))} ESCAPE '\\')`;
+        return `(${strings} AND ${sql} LIKE ${params.bind(likePattern(needle))} ESCAPE '\\')`;
       }
-      return `(typeof(${sql}) = 'text' AND instr(${foldCase(sql)}, ${params.bind(needle)}) > 0)`;
+      return `(${strings} AND instr(${foldCase(sql)}, ${params.bind(needle)}) > 0)`;
     }
     case 'range':
       return condition.bounds

@@ -77,6 +77,13 @@ export const describeReadStoreWrites = (
         await plain.put({ _id: '1', name: 'same' });
         await plain.put({ _id: '2', name: 'same' });
         await duplicate(store.collection<Named>('unique_later', [{ fields: { name: 1 }, unique: true }]));
+        // The collection works on as before, without the index.
+        await plain.put({ _id: '3', name: 'same' });
+        expect((await plain.find({ name: 'same' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual([
+          '1',
+          '2',
+          '3',
+        ]);
       }),
     );
 
