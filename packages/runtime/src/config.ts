@@ -105,6 +105,17 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   return { ...config, dataDir: path.resolve(config.DATA_DIR) };
 };
 
+/** For the command-line entry points: the config, or the message naming the bad variable and exit code 2. */
+export const loadConfigOrExit = (): VeilConfig => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
+};
+
 /** Origins allowed for sockets when none are configured: the app's own address. */
 export const allowedOrigins = (config: VeilConfig, port: number): string[] =>
   config.ALLOWED_ORIGINS.length

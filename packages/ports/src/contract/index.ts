@@ -7,4 +7,5 @@ export {
   type RpcUnderTest,
 } from './event-bus.contract.ts';
 export { describeReadStoreContract } from './read-store.contract.ts';
+export type { ReadStoreUnderTest } from './read-store-under-test.ts';
 export { describeBlobStoreContract } from './blob-store.contract.ts';

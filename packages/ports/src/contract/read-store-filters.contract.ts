@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Doc, Filter, ReadStore } from '../read-store.port.ts';
+import type { WithStore } from './read-store-under-test.ts';
 
 /**
  * The filter language's meaning (read-store.port.ts), which is MongoDB's: types never mix,
@@ -93,17 +94,7 @@ const ranked: Ranked[] = [
   { _id: 'r5', group: 'c', rank: 10, label: 'é' },
 ];
 
-export const describeReadStoreFilters = (
-  make: () => Promise<{ store: ReadStore; teardown(): Promise<void> }>,
-) => {
-  const withStore = (body: (store: ReadStore) => Promise<void>) => async () => {
-    const { store, teardown } = await make();
-    try {
-      await body(store);
-    } finally {
-      await teardown();
-    }
-  };
+export const describeReadStoreFilters = (withStore: WithStore) => {
   const ids = (docs: Doc[]) => docs.map((d) => d._id).sort();
 
   describe('the filter language', () => {

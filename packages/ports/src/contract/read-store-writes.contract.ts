@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DuplicateKeyError, type Doc, type ReadStore } from '../read-store.port.ts';
+import { DuplicateKeyError, type Doc } from '../read-store.port.ts';
+import type { WithStore } from './read-store-under-test.ts';
 
 /**
  * Unique indexes with MongoDB's rules (a missing field is a `null` key, one per index; array
@@ -9,17 +10,7 @@ import { DuplicateKeyError, type Doc, type ReadStore } from '../read-store.port.
 type Named = Doc & { name?: unknown; extra?: number };
 type Pair = Doc & { a?: number; b?: number };
 
-export const describeReadStoreWrites = (
-  make: () => Promise<{ store: ReadStore; teardown(): Promise<void> }>,
-) => {
-  const withStore = (body: (store: ReadStore) => Promise<void>) => async () => {
-    const { store, teardown } = await make();
-    try {
-      await body(store);
-    } finally {
-      await teardown();
-    }
-  };
+export const describeReadStoreWrites = (withStore: WithStore) => {
   const duplicate = (promise: Promise<unknown>) => expect(promise).rejects.toBeInstanceOf(DuplicateKeyError);
 
   describe('unique indexes and atomic writes', () => {

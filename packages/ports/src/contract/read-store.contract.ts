@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Collection, Doc, Filter, ReadStore } from '../read-store.port.ts';
 import { describeReadStoreFilters } from './read-store-filters.contract.ts';
+import { withStoreFrom, type ReadStoreUnderTest } from './read-store-under-test.ts';
 import { describeReadStoreWrites } from './read-store-writes.contract.ts';
 
 /**
@@ -9,10 +10,6 @@ import { describeReadStoreWrites } from './read-store-writes.contract.ts';
  * finer points (read-store-filters.contract.ts); unique indexes and `write`
  * (read-store-writes.contract.ts).
  */
-export interface ReadStoreUnderTest {
-  store: ReadStore;
-  teardown(): Promise<void>;
-}
 
 interface Item extends Doc {
   name: string;
@@ -30,22 +27,18 @@ const items: Item[] = [
 
 export const describeReadStoreContract = (name: string, make: () => Promise<ReadStoreUnderTest>) => {
   describe(`ReadStore contract: ${name}`, () => {
-    describeReadStoreFilters(make);
-    describeReadStoreWrites(make);
-    const withItems = (body: (c: Collection<Item>, store: ReadStore) => Promise<void>) => async () => {
-      const { store, teardown } = await make();
-      try {
+    const withStore = withStoreFrom(make);
+    describeReadStoreFilters(withStore);
+    describeReadStoreWrites(withStore);
+    const withItems = (body: (c: Collection<Item>, store: ReadStore) => Promise<void>) =>
+      withStore(async (store) => {
         const collection = await store.collection<Item>('items', [
           { fields: { n: 1 } },
           { fields: { tags: 1 } },
         ]);
-        // Copies: a store may keep (and freeze) what it is given, and the tests compare with `items`.
         for (const item of items) await collection.put(structuredClone(item));
         await body(collection, store);
-      } finally {
-        await teardown();
-      }
-    };
+      });
     const ids = (docs: Doc[]) => docs.map((d) => d._id);
 
     it(

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, serviceNames, type ServiceName } from '../config.ts';
+import { loadConfigOrExit, serviceNames, type ServiceName } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { rebuildReadModels } from '../rebuild.ts';
 
@@ -14,16 +14,7 @@ const main = async () => {
     console.error(`Unknown service ${unknown.join(', ')}; services: ${serviceNames.join(', ')}`);
     process.exit(2);
   }
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   // Warnings and errors only: the progress display is the output.
   const log = createLogger({ ...config, LOG_LEVEL: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
   const where = config.MONGODB_URL ? `MongoDB (${config.MONGODB_DB})` : config.dataDir;
