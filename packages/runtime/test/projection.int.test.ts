@@ -199,6 +199,34 @@ describe('projections store their documents and checkpoint together', () => {
     expect(await models.tallies.get('all')).toEqual({ _id: 'all', events: 4 });
   });
 
+  it('stops while its write keeps failing, storing none of it, and applies those events at the next start', async () => {
+    const { openBus, openStore } = await setUp();
+    const bus = await openBus();
+    cleanups.push(() => bus.close());
+    const first = await append(bus, 2);
+    const { store, models } = await openStore(true);
+    cleanups.push(() => store.close());
+    const options = { bus, readStore: store, log: silent, retryDelayMs: 20 };
+    let projection = await startProjection({ ...options, definition: definitionOf(models) });
+    await projection.waitFor('test', first);
+    await models.entries.put({ _id: 'squatter', position: 0, tag: 'taken' });
+    const blocked = (await bus.append('test', testEvent('s-x', { tag: 'taken' }))).position;
+    await expect(projection.waitFor('test', blocked, 200)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+
+    await projection.stop(); // gives up after a few attempts instead of waiting for ever
+    expect(await checkpointOf(store)).toBe(first);
+    expect(await models.tallies.get('all')).toEqual({ _id: 'all', events: 2 });
+
+    await models.entries.delete('squatter');
+    const applied: number[] = [];
+    projection = await startProjection({ ...options, definition: definitionOf(models, applied) });
+    cleanups.push(() => projection.stop());
+    await projection.catchUp();
+    expect(applied).toEqual([blocked]);
+    expect(await checkpointOf(store)).toBe(blocked);
+    expect(await models.tallies.get('all')).toEqual({ _id: 'all', events: 3 });
+  });
+
   it('resumes from its checkpoint after a restart, applying only the new events, and says so', async () => {
     const { openBus, openStore } = await setUp();
     let bus = await openBus();
