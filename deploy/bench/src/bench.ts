@@ -121,7 +121,7 @@ export const runBench = async (options: BenchOptions) => {
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
   const directory = [];
   for (const users of options.directoryUsers) {
-    directory.push(await runDirectoryBench(users, options.quick ? 3 : 11));
+    directory.push(await runDirectoryBench(users, options.quick ? 3 : 101));
   }
   const connections = options.connectionSteps.length
     ? await runConnectionsBench(options.connectionSteps, options.port + 1)
@@ -183,9 +183,9 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   }
   console.log('Client crypto (median ms)');
   console.table(result.crypto);
-  console.log('Replay (rebuild every read model)');
+  console.log('Replay (build every read model from the log, restart on them, pages of history in ms)');
   console.table(result.replay);
-  console.log('User directory (median ms per answer of the user service)');
+  console.log('User directory (ms per answer of the user service: median, p99)');
   console.table(result.directory);
   console.log('Idle authenticated sockets in one process');
   console.table(result.connections);

@@ -1,6 +1,6 @@
 export * from './aggregate.ts';
 export * from './events.ts';
 export * from './projection.ts';
-export * from './checkpoint-saver.ts';
+export * from './staging.ts';
 export * from './rpc-client.ts';
 export * from './projected-service.ts';

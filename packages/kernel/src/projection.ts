@@ -1,25 +1,56 @@
 import { DomainError } from '@veil/contracts';
 import type { EventBus, Logger, ReadStore, RecordedEvent, Subscription } from '@veil/ports';
-import { createCheckpointSaver, type Checkpoint, type CheckpointSaver } from './checkpoint-saver.ts';
+import { createCatchUpReport } from './catch-up-report.ts';
+import {
+  mergeInto,
+  pendingChanges,
+  stagedViews,
+  type PendingWrites,
+  type ReadModels,
+  type Staged,
+} from './staging.ts';
 
 /**
  * A projection turns one or more contexts of the event log into read-model documents.
- * Its checkpoint (last applied position per context) is stored in the same read store as
- * its documents, so the two go together: wipe the store and the projection replays the log
- * from the start; keep it (MongoDB) and the projection resumes where it stopped.
  *
- * Handlers must be idempotent (a crash between applying an event and saving the checkpoint
- * replays that event): they write whole documents or set-like fields, never blind increments.
+ * Its checkpoint (the last applied position per context) lives in the same read store as its
+ * documents and is written in the same `write` as the documents it covers: one transaction on
+ * SQLite (and on MongoDB with a replica set), so the checkpoint is never ahead of its data nor
+ * behind it. A restart resumes from the checkpoint; wipe the store and the projection replays
+ * the log from the start.
+ *
+ * Handlers write through staged views (staging.ts): what they put waits in memory, readable by
+ * later events, until it is stored together with the checkpoint. Events that arrive together
+ * (a replay, a burst) are stored in one write of up to `batchSize` events; a lone event is
+ * stored as soon as the event loop is free. `waitFor` and `position` count only stored events,
+ * so a read that waits for a position sees its effects.
+ *
+ * Handlers must still be idempotent: on MongoDB without a replica set a failed write can leave
+ * documents stored without their checkpoint, and those events are applied again.
  */
-export interface ProjectionDefinition {
+export interface ProjectionDefinition<M extends ReadModels = ReadModels> {
   /** Unique per read model; also the checkpoint key prefix. */
   name: string;
   contexts: readonly string[];
-  handle(recorded: RecordedEvent): Promise<void>;
+  /** The collections the projection writes (a rebuild clears them). */
+  models: M;
+  handle(recorded: RecordedEvent, models: Staged<M>): Promise<void>;
 }
 
+/** How a service gives its projection to tools (`npm run rebuild`) without starting. */
+export type OpenProjection = (readStore: ReadStore) => Promise<ProjectionDefinition>;
+
+export interface Checkpoint {
+  _id: string;
+  position: number;
+}
+
+export const checkpointCollection = '_checkpoints';
+export const checkpointId = (definition: Pick<ProjectionDefinition, 'name'>, context: string) =>
+  `${definition.name}:${context}`;
+
 export interface RunningProjection {
-  /** Resolves once every event up to `position` in `context` has been applied. */
+  /** Resolves once every event up to `position` in `context` has been applied and stored. */
   waitFor(context: string, position: number, timeoutMs?: number): Promise<void>;
   /** Resolves once the projection has applied everything that was in the log when called. */
   catchUp(timeoutMs?: number): Promise<void>;
@@ -39,40 +70,129 @@ interface Waiter {
   resolve(): void;
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export const startProjection = async (deps: {
   bus: EventBus;
   readStore: ReadStore;
   log: Logger;
   definition: ProjectionDefinition;
+  /** Events stored per write at most (default 1,000). */
+  batchSize?: number;
+  /** Pause before a failed write is tried again (default 500 ms). */
+  retryDelayMs?: number;
 }): Promise<RunningProjection> => {
   const { bus, readStore, log, definition } = deps;
-  const checkpoints = await readStore.collection<Checkpoint>('_checkpoints');
-  const positions = new Map<string, number>();
-  let waiters: Waiter[] = [];
+  const batchSize = deps.batchSize ?? 1_000;
+  const retryDelayMs = deps.retryDelayMs ?? 500;
+  const checkpoints = await readStore.collection<Checkpoint>(checkpointCollection);
 
+  /** Stored positions: what reads may rely on. */
+  const positions = new Map<string, number>();
+  const heads = new Map<string, number>();
+  for (const context of definition.contexts) {
+    const start = (await checkpoints.get(checkpointId(definition, context)))?.position ?? 0;
+    const head = await bus.headPosition(context);
+    if (start > head) {
+      throw new Error(
+        `The read model ${definition.name} has applied the ${context} log up to position ${start}, ` +
+          `but that log ends at ${head}: the read models come from another event log. ` +
+          'Rebuild them from this one: npm run rebuild',
+      );
+    }
+    positions.set(context, start);
+    heads.set(context, head);
+  }
+  const report = createCatchUpReport({ log, projection: definition.name, from: positions, to: heads });
+
+  let waiters: Waiter[] = [];
   const release = () => {
     waiters = waiters.filter((waiter) => {
       const reached = (positions.get(waiter.context) ?? 0) >= waiter.position;
       if (reached) waiter.resolve();
       return !reached;
     });
+    report.stored(positions);
   };
 
-  const savers: CheckpointSaver[] = [];
+  /** Applied, not yet being stored. */
+  let staged: PendingWrites = new Map();
+  let stagedPositions = new Map<string, number>();
+  let stagedEvents = 0;
+  /** Being stored now (still readable by handlers until the store has it). */
+  let storing: PendingWrites | null = null;
+  let store: Promise<void> | null = null;
+  let flushScheduled = false;
+  let stopping = false;
+  let gaveUp = false;
+
+  /** Stores what is staged with the checkpoints it covers, in one write; a failure keeps it all staged and tries again. */
+  const storeStaged = async () => {
+    for (let attempt = 1; ; attempt++) {
+      const writes = staged;
+      const covered = stagedPositions;
+      const events = stagedEvents;
+      staged = new Map();
+      stagedPositions = new Map();
+      stagedEvents = 0;
+      storing = writes;
+      const marks = [...covered].map(([context, position]) => ({
+        collection: checkpointCollection,
+        put: { _id: checkpointId(definition, context), position },
+      }));
+      try {
+        await readStore.write([...pendingChanges(writes), ...marks]);
+        storing = null;
+        for (const [context, position] of covered) positions.set(context, position);
+        release();
+        return;
+      } catch (error) {
+        storing = null;
+        // What was staged meanwhile is newer: it goes on top, and everything is tried again.
+        mergeInto(writes, staged);
+        staged = writes;
+        for (const [context, position] of stagedPositions) covered.set(context, position);
+        stagedPositions = covered;
+        stagedEvents += events;
+        log.error({ err: error, projection: definition.name, attempt }, 'read model not stored; retrying');
+        if (stopping && attempt >= 3) {
+          gaveUp = true;
+          log.error(
+            { projection: definition.name },
+            'read model changes given up at stop; their events are applied again at the next start',
+          );
+          return;
+        }
+        await sleep(retryDelayMs);
+      }
+    }
+  };
+  const flush = async (): Promise<void> => {
+    while (store) await store;
+    if (!stagedEvents || gaveUp) return;
+    store = storeStaged().finally(() => (store = null));
+    await store;
+  };
+  const scheduleFlush = () => {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    setImmediate(() => {
+      flushScheduled = false;
+      void flush();
+    });
+  };
+  const underneath = () => (storing ? [staged, storing] : [staged]);
+
   const subscriptions: Subscription[] = [];
   for (const context of definition.contexts) {
-    const checkpointId = `${definition.name}:${context}`;
-    const start = (await checkpoints.get(checkpointId))?.position ?? 0;
-    positions.set(context, start);
-    const checkpoint = createCheckpointSaver({ checkpoints, checkpointId, saved: start, log });
-    savers.push(checkpoint);
     subscriptions.push(
       await bus.follow({
         context,
-        afterPosition: start,
+        afterPosition: positions.get(context)!,
         handler: async (recorded) => {
+          const own: PendingWrites = new Map();
           try {
-            await definition.handle(recorded);
+            await definition.handle(recorded, stagedViews(definition.models, own, underneath));
           } catch (error) {
             log.error(
               { err: error, projection: definition.name, position: recorded.position },
@@ -80,9 +200,12 @@ export const startProjection = async (deps: {
             );
             throw error;
           }
-          positions.set(context, recorded.position);
-          checkpoint.save(recorded.position);
-          release();
+          mergeInto(staged, own);
+          stagedPositions.set(context, recorded.position);
+          stagedEvents++;
+          report.applied();
+          if (stagedEvents >= batchSize) await flush();
+          else scheduleFlush();
         },
       }),
     );
@@ -123,8 +246,26 @@ export const startProjection = async (deps: {
       return read();
     },
     async stop() {
+      stopping = true;
       await Promise.all(subscriptions.map((s) => s.stop()));
-      await Promise.all(savers.map((saver) => saver.flush()));
+      await flush();
+      report.stop();
     },
   };
+};
+
+/**
+ * Empties a projection's read models and its checkpoints, for a rebuild. The checkpoints go
+ * first: stopped half way, documents are left without a checkpoint (a replay from the start
+ * overwrites them), never a checkpoint ahead of its documents.
+ */
+export const resetProjection = async (readStore: ReadStore, definition: ProjectionDefinition) => {
+  await readStore.collection(checkpointCollection);
+  await readStore.write(
+    definition.contexts.map((context) => ({
+      collection: checkpointCollection,
+      delete: checkpointId(definition, context),
+    })),
+  );
+  for (const model of Object.values(definition.models)) await model.clear();
 };

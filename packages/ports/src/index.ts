@@ -1,6 +1,15 @@
 export type * from './event-store.port.ts';
 export type * from './rpc.port.ts';
 export type * from './read-store.port.ts';
+export { DuplicateKeyError } from './read-store.port.ts';
+export {
+  checkFindOptions,
+  parseCondition,
+  rangeBounds,
+  type ParsedCondition,
+  type RangeBound,
+  type Scalar,
+} from './filter-language.ts';
 export type * from './blob-store.port.ts';
 export type * from './rate-limit.port.ts';
 export type * from './clock.port.ts';

@@ -1,6 +1,7 @@
 import path from 'node:path';
+import { checkpointCollection } from '@veil/kernel';
 import type { Logger, Ports } from '@veil/ports';
-import type { VeilConfig } from './config.ts';
+import { dataOwners, type VeilConfig } from './config.ts';
 import { createIdGenerator } from './ids.ts';
 
 /**
@@ -13,30 +14,55 @@ export interface OwnedPorts {
   close(): Promise<void>;
 }
 
-export const createPorts = async (config: VeilConfig, log: Logger): Promise<OwnedPorts> => {
-  const closers: (() => Promise<void>)[] = [];
-
-  let bus: Ports['bus'];
-  let rpc: Ports['rpc'];
+/** The event log the config selects: NATS JetStream, or the embedded log under DATA_DIR/events. */
+export const createEventLog = async (
+  config: VeilConfig,
+  log: Logger,
+): Promise<{ bus: Ports['bus']; rpc: Ports['rpc']; close(): Promise<void> }> => {
   if (config.NATS_URL) {
     const { connectNats, createNatsBus, createNatsRpc } = await import('@veil/bus-nats');
     const connection = await connectNats({ servers: config.NATS_URL, name: config.INSTANCE_ID, log });
-    bus = await createNatsBus({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
-    rpc = createNatsRpc({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
-    closers.push(() => connection.drain());
-  } else {
-    const { createEmbeddedBus, createEmbeddedRpc } = await import('@veil/bus-embedded');
-    bus = await createEmbeddedBus({ dataDir: path.join(config.dataDir, 'events'), log });
-    rpc = createEmbeddedRpc({ log });
+    const bus = await createNatsBus({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
+    const rpc = createNatsRpc({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
+    return {
+      bus,
+      rpc,
+      async close() {
+        await bus.close();
+        await connection.drain();
+      },
+    };
   }
-  closers.push(() => bus.close());
+  const { createEmbeddedBus, createEmbeddedRpc } = await import('@veil/bus-embedded');
+  const bus = await createEmbeddedBus({ dataDir: path.join(config.dataDir, 'events'), log });
+  return { bus, rpc: createEmbeddedRpc({ log }), close: () => bus.close() };
+};
 
-  const readStore = config.MONGODB_URL
-    ? await (
-        await import('@veil/readstore-mongo')
-      ).createMongoReadStore({ url: config.MONGODB_URL, database: config.MONGODB_DB })
-    : (await import('@veil/readstore-embedded')).createEmbeddedReadStore();
+/** The read-model file of embedded mode (and of any process without MONGODB_URL). */
+export const readModelFile = (config: VeilConfig) => path.join(config.dataDir, 'read-models.sqlite');
+
+/** The read store the config selects: MongoDB, or SQLite in DATA_DIR. */
+export const createReadStore = async (config: VeilConfig): Promise<Ports['readStore']> =>
+  config.MONGODB_URL
+    ? (await import('@veil/readstore-mongo')).createMongoReadStore({
+        url: config.MONGODB_URL,
+        database: config.MONGODB_DB,
+      })
+    : (await import('@veil/readstore-sqlite')).createSqliteReadStore({ file: readModelFile(config) });
+
+export const createPorts = async (config: VeilConfig, log: Logger): Promise<OwnedPorts> => {
+  const closers: (() => Promise<void>)[] = [];
+
+  const readStore = await createReadStore(config);
   closers.push(() => readStore.close());
+  // Opened before the event log: in embedded mode the read-model file's lock stops a second
+  // process on the same DATA_DIR before it touches the log (opening it trims a torn last line).
+  if (config.VEIL_SERVICES.some((name) => dataOwners.includes(name))) {
+    await readStore.collection(checkpointCollection);
+  }
+
+  const { bus, rpc, close: closeLog } = await createEventLog(config, log);
+  closers.push(closeLog);
 
   const rateLimits = config.REDIS_URL
     ? (await import('@veil/rate-limits/redis')).createRedisRateLimits({

@@ -11,6 +11,8 @@ import { z } from 'zod';
  */
 export const serviceNames = ['auth', 'user', 'chat', 'message', 'gateway', 'realtime'] as const;
 export type ServiceName = (typeof serviceNames)[number];
+/** The services that keep read models (projections of the log). */
+export const dataOwners: readonly ServiceName[] = ['user', 'auth', 'chat', 'message'];
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -118,6 +120,17 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     );
   }
   return { ...config, dataDir: path.resolve(config.DATA_DIR) };
+};
+
+/** For the command-line entry points: the config, or the message naming the bad variable and exit code 2. */
+export const loadConfigOrExit = (): VeilConfig => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
 };
 
 /** Origins allowed for sockets when none are configured: the app's own address. */

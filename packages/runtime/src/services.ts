@@ -1,4 +1,5 @@
 import type { JWK } from 'jose';
+import type { OpenProjection } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { allowedOrigins, type ServiceName, type VeilConfig } from './config.ts';
 
@@ -14,7 +15,8 @@ export interface SettingsInput {
 }
 
 interface Registration {
-  load: () => Promise<{ start: StartService<never> }>;
+  /** The service's module: `start`, and for services with read models `openProjection` (rebuilds). */
+  load: () => Promise<{ start: StartService<never>; openProjection?: OpenProjection }>;
   settings: (input: SettingsInput) => unknown;
   http: boolean;
 }

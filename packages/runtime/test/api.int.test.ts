@@ -3,7 +3,7 @@ import { accountsSuite } from './suites/accounts.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 
-/** The whole API on the embedded app: in-process bus and RPC, on-disk log, in-memory read models. */
+/** The whole API on the embedded app: in-process bus and RPC, on-disk log, read models in SQLite. */
 describe('accounts (embedded)', () => accountsSuite());
 describe('chats and messages (embedded)', () => messagingSuite());
 describe('sending over the socket (embedded)', () => socketSendSuite());

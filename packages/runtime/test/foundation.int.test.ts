@@ -117,7 +117,7 @@ describe('the embedded app keeps its data on disk', () => {
       );
     const before = await snapshot();
 
-    // The embedded read models live in memory: a restart wipes them and the projections replay the log.
+    // The read models are in DATA_DIR/read-models.sqlite: a restart resumes them (restart.int.test.ts).
     veil = await veil.restart();
     api = createApi(veil.url);
     expect(await snapshot()).toEqual(before);

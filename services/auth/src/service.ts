@@ -1,5 +1,5 @@
 import { authRpc } from '@veil/contracts';
-import { startProjectedRpcService } from '@veil/kernel';
+import { startProjectedRpcService, type OpenProjection } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { createAccessTokenSigner } from '@veil/tokens';
 import { authRpcHandlers } from './handlers/rpc.handlers.ts';
@@ -7,6 +7,10 @@ import { abandonedRegistrationSweep } from './handlers/abandoned-registrations.t
 import { loginThrottle } from './handlers/login-throttle.ts';
 import { credentialsProjection, openAuthReadModels } from './projections/credentials.projection.ts';
 import type { AuthSettings } from './settings.ts';
+
+/** The credentials projection, for tools that rebuild it. */
+export const openProjection: OpenProjection = async (readStore) =>
+  credentialsProjection(await openAuthReadModels(readStore));
 
 export type { AuthSettings } from './settings.ts';
 

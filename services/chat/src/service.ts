@@ -1,8 +1,12 @@
 import { chatRpc } from '@veil/contracts';
-import { startProjectedRpcService } from '@veil/kernel';
+import { startProjectedRpcService, type OpenProjection } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { chatRpcHandlers } from './handlers/rpc.handlers.ts';
 import { chatListProjection, openChatReadModels } from './projections/chat-list.projection.ts';
+
+/** The chat list's projection, for tools that rebuild it. */
+export const openProjection: OpenProjection = async (readStore) =>
+  chatListProjection(await openChatReadModels(readStore));
 
 /** The chat service: one-to-one and group chats and their membership. */
 export const start: StartService = async ({ ports }) => {

@@ -1,8 +1,12 @@
 import { messageRpc } from '@veil/contracts';
-import { startProjectedRpcService } from '@veil/kernel';
+import { startProjectedRpcService, type OpenProjection } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { messageRpcHandlers } from './handlers/rpc.handlers.ts';
 import { openMessageReadModels, timelineProjection } from './projections/timeline.projection.ts';
+
+/** The timeline's projection, for tools that rebuild it. */
+export const openProjection: OpenProjection = async (readStore) =>
+  timelineProjection(await openMessageReadModels(readStore));
 
 /** The message service: stores ciphertext only, refuses non-members, records read receipts. */
 export const start: StartService = async ({ ports }) => {

@@ -1,8 +1,12 @@
 import { userRpc } from '@veil/contracts';
-import { startProjectedRpcService } from '@veil/kernel';
+import { startProjectedRpcService, type OpenProjection } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { userRpcHandlers } from './handlers/rpc.handlers.ts';
 import { openUserDirectory, userDirectoryProjection } from './projections/user-directory.projection.ts';
+
+/** The user directory's projection, for tools that rebuild it. */
+export const openProjection: OpenProjection = async (readStore) =>
+  userDirectoryProjection(await openUserDirectory(readStore));
 
 /** The user service: usernames, profiles, public keys and the user directory. */
 export const start: StartService = async ({ ports }) => {

@@ -24,7 +24,8 @@ export interface EmbeddedBusOptions {
 /**
  * The embedded event bus: the EventBus port over fsynced files, for the single-process mode.
  * Durable groups keep their cursors in memory: after a restart a group starts again from its
- * `startAt` policy, which fits embedded mode, where read models are rebuilt from the log at start.
+ * `startAt` policy. (Nothing subscribes to one today; projections follow the log from the
+ * checkpoint they store with their read models.)
  */
 export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<EventBus> => {
   await mkdir(options.dataDir, { recursive: true });

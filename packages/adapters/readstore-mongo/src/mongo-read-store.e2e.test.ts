@@ -30,12 +30,17 @@ describe.skipIf(!url)('MongoDB (skipped: MONGODB_URL not set)', () => {
 describe('MongoDB filter translation (no server needed)', () => {
   it('escapes $icontains into a literal, case-insensitive regex and passes the rest through', () => {
     expect(
-      toMongoFilter({ name: { $icontains: 'a.b(c)' }, n: { $gt: 1 }, tags: 'x', k: { $in: [1, 2] } }),
+      toMongoFilter({ name: { $icontains: 'A.b(C)' }, n: { $gt: 1 }, tags: 'x', k: { $in: [1, 2] } }),
     ).toEqual({
       name: { $regex: 'a\\.b\\(c\\)', $options: 'i' },
       n: { $gt: 1 },
       tags: 'x',
       k: { $in: [1, 2] },
     });
+  });
+
+  it('refuses what the port language does not have, before it reaches the server', () => {
+    expect(() => toMongoFilter({ name: { $regex: 'a' } } as never)).toThrow(/Unsupported condition on name/);
+    expect(() => toMongoFilter({ name: {} } as never)).toThrow(/Unsupported condition on name/);
   });
 });

@@ -7,5 +7,6 @@ export {
   type RpcUnderTest,
 } from './event-bus.contract.ts';
 export { describeReadStoreContract } from './read-store.contract.ts';
+export type { ReadStoreUnderTest } from './read-store-under-test.ts';
 export { describeBlobStoreContract } from './blob-store.contract.ts';
 export { describeRateLimitsContract, type RateLimitsUnderTest } from './rate-limits.contract.ts';

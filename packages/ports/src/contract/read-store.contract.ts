@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Collection, Doc, Filter, ReadStore } from '../read-store.port.ts';
+import { describeReadStoreFilters } from './read-store-filters.contract.ts';
+import { withStoreFrom, type ReadStoreUnderTest } from './read-store-under-test.ts';
+import { describeReadStoreWrites } from './read-store-writes.contract.ts';
 
 /**
- * The read-store contract, run by the embedded store and by MongoDB: the filter subset of the
- * port, sorting and limits, copies in and out, and rebuilding a projection from scratch.
+ * The read-store contract, run by SQLite and by MongoDB: the filter subset of the port, sorting
+ * and limits, copies in and out, rebuilding a projection from scratch; the filter language's
+ * finer points (read-store-filters.contract.ts); unique indexes and `write`
+ * (read-store-writes.contract.ts).
  */
-export interface ReadStoreUnderTest {
-  store: ReadStore;
-  teardown(): Promise<void>;
-}
 
 interface Item extends Doc {
   name: string;
@@ -26,20 +27,18 @@ const items: Item[] = [
 
 export const describeReadStoreContract = (name: string, make: () => Promise<ReadStoreUnderTest>) => {
   describe(`ReadStore contract: ${name}`, () => {
-    const withItems = (body: (c: Collection<Item>, store: ReadStore) => Promise<void>) => async () => {
-      const { store, teardown } = await make();
-      try {
+    const withStore = withStoreFrom(make);
+    describeReadStoreFilters(withStore);
+    describeReadStoreWrites(withStore);
+    const withItems = (body: (c: Collection<Item>, store: ReadStore) => Promise<void>) =>
+      withStore(async (store) => {
         const collection = await store.collection<Item>('items', [
           { fields: { n: 1 } },
           { fields: { tags: 1 } },
         ]);
-        // Copies: a store may keep (and freeze) what it is given, and the tests compare with `items`.
         for (const item of items) await collection.put(structuredClone(item));
         await body(collection, store);
-      } finally {
-        await teardown();
-      }
-    };
+      });
     const ids = (docs: Doc[]) => docs.map((d) => d._id);
 
     it(
@@ -119,12 +118,26 @@ export const describeReadStoreContract = (name: string, make: () => Promise<Read
     );
 
     it(
-      'matches case-insensitive substrings literally, special characters included',
-      withItems(async (c) => {
-        expect(ids(await c.find({ name: { $icontains: 'AL' } }))).toEqual(['a']);
-        expect(ids(await c.find({ name: { $icontains: '(admin)' } }))).toEqual(['c']);
-        expect(ids(await c.find({ name: { $icontains: '.b' } }))).toEqual(['d']);
-        expect(ids(await c.find({ name: { $icontains: '.*' } }))).toEqual([]);
+      'matches case-insensitive substrings literally, special characters included, with or without an index',
+      withItems(async (c, store) => {
+        const indexed = await store.collection<Item>('items_by_name', [{ fields: { name: 1 } }]);
+        const odd = { _id: 'e', name: '50% OFF_x\\y', n: 5, tags: [], nested: { flags: {} } };
+        for (const item of [...items, odd]) await indexed.put(structuredClone(item));
+        await c.put(structuredClone(odd));
+        for (const collection of [c, indexed]) {
+          const matching = async (needle: string) =>
+            ids(await collection.find({ name: { $icontains: needle } }, { sort: { name: 1 } }));
+          expect(await matching('AL')).toEqual(['a']);
+          expect(await matching('(admin)')).toEqual(['c']);
+          expect(await matching('.b')).toEqual(['d']);
+          expect(await matching('.*')).toEqual([]);
+          expect(await matching('%')).toEqual(['e']);
+          expect(await matching('0% off_')).toEqual(['e']);
+          expect(await matching('_')).toEqual(['e']);
+          expect(await matching('\\Y')).toEqual(['e']);
+          expect(await matching('a_e')).toEqual([]);
+          expect(await matching('')).toEqual(['e', 'a', 'c', 'b', 'd']);
+        }
       }),
     );
 

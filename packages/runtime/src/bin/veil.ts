@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfigOrExit } from '../config.ts';
 import { startFromConfig } from '../start.ts';
 
 /**
@@ -6,17 +6,7 @@ import { startFromConfig } from '../start.ts';
  * With no configuration at all this is the embedded single-process app on :8080.
  */
 const main = async () => {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
-  }
-  const veil = await startFromConfig(config);
+  const veil = await startFromConfig(loadConfigOrExit());
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -26,11 +26,11 @@ export interface PendingRegistrationDoc {
   abandoned: boolean;
 }
 
-export interface AuthReadModels {
+export type AuthReadModels = {
   credentials: Collection<CredentialDoc>;
   families: Collection<FamilyDoc>;
   pendingRegistrations: Collection<PendingRegistrationDoc>;
-}
+};
 
 export const openAuthReadModels = async (readStore: ReadStore): Promise<AuthReadModels> => ({
   credentials: await readStore.collection<CredentialDoc>('auth_credentials', [
@@ -42,14 +42,11 @@ export const openAuthReadModels = async (readStore: ReadStore): Promise<AuthRead
   ]),
 });
 
-export const credentialsProjection = ({
-  credentials,
-  families,
-  pendingRegistrations: pending,
-}: AuthReadModels): ProjectionDefinition => ({
+export const credentialsProjection = (models: AuthReadModels): ProjectionDefinition<AuthReadModels> => ({
   name: 'auth_credentials',
   contexts: ['auth', 'user'],
-  async handle({ event: raw }) {
+  models,
+  async handle({ event: raw }, { credentials, families, pendingRegistrations: pending }) {
     const event = raw as AuthEvent | UserEvent;
     switch (event.type) {
       case 'CredentialsRegistered':

@@ -30,10 +30,10 @@ export interface ParticipantDoc {
   pictureKey: string | null;
 }
 
-export interface ChatReadModels {
+export type ChatReadModels = {
   chats: Collection<ChatDoc>;
   participants: Collection<ParticipantDoc>;
-}
+};
 
 export const openChatReadModels = async (readStore: ReadStore): Promise<ChatReadModels> => ({
   chats: await readStore.collection<ChatDoc>('chat_chats', [
@@ -43,10 +43,11 @@ export const openChatReadModels = async (readStore: ReadStore): Promise<ChatRead
   participants: await readStore.collection<ParticipantDoc>('chat_participants'),
 });
 
-export const chatListProjection = ({ chats, participants }: ChatReadModels): ProjectionDefinition => ({
+export const chatListProjection = (models: ChatReadModels): ProjectionDefinition<ChatReadModels> => ({
   name: 'chat_list',
   contexts: ['chat', 'user', 'message'],
-  async handle({ event: raw, position }) {
+  models,
+  async handle({ event: raw, position }, { chats, participants }) {
     const event = raw as ChatEvent | UserEvent | MessageEvent;
     switch (event.type) {
       case 'DirectChatCreated':

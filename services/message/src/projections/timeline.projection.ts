@@ -28,10 +28,10 @@ export interface MembershipDoc {
   members: string[];
 }
 
-export interface MessageReadModels {
+export type MessageReadModels = {
   messages: Collection<MessageDoc>;
   memberships: Collection<MembershipDoc>;
-}
+};
 
 export const openMessageReadModels = async (readStore: ReadStore): Promise<MessageReadModels> => ({
   messages: await readStore.collection<MessageDoc>('message_timeline', [
@@ -65,10 +65,11 @@ export const messageDocOf = (
   };
 };
 
-export const timelineProjection = ({ messages, memberships }: MessageReadModels): ProjectionDefinition => ({
+export const timelineProjection = (models: MessageReadModels): ProjectionDefinition<MessageReadModels> => ({
   name: 'message_timeline',
   contexts: ['message', 'chat'],
-  async handle({ event: raw, position }) {
+  models,
+  async handle({ event: raw, position }, { messages, memberships }) {
     const event = raw as MessageEvent | ChatEvent;
     switch (event.type) {
       case 'MessageSent': {

@@ -21,10 +21,13 @@ export const toPublicUser = (doc: UserDoc): PublicUser => ({
   profilePicture: mediaUrl(doc.pictureKey),
 });
 
-export const userDirectoryProjection = (users: Collection<UserDoc>): ProjectionDefinition => ({
+export const userDirectoryProjection = (
+  directory: Collection<UserDoc>,
+): ProjectionDefinition<{ users: Collection<UserDoc> }> => ({
   name: 'user_directory',
   contexts: ['user'],
-  async handle({ event: raw }) {
+  models: { users: directory },
+  async handle({ event: raw }, { users }) {
     const event = raw as UserEvent;
     switch (event.type) {
       case 'UserRegistered': {

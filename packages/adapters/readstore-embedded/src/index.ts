@@ -1,1 +1,0 @@
-export { createEmbeddedReadStore } from './embedded-read-store.ts';

@@ -1,0 +1,220 @@
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ClientToServerEvents, MessageView, ServerToClientEvents } from '@veil/contracts';
+import { buildIndividualPayload, decryptMessage } from '@veil/crypto';
+import { io, type Socket } from 'socket.io-client';
+import { createApi, type Api } from './support/api-client.ts';
+import { startTestVeil } from './support/test-veil.ts';
+import { createUser, registerForm, uniqueName, type TestUser } from './support/users.ts';
+import { caughtUp, failingStart, rebuild, spawnVeil, type VeilProcess } from './support/veil-process.ts';
+
+/**
+ * The embedded app as an operator runs it, one OS process at a time on one DATA_DIR: read
+ * models live in DATA_DIR/read-models.sqlite, so a restart resumes them (each projection logs
+ * how many events it applied at start: none after a clean stop), a crash loses nothing, a data
+ * dir from before that file existed builds it from the event log, and a damaged file stops the
+ * start with the way out (`npm run rebuild`).
+ */
+const projections = ['user_directory', 'auth_credentials', 'chat_list', 'message_timeline'];
+
+let dataDir: string;
+const running: VeilProcess[] = [];
+afterEach(async () => {
+  for (const veil of running.splice(0)) await veil.stop('SIGKILL');
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Starts Veil and waits for each projection's "caught up" line (logs are written asynchronously). */
+const start = async () => {
+  const veil = await spawnVeil(dataDir);
+  running.push(veil);
+  await expect.poll(() => Object.keys(caughtUp(veil.logs)).sort()).toEqual([...projections].sort());
+  return veil;
+};
+const stop = async (veil: VeilProcess, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
+  running.splice(running.indexOf(veil), 1);
+  return veil.stop(signal);
+};
+
+/** What a person sees of their data: login, chats, a history decrypted, the directory. */
+const readsOf = async (api: Api, user: TestUser, chatId: string, search: string) => {
+  const login = await api.post('/api/v1/user/login', { username: user.username, password: user.password });
+  expect(login.status).toBe(200);
+  const token = login.body.data.user.accesstoken as string;
+  const chats = (await api.get('/api/v1/chat/getallchats', token)).body.data;
+  const history = (await api.get(`/api/v1/chat/getallmessages/${chatId}?limit=200`, token)).body.data;
+  const texts = await Promise.all(
+    history.messages.map((m: MessageView) => decryptMessage(m, user._id, user.keys.privateKey)),
+  );
+  const found = (await api.get(`/api/v1/user/searchuser?username=${search}`)).body.data;
+  return { chats, texts, seen: history.messages.map((m: MessageView) => m.seenBy), found, token };
+};
+
+const send = async (api: Api, from: TestUser, to: TestUser, text: string) => {
+  const payload = await buildIndividualPayload(text, {
+    recipientId: to._id,
+    recipientKey: to.keys.publicKey,
+    senderId: from._id,
+    senderKey: from.keys.publicKey,
+  });
+  const sent = await api.post(`/api/v1/message/sendIndividualMessage/${to._id}`, payload, from.accessToken);
+  expect(sent.status).toBe(201);
+  return sent.body.data as { message: MessageView; chat: { _id: string } };
+};
+
+/** Users, a renamed user, a chat of `messages` messages: data in every read model. */
+const writeData = async (api: Api, messages: number) => {
+  const alice = await createUser(api, 'ra');
+  const bob = await createUser(api, 'rb');
+  const renamed = uniqueName('renamed');
+  const rename = await api.call('PUT', '/api/v1/user/updateProfile', {
+    token: alice.accessToken,
+    form: registerForm({ username: renamed }),
+  });
+  expect(rename.status).toBe(200);
+  alice.username = renamed;
+  let chatId = '';
+  for (let i = 0; i < messages; i++)
+    chatId = (await send(api, i % 2 ? bob : alice, i % 2 ? alice : bob, `m${i}`)).chat._id;
+  return { alice, bob, chatId };
+};
+
+describe('the embedded app across restarts', () => {
+  it('resumes its read models after a stop and after a crash: the reads are right and nothing is replayed', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'veil-restart-'));
+    let veil = await start();
+    let api = createApi(veil.url);
+    const { alice, bob, chatId } = await writeData(api, 40);
+    const before = await readsOf(api, bob, chatId, 'renamed');
+    expect(before.texts).toHaveLength(40);
+    expect(before.found.map((u: { _id: string }) => u._id)).toContain(alice._id);
+    expect(await stop(veil)).toBe(0);
+
+    veil = await start();
+    api = createApi(veil.url);
+    // Every projection found its read model at the log's head.
+    expect(caughtUp(veil.logs)).toEqual(Object.fromEntries(projections.map((name) => [name, 0])));
+    const after = await readsOf(api, bob, chatId, 'renamed');
+    expect({ ...after, token: '' }).toEqual({ ...before, token: '' });
+
+    // Live state rebuilt in memory at start (the realtime gateway's membership, its fan-out) works too.
+    bob.accessToken = after.token;
+    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(veil.url, {
+      transports: ['websocket'],
+      auth: { token: bob.accessToken },
+      extraHeaders: { origin: veil.url },
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      const delivered = new Promise<MessageView>((resolve) =>
+        socket.on('message received', ({ message }) => resolve(message)),
+      );
+      const sent = await send(api, alice, bob, 'after the restart');
+      expect((await delivered)._id).toBe(sent.message._id);
+    } finally {
+      socket.disconnect();
+    }
+
+    // A crash right after a send was acknowledged: the message is in the log, so it is read back once.
+    await send(api, alice, bob, 'just before the crash');
+    expect(await stop(veil, 'SIGKILL')).toBeNull();
+    veil = await start();
+    api = createApi(veil.url);
+    const applied = caughtUp(veil.logs);
+    // At most the events since the last stored write, never the log from the start.
+    for (const name of projections) expect(applied[name]).toBeLessThan(5);
+    const crashed = await readsOf(api, bob, chatId, 'renamed');
+    expect(crashed.texts).toEqual([...before.texts, 'after the restart', 'just before the crash']);
+  });
+
+  it('starts on a data dir from before the read models were kept on disk, building them from the log', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'veil-upgrade-'));
+    let veil = await start();
+    let api = createApi(veil.url);
+    const { bob, chatId } = await writeData(api, 12);
+    const before = await readsOf(api, bob, chatId, 'renamed');
+    expect(await stop(veil)).toBe(0);
+    // What earlier versions kept: the event log, pictures and keys; no read-model file.
+    for (const file of await readdir(dataDir))
+      if (file.startsWith('read-models.sqlite')) await rm(path.join(dataDir, file));
+    expect(await readdir(dataDir)).toContain('events');
+
+    veil = await start();
+    api = createApi(veil.url);
+    const building = veil.logs.filter((line) => line.msg === 'building the read model from the event log');
+    expect(building.map((line) => line.projection).sort()).toEqual([...projections].sort());
+    for (const line of building) expect(line.events).toBeGreaterThan(0);
+    const applied = caughtUp(veil.logs);
+    for (const line of building) expect(applied[line.projection as string]).toBe(line.events);
+    const after = await readsOf(api, bob, chatId, 'renamed');
+    expect({ ...after, token: '' }).toEqual({ ...before, token: '' });
+  });
+
+  it('stops on a damaged read-model file, naming it and the rebuild, which repairs it', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'veil-damaged-'));
+    let veil = await start();
+    let api = createApi(veil.url);
+    const { bob, chatId } = await writeData(api, 5);
+    const before = await readsOf(api, bob, chatId, 'renamed');
+    expect(await stop(veil)).toBe(0);
+
+    const file = path.join(dataDir, 'read-models.sqlite');
+    await writeFile(file, 'these bytes are not a database\n'.repeat(200));
+    const failed = await failingStart(dataDir);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`The read-model database ${file} is damaged`);
+    expect(failed.stderr).toContain('npm run rebuild');
+
+    const rebuilt = await rebuild(dataDir);
+    expect(rebuilt.stderr).toBe('');
+    expect(rebuilt.code).toBe(0);
+    // Not a terminal: one plain line per service when done.
+    for (const service of ['user', 'auth', 'chat', 'message']) {
+      expect(rebuilt.stdout).toMatch(new RegExp(`^${service} \\(\\w+\\): [\\d,]+ events in [\\d.]+ s$`, 'm'));
+    }
+
+    veil = await start();
+    api = createApi(veil.url);
+    expect(caughtUp(veil.logs)).toEqual(Object.fromEntries(projections.map((name) => [name, 0])));
+    const after = await readsOf(api, bob, chatId, 'renamed');
+    expect({ ...after, token: '' }).toEqual({ ...before, token: '' });
+  });
+
+  it('refuses a file from a newer version and a second process on the same data; a rebuild waits for neither', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'veil-refusals-'));
+    const first = await startTestVeil({}, dataDir);
+    const api = createApi(first.url);
+    const { bob, chatId } = await writeData(api, 3);
+    const before = await readsOf(api, bob, chatId, 'renamed');
+
+    await expect(startTestVeil({}, dataDir)).rejects.toThrow(
+      /read-models\.sqlite is in use by another Veil process/,
+    );
+    const refused = await rebuild(dataDir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/in use by another Veil process/);
+    await first.stop();
+
+    const file = new DatabaseSync(path.join(dataDir, 'read-models.sqlite'));
+    file.exec('PRAGMA user_version = 99');
+    file.close();
+    await expect(startTestVeil({}, dataDir)).rejects.toThrow(
+      /written by a newer version of Veil \(schema 99; this version reads 1\).*npm run rebuild/,
+    );
+    expect((await rebuild(dataDir)).code).toBe(0);
+    const again = await startTestVeil({}, dataDir);
+    try {
+      const after = await readsOf(createApi(again.url), bob, chatId, 'renamed');
+      expect({ ...after, token: '' }).toEqual({ ...before, token: '' });
+    } finally {
+      await again.stop();
+    }
+  });
+});
