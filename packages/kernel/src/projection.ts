@@ -46,6 +46,25 @@ export interface Checkpoint {
 }
 
 export const checkpointCollection = '_checkpoints';
+
+/**
+ * Events a projection's handler failed on until it gave up: kept with the error, the position
+ * and the projection, stored in the same write as the checkpoint that moves past them.
+ */
+export interface ParkedEvent {
+  _id: string;
+  projection: string;
+  context: string;
+  position: number;
+  eventId: string;
+  eventType: string;
+  error: string;
+  attempts: number;
+  parkedAt: string;
+}
+
+export const parkedCollection = '_parked';
+const parkedIndexes = [{ fields: { projection: 1 } as const }];
 export const checkpointId = (definition: Pick<ProjectionDefinition, 'name'>, context: string) =>
   `${definition.name}:${context}`;
 
@@ -81,11 +100,24 @@ export const startProjection = async (deps: {
   batchSize?: number;
   /** Pause before a failed write is tried again (default 500 ms). */
   retryDelayMs?: number;
+  /**
+   * Tries of a handler on one event before the event is parked (default 6), the first pause
+   * between them (default 200 ms, doubling up to `handlerRetryMaxMs`, default 5 s).
+   */
+  handlerAttempts?: number;
+  handlerRetryFirstMs?: number;
+  handlerRetryMaxMs?: number;
+  /** Told of every parked event (a metric counts them). */
+  onParked?(parked: ParkedEvent): void;
 }): Promise<RunningProjection> => {
   const { bus, readStore, log, definition } = deps;
   const batchSize = deps.batchSize ?? 1_000;
   const retryDelayMs = deps.retryDelayMs ?? 500;
+  const handlerAttempts = deps.handlerAttempts ?? 6;
+  const handlerRetryFirstMs = deps.handlerRetryFirstMs ?? 200;
+  const handlerRetryMaxMs = deps.handlerRetryMaxMs ?? 5_000;
   const checkpoints = await readStore.collection<Checkpoint>(checkpointCollection);
+  await readStore.collection<ParkedEvent>(parkedCollection, parkedIndexes);
 
   /** Stored positions: what reads may rely on. */
   const positions = new Map<string, number>();
@@ -119,6 +151,7 @@ export const startProjection = async (deps: {
   let staged: PendingWrites = new Map();
   let stagedPositions = new Map<string, number>();
   let stagedEvents = 0;
+  let stagedParked: ParkedEvent[] = [];
   /** Being stored now (still readable by handlers until the store has it). */
   let storing: PendingWrites | null = null;
   let store: Promise<void> | null = null;
@@ -132,14 +165,19 @@ export const startProjection = async (deps: {
       const writes = staged;
       const covered = stagedPositions;
       const events = stagedEvents;
+      const parked = stagedParked;
       staged = new Map();
       stagedPositions = new Map();
       stagedEvents = 0;
+      stagedParked = [];
       storing = writes;
-      const marks = [...covered].map(([context, position]) => ({
-        collection: checkpointCollection,
-        put: { _id: checkpointId(definition, context), position },
-      }));
+      const marks = [
+        ...parked.map((doc) => ({ collection: parkedCollection, put: doc })),
+        ...[...covered].map(([context, position]) => ({
+          collection: checkpointCollection,
+          put: { _id: checkpointId(definition, context), position },
+        })),
+      ];
       try {
         await readStore.write([...pendingChanges(writes), ...marks]);
         storing = null;
@@ -154,6 +192,7 @@ export const startProjection = async (deps: {
         for (const [context, position] of stagedPositions) covered.set(context, position);
         stagedPositions = covered;
         stagedEvents += events;
+        stagedParked = [...parked, ...stagedParked];
         log.error({ err: error, projection: definition.name, attempt }, 'read model not stored; retrying');
         if (stopping && attempt >= 3) {
           gaveUp = true;
@@ -183,6 +222,46 @@ export const startProjection = async (deps: {
   };
   const underneath = () => (storing ? [staged, storing] : [staged]);
 
+  /**
+   * Applies one event, trying a failing handler again with a growing pause. A handler that still
+   * fails after `handlerAttempts` tries has met an event it cannot handle (a poison event): it is
+   * parked, with its error, in the same write as the checkpoint that moves past it, so one bad
+   * event cannot stall everything behind it. Its changes, if any, are dropped.
+   */
+  const apply = async (recorded: RecordedEvent): Promise<PendingWrites | null> => {
+    for (let attempt = 1; ; attempt++) {
+      const own: PendingWrites = new Map();
+      try {
+        await definition.handle(recorded, stagedViews(definition.models, own, underneath));
+        return own;
+      } catch (error) {
+        const where = { projection: definition.name, context: recorded.context, position: recorded.position };
+        if (attempt >= handlerAttempts) {
+          const parked: ParkedEvent = {
+            _id: `${definition.name}:${recorded.context}:${recorded.position}`,
+            ...where,
+            eventId: recorded.event.eventId,
+            eventType: recorded.event.type,
+            error: error instanceof Error ? error.message : String(error),
+            attempts: attempt,
+            parkedAt: new Date().toISOString(),
+          };
+          log.error(
+            { err: error, ...where, eventType: parked.eventType, attempts: attempt },
+            'event parked: the projection handler failed on it every time; going on without it',
+          );
+          stagedParked.push(parked);
+          deps.onParked?.(parked);
+          return null;
+        }
+        log.warn({ err: error, ...where, attempt }, 'projection handler failed; trying again');
+        // Stopping: give the event back to the log, which delivers it again at the next start.
+        if (stopping) throw error;
+        await sleep(Math.min(handlerRetryMaxMs, handlerRetryFirstMs * 2 ** (attempt - 1)));
+      }
+    }
+  };
+
   const subscriptions: Subscription[] = [];
   for (const context of definition.contexts) {
     subscriptions.push(
@@ -190,17 +269,8 @@ export const startProjection = async (deps: {
         context,
         afterPosition: positions.get(context)!,
         handler: async (recorded) => {
-          const own: PendingWrites = new Map();
-          try {
-            await definition.handle(recorded, stagedViews(definition.models, own, underneath));
-          } catch (error) {
-            log.error(
-              { err: error, projection: definition.name, position: recorded.position },
-              'projection handler failed; retrying',
-            );
-            throw error;
-          }
-          mergeInto(staged, own);
+          const own = await apply(recorded);
+          if (own) mergeInto(staged, own);
           stagedPositions.set(context, recorded.position);
           stagedEvents++;
           report.applied();
@@ -268,4 +338,7 @@ export const resetProjection = async (readStore: ReadStore, definition: Projecti
     })),
   );
   for (const model of Object.values(definition.models)) await model.clear();
+  // A rebuild meets its poison events again and parks them again.
+  const parked = await readStore.collection<ParkedEvent>(parkedCollection, parkedIndexes);
+  for (const doc of await parked.find({ projection: definition.name })) await parked.delete(doc._id);
 };
