@@ -47,6 +47,16 @@ module.exports = {
       to: { path: adapters },
     },
     {
+      name: 'services-import-no-driver',
+      comment:
+        'Drivers (Redis, NATS, MongoDB, S3, the Socket.IO Redis adapter) are adapters chosen in packages/runtime; services, their tests included, see ports.',
+      severity: 'error',
+      from: { path: '^services/' },
+      to: {
+        path: 'node_modules/(ioredis|nats|@nats-io/[^/]+|mongodb|minio|@socket.io/redis-adapter|@aws-sdk/[^/]+)/',
+      },
+    },
+    {
       name: 'services-do-not-import-each-other',
       comment: 'Services share only @veil/contracts, over events or RPC.',
       severity: 'error',
@@ -91,7 +101,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: 'node_modules|dist' },
+    exclude: { path: '(^|/)dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'default'] },

@@ -12,6 +12,7 @@ export {
 } from './filter-language.ts';
 export type * from './blob-store.port.ts';
 export type * from './rate-limit.port.ts';
+export type * from './realtime-scaling.port.ts';
 export type * from './clock.port.ts';
 export type * from './ports.ts';
 export type * from './service.port.ts';

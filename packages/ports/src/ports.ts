@@ -3,6 +3,7 @@ import type { Clock, IdGenerator, Logger } from './clock.port.ts';
 import type { EventBus } from './event-store.port.ts';
 import type { RateLimits } from './rate-limit.port.ts';
 import type { ReadStore } from './read-store.port.ts';
+import type { RealtimeScaling } from './realtime-scaling.port.ts';
 import type { Rpc } from './rpc.port.ts';
 
 /** Everything a service may touch outside its own code. Built once by @veil/runtime. */
@@ -12,6 +13,7 @@ export interface Ports {
   readStore: ReadStore;
   blobs: BlobStore;
   rateLimits: RateLimits;
+  realtimeScaling: RealtimeScaling;
   clock: Clock;
   ids: IdGenerator;
   log: Logger;

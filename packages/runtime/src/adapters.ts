@@ -72,6 +72,15 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
     : (await import('@veil/rate-limits/memory')).createMemoryRateLimits();
   closers.push(() => rateLimits.close());
 
+  const realtimeScaling = config.REDIS_URL
+    ? (await import('@veil/realtime-scaling/redis')).createRedisScaling({
+        url: config.REDIS_URL,
+        keyPrefix: config.VEIL_STREAM_PREFIX,
+        log,
+      })
+    : (await import('@veil/realtime-scaling/memory')).createMemoryScaling();
+  closers.push(() => realtimeScaling.close());
+
   const blobs = config.S3_ENDPOINT
     ? await (
         await import('@veil/blob-minio')
@@ -92,6 +101,7 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
       readStore,
       blobs,
       rateLimits,
+      realtimeScaling,
       clock: { now: () => new Date() },
       ids: createIdGenerator(),
       log,

@@ -65,7 +65,6 @@ export const registry: Record<ServiceName, Registration> = {
       allowedOrigins: allowedOrigins(config, port),
       instanceId: config.INSTANCE_ID,
       presenceTtlSeconds: config.PRESENCE_TTL_SECONDS,
-      ...(config.REDIS_URL ? { redisUrl: config.REDIS_URL, redisKeyPrefix: config.VEIL_STREAM_PREFIX } : {}),
     }),
   },
 };

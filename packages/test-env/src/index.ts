@@ -49,3 +49,4 @@ export const uniquePrefix = (tag: string): string => {
 };
 
 export { freePort, freePortBlock } from './free-port.ts';
+export { deleteRedisKeysUnder } from './redis-keys.ts';

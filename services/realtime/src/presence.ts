@@ -1,7 +1,7 @@
 import type { Logger } from '@veil/ports';
 import type { MembershipChange } from './membership.map.ts';
 import type { MembershipProjection } from './membership.projection.ts';
-import type { PresenceStore } from './presence.store.ts';
+import type { PresenceStore } from '@veil/ports';
 import { userRoom, type RealtimeServer, type RealtimeSocket } from './socket-types.ts';
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisScaling } from '@veil/realtime-scaling/redis';
 import { redisUrl } from '@veil/test-env';
 import { startFakeMessageService, type FakeMessageService } from './testing/fake-message-service.ts';
 import {
@@ -51,10 +52,9 @@ const startCluster = async (replicas: number, presenceTtlSeconds = 15) => {
           allowedOrigins: [testOrigin],
           accessTokenPublicJwk: keys.publicJwk,
           instanceId: `replica-${i}`,
-          redisUrl: redisUrl(),
-          redisKeyPrefix,
           presenceTtlSeconds,
         },
+        scaling: createRedisScaling({ url: redisUrl(), keyPrefix: redisKeyPrefix, log }),
       });
       closers.push(() => node.stop());
       nodes.push(node);

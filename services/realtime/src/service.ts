@@ -2,7 +2,7 @@ import { DomainError, limits, messageRpc } from '@veil/contracts';
 import { rpcClient } from '@veil/kernel';
 import type { RunningService, ServiceContext } from '@veil/ports';
 import { createAccessTokenVerifier, followSessionRevocations } from '@veil/tokens';
-import { Server } from 'socket.io';
+import { Server, type ServerOptions } from 'socket.io';
 import { authenticate, originCheck } from './auth.middleware.ts';
 import { onConnection } from './connection.ts';
 import { startFanout } from './fanout.ts';
@@ -10,10 +10,7 @@ import { attachToHttp } from './http-attach.ts';
 import type { MembershipChange } from './membership.map.ts';
 import { startMembershipProjection } from './membership.projection.ts';
 import { createPresence, type Presence } from './presence.ts';
-import { createMemoryPresence } from './presence.store.ts';
-import { connectRedis } from './scaling/redis-clients.ts';
-import { createRedisPresence } from './scaling/redis-presence.ts';
-import { defaultPresenceTtlSeconds, redisKeyPrefixOf, type RealtimeSettings } from './settings.ts';
+import { defaultPresenceTtlSeconds, type RealtimeSettings } from './settings.ts';
 import type { RealtimeServer } from './socket-types.ts';
 
 export type { RealtimeSettings } from './settings.ts';
@@ -27,9 +24,9 @@ const maxPacketBytes =
 
 /**
  * The realtime gateway: Socket.IO on the process's HTTP server (websocket only), identity from
- * the access token, delivery from persisted events, presence per contact. With `redisUrl` any
- * number of replicas share rooms (Redis adapter) and presence; without it, one
- * node keeps everything in memory. Nothing else branches on the mode.
+ * the access token, delivery from persisted events, presence per contact. With the Redis
+ * scaling adapter (`ports.realtimeScaling`, chosen by the runtime) any number of replicas share
+ * rooms and presence; with the memory one, one node keeps everything. Nothing else branches on it.
  */
 export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<RunningService> => {
   const { ports, settings } = ctx;
@@ -37,16 +34,14 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
   const http = ctx.http;
   const log = ports.log.child({ service: 'realtime', instanceId: settings.instanceId });
   const now = () => ports.clock.now().getTime();
-  const keyPrefix = redisKeyPrefixOf(settings);
   const revocations = await followSessionRevocations(ports.bus, log);
   const verify = await createAccessTokenVerifier(settings.accessTokenPublicJwk, {
     isRevoked: revocations.isRevoked,
   });
   const messages = rpcClient(ports.rpc, messageRpc);
 
-  const redis = settings.redisUrl
-    ? await connectRedis({ url: settings.redisUrl, keyPrefix, log })
-    : undefined;
+  // Several replicas share broadcasts and presence through these (Redis); one alone needs neither.
+  const adapter = (await ports.realtimeScaling.socketAdapter()) as ServerOptions['adapter'] | undefined;
   const cleanups: (() => Promise<void> | void)[] = [];
   const cleanUp = async () => {
     for (const cleanup of cleanups.reverse()) {
@@ -57,7 +52,6 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
     cleanups.length = 0;
   };
   cleanups.push(() => revocations.stop());
-  if (redis) cleanups.push(() => redis.quit());
 
   try {
     const io: RealtimeServer = new Server({
@@ -73,7 +67,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
       pingInterval: 5_000,
       pingTimeout: 5_000,
       allowRequest: originCheck(settings.allowedOrigins),
-      ...(redis ? { adapter: redis.adapter } : {}),
+      ...(adapter ? { adapter } : {}),
     });
     io.of('/').adapter.on('error', (error: unknown) => log.error({ err: error }, 'socket.io adapter error'));
     cleanups.push(async () => {
@@ -94,15 +88,11 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
     });
     cleanups.push(() => membership.stop());
 
-    const store = redis
-      ? createRedisPresence({
-          redis: redis.data,
-          keyPrefix,
-          instanceId: settings.instanceId,
-          ttlSeconds: settings.presenceTtlSeconds ?? defaultPresenceTtlSeconds,
-          log,
-        })
-      : createMemoryPresence();
+    const store = await ports.realtimeScaling.presence({
+      instanceId: settings.instanceId,
+      ttlSeconds: settings.presenceTtlSeconds ?? defaultPresenceTtlSeconds,
+      log,
+    });
     const livePresence = createPresence({ io, store, membership });
     late.presence = livePresence;
     await livePresence.start();
@@ -144,7 +134,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
       io.local.disconnectSockets(true);
       detach();
     });
-    log.info({ redis: Boolean(redis) }, 'realtime gateway started');
+    log.info({ sharedAdapter: Boolean(adapter) }, 'realtime gateway started');
 
     return {
       async stop() {

@@ -10,3 +10,4 @@ export { describeReadStoreContract } from './read-store.contract.ts';
 export type { ReadStoreUnderTest } from './read-store-under-test.ts';
 export { describeBlobStoreContract } from './blob-store.contract.ts';
 export { describeRateLimitsContract, type RateLimitsUnderTest } from './rate-limits.contract.ts';
+export { describePresenceContract, type PresenceUnderTest } from './presence.contract.ts';

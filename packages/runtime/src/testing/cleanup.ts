@@ -1,7 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
-import { Redis } from 'ioredis';
 import { connectNats } from '@veil/bus-nats';
 import { contexts, jetStreamName } from '@veil/contracts';
+import { deleteRedisKeysUnder } from '@veil/test-env';
 
 /**
  * Removes what a throwaway Veil (a test run, a benchmark's cluster) left on the shared NATS and
@@ -15,13 +15,4 @@ export const deleteStreams = async (url: string, prefix: string) => {
 };
 
 /** ...and the Redis keys it made (throttling counters, presence, fan-out claims). */
-export const deleteRedisKeys = async (url: string, prefix: string) => {
-  const redis = new Redis(url);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  redis.disconnect();
-};
+export const deleteRedisKeys = (url: string, prefix: string) => deleteRedisKeysUnder(url, `${prefix}:`);

@@ -1,6 +1,6 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { EventBus, Logger, Rpc } from '@veil/ports';
+import type { EventBus, Logger, RealtimeScaling, Rpc } from '@veil/ports';
 import { createAccessTokenSigner, generateTokenKeyPair, type TokenKeyPair } from '@veil/tokens';
 import { start } from '../service.ts';
 import type { RealtimeSettings } from '../settings.ts';
@@ -32,6 +32,8 @@ export const startRealtimeNode = async (input: {
   rpc: Rpc;
   settings: RealtimeSettings;
   log?: Logger;
+  /** Redis scaling for a replica of several; the memory one by default. */
+  scaling?: RealtimeScaling;
 }): Promise<RunningNode> => {
   let handler: RequestListener = (_req, res) => {
     res.writeHead(404).end();
@@ -39,7 +41,7 @@ export const startRealtimeNode = async (input: {
   const server = createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const service = await start({
-    ports: realtimePorts(input.bus, input.rpc, input.log),
+    ports: realtimePorts(input.bus, input.rpc, input.log, input.scaling),
     settings: input.settings,
     http: { server, setRequestHandler: (listener) => void (handler = listener) },
   }).catch(async (error: unknown) => {
@@ -50,6 +52,7 @@ export const startRealtimeNode = async (input: {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async stop() {
       await service.stop();
+      await input.scaling?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

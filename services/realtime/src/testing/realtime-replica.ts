@@ -4,6 +4,7 @@
  * Prints `READY <url>` once it accepts sockets. SIGTERM stops it cleanly; the test uses SIGKILL.
  */
 import type { JWK } from 'jose';
+import { createRedisScaling } from '@veil/realtime-scaling/redis';
 import { startRealtimeNode } from './harness.ts';
 import { natsPorts } from './test-adapters.ts';
 import { testLogger } from './test-logger.ts';
@@ -29,10 +30,9 @@ const node = await startRealtimeNode({
     allowedOrigins: config.allowedOrigins,
     accessTokenPublicJwk: config.publicJwk,
     instanceId: config.instanceId,
-    redisUrl: config.redisUrl,
-    redisKeyPrefix: config.redisKeyPrefix,
     presenceTtlSeconds: config.presenceTtlSeconds,
   },
+  scaling: createRedisScaling({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, log }),
 });
 process.stdout.write(`READY ${node.url}\n`);
 

@@ -1,4 +1,14 @@
-import type { BlobStore, EventBus, Logger, Ports, RateLimits, ReadStore, Rpc } from '@veil/ports';
+import type {
+  BlobStore,
+  EventBus,
+  Logger,
+  Ports,
+  RateLimits,
+  ReadStore,
+  RealtimeScaling,
+  Rpc,
+} from '@veil/ports';
+import { createMemoryScaling } from '@veil/realtime-scaling/memory';
 import { ulid } from 'ulid';
 import { testLogger } from './test-logger.ts';
 
@@ -21,13 +31,22 @@ const noRateLimits: RateLimits = {
   close: async () => {},
 };
 
-/** Ports for one realtime replica in a test: real bus and RPC, real clock and ids. */
-export const realtimePorts = (bus: EventBus, rpc: Rpc, log: Logger = testLogger()): Ports => ({
+/**
+ * Ports for one realtime replica in a test: real bus and RPC, real clock and ids, and the
+ * scaling adapter given (Redis for several replicas) or the memory one.
+ */
+export const realtimePorts = (
+  bus: EventBus,
+  rpc: Rpc,
+  log: Logger = testLogger(),
+  realtimeScaling: RealtimeScaling = createMemoryScaling(),
+): Ports => ({
   bus,
   rpc,
   readStore: noReadStore,
   blobs: noBlobs,
   rateLimits: noRateLimits,
+  realtimeScaling,
   clock: { now: () => new Date() },
   ids: { next: () => ulid() },
   log,

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '@veil/ports';
-import type { PresenceStore } from '../presence.store.ts';
+
+import type { Logger, PresenceStore } from '@veil/ports';
 import {
   connectScript,
   disconnectScript,

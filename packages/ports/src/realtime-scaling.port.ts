@@ -1,7 +1,9 @@
+import type { Logger } from './clock.port.ts';
+
 /**
  * Where presence lives: per user, how many sockets are connected on which replica.
  * `connect`/`disconnect` report the transitions (first socket anywhere, last socket anywhere),
- * which is all the announcer needs. Memory for one node; scaling/redis-presence.ts for many.
+ * which is all the announcer needs.
  */
 export interface PresenceStore {
   /** One more socket of `userId` on this replica. True when the user was offline everywhere before. */
@@ -19,29 +21,25 @@ export interface PresenceStore {
   stop(): Promise<void>;
 }
 
-export const createMemoryPresence = (): PresenceStore => {
-  const sockets = new Map<string, number>();
-  return {
-    async connect(userId) {
-      const count = (sockets.get(userId) ?? 0) + 1;
-      sockets.set(userId, count);
-      return count === 1;
-    },
-    async disconnect(userId) {
-      const count = (sockets.get(userId) ?? 0) - 1;
-      if (count > 0) {
-        sockets.set(userId, count);
-        return false;
-      }
-      const wasOnline = sockets.delete(userId);
-      return wasOnline;
-    },
-    async onlineAmong(userIds) {
-      return userIds.filter((id) => (sockets.get(id) ?? 0) > 0);
-    },
-    async start() {},
-    async stop() {
-      sockets.clear();
-    },
-  };
-};
+export interface PresenceOptions {
+  /** Unique per replica: presence entries are kept per instance. */
+  instanceId: string;
+  /** How long a silent replica's users stay online. */
+  ttlSeconds: number;
+  log: Logger;
+}
+
+/**
+ * What lets realtime replicas act as one: a Socket.IO adapter that carries broadcasts between
+ * them, and presence they share. One replica alone needs neither: no adapter (Socket.IO's
+ * in-memory default) and presence in memory.
+ */
+export interface RealtimeScaling {
+  /**
+   * The value for Socket.IO's `adapter` server option, or undefined for its default. Typed
+   * loosely so the ports do not depend on Socket.IO; the realtime gateway gives it its type.
+   */
+  socketAdapter(): Promise<unknown>;
+  presence(options: PresenceOptions): Promise<PresenceStore>;
+  close(): Promise<void>;
+}

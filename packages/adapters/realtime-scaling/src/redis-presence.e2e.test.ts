@@ -1,14 +1,14 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { redisUrl } from '@veil/test-env';
-import type { PresenceStore } from '../presence.store.ts';
-import { deleteRedisKeys, randomRedisPrefix } from '../testing/redis-test-keys.ts';
-import { testLogger } from '../testing/test-logger.ts';
+import type { Logger, PresenceStore } from '@veil/ports';
+import { deleteRedisKeysUnder, redisUrl, uniquePrefix } from '@veil/test-env';
 import { createRedisPresence } from './redis-presence.ts';
 
-/** Real Redis on loopback: the transitions and the sweeping that span replicas. */
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+
+/** Real Redis on loopback: the sweeping of crashed replicas (the transitions: the presence contract). */
 describe('redis presence', () => {
-  const prefix = randomRedisPrefix();
+  const prefix = `${uniquePrefix('rt')}:`;
   const clients: Redis[] = [];
   const stores: PresenceStore[] = [];
 
@@ -23,7 +23,7 @@ describe('redis presence', () => {
       keyPrefix: prefix,
       instanceId,
       ttlSeconds,
-      log: testLogger(),
+      log: quiet,
     });
     await store.start(
       (ids) => (expired.push(ids), waiters.splice(0).forEach((w) => w())),
@@ -40,20 +40,7 @@ describe('redis presence', () => {
   afterEach(async () => {
     await Promise.allSettled(stores.splice(0).map((s) => s.stop()));
     for (const c of clients.splice(0)) c.disconnect();
-    await deleteRedisKeys(prefix);
-  });
-
-  it('decides first-connect and last-disconnect across replicas', async () => {
-    const a = await replica('a');
-    const b = await replica('b');
-    expect(await a.store.connect('alice')).toBe(true);
-    expect(await b.store.connect('alice')).toBe(false);
-    expect(await a.store.connect('alice')).toBe(false);
-    expect(await b.store.onlineAmong(['alice', 'bob'])).toEqual(['alice']);
-    expect(await a.store.disconnect('alice')).toBe(false);
-    expect(await a.store.disconnect('alice')).toBe(false);
-    expect(await b.store.disconnect('alice')).toBe(true);
-    expect(await a.store.onlineAmong(['alice'])).toEqual([]);
+    await deleteRedisKeysUnder(redisUrl(), prefix);
   });
 
   it("a silent replica's users are swept and reported offline by a live one", async () => {
