@@ -106,8 +106,14 @@ export const credentialsProjection = (models: AuthReadModels): ProjectionDefinit
         if (doc) await credentials.put({ ...doc, disabled: true });
         return;
       }
-      default:
+      case 'UserRegistered':
+      case 'ProfilePictureChanged':
         return;
+      default: {
+        // Every event of the contexts followed is named above: a new one must be decided on.
+        const unhandled: never = event;
+        return unhandled;
+      }
     }
   },
 });

@@ -102,8 +102,16 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
       case 'UserRegistrationCancelled':
         await participants.delete(event.data.userId);
         return;
-      default:
+      case 'DirectPairClaimed':
+      case 'UsernameClaimed':
+      case 'UsernameReleased':
+      case 'MessageSeen':
         return;
+      default: {
+        // Every event of the contexts followed is named above: a new one must be decided on.
+        const unhandled: never = event;
+        return unhandled;
+      }
     }
   },
 });

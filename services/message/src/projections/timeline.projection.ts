@@ -102,8 +102,13 @@ export const timelineProjection = (models: MessageReadModels): ProjectionDefinit
         }
         return;
       }
-      default:
+      case 'DirectPairClaimed':
         return;
+      default: {
+        // Every event of the contexts followed is named above: a new one must be decided on.
+        const unhandled: never = event;
+        return unhandled;
+      }
     }
   },
 });

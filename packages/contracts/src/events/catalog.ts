@@ -1,0 +1,23 @@
+import type { z } from 'zod';
+import type { Context } from '../subjects.ts';
+import { accessEventSchema } from './access.events.ts';
+import { authEventSchema } from './auth.events.ts';
+import { chatEventSchema } from './chat.events.ts';
+import { messageEventSchema } from './message.events.ts';
+import { userEventSchema } from './user.events.ts';
+
+/** Every context's event union: what may be appended to it, and what its readers may meet. */
+export const eventSchemasByContext = {
+  auth: authEventSchema,
+  access: accessEventSchema,
+  user: userEventSchema,
+  chat: chatEventSchema,
+  message: messageEventSchema,
+} as const satisfies Record<Context, z.ZodType>;
+
+/** Any event of any context. */
+export type VeilEvent = z.infer<(typeof eventSchemasByContext)[Context]>;
+export type VeilEventType = VeilEvent['type'];
+/** The event of one type, and its payload. */
+export type EventOfType<T extends VeilEventType> = Extract<VeilEvent, { type: T }>;
+export type EventData<T extends VeilEventType> = EventOfType<T>['data'];
