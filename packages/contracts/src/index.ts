@@ -17,3 +17,4 @@ export * from './rpc/auth.rpc.ts';
 export * from './rpc/user.rpc.ts';
 export * from './rpc/chat.rpc.ts';
 export * from './rpc/message.rpc.ts';
+export * from './message-view.ts';

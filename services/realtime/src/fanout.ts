@@ -2,7 +2,7 @@ import { DomainError, type MessageEvent, type MessageView, type messageRpc } fro
 import type { RpcClient } from '@veil/kernel';
 import type { EventBus, Logger, RecordedEvent, Subscription } from '@veil/ports';
 import type { MembershipProjection } from './membership.projection.ts';
-import { messageViewFromEvent } from './message-view.ts';
+import { messageViewFromEvent } from '@veil/contracts';
 import { userRoom, type RealtimeServer } from './socket-types.ts';
 
 type MessageClient = Pick<RpcClient<typeof messageRpc.operations>, 'getMessage'>;

@@ -1,11 +1,9 @@
-import { DomainError, limits, messageStreamId, type messageRpc } from '@veil/contracts';
+import { DomainError, limits, messageStreamId, messageViewFromEvent, type messageRpc } from '@veil/contracts';
 import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Filter, Ports } from '@veil/ports';
-import { checkKeyMapCoversMembers } from '../domain/key-map.ts';
+import { decideSend } from '../domain/send.decider.ts';
 import {
-  messageDocOf,
   toMessageView,
-  type MembershipDoc,
   type MessageDoc,
   type MessageReadModels,
 } from '../projections/timeline.projection.ts';
@@ -22,18 +20,16 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
   const written = ownWrites(projection, 'message');
 
   /** Membership comes from chat events; a chat created a moment ago may still be on its way. */
-  const membershipOf = async (chatId: string, afterChatPosition?: number): Promise<MembershipDoc> => {
+  const membersOf = async (chatId: string, afterChatPosition?: number) => {
     if (afterChatPosition) await projection.waitFor('chat', afterChatPosition);
     const membership = await projection.readFresh('chat', () => models.memberships.get(chatId), Boolean);
-    if (!membership) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
-    return membership;
+    return membership?.members ?? null;
   };
 
-  const requireMember = async (chatId: string, userId: string, afterChatPosition?: number) => {
-    const membership = await membershipOf(chatId, afterChatPosition);
+  const requireMember = async (chatId: string, userId: string) => {
     // Not yours answers as "not found": chat ids cannot be probed for existence.
-    if (!membership.members.includes(userId)) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
-    return membership;
+    if (!(await membersOf(chatId))?.includes(userId))
+      throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
   };
 
   const withReplies = async (docs: MessageDoc[]) => {
@@ -58,37 +54,26 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
   };
 
   return {
-    async send({ userId, chatId, content, iv, encryptedKeys, replyTo, afterChatPosition, clientMessageId }) {
-      const membership = await requireMember(chatId, userId, afterChatPosition);
-      checkKeyMapCoversMembers(encryptedKeys, membership.members);
-      if (content.length > limits.messageCiphertextMaxChars) {
-        throw new DomainError('PAYLOAD_TOO_LARGE', 'Message is too large');
-      }
+    async send(command) {
+      const { userId, chatId, replyTo, afterChatPosition, clientMessageId } = command;
+      const members = await membersOf(chatId, afterChatPosition);
       const original = replyTo
         ? await projection.readFresh('message', () => models.messages.get(replyTo), Boolean)
         : null;
-      if (replyTo && original?.chat !== chatId) {
-        throw new DomainError('VALIDATION_FAILED', 'replyTo must be a message of this chat');
-      }
+      const data = decideSend(command, {
+        members,
+        ...(replyTo && { replyToChat: original?.chat ?? null }),
+        messageId: deps.ids.next(),
+      });
       if (clientMessageId) {
         const stored = await storedByKey(chatId, userId, clientMessageId);
         if (stored) return { message: stored };
       }
-      const messageId = deps.ids.next();
       const event = newEvent(
         deps,
         'MessageSent',
-        messageStreamId(messageId),
-        {
-          messageId,
-          chatId,
-          senderId: userId,
-          content,
-          iv,
-          encryptedKeys,
-          replyTo: replyTo ?? null,
-          ...(clientMessageId && { clientMessageId }),
-        },
+        messageStreamId(data.messageId),
+        data,
         // Scoped to the sender: one user's key can never match another user's message. A repeat
         // still on its way to the timeline is caught here, by the log's duplicate check.
         clientMessageId && `send-${userId}-${clientMessageId}`,
@@ -102,7 +87,7 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
           throw new DomainError('VALIDATION_FAILED', 'clientMessageId was already used for another message');
         return { message: stored };
       }
-      return { message: toMessageView(messageDocOf(event, position), original) };
+      return { message: messageViewFromEvent(event, position, original && toMessageView(original, null)) };
     },
 
     async history({ userId, chatId, before, after, limit }) {

@@ -1,6 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { messageViewFromEvent } from './message-view.ts';
-import { messageSent } from './testing/events.ts';
+import { messageViewFromEvent, type MessageSentEvent } from './message-view.ts';
+
+let counter = 0;
+const messageSent = (input: {
+  chatId: string;
+  senderId: string;
+  members: string[];
+  replyTo?: string;
+}): MessageSentEvent => {
+  const messageId = `m${counter++}`;
+  return {
+    type: 'MessageSent',
+    streamId: `msg-${messageId}`,
+    eventId: `e${messageId}`,
+    occurredAt: new Date().toISOString(),
+    schemaVersion: 1,
+    data: {
+      messageId,
+      chatId: input.chatId,
+      senderId: input.senderId,
+      content: 'ciphertext',
+      iv: 'iv',
+      encryptedKeys: Object.fromEntries(input.members.map((id) => [id, `key-${id}`])),
+      replyTo: input.replyTo ?? null,
+    },
+  };
+};
 
 describe('messageViewFromEvent', () => {
   it("builds the API's MessageView from the persisted event", () => {

@@ -1,0 +1,51 @@
+import { DomainError, limits, type EventData } from '@veil/contracts';
+import { checkKeyMapCoversMembers } from './key-map.ts';
+
+export interface SendMessage {
+  /** The sender, from the verified token. */
+  userId: string;
+  chatId: string;
+  content: string;
+  iv: string;
+  encryptedKeys: Record<string, string>;
+  replyTo?: string | null | undefined;
+  clientMessageId?: string | undefined;
+}
+
+/** What the command needs to know, read by the handler before it decides. */
+export interface SendState {
+  /** The chat's members, or null when there is no such chat. */
+  members: readonly string[] | null;
+  /** The chat of the message replied to (null when it does not exist); undefined: no reply. */
+  replyToChat?: string | null;
+  messageId: string;
+}
+
+const chatNotFound = () => new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+
+/**
+ * The rules of sending, without I/O: the chat exists and the sender is in it (a chat that is
+ * not yours answers exactly like one that does not exist), the wrapped keys name exactly the
+ * members, the ciphertext fits, and a reply quotes a message of this chat. Returns the
+ * MessageSent payload, or throws the refusal.
+ */
+export const decideSend = (command: SendMessage, state: SendState): EventData<'MessageSent'> => {
+  if (!state.members || !state.members.includes(command.userId)) throw chatNotFound();
+  checkKeyMapCoversMembers(command.encryptedKeys, state.members);
+  if (command.content.length > limits.messageCiphertextMaxChars) {
+    throw new DomainError('PAYLOAD_TOO_LARGE', 'Message is too large');
+  }
+  if (command.replyTo && state.replyToChat !== command.chatId) {
+    throw new DomainError('VALIDATION_FAILED', 'replyTo must be a message of this chat');
+  }
+  return {
+    messageId: state.messageId,
+    chatId: command.chatId,
+    senderId: command.userId,
+    content: command.content,
+    iv: command.iv,
+    encryptedKeys: command.encryptedKeys,
+    replyTo: command.replyTo ?? null,
+    ...(command.clientMessageId && { clientMessageId: command.clientMessageId }),
+  };
+};

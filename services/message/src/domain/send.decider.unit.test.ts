@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { limits } from '@veil/contracts';
+import { decideSend, type SendMessage } from './send.decider.ts';
+
+const command: SendMessage = {
+  userId: 'alice',
+  chatId: 'chat-1',
+  content: 'ciphertext',
+  iv: 'iv',
+  encryptedKeys: { alice: 'ka', bob: 'kb' },
+};
+const members = ['alice', 'bob'];
+
+describe('deciding a send', () => {
+  it('gives the MessageSent payload for a member with a key per member', () => {
+    expect(decideSend({ ...command, clientMessageId: 'key-12345678' }, { members, messageId: 'm1' })).toEqual(
+      {
+        messageId: 'm1',
+        chatId: 'chat-1',
+        senderId: 'alice',
+        content: 'ciphertext',
+        iv: 'iv',
+        encryptedKeys: { alice: 'ka', bob: 'kb' },
+        replyTo: null,
+        clientMessageId: 'key-12345678',
+      },
+    );
+  });
+
+  it('answers a chat that is not yours exactly like one that does not exist', () => {
+    const notYours = () => decideSend({ ...command, userId: 'mallory' }, { members, messageId: 'm' });
+    const none = () => decideSend(command, { members: null, messageId: 'm' });
+    expect(notYours).toThrow(expect.objectContaining({ code: 'CHAT_NOT_FOUND', message: 'Chat not found' }));
+    expect(none).toThrow(expect.objectContaining({ code: 'CHAT_NOT_FOUND', message: 'Chat not found' }));
+  });
+
+  it('refuses a key map that misses a member or names a stranger', () => {
+    const keyMaps: Record<string, string>[] = [{ alice: 'ka' }, { alice: 'ka', bob: 'kb', eve: 'ke' }];
+    for (const encryptedKeys of keyMaps) {
+      expect(() => decideSend({ ...command, encryptedKeys }, { members, messageId: 'm' })).toThrow(
+        expect.objectContaining({ code: 'KEY_MAP_MISMATCH' }),
+      );
+    }
+  });
+
+  it('refuses a ciphertext past the limit, and a reply to another chat or to nothing', () => {
+    const tooLong = { ...command, content: 'x'.repeat(limits.messageCiphertextMaxChars + 1) };
+    expect(() => decideSend(tooLong, { members, messageId: 'm' })).toThrow(
+      expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE' }),
+    );
+    for (const replyToChat of ['chat-2', null]) {
+      expect(() =>
+        decideSend({ ...command, replyTo: 'q' }, { members, replyToChat, messageId: 'm' }),
+      ).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+    }
+    expect(
+      decideSend({ ...command, replyTo: 'q' }, { members, replyToChat: 'chat-1', messageId: 'm' }).replyTo,
+    ).toBe('q');
+  });
+});
