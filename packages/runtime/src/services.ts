@@ -38,7 +38,14 @@ export const registry: Record<ServiceName, Registration> = {
         : {}),
     }),
   },
-  user: { load: () => import('@veil/user-service/service'), http: false, settings: () => ({}) },
+  user: {
+    load: () => import('@veil/user-service/service'),
+    http: false,
+    settings: ({ config }) =>
+      config.REDIS_URL
+        ? { redisUrl: config.REDIS_URL, redisKeyPrefix: `${config.VEIL_STREAM_PREFIX}:keybackup` }
+        : {},
+  },
   chat: { load: () => import('@veil/chat-service/service'), http: false, settings: () => ({}) },
   message: { load: () => import('@veil/message-service/service'), http: false, settings: () => ({}) },
   gateway: {

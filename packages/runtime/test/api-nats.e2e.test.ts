@@ -3,6 +3,7 @@ import { describe } from 'vitest';
 import { connectNats } from '@veil/bus-nats';
 import { jetStreamName } from '@veil/contracts';
 import { accountsSuite } from './suites/accounts.suite.ts';
+import { keyBackupSuite } from './suites/key-backup.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 
@@ -19,6 +20,7 @@ const withNats = () => ({
 });
 
 describe('accounts (NATS + Redis)', () => accountsSuite(withNats()));
+describe('encrypted key backup (NATS + Redis)', () => keyBackupSuite(withNats()));
 /**
  * JetStream forgets a published event id after the stream's duplicate window (two minutes in
  * production). Shrinking the window and waiting it out is that, without the wait.

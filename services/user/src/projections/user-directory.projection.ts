@@ -59,6 +59,7 @@ export const userDirectoryProjection = (users: Collection<UserDoc>): ProjectionD
         return;
       case 'UsernameClaimed':
       case 'UsernameReleased':
+      case 'KeyBackupStored':
         return;
       default: {
         const unhandled: never = event;

@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import {
   idSchema,
   loginBodySchema,
+  parseKeyBackupText,
   parseWith,
   refreshBodySchema,
   registerBodySchema,
@@ -12,6 +13,7 @@ import type { BlobStore, IdGenerator } from '@veil/ports';
 import { currentUserId } from '../../middleware/auth.ts';
 import { pictureUpload, storePicture } from '../../middleware/picture-upload.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
+import { keyBackupRoutes } from './key-backup.routes.ts';
 import { respond } from './respond.ts';
 
 interface Deps {
@@ -21,7 +23,10 @@ interface Deps {
   requireAuth: RequestHandler;
 }
 
-/** `/api/v1/user/*` (spec section 7), plus `refresh` and `logout` for the token lifecycle. */
+/**
+ * `/api/v1/user/*` (spec section 7), plus `refresh` and `logout` for the token lifecycle and the
+ * encrypted key backup (`key-backup.routes.ts`).
+ */
 export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router => {
   const router = Router();
 
@@ -41,11 +46,13 @@ export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router 
 
   router.post('/register', pictureUpload, async (req, res) => {
     const body = parseWith(registerBodySchema, req.body);
+    const keyBackup = body.keyBackup === undefined ? undefined : parseKeyBackupText(body.keyBackup);
     const user = await withPicture(req.file, async (pictureKey) => {
       const { user } = await services.user.register({
         username: body.username,
         publicKey: body.publicKey,
         pictureKey,
+        ...(keyBackup ? { keyBackup } : {}),
       });
       try {
         await services.auth.registerCredentials({
@@ -124,6 +131,8 @@ export const userRoutes = ({ services, blobs, ids, requireAuth }: Deps): Router 
     await services.auth.changePassword({ userId: currentUserId(res), password: body.password });
     respond(res, 200, 'Password updated successfully', {});
   });
+
+  router.use(keyBackupRoutes({ services, requireAuth }));
 
   return router;
 };
