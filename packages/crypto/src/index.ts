@@ -51,4 +51,9 @@ export {
   type RecoveryKeyUnlock,
   type SealedBytes,
 } from './key-backup.ts';
-export { sealPrivateKey, unsealPrivateKey, type SealedPrivateKey } from './sealed-key.ts';
+export {
+  sealPrivateKey,
+  sealPrivateKeyJwk,
+  unsealPrivateKey,
+  type SealedPrivateKey,
+} from './sealed-key.ts';

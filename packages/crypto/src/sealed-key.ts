@@ -30,6 +30,10 @@ export const sealPrivateKey = async (privateKey: CryptoKey): Promise<SealedPriva
   return { sealingKey, iv, sealed };
 };
 
+/** Seals a private JWK (an earlier version's stored key, moving to its account). */
+export const sealPrivateKeyJwk = async (jwk: JsonWebKey): Promise<SealedPrivateKey> =>
+  sealPrivateKey(await crypto.subtle.importKey('jwk', jwk, importParams, true, ['decrypt']));
+
 /** The sealed key, extractable: for the caller to back up (or hand over) and then drop. */
 export const unsealPrivateKey = (sealed: SealedPrivateKey): Promise<CryptoKey> =>
   crypto.subtle.unwrapKey(

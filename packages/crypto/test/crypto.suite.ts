@@ -556,6 +556,11 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         const bytes = new Uint8Array(sealed.sealed.slice(0));
         bytes[10]! ^= 1;
         await rejects(c.unsealPrivateKey({ ...sealed, sealed: bytes.buffer }), () => true, 'tampered');
+        const fromJwk = await c.sealPrivateKeyJwk(await c.exportPrivateKeyJwk(a!.keys.privateKey));
+        assert(
+          (await c.decryptMessage(envelope, a!.id, await c.unsealPrivateKey(fromJwk))) === 'sealed',
+          'sealed from a JWK',
+        );
         const other = await c.sealPrivateKey(a!.keys.privateKey);
         await rejects(
           c.unsealPrivateKey({ ...sealed, sealingKey: other.sealingKey }),
