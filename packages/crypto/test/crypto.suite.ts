@@ -39,6 +39,19 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
   };
   const publicKeys = (list: { id: string; keys: CryptoKeyPair }[]) =>
     Object.fromEntries(list.map((u) => [u.id, u.keys.publicKey]));
+  /** A user whose private key is backed up under a new recovery key (and `passphrase`, if given). */
+  const backedUpUser = async (passphrase?: string) => {
+    const [user] = await users(1);
+    const publicKey = await c.exportPublicKeySpkiBase64(user!.keys.publicKey);
+    const recoveryKey = c.generateRecoveryKey();
+    const backup = await c.createKeyBackup({
+      privateKey: user!.keys.privateKey,
+      publicKey,
+      recoveryKey,
+      passphrase: passphrase ?? null,
+    });
+    return { a: user, publicKey, recoveryKey, backup };
+  };
 
   return [
     {
@@ -339,15 +352,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
     {
       name: 'backs up a private key and restores it with the recovery key (any case, spaces) or the passphrase',
       async run() {
-        const [a] = await users(1);
-        const publicKey = await c.exportPublicKeySpkiBase64(a!.keys.publicKey);
-        const recoveryKey = c.generateRecoveryKey();
-        const backup = await c.createKeyBackup({
-          privateKey: a!.keys.privateKey,
-          publicKey,
-          recoveryKey,
-          passphrase: 'a long passphrase ✓',
-        });
+        const { a, publicKey, recoveryKey, backup } = await backedUpUser('a long passphrase ✓');
         assert(backup.version === 1 && backup.publicKey === publicKey, 'version and public key');
         assert(backup.unlocks.map((u) => u.kind).join() === 'recovery-key,passphrase', 'two unlocks');
         const passphraseUnlock = backup.unlocks[1] as { kdf: { iterations: number } };
@@ -374,10 +379,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
     {
       name: 'refuses a wrong recovery key or passphrase, a malformed recovery key, and a missing passphrase',
       async run() {
-        const [a] = await users(1);
-        const publicKey = await c.exportPublicKeySpkiBase64(a!.keys.publicKey);
-        const recoveryKey = c.generateRecoveryKey();
-        const backup = await c.createKeyBackup({ privateKey: a!.keys.privateKey, publicKey, recoveryKey });
+        const { a, publicKey, recoveryKey, backup } = await backedUpUser();
         assert(backup.unlocks.length === 1, 'no passphrase unlock');
         const secretError = (e: { code?: string }) => e.code === 'ERR_BACKUP_SECRET';
         await rejects(
@@ -407,15 +409,10 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
     {
       name: 'refuses a tampered backup: key, unlock, public key or iteration count changed',
       async run() {
-        const [a, b] = await users(2);
-        const publicKey = await c.exportPublicKeySpkiBase64(a!.keys.publicKey);
-        const recoveryKey = c.generateRecoveryKey();
-        const backup = await c.createKeyBackup({
-          privateKey: a!.keys.privateKey,
-          publicKey,
-          recoveryKey,
-          passphrase: 'tamper-proof passphrase',
-        });
+        const [{ recoveryKey, backup }, [b]] = await Promise.all([
+          backedUpUser('tamper-proof passphrase'),
+          users(1),
+        ]);
         const flip = (base64: string) => {
           const bytes = c.base64ToBytes(base64);
           bytes[bytes.length - 20]! ^= 1;
@@ -478,10 +475,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
     {
       name: 'names an unknown backup version as such, even with the right recovery key',
       async run() {
-        const [a] = await users(1);
-        const publicKey = await c.exportPublicKeySpkiBase64(a!.keys.publicKey);
-        const recoveryKey = c.generateRecoveryKey();
-        const backup = await c.createKeyBackup({ privateKey: a!.keys.privateKey, publicKey, recoveryKey });
+        const { recoveryKey, backup } = await backedUpUser();
         const future = { ...backup, version: 2 } as unknown as typeof backup;
         await rejects(
           c.openKeyBackup(future, { recoveryKey }),
@@ -493,15 +487,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
     {
       name: 'changes, adds and removes the passphrase by re-wrapping: the same private key, the same recovery key',
       async run() {
-        const [a] = await users(1);
-        const publicKey = await c.exportPublicKeySpkiBase64(a!.keys.publicKey);
-        const recoveryKey = c.generateRecoveryKey();
-        const original = await c.createKeyBackup({
-          privateKey: a!.keys.privateKey,
-          publicKey,
-          recoveryKey,
-          passphrase: 'first passphrase',
-        });
+        const { a, recoveryKey, backup: original } = await backedUpUser('first passphrase');
         const changed = await c.setBackupPassphrase(
           original,
           { passphrase: 'first passphrase' },

@@ -1,11 +1,4 @@
-import { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
-import { DomainError } from '@veil/contracts';
+import { createBudgets, rateLimited } from '@veil/throttle';
 
 /**
  * Login throttling, per username (failed attempts: stops guessing one account) and per client
@@ -28,24 +21,15 @@ export const createLoginLimiter = (options: {
   keyPrefix?: string;
   attemptsPerIp: number;
 }): LoginLimiter => {
-  const prefix = options.keyPrefix ?? 'veil:login';
-  const redis = options.redisUrl
-    ? new Redis(options.redisUrl, { enableOfflineQueue: true, lazyConnect: false })
-    : null;
-  const make = (keyPrefix: string, points: number): RateLimiterAbstract =>
-    redis
-      ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: WINDOW_SECONDS })
-      : new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS });
-  const byUsername = make(`${prefix}:user`, failuresPerUsername);
-  const byIp = make(`${prefix}:ip`, options.attemptsPerIp);
+  const budgets = createBudgets({
+    keyPrefix: options.keyPrefix ?? 'veil:login',
+    ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+  });
+  const byUsername = budgets.budget('user', failuresPerUsername, WINDOW_SECONDS);
+  const byIp = budgets.budget('ip', options.attemptsPerIp, WINDOW_SECONDS);
 
-  const limited = (res: unknown): never => {
-    if (res instanceof RateLimiterRes) {
-      const minutes = Math.max(1, Math.ceil(res.msBeforeNext / 60_000));
-      throw new DomainError('RATE_LIMITED', `Too many login attempts. Try again in ${minutes} minute(s).`);
-    }
-    throw res;
-  };
+  const limited = (res: unknown): never =>
+    rateLimited(res, (minutes) => `Too many login attempts. Try again in ${minutes} minute(s).`);
 
   return {
     async check(username, ip) {
@@ -60,8 +44,6 @@ export const createLoginLimiter = (options: {
     async recordSuccess(username) {
       await byUsername.delete(username.toLowerCase());
     },
-    async close() {
-      redis?.disconnect();
-    },
+    close: () => budgets.close(),
   };
 };

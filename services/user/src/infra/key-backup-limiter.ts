@@ -1,17 +1,10 @@
-import { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
-import { DomainError } from '@veil/contracts';
+import { createBudgets, rateLimited } from '@veil/throttle';
 
 /**
  * Per-account budgets for the encrypted key backup. Downloads are few: a browser needs the blob
  * once per restore, and someone holding a stolen session gets no more than a handful of copies to
- * try offline. Writes are capped so no account can flood its stream. Counters live in Redis in
- * cluster mode, so every user-service replica shares them, and in memory in the embedded process.
+ * try offline. Writes are capped so no account can flood its stream. Shared by every user-service
+ * replica through Redis in cluster mode (`@veil/throttle`).
  */
 export const keyBackupDownloadsPerHour = 6;
 export const keyBackupWritesPerHour = 20;
@@ -29,33 +22,23 @@ export const createKeyBackupLimiter = (options: {
   redisUrl?: string;
   keyPrefix?: string;
 }): KeyBackupLimiter => {
-  const prefix = options.keyPrefix ?? 'veil:keybackup';
-  const redis = options.redisUrl
-    ? new Redis(options.redisUrl, { enableOfflineQueue: true, lazyConnect: false })
-    : null;
-  const make = (keyPrefix: string, points: number): RateLimiterAbstract =>
-    redis
-      ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: WINDOW_SECONDS })
-      : new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS });
-  const downloads = make(`${prefix}:download`, keyBackupDownloadsPerHour);
-  const writes = make(`${prefix}:write`, keyBackupWritesPerHour);
-
-  const spend = (limiter: RateLimiterAbstract, what: string) => async (userId: string) => {
-    await limiter.consume(userId).catch((res: unknown) => {
-      if (!(res instanceof RateLimiterRes)) throw res;
-      const minutes = Math.max(1, Math.ceil(res.msBeforeNext / 60_000));
-      throw new DomainError(
-        'RATE_LIMITED',
-        `Too many key backup ${what}. Try again in ${minutes} minute(s).`,
-      );
-    });
+  const budgets = createBudgets({
+    keyPrefix: options.keyPrefix ?? 'veil:keybackup',
+    ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+  });
+  const spend = (points: number, what: string) => {
+    const budget = budgets.budget(what, points, WINDOW_SECONDS);
+    return async (userId: string) => {
+      await budget
+        .consume(userId)
+        .catch((res: unknown) =>
+          rateLimited(res, (minutes) => `Too many key backup ${what}. Try again in ${minutes} minute(s).`),
+        );
+    };
   };
-
   return {
-    download: spend(downloads, 'downloads'),
-    write: spend(writes, 'changes'),
-    async close() {
-      redis?.disconnect();
-    },
+    download: spend(keyBackupDownloadsPerHour, 'downloads'),
+    write: spend(keyBackupWritesPerHour, 'changes'),
+    close: () => budgets.close(),
   };
 };
