@@ -7,7 +7,7 @@ import {
   type userRpc,
 } from '@veil/contracts';
 import { newEvent, type RpcImplementation } from '@veil/kernel';
-import type { Clock, Collection, EventStore, IdGenerator } from '@veil/ports';
+import type { Clock, EventStore, IdGenerator } from '@veil/ports';
 import type { KeyBackupLimiter } from '../infra/key-backup-limiter.ts';
 import type { UserDoc } from '../projections/user-directory.projection.ts';
 
@@ -21,8 +21,9 @@ type Deps = {
   store: EventStore;
   clock: Clock;
   ids: IdGenerator;
-  users: Collection<UserDoc>;
   limiter: KeyBackupLimiter;
+  /** The account's directory entry; USER_NOT_FOUND when there is none. */
+  requireUser: (userId: string) => Promise<UserDoc>;
 };
 
 type KeyBackupOperations = Pick<typeof userRpc.operations, 'keyStatus' | 'keyBackup' | 'storeKeyBackup'>;
@@ -51,12 +52,7 @@ const currentBackup = async (store: EventStore, userId: string) => {
 };
 
 export const keyBackupHandlers = (deps: Deps): RpcImplementation<KeyBackupOperations> => {
-  const requireUser = async (userId: string): Promise<UserDoc> => {
-    const doc = await deps.users.get(userId);
-    if (!doc) throw new DomainError('USER_NOT_FOUND', 'User not found');
-    return doc;
-  };
-
+  const { requireUser } = deps;
   return {
     async keyStatus({ userId }) {
       const [user, current] = await Promise.all([requireUser(userId), currentBackup(deps.store, userId)]);

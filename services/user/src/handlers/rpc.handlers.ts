@@ -43,7 +43,7 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
   };
 
   return {
-    ...keyBackupHandlers({ ...deps, store }),
+    ...keyBackupHandlers({ ...deps, store, requireUser }),
 
     async register({ username: rawUsername, publicKey, pictureKey, keyBackup }) {
       const username = parseUsername(rawUsername);
@@ -51,12 +51,13 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
       if (keyBackup) checkBackupNamesKey(keyBackup, publicKey);
       const userId = deps.ids.next();
       await claimUsername(deps, username, userId);
+      // The backup first: once the account exists, so does the backup its user just confirmed.
+      if (keyBackup) await appendKeyBackup(deps, userId, keyBackup, 0);
       const { position } = await store.append(
         'user',
         newEvent(deps, 'UserRegistered', userStreamId(userId), { userId, username, publicKey, pictureKey }),
         { expectedVersion: 0 },
       );
-      if (keyBackup) await appendKeyBackup(deps, userId, keyBackup, 0);
       await directory.waitFor('user', position);
       return { user: toPublicUser(await requireUser(userId)) };
     },
