@@ -61,7 +61,7 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
           username={user.username}
           publicKey={situation.status.publicKey}
           onClose={(created) =>
-            close(created ? 'Your new recovery key is saved. The old one no longer works.' : null)
+            close(created ? 'Your new recovery key is saved. It replaces the old one.' : null)
           }
         />
       )}
