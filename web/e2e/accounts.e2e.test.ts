@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { login, logout, makePng, register, uniqueName } from './flows.ts';
+import { login, logout, makePng, register, saveRecoveryKey, uniqueName } from './flows.ts';
 import { phone, startVeilWeb, type VeilWeb } from './harness.ts';
 import { readKeyStore } from './key-storage.ts';
 
@@ -50,6 +50,7 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByAltText('Selected picture preview').waitFor();
     await page.getByText('me.png').waitFor();
     await page.getByRole('button', { name: 'Sign Up' }).click();
+    await saveRecoveryKey(page, 'Sign Up');
     await page.waitForURL('**/login');
     // The private key is kept in this browser under the new account, as a non-extractable key.
     const stored = await readKeyStore(page);
@@ -65,6 +66,7 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await again.getByLabel('Username').fill(other);
     await again.getByLabel('Password').fill('other password 1');
     await again.getByRole('button', { name: 'Sign Up' }).click();
+    await saveRecoveryKey(again, 'Sign Up');
     await again.locator('.form__error').waitFor();
     expect(await again.locator('.form__error').textContent()).toMatch(/taken|exists|Registration failed/i);
 

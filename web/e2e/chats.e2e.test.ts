@@ -1,6 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { login, messageWithText, openChat, sayHi, sendMessage, signedUpPerson, uniqueName } from './flows.ts';
+import {
+  declineRestore,
+  login,
+  messageWithText,
+  noKeyHereText,
+  openChat,
+  sayHi,
+  sendMessage,
+  signedUpPerson,
+  uniqueName,
+} from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 
 /** Issue 4: one-to-one and group chats between real browsers, every message end-to-end encrypted. */
@@ -79,14 +89,15 @@ describe('chats (browser)', { timeout: 150_000 }, () => {
     expect(stored).not.toContain('Likewise');
     expect(stored).not.toContain('Answering');
 
-    // Bob on a browser without his private key: told so, and nothing decrypts.
+    // Bob on a browser without his private key, not restoring it: told so, and nothing decrypts.
     const bobElsewhere = await veil.newPage();
     await login(bobElsewhere, bob.name, 'correct horse 1');
+    await declineRestore(bobElsewhere);
     await openChat(bobElsewhere, alice.name);
     await bobElsewhere.getByText('Private key not found in IndexedDB').waitFor();
     const texts = bobElsewhere.getByTestId('message-text');
     await expect.poll(() => texts.count()).toBe(5);
-    expect(new Set(await texts.allTextContents())).toEqual(new Set(['[Failed to decrypt]']));
+    expect(new Set(await texts.allTextContents())).toEqual(new Set([noKeyHereText]));
   });
 
   it('creates a group of three in which everyone reads everyone', async () => {

@@ -41,7 +41,49 @@ export const makePng = (size = 24, rgb: [number, number, number] = [220, 60, 90]
   ]);
 };
 
-export const register = async (page: Page, username: string, password: string, picture?: Buffer) => {
+export interface RecoveryStep {
+  /** A passphrase that also opens the backup. */
+  passphrase?: string;
+  /** "Skip for now": no backup. */
+  skip?: boolean;
+}
+
+/**
+ * Passes the recovery-key step shown after the details (registration, or a backup created later):
+ * reads the key on screen, types back the two groups asked for, optionally adds a passphrase,
+ * and confirms with `confirm`. Resolves the recovery key as shown.
+ */
+export const saveRecoveryKey = async (
+  page: Page,
+  confirm: string,
+  { passphrase }: RecoveryStep = {},
+): Promise<string> => {
+  const recoveryKey = (await page.getByTestId('recovery-key').textContent())!.trim();
+  const groups = recoveryKey.split('-');
+  for (const field of await page.getByLabel(/^Group \d$/).all()) {
+    const number = Number((await field.getAttribute('name'))!.replace('group-', ''));
+    await field.fill(groups[number - 1]!);
+  }
+  if (passphrase) {
+    await page.getByRole('checkbox', { name: 'Also unlock with a passphrase' }).check();
+    await page.getByLabel('Passphrase', { exact: true }).fill(passphrase);
+    await page.getByLabel('Repeat passphrase').fill(passphrase);
+  }
+  await page.getByRole('button', { name: confirm, exact: true }).click();
+  return recoveryKey;
+};
+
+/**
+ * Registers through the UI: the details, then the recovery key (saved, unless `skip`). Resolves
+ * the recovery key (null when skipped) once the app has moved on to /login.
+ */
+export const register = async (
+  page: Page,
+  username: string,
+  password: string,
+  picture?: Buffer,
+  recovery: RecoveryStep = {},
+): Promise<string | null> => {
   await page.goto('/register');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
@@ -51,7 +93,12 @@ export const register = async (page: Page, username: string, password: string, p
       .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: picture });
   }
   await page.getByRole('button', { name: 'Sign Up' }).click();
+  await page.getByRole('heading', { name: 'Save your recovery key' }).waitFor();
+  let recoveryKey: string | null = null;
+  if (recovery.skip) await page.getByRole('button', { name: 'Skip for now' }).click();
+  else recoveryKey = await saveRecoveryKey(page, 'Sign Up', recovery);
   await page.waitForURL('**/login');
+  return recoveryKey;
 };
 
 export const login = async (page: Page, username: string, password: string) => {
@@ -62,10 +109,16 @@ export const login = async (page: Page, username: string, password: string) => {
   await page.waitForURL('**/all-chats');
 };
 
-/** Registers through the UI (the key pair is made in this browser) and logs in. */
-export const signUpAndLogIn = async (page: Page, username: string, password = 'correct horse 1') => {
-  await register(page, username, password);
+/** Registers through the UI (the key pair is made in this browser) and logs in; resolves the recovery key. */
+export const signUpAndLogIn = async (
+  page: Page,
+  username: string,
+  password = 'correct horse 1',
+  recovery: RecoveryStep = {},
+): Promise<string | null> => {
+  const recoveryKey = await register(page, username, password, undefined, recovery);
   await login(page, username, password);
+  return recoveryKey;
 };
 
 /** Logs out through the nav's dialog; `removeKeys` ticks "Remove this browser's keys" (off by default). */
@@ -135,3 +188,16 @@ export const messageWithText = (page: Page, text: string) =>
   page
     .getByTestId('message')
     .filter({ has: page.getByTestId('message-text').getByText(text, { exact: true }) });
+
+/** The screen that opens after logging in on a browser without the account's key (when a backup exists). */
+export const restoreDialog = (page: Page) => page.getByRole('dialog', { name: 'Restore your messages' });
+
+/** "Not now" on that screen. */
+export const declineRestore = async (page: Page) => {
+  const dialog = restoreDialog(page);
+  await dialog.getByRole('button', { name: 'Not now' }).click();
+  await dialog.waitFor({ state: 'detached' });
+};
+
+/** The text every message shows in a browser that holds no key for the account. */
+export const noKeyHereText = 'This browser has no key for your account yet: restore it';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
+import { runKeyBackupBench } from './key-backup-bench.ts';
 import {
   runDelivery,
   usingTarget,
@@ -23,7 +24,7 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
 
 /**
  * `npm run bench [-- --quick]`: delivery (Veil beside a bare Socket.IO relay), client crypto,
- * and read-model replay; prints a table and writes bench-results/<time>.json. Machines here are
+ * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), and read-model replay; prints a table and writes bench-results/<time>.json. Machines here are
  * shared and noisy, so each delivery run is repeated and medians are reported. `--quick` is a
  * tiny run that CI uses to keep the harness working (accounting only, no timing claims). The
  * load generator sends from its main thread and holds the receiving sockets in worker threads
@@ -47,6 +48,8 @@ export interface BenchOptions {
   replayEvents: number[];
   directoryUsers: number[];
   connectionSteps: number[];
+  /** Rounds of the key-backup benchmark in Chromium (0 or absent: skipped). */
+  keyBackupRepeats?: number;
   port: number;
 }
 
@@ -117,6 +120,7 @@ export const runBench = async (options: BenchOptions) => {
     runs[target].length ? medianDelivery(runs[target]) : undefined;
   const [embedded, cluster, relay] = [summaryOf('embedded'), summaryOf('cluster'), summaryOf('relay')];
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
+  const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
   const directory = [];
@@ -153,6 +157,7 @@ export const runBench = async (options: BenchOptions) => {
         }
       : undefined,
     crypto,
+    keyBackup,
     replay,
     directory,
     connections,
@@ -183,6 +188,10 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   }
   console.log('Client crypto (median ms)');
   console.table(result.crypto);
+  if (result.keyBackup) {
+    console.log('Key backup in Chromium (median ms; passphrase KDF, and a restore beyond it)');
+    console.table(result.keyBackup);
+  }
   console.log('Replay (build every read model from the log, restart on them, pages of history in ms)');
   console.table(result.replay);
   console.log('User directory (ms per answer of the user service: median, p99)');
@@ -222,6 +231,7 @@ const main = async () => {
       replay: { type: 'string' },
       directory: { type: 'string' },
       connections: { type: 'string' },
+      'key-backup': { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -247,6 +257,7 @@ const main = async () => {
       .split(',')
       .filter(Boolean)
       .map(Number),
+    keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
     port: Number(values.port),
   };
   const result = await runBench(options);

@@ -19,6 +19,13 @@ export const limits = {
   historyPageDefault: 50,
   historyPageMax: 200,
   jsonBodyMaxBytes: 1024 * 1024,
+  /** An encrypted key backup, as JSON: a 4096-bit key's is under 5 KB. */
+  keyBackupMaxBytes: 8 * 1024,
+  /** Its encrypted PKCS#8 private key, base64 (a 4096-bit RSA key is about 3,200). */
+  keyBackupCiphertextMaxChars: 4096,
+  /** PBKDF2 iterations a passphrase unlock may name: OWASP's floor, and a ceiling that keeps a restore bounded. */
+  keyBackupMinIterations: 600_000,
+  keyBackupMaxIterations: 10_000_000,
 } as const;
 
 export const usernamePattern = /^[A-Za-z0-9_-]+$/;

@@ -47,10 +47,20 @@ export const encryptMessage = async (
   };
 };
 
+/**
+ * What reading a message gave: its text, or why not. `not-for-user`: the key map has no entry
+ * for the reader. `no-key-fits`: none of the reader's keys unwraps the entry (it was sealed for
+ * a key this reader does not hold, or the entry is damaged). `damaged`: a key unwrapped the
+ * entry but the text does not decrypt. RSA-OAEP's padding check makes a wrong key fail rather
+ * than yield a wrong message key, which is what tells the last two apart.
+ */
+export type MessageReading =
+  { ok: true; text: string } | { ok: false; failure: 'not-for-user' | 'no-key-fits' | 'damaged' };
+
 const unwrapWithAnyKey = async (
   wrappedKey: Uint8Array<ArrayBuffer>,
   privateKeys: readonly CryptoKey[],
-): Promise<ArrayBuffer> => {
+): Promise<ArrayBuffer | null> => {
   for (const privateKey of privateKeys) {
     try {
       return await crypto.subtle.decrypt({ name: 'RSA-OAEP' }, privateKey, wrappedKey);
@@ -58,34 +68,55 @@ const unwrapWithAnyKey = async (
       // not this key: try the next one
     }
   }
-  throw new Error('No key unwraps this message key');
+  return null;
 };
 
-/**
- * Decrypts with whichever of the reader's private keys the message was wrapped for: a browser
- * may hold an account's older keys beside its current one. RSA-OAEP's padding check makes a
- * wrong key fail rather than yield a wrong message key.
- */
-export const decryptWithAnyKey = async (
+const decodeBase64 = (value: string): Uint8Array<ArrayBuffer> | null => {
+  try {
+    return base64ToBytes(value);
+  } catch {
+    return null;
+  }
+};
+
+/** Reads a message with whichever of the reader's keys it was wrapped for; never throws. */
+export const readMessage = async (
   envelope: EncryptedEnvelope,
   userId: string,
   privateKeys: readonly CryptoKey[],
-): Promise<string> => {
-  const wrappedKey = envelope.encryptedKeys?.[userId];
-  if (!wrappedKey)
-    throw new VeilCryptoError('ERR_NO_KEY_FOR_USER', 'This message was not encrypted for this user');
+): Promise<MessageReading> => {
+  const entry = envelope.encryptedKeys?.[userId];
+  if (!entry) return { ok: false, failure: 'not-for-user' };
+  const wrappedKey = decodeBase64(entry);
+  const rawKey = wrappedKey && (await unwrapWithAnyKey(wrappedKey, privateKeys));
+  if (!rawKey) return { ok: false, failure: 'no-key-fits' };
   try {
-    const rawKey = await unwrapWithAnyKey(base64ToBytes(wrappedKey), privateKeys);
     const aesKey = await crypto.subtle.importKey('raw', rawKey, { name: 'AES-GCM' }, false, ['decrypt']);
     const plaintext = await crypto.subtle.decrypt(
       { name: 'AES-GCM', iv: base64ToBytes(envelope.iv) },
       aesKey,
       base64ToBytes(envelope.content),
     );
-    return new TextDecoder('utf-8', { fatal: true }).decode(plaintext);
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(plaintext) };
   } catch {
-    throw new VeilCryptoError('ERR_DECRYPT', 'Message could not be decrypted');
+    return { ok: false, failure: 'damaged' };
   }
+};
+
+/**
+ * Decrypts with whichever of the reader's private keys the message was wrapped for: a browser
+ * may hold an account's older keys beside its current one.
+ */
+export const decryptWithAnyKey = async (
+  envelope: EncryptedEnvelope,
+  userId: string,
+  privateKeys: readonly CryptoKey[],
+): Promise<string> => {
+  const reading = await readMessage(envelope, userId, privateKeys);
+  if (reading.ok) return reading.text;
+  if (reading.failure === 'not-for-user')
+    throw new VeilCryptoError('ERR_NO_KEY_FOR_USER', 'This message was not encrypted for this user');
+  throw new VeilCryptoError('ERR_DECRYPT', 'Message could not be decrypted');
 };
 
 export const decryptMessage = (

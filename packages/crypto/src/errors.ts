@@ -4,7 +4,12 @@ export type CryptoErrorCode =
   | 'ERR_DECRYPT'
   | 'ERR_NO_KEY_FOR_USER'
   | 'ERR_MISSING_INPUT'
-  | 'ERR_PUBLIC_KEY_FETCH';
+  | 'ERR_PUBLIC_KEY_FETCH'
+  | 'ERR_RECOVERY_KEY_FORMAT'
+  | 'ERR_BACKUP_SECRET'
+  | 'ERR_BACKUP_DAMAGED'
+  | 'ERR_BACKUP_VERSION'
+  | 'ERR_BACKUP_FORMAT';
 
 export class VeilCryptoError extends Error {
   readonly code: CryptoErrorCode;

@@ -16,7 +16,9 @@ export {
   decryptMessage,
   decryptWithAnyKey,
   encryptMessage,
+  readMessage,
   type EncryptedEnvelope,
+  type MessageReading,
 } from './envelope.ts';
 export {
   MISSING_INPUT_TEXT,
@@ -27,3 +29,31 @@ export {
   type IndividualPayload,
 } from './payloads.ts';
 export { PublicKeyCache } from './key-cache.ts';
+export {
+  generateRecoveryKey,
+  normalizeRecoveryKey,
+  recoveryKeyBytesOf,
+  recoveryKeyGroupCount,
+  recoveryKeyGroups,
+} from './recovery-key.ts';
+export {
+  createKeyBackup,
+  keyBackupVersion,
+  maxPassphraseIterations,
+  minPassphraseIterations,
+  openKeyBackup,
+  passphraseIterations,
+  setBackupPassphrase,
+  type BackupSecret,
+  type BackupUnlock,
+  type KeyBackup,
+  type PassphraseUnlock,
+  type RecoveryKeyUnlock,
+  type SealedBytes,
+} from './key-backup.ts';
+export {
+  sealPrivateKey,
+  sealPrivateKeyJwk,
+  unsealPrivateKey,
+  type SealedPrivateKey,
+} from './sealed-key.ts';

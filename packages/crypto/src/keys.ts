@@ -9,7 +9,8 @@ export const rsaOaep = {
   hash: 'SHA-256',
 } as const;
 
-const importParams = { name: 'RSA-OAEP', hash: 'SHA-256' } as const;
+/** How an RSA-OAEP key is imported or unwrapped (the modulus comes with the key). */
+export const importParams = { name: 'RSA-OAEP', hash: 'SHA-256' } as const;
 
 export const generateUserKeyPair = (): Promise<CryptoKeyPair> =>
   crypto.subtle.generateKey(rsaOaep, true, ['encrypt', 'decrypt']);

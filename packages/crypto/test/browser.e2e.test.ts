@@ -84,4 +84,25 @@ describe('@veil/crypto in Chromium', () => {
     );
     expect(text).toBe('from Node ✓');
   });
+
+  it('opens in Node a key backup the browser made, with its recovery key and its passphrase', async () => {
+    const made = await page.evaluate(async () => {
+      const c = window.veilCrypto;
+      const pair = await c.generateUserKeyPair();
+      const publicKey = await c.exportPublicKeySpkiBase64(pair.publicKey);
+      const recoveryKey = c.generateRecoveryKey();
+      const backup = await c.createKeyBackup({
+        privateKey: pair.privateKey,
+        publicKey,
+        recoveryKey,
+        passphrase: 'made in Chromium',
+      });
+      const envelope = await c.encryptMessage('kept safe', { me: pair.publicKey });
+      return { backup, recoveryKey, envelope };
+    });
+    for (const secret of [{ recoveryKey: made.recoveryKey }, { passphrase: 'made in Chromium' }]) {
+      const key = await veilCrypto.openKeyBackup(made.backup, secret);
+      expect(await veilCrypto.decryptMessage(made.envelope, 'me', key)).toBe('kept safe');
+    }
+  });
 });

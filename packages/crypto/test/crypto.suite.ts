@@ -39,6 +39,19 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
   };
   const publicKeys = (list: { id: string; keys: CryptoKeyPair }[]) =>
     Object.fromEntries(list.map((u) => [u.id, u.keys.publicKey]));
+  /** A user whose private key is backed up under a new recovery key (and `passphrase`, if given). */
+  const backedUpUser = async (passphrase?: string) => {
+    const [user] = await users(1);
+    const publicKey = await c.exportPublicKeySpkiBase64(user!.keys.publicKey);
+    const recoveryKey = c.generateRecoveryKey();
+    const backup = await c.createKeyBackup({
+      privateKey: user!.keys.privateKey,
+      publicKey,
+      recoveryKey,
+      passphrase: passphrase ?? null,
+    });
+    return { a: user, publicKey, recoveryKey, backup };
+  };
 
   return [
     {
@@ -292,6 +305,254 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         );
         await rejects(cache.get('missing'), (e) => e.code === 'ERR_PUBLIC_KEY_FETCH', 'not cached');
         assert((fetches as number) === 3, 'failures are not cached');
+      },
+    },
+    {
+      name: 'reads a message or says why not: not for this user, no key fits, damaged',
+      async run() {
+        const [a, b] = await users(2);
+        const envelope = await c.encryptMessage('why not', publicKeys([a!]));
+        const read = await c.readMessage(envelope, a!.id, [b!.keys.privateKey, a!.keys.privateKey]);
+        assert(read.ok && read.text === 'why not', 'reads with the second key');
+        const failure = async (env: typeof envelope, keys: CryptoKey[], user = a!.id) => {
+          const reading = await c.readMessage(env, user, keys);
+          return reading.ok ? 'read' : reading.failure;
+        };
+        assert((await failure(envelope, [a!.keys.privateKey], b!.id)) === 'not-for-user', 'not for b');
+        assert((await failure(envelope, [b!.keys.privateKey])) === 'no-key-fits', 'only a wrong key');
+        assert((await failure(envelope, [])) === 'no-key-fits', 'no keys at all');
+        const garbled = { ...envelope, encryptedKeys: { [a!.id]: 'not base64!' } };
+        assert((await failure(garbled, [a!.keys.privateKey])) === 'no-key-fits', 'garbled entry');
+        const bytes = c.base64ToBytes(envelope.content);
+        bytes[3]! ^= 0x10;
+        const damaged = { ...envelope, content: c.bytesToBase64(bytes) };
+        assert((await failure(damaged, [a!.keys.privateKey])) === 'damaged', 'damaged text');
+      },
+    },
+    {
+      name: 'makes recovery keys of 160 bits in 8 groups of 4, and reads them back however typed',
+      async run() {
+        const key = c.generateRecoveryKey();
+        assert(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){7}$/.test(key), `format: ${key}`);
+        assert(c.recoveryKeyGroups(key).join('-') === key, 'groups');
+        assert(c.generateRecoveryKey() !== key, 'random');
+        const canonical = key.replace(/-/g, '');
+        for (const typed of [
+          key.toLowerCase(),
+          c.recoveryKeyGroups(key).join(' '),
+          ` ${canonical} `,
+          c.recoveryKeyGroups(key).join(' - '),
+        ])
+          assert(c.normalizeRecoveryKey(typed) === canonical, `reads ${typed}`);
+        assert(c.normalizeRecoveryKey('o1il'.repeat(8)) === '0111'.repeat(8), 'O, I and L are 0, 1 and 1');
+        for (const bad of ['', canonical.slice(1), `${canonical}0`, `U${canonical.slice(1)}`])
+          assert(c.normalizeRecoveryKey(bad) === null, `refuses ${bad}`);
+      },
+    },
+    {
+      name: 'backs up a private key and restores it with the recovery key (any case, spaces) or the passphrase',
+      async run() {
+        const { a, publicKey, recoveryKey, backup } = await backedUpUser('a long passphrase ✓');
+        assert(backup.version === 1 && backup.publicKey === publicKey, 'version and public key');
+        assert(backup.unlocks.map((u) => u.kind).join() === 'recovery-key,passphrase', 'two unlocks');
+        const passphraseUnlock = backup.unlocks[1] as { kdf: { iterations: number } };
+        assert(passphraseUnlock.kdf.iterations === c.passphraseIterations, 'iterations recorded');
+        assert(c.passphraseIterations >= 600_000, "at least OWASP's count");
+        const text = JSON.stringify(backup);
+        assert(!text.includes(recoveryKey) && !text.includes('passphrase ✓'), 'no secret in the blob');
+
+        const envelope = await c.encryptMessage('restored', publicKeys([a!]));
+        const original = await c.exportPrivateKeyJwk(a!.keys.privateKey);
+        for (const secret of [
+          { recoveryKey: recoveryKey.toLowerCase().replace(/-/g, ' ') },
+          { passphrase: 'a long passphrase ✓' },
+        ]) {
+          const restored = await c.openKeyBackup(backup, secret);
+          assert((await c.decryptMessage(envelope, a!.id, restored)) === 'restored', 'decrypts');
+          assert((await c.exportPrivateKeyJwk(restored)).d === original.d, 'the same private key');
+        }
+        // The passphrase is read as NFC: the same text in another normal form opens it too.
+        const decomposed = 'a long passphrase ✓'.normalize('NFD');
+        await c.openKeyBackup(backup, { passphrase: decomposed });
+      },
+    },
+    {
+      name: 'refuses a wrong recovery key or passphrase, a malformed recovery key, and a missing passphrase',
+      async run() {
+        const { a, publicKey, recoveryKey, backup } = await backedUpUser();
+        assert(backup.unlocks.length === 1, 'no passphrase unlock');
+        const secretError = (e: { code?: string }) => e.code === 'ERR_BACKUP_SECRET';
+        await rejects(
+          c.openKeyBackup(backup, { recoveryKey: c.generateRecoveryKey() }),
+          secretError,
+          'wrong key',
+        );
+        await rejects(
+          c.openKeyBackup(backup, { recoveryKey: 'ABCD-EFGH' }),
+          (e) => e.code === 'ERR_RECOVERY_KEY_FORMAT',
+          'too short',
+        );
+        await rejects(c.openKeyBackup(backup, { passphrase: 'anything' }), secretError, 'no passphrase');
+        const withPassphrase = await c.createKeyBackup({
+          privateKey: a!.keys.privateKey,
+          publicKey,
+          recoveryKey,
+          passphrase: 'the right passphrase',
+        });
+        await rejects(
+          c.openKeyBackup(withPassphrase, { passphrase: 'the wrong passphrase' }),
+          secretError,
+          'wrong passphrase',
+        );
+      },
+    },
+    {
+      name: 'refuses a tampered backup: key, unlock, public key or iteration count changed',
+      async run() {
+        const [{ recoveryKey, backup }, [b]] = await Promise.all([
+          backedUpUser('tamper-proof passphrase'),
+          users(1),
+        ]);
+        const flip = (base64: string) => {
+          const bytes = c.base64ToBytes(base64);
+          bytes[bytes.length - 20]! ^= 1;
+          return c.bytesToBase64(bytes);
+        };
+        const secret = { recoveryKey };
+        const tamperedKey = {
+          ...backup,
+          privateKey: { ...backup.privateKey, ciphertext: flip(backup.privateKey.ciphertext) },
+        };
+        await rejects(c.openKeyBackup(tamperedKey, secret), (e) => e.code === 'ERR_BACKUP_DAMAGED', 'key');
+        const [recovery, passphrase] = backup.unlocks as [
+          VeilCrypto.RecoveryKeyUnlock,
+          VeilCrypto.PassphraseUnlock,
+        ];
+        const tamperedUnlock = {
+          ...backup,
+          unlocks: [{ ...recovery, wrappedKey: flip(recovery.wrappedKey) }],
+        };
+        await rejects(
+          c.openKeyBackup(tamperedUnlock, secret),
+          (e) => e.code === 'ERR_BACKUP_SECRET',
+          'unlock',
+        );
+        // The public key is bound to every part: naming another key makes the backup unreadable.
+        const otherKey = await c.exportPublicKeySpkiBase64(b!.keys.publicKey);
+        await rejects(
+          c.openKeyBackup({ ...backup, publicKey: otherKey }, secret),
+          (e) => e.code === 'ERR_BACKUP_SECRET',
+          'public key swapped',
+        );
+        const fewer = {
+          ...passphrase,
+          kdf: { ...passphrase.kdf, iterations: passphrase.kdf.iterations - 1 },
+        };
+        await rejects(
+          c.openKeyBackup(
+            { ...backup, unlocks: [recovery, fewer] },
+            { passphrase: 'tamper-proof passphrase' },
+          ),
+          (e) => e.code === 'ERR_BACKUP_SECRET',
+          'iterations changed',
+        );
+        const weak = { ...passphrase, kdf: { ...passphrase.kdf, iterations: 1000 } };
+        await rejects(
+          c.openKeyBackup(
+            { ...backup, unlocks: [recovery, weak] },
+            { passphrase: 'tamper-proof passphrase' },
+          ),
+          (e) => e.code === 'ERR_BACKUP_FORMAT',
+          'iterations below the floor',
+        );
+        await rejects(
+          c.openKeyBackup({ ...backup, privateKey: { iv: '', ciphertext: '%%%' } }, secret),
+          (e) => e.code === 'ERR_BACKUP_FORMAT',
+          'not base64',
+        );
+      },
+    },
+    {
+      name: 'names an unknown backup version as such, even with the right recovery key',
+      async run() {
+        const { recoveryKey, backup } = await backedUpUser();
+        const future = { ...backup, version: 2 } as unknown as typeof backup;
+        await rejects(
+          c.openKeyBackup(future, { recoveryKey }),
+          (e) => e.code === 'ERR_BACKUP_VERSION' && /version 2/.test(e.message ?? ''),
+          'version 2',
+        );
+      },
+    },
+    {
+      name: 'changes, adds and removes the passphrase by re-wrapping: the same private key, the same recovery key',
+      async run() {
+        const { a, recoveryKey, backup: original } = await backedUpUser('first passphrase');
+        const changed = await c.setBackupPassphrase(
+          original,
+          { passphrase: 'first passphrase' },
+          'second passphrase',
+        );
+        assert(changed.privateKey.ciphertext === original.privateKey.ciphertext, 'same encrypted key');
+        assert(
+          JSON.stringify(changed.unlocks[0]) === JSON.stringify(original.unlocks[0]),
+          'same recovery unlock',
+        );
+        await rejects(
+          c.openKeyBackup(changed, { passphrase: 'first passphrase' }),
+          (e) => e.code === 'ERR_BACKUP_SECRET',
+          'old passphrase',
+        );
+        const jwk = await c.exportPrivateKeyJwk(a!.keys.privateKey);
+        for (const secret of [{ passphrase: 'second passphrase' }, { recoveryKey }]) {
+          const opened = await c.openKeyBackup(changed, secret);
+          assert((await c.exportPrivateKeyJwk(opened)).d === jwk.d, 'same private key');
+        }
+        const removed = await c.setBackupPassphrase(changed, { recoveryKey }, null);
+        assert(removed.unlocks.map((u) => u.kind).join() === 'recovery-key', 'only the recovery key');
+        await rejects(
+          c.openKeyBackup(removed, { passphrase: 'second passphrase' }),
+          (e) => e.code === 'ERR_BACKUP_SECRET',
+          'removed passphrase',
+        );
+        const added = await c.setBackupPassphrase(removed, { recoveryKey }, 'third passphrase');
+        assert(
+          (await c.exportPrivateKeyJwk(await c.openKeyBackup(added, { passphrase: 'third passphrase' })))
+            .d === jwk.d,
+          'added',
+        );
+        await rejects(
+          c.setBackupPassphrase(added, { recoveryKey: c.generateRecoveryKey() }, 'sneaky'),
+          (e) => e.code === 'ERR_BACKUP_SECRET',
+          'a change needs a current secret',
+        );
+      },
+    },
+    {
+      name: 'seals a private key under a non-extractable sealing key and unseals the same key',
+      async run() {
+        const [a] = await users(1);
+        const sealed = await c.sealPrivateKey(a!.keys.privateKey);
+        assert(!sealed.sealingKey.extractable, 'the sealing key stays in the browser');
+        await rejects(crypto.subtle.exportKey('raw', sealed.sealingKey), () => true, 'no export');
+        const unsealed = await c.unsealPrivateKey(sealed);
+        assert(unsealed.extractable, 'unsealed for one export');
+        const envelope = await c.encryptMessage('sealed', publicKeys([a!]));
+        assert((await c.decryptMessage(envelope, a!.id, unsealed)) === 'sealed', 'decrypts');
+        const bytes = new Uint8Array(sealed.sealed.slice(0));
+        bytes[10]! ^= 1;
+        await rejects(c.unsealPrivateKey({ ...sealed, sealed: bytes.buffer }), () => true, 'tampered');
+        const fromJwk = await c.sealPrivateKeyJwk(await c.exportPrivateKeyJwk(a!.keys.privateKey));
+        assert(
+          (await c.decryptMessage(envelope, a!.id, await c.unsealPrivateKey(fromJwk))) === 'sealed',
+          'sealed from a JWK',
+        );
+        const other = await c.sealPrivateKey(a!.keys.privateKey);
+        await rejects(
+          c.unsealPrivateKey({ ...sealed, sealingKey: other.sealingKey }),
+          () => true,
+          'another sealing key',
+        );
       },
     },
   ];

@@ -38,7 +38,11 @@ export const registry: Record<ServiceName, Registration> = {
       registrationTimeoutSeconds: config.REGISTRATION_TIMEOUT_SECONDS,
     }),
   },
-  user: { load: () => import('@veil/user-service/service'), http: false, settings: () => ({}) },
+  user: {
+    load: () => import('@veil/user-service/service'),
+    http: false,
+    settings: () => ({}),
+  },
   chat: { load: () => import('@veil/chat-service/service'), http: false, settings: () => ({}) },
   message: { load: () => import('@veil/message-service/service'), http: false, settings: () => ({}) },
   gateway: {

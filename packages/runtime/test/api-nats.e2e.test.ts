@@ -4,6 +4,7 @@ import { connectNats } from '@veil/bus-nats';
 import { jetStreamName } from '@veil/contracts';
 import { natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { accountsSuite } from './suites/accounts.suite.ts';
+import { keyBackupSuite } from './suites/key-backup.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 
@@ -20,6 +21,7 @@ const withNats = () => ({
 });
 
 describe('accounts (NATS + Redis)', () => accountsSuite(withNats()));
+describe('encrypted key backup (NATS + Redis)', () => keyBackupSuite(withNats()));
 /**
  * JetStream forgets a published event id after the stream's duplicate window (two minutes in
  * production). Shrinking the window and waiting it out is that, without the wait.

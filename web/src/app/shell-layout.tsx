@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { KeyBackupCenter } from '../features/key-backup/components/key-backup-center.tsx';
 import { ThemeToggle } from '../features/theme/components/theme-toggle.tsx';
 import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
 import { NavBar } from './nav-bar.tsx';
@@ -17,6 +18,7 @@ export const ShellLayout = () => {
         <header className="topbar">
           <ThemeToggle />
         </header>
+        <KeyBackupCenter />
         <main className="shell__content" id="content">
           <Outlet />
         </main>

@@ -1,9 +1,10 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { themeSlice } from '../features/theme/theme.slice.ts';
 import { api } from '../lib/api.ts';
+import { keyBackupSlice } from '../lib/key-backup.slice.ts';
 import { sessionSlice } from '../lib/session.slice.ts';
 
-const rootReducer = combineSlices(api, sessionSlice, themeSlice);
+const rootReducer = combineSlices(api, sessionSlice, themeSlice, keyBackupSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 

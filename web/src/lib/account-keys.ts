@@ -1,12 +1,21 @@
-import { importPrivateKeyJwk, nonExtractablePrivateKey, privateJwkMatchesPublicKey } from '@veil/crypto';
+import {
+  importPrivateKeyJwk,
+  nonExtractablePrivateKey,
+  privateJwkMatchesPublicKey,
+  sealPrivateKey,
+  sealPrivateKeyJwk,
+  unsealPrivateKey,
+} from '@veil/crypto';
 import {
   addAccountKey,
   deleteAccountKeys,
   moveLegacyKey,
   readAccountKeys,
   readLegacyKey,
+  type StoredPrivateKey,
 } from './key-store.ts';
-import { fetchPublishedKey } from './public-key-api.ts';
+import { fetchKeyStatus, fetchPublishedKey } from './public-key-api.ts';
+import type { PublishedKey } from './read-state.ts';
 
 /**
  * Which private keys an account reads with in this browser. Storage is `key-store.ts`; all
@@ -14,22 +23,24 @@ import { fetchPublishedKey } from './public-key-api.ts';
  */
 export const missingPrivateKeyText = 'Private key not found in IndexedDB';
 
-const loaded = new Map<string, Promise<CryptoKey[]>>();
+const loaded = new Map<string, Promise<StoredPrivateKey[]>>();
+let published: { userId: string; key: Promise<PublishedKey | null> } | null = null;
 
 /**
- * Keeps the key pair made at registration: the private key is stored as a non-extractable copy
- * (the caller's extractable original is the one moment a backup could export it).
+ * Keeps a private key this browser has in extractable form (just generated at registration, or
+ * just opened from a backup): stored as a non-extractable copy for use and a sealed copy for one
+ * more export later. The caller drops the extractable original.
  */
-export const keepNewAccountKey = async (
+export const keepAccountKey = async (
   userId: string,
   privateKey: CryptoKey,
   publicKey: string,
 ): Promise<void> => {
-  await addAccountKey(userId, {
-    privateKey: await nonExtractablePrivateKey(privateKey),
-    publicKey,
-    storedAt: Date.now(),
-  });
+  const [usable, sealed] = await Promise.all([
+    nonExtractablePrivateKey(privateKey),
+    sealPrivateKey(privateKey),
+  ]);
+  await addAccountKey(userId, { privateKey: usable, publicKey, storedAt: Date.now(), sealed });
   loaded.delete(userId);
 };
 
@@ -45,25 +56,25 @@ const moveLegacyKeyIfOurs = async (userId: string): Promise<void> => {
   if (!isJwk(legacy)) return;
   const published = await fetchPublishedKey(userId);
   if (!(await privateJwkMatchesPublicKey(legacy, published))) return;
-  const privateKey = await importPrivateKeyJwk(legacy);
-  await moveLegacyKey(userId, legacy, { privateKey, publicKey: published, storedAt: Date.now() });
+  const [privateKey, sealed] = await Promise.all([importPrivateKeyJwk(legacy), sealPrivateKeyJwk(legacy)]);
+  await moveLegacyKey(userId, legacy, { privateKey, publicKey: published, storedAt: Date.now(), sealed });
 };
 
-const load = async (userId: string): Promise<CryptoKey[]> => {
+const load = async (userId: string): Promise<StoredPrivateKey[]> => {
   let keys = await readAccountKeys(userId);
   if (keys.length === 0) {
     await moveLegacyKeyIfOurs(userId);
     // Read again whether or not this call moved it: another tab may have done so meanwhile.
     keys = await readAccountKeys(userId);
   }
-  return [...keys].sort((a, b) => b.storedAt - a.storedAt).map((key) => key.privateKey);
+  return [...keys].sort((a, b) => b.storedAt - a.storedAt);
 };
 
 /**
- * The account's private keys in this browser, newest first; empty when it has none here. Read
+ * The account's keys in this browser as stored, newest first; empty when it has none here. Read
  * once per session (the first read moves a matching legacy key); a failed read is retried next time.
  */
-export const accountKeys = (userId: string): Promise<CryptoKey[]> => {
+export const accountKeyRing = (userId: string): Promise<StoredPrivateKey[]> => {
   const cached = loaded.get(userId);
   if (cached) return cached;
   const keys = load(userId).catch((error: unknown) => {
@@ -75,12 +86,46 @@ export const accountKeys = (userId: string): Promise<CryptoKey[]> => {
   return keys;
 };
 
+/** The account's private keys in this browser, newest first; empty when it has none here. */
+export const accountKeys = async (userId: string): Promise<CryptoKey[]> =>
+  (await accountKeyRing(userId)).map((key) => key.privateKey);
+
+/**
+ * The account's key with this public key, extractable, for one export (a backup); null when this
+ * browser does not hold it or holds it only in the non-extractable form of earlier versions.
+ */
+export const exportableAccountKey = async (userId: string, publicKey: string): Promise<CryptoKey | null> => {
+  const stored = (await accountKeyRing(userId)).find((key) => key.publicKey === publicKey);
+  return stored?.sealed ? unsealPrivateKey(stored.sealed) : null;
+};
+
+/**
+ * The logged-in account's current public key and when it was published, fetched once per session
+ * when a message does not open; null when it cannot be fetched (asked again next time).
+ */
+export const publishedAccountKey = (userId: string): Promise<PublishedKey | null> => {
+  if (published?.userId === userId) return published.key;
+  const key = fetchKeyStatus().then(
+    ({ publicKey, publishedAt }) => ({ publicKey, publishedAt }),
+    (error: unknown) => {
+      console.warn('Could not fetch the account key status', error);
+      if (published?.key === key) published = null;
+      return null;
+    },
+  );
+  published = { userId, key };
+  return key;
+};
+
 /** Deletes the account's keys from this browser (a legacy key of this account moves first, so it goes too). */
 export const removeAccountKeys = async (userId: string): Promise<void> => {
-  await accountKeys(userId);
+  await accountKeyRing(userId);
   await deleteAccountKeys(userId);
   loaded.delete(userId);
 };
 
 /** Drops the keys held in memory (logout); the stored ones stay. */
-export const forgetLoadedKeys = (): void => loaded.clear();
+export const forgetLoadedKeys = (): void => {
+  loaded.clear();
+  published = null;
+};

@@ -3,21 +3,26 @@ import {
   PublicKeyCache,
   buildGroupPayload,
   buildIndividualPayload,
-  decryptForDisplay,
+  readMessage,
   type GroupPayload,
   type IndividualPayload,
 } from '@veil/crypto';
-import { accountKeys } from './account-keys.ts';
+import { accountKeyRing, publishedAccountKey } from './account-keys.ts';
 import { fetchPublishedKey } from './public-key-api.ts';
+import { readStateTexts, unreadableState, type ReadState } from './read-state.ts';
 
 /**
  * The web client's use of @veil/crypto: which keys to use for what. No cryptography is written
  * here; it all lives in packages/crypto.
  */
 
-/** A message as screens show it: the API's message plus its plaintext (never sent anywhere). */
+/**
+ * A message as screens show it: the API's message plus its plaintext (never sent anywhere), or,
+ * when it cannot be read here, the text that says why (`readState`).
+ */
 export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
   decryptedContent: string;
+  readState: ReadState;
   replyTo: DisplayMessage | null;
 }
 
@@ -46,22 +51,34 @@ export const encryptForGroup = async (
 ): Promise<GroupPayload> =>
   buildGroupPayload(text, await publicKeys.getMany([...new Set(memberIds)]), replyTo);
 
-/**
- * Decrypts a message (and the message it replies to) for `userId` with the account's keys in
- * this browser. No key here, a message not encrypted for this user or a damaged one all show
- * as "[Failed to decrypt]".
- */
+/** The message's text for `userId`, or why it cannot be read in this browser. */
+const readForUser = async (
+  message: MessageView,
+  userId: string,
+): Promise<{ decryptedContent: string; readState: ReadState }> => {
+  const keys = await accountKeyRing(userId);
+  const envelope = { content: message.content, iv: message.iv, encryptedKeys: message.encryptedKeys };
+  const reading = await readMessage(
+    envelope,
+    userId,
+    keys.map((key) => key.privateKey),
+  );
+  if (reading.ok) return { decryptedContent: reading.text, readState: 'read' };
+  // The published key is needed only to tell a reset key from a missing or damaged one.
+  const published =
+    keys.length && reading.failure === 'no-key-fits' ? await publishedAccountKey(userId) : null;
+  const held = keys.map((key) => key.publicKey);
+  const readState = unreadableState(reading.failure, held, published, message.createdAt);
+  return { decryptedContent: readStateTexts[readState], readState };
+};
+
+/** Decrypts a message (and the message it replies to) for `userId` with the account's keys in this browser. */
 export const decryptForUser = async (message: MessageView, userId: string): Promise<DisplayMessage> => {
-  const privateKeys = await accountKeys(userId);
-  const [decryptedContent, replyTo] = await Promise.all([
-    decryptForDisplay(
-      { content: message.content, iv: message.iv, encryptedKeys: message.encryptedKeys },
-      userId,
-      privateKeys,
-    ),
+  const [read, replyTo] = await Promise.all([
+    readForUser(message, userId),
     message.replyTo ? decryptForUser({ ...message.replyTo, replyTo: null }, userId) : Promise.resolve(null),
   ]);
-  return { ...message, seenBy: { ...message.seenBy }, decryptedContent, replyTo };
+  return { ...message, seenBy: { ...message.seenBy }, ...read, replyTo };
 };
 
 export const decryptAllForUser = (

@@ -1,3 +1,4 @@
+import type { SealedPrivateKey } from '@veil/crypto';
 import { createStore, del, get, promisifyRequest, update } from 'idb-keyval';
 
 /**
@@ -16,18 +17,31 @@ export interface StoredPrivateKey {
   publicKey: string;
   /** When this browser stored it (ms since the epoch). */
   storedAt: number;
+  /**
+   * The same key sealed under a non-extractable key beside it, so that it can be exported once
+   * more: for a backup made after registration (and for linking another browser). Absent on keys
+   * stored before backups existed. docs/crypto.md, "Private keys at rest", weighs the cost.
+   */
+  sealed?: SealedPrivateKey;
 }
 
 const legacyKeyEntry = 'my-private-key';
 const accountEntry = (userId: string) => `private-keys:${userId}`;
 const store = createStore('keyval-store', 'keyval');
 
-/** The list with `key` added, unless the same key (same public key) is already in it. */
+/**
+ * The list with `key` added, unless the same key (same public key) is already in it: then the
+ * stored copy stays, and only gains the sealed copy if it had none.
+ */
 export const withKey = (
   keys: readonly StoredPrivateKey[] | undefined,
   key: StoredPrivateKey,
-): StoredPrivateKey[] =>
-  keys?.some((kept) => kept.publicKey === key.publicKey) ? [...keys] : [...(keys ?? []), key];
+): StoredPrivateKey[] => {
+  if (!keys?.some((kept) => kept.publicKey === key.publicKey)) return [...(keys ?? []), key];
+  return keys.map((kept) =>
+    kept.publicKey === key.publicKey && !kept.sealed && key.sealed ? { ...kept, sealed: key.sealed } : kept,
+  );
+};
 
 export const readAccountKeys = async (userId: string): Promise<StoredPrivateKey[]> =>
   (await get<StoredPrivateKey[]>(accountEntry(userId), store)) ?? [];

@@ -1,3 +1,4 @@
+import type { SealedPrivateKey } from '@veil/crypto';
 import { describe, expect, it } from 'vitest';
 import { withKey, type StoredPrivateKey } from './key-store.ts';
 
@@ -24,5 +25,15 @@ describe('an account key list (withKey)', () => {
     const again = withKey(kept, key('A', 9));
     expect(again).toEqual([key('A', 1)]);
     expect(again).not.toBe(kept);
+  });
+
+  it('gives a stored key the sealed copy it lacked, and never replaces one it has', () => {
+    const sealed = (marker: string) => ({ sealingKey: { marker } }) as unknown as SealedPrivateKey;
+    const kept = [key('A', 1), key('B', 2)];
+    const restored = withKey(kept, { ...key('B', 9), sealed: sealed('new') });
+    expect(restored).toEqual([key('A', 1), { ...key('B', 2), sealed: sealed('new') }]);
+    expect(kept[1]!.sealed).toBeUndefined();
+    const again = withKey(restored, { ...key('B', 10), sealed: sealed('newer') });
+    expect(again[1]!.sealed).toEqual(sealed('new'));
   });
 });

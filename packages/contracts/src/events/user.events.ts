@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { keyBackupSchema } from '../http/key-backup.schemas.ts';
 import { defineEvent, idSchema } from './event.ts';
 
 /**
- * The user context. Two kinds of streams:
+ * The user context. Three kinds of streams:
  *  - `user-<userId>`       the profile aggregate
  *  - `name-<lowercased>`   a username claim; appended with an expected sequence, so two
  *                          registrations or renames racing for one name cannot both win.
+ *  - `keybackup-<userId>`  the account's encrypted key backup; its last event is the current one.
  */
 export const UsernameClaimed = defineEvent(
   'UsernameClaimed',
@@ -35,6 +37,12 @@ export const UserRegistrationCancelled = defineEvent(
   z.object({ userId: idSchema }),
 );
 
+/** The owner stored (or replaced) the encrypted backup of their private key. Opaque to the server. */
+export const KeyBackupStored = defineEvent(
+  'KeyBackupStored',
+  z.object({ userId: idSchema, backup: keyBackupSchema }),
+);
+
 export const userEventSchema = z.discriminatedUnion('type', [
   UsernameClaimed,
   UsernameReleased,
@@ -42,8 +50,10 @@ export const userEventSchema = z.discriminatedUnion('type', [
   UserRenamed,
   ProfilePictureChanged,
   UserRegistrationCancelled,
+  KeyBackupStored,
 ]);
 export type UserEvent = z.infer<typeof userEventSchema>;
 
 export const userStreamId = (userId: string) => `user-${userId}`;
 export const usernameStreamId = (username: string) => `name-${username.toLowerCase()}`;
+export const keyBackupStreamId = (userId: string) => `keybackup-${userId}`;

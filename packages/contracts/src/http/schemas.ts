@@ -46,6 +46,8 @@ export const registerBodySchema = z.object({
   username: usernameSchema,
   password: newPasswordSchema,
   publicKey: publicKeySchema,
+  /** Optional: the encrypted backup of the new private key, as JSON text (`parseKeyBackupText`). */
+  keyBackup: z.string({ error: 'keyBackup must be JSON text' }).optional(),
 });
 
 export const loginBodySchema = z.object({

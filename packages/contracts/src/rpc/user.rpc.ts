@@ -1,12 +1,24 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
+import {
+  keyBackupSchema,
+  type KeyBackupBlob,
+  type KeyBackupSummary,
+  type KeyStatus,
+} from '../http/key-backup.schemas.ts';
 import type { PublicUser } from '../http/schemas.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
-/** The user service: owns usernames, profiles and public keys. */
+/** The user service: owns usernames, profiles, public keys and the encrypted key backups. */
 export const userRpc = defineRpcService('user', {
+  /** With `keyBackup`, the account starts with a backup of the key made at registration. */
   register: operation<{ user: PublicUser }>()(
-    z.object({ username: z.string(), publicKey: z.string(), pictureKey: z.string().nullable() }),
+    z.object({
+      username: z.string(),
+      publicKey: z.string(),
+      pictureKey: z.string().nullable(),
+      keyBackup: keyBackupSchema.optional(),
+    }),
   ),
   /**
    * Undoes a registration: cancels the profile if it was made, and frees the username (given
@@ -20,6 +32,12 @@ export const userRpc = defineRpcService('user', {
   list: operation<{ users: PublicUser[] }>()(z.object({})),
   search: operation<{ users: PublicUser[] }>()(z.object({ query: z.string().max(200) })),
   publicKey: operation<{ publicKey: string }>()(z.object({ userId: idSchema })),
+  /** The caller's own published key and backup summary (`userId` is the verified caller). */
+  keyStatus: operation<KeyStatus>()(z.object({ userId: idSchema })),
+  /** The caller's backup; throttled per account (RATE_LIMITED), NOT_FOUND when there is none. */
+  keyBackup: operation<{ backup: KeyBackupBlob; storedAt: string }>()(z.object({ userId: idSchema })),
+  /** Stores or replaces the caller's backup; throttled per account. */
+  storeKeyBackup: operation<KeyBackupSummary>()(z.object({ userId: idSchema, backup: keyBackupSchema })),
   /** Returns the replaced picture key, so the caller can delete that blob. */
   updateProfile: operation<{ user: PublicUser; replacedPictureKey: string | null }>()(
     z.object({

@@ -31,16 +31,18 @@ export const registerForm = (
   return form;
 };
 
+/** `keys` and extra form `fields` (e.g. a `keyBackup`) when the caller made them already. */
 export const createUser = async (
   api: Api,
   base = 'user',
   password = 'correct horse battery',
+  made: { keys?: CryptoKeyPair; fields?: Record<string, string> } = {},
 ): Promise<TestUser> => {
   const username = uniqueName(base);
-  const keys = await generateUserKeyPair();
+  const keys = made.keys ?? (await generateUserKeyPair());
   const publicKey = await exportPublicKeySpkiBase64(keys.publicKey);
   const registered = await api.call('POST', '/api/v1/user/register', {
-    form: registerForm({ username, password, publicKey }),
+    form: registerForm({ username, password, publicKey, ...made.fields }),
   });
   if (registered.status !== 201) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
   const login = await api.post('/api/v1/user/login', { username, password });

@@ -106,6 +106,7 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
       case 'UsernameClaimed':
       case 'UsernameReleased':
       case 'MessageSeen':
+      case 'KeyBackupStored':
         return;
       default: {
         // Every event of the contexts followed is named above: a new one must be decided on.

@@ -24,6 +24,7 @@ export const profileAggregate: Aggregate<ProfileState, UserEvent> = {
         return { ...state, cancelled: true };
       case 'UsernameClaimed':
       case 'UsernameReleased':
+      case 'KeyBackupStored':
         return state;
       default: {
         const unhandled: never = event;

@@ -3,6 +3,8 @@ import { importPublicKeySpkiBase64 } from '@veil/crypto';
 import { loadAggregate, newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Collection, Ports } from '@veil/ports';
 import { isActive, profileAggregate } from '../domain/profile.aggregate.ts';
+import type { KeyBackupLimiter } from './key-backup-limits.ts';
+import { appendKeyBackup, checkBackupNamesKey, keyBackupHandlers } from './key-backup.handlers.ts';
 import { claimUsername, releaseUsername } from './username-claim.ts';
 import { toPublicUser, type UserDoc } from '../projections/user-directory.projection.ts';
 
@@ -10,6 +12,7 @@ type Deps = Pick<Ports, 'clock' | 'ids'> & {
   store: Ports['bus'];
   users: Collection<UserDoc>;
   directory: RunningProjection;
+  limiter: KeyBackupLimiter;
 };
 
 const parseUsername = (value: string): string => {
@@ -40,11 +43,16 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
   };
 
   return {
-    async register({ username: rawUsername, publicKey, pictureKey }) {
+    ...keyBackupHandlers({ ...deps, store, requireUser }),
+
+    async register({ username: rawUsername, publicKey, pictureKey, keyBackup }) {
       const username = parseUsername(rawUsername);
       await checkPublicKey(publicKey);
+      if (keyBackup) checkBackupNamesKey(keyBackup, publicKey);
       const userId = deps.ids.next();
       await claimUsername(deps, username, userId);
+      // The backup first: once the account exists, so does the backup its user just confirmed.
+      if (keyBackup) await appendKeyBackup(deps, userId, keyBackup, 0);
       const { position } = await store.append(
         'user',
         newEvent(deps, 'UserRegistered', userStreamId(userId), { userId, username, publicKey, pictureKey }),

@@ -62,6 +62,7 @@ export const userDirectoryProjection = (
         return;
       case 'UsernameClaimed':
       case 'UsernameReleased':
+      case 'KeyBackupStored':
         return;
       default: {
         const unhandled: never = event;

@@ -26,6 +26,7 @@ const message = (
   createdAt: '2025-01-01T00:00:00.000Z',
   seq,
   decryptedContent: `text ${id}`,
+  readState: 'read',
 });
 
 describe('mergeMessages', () => {

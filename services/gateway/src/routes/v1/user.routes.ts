@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import {
   idSchema,
   loginBodySchema,
+  parseKeyBackupText,
   parseWith,
   refreshBodySchema,
   registerBodySchema,
@@ -13,6 +14,7 @@ import { currentUserId } from '../../middleware/auth.ts';
 import { pictureUpload, storePicture } from '../../middleware/picture-upload.ts';
 import type { WriteLimits } from '../../middleware/write-limits.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
+import { keyBackupRoutes } from './key-backup.routes.ts';
 import { respond } from './respond.ts';
 
 interface Deps {
@@ -23,7 +25,10 @@ interface Deps {
   writes: WriteLimits;
 }
 
-/** `/api/v1/user/*` (spec section 7), plus `refresh` and `logout` for the token lifecycle. */
+/**
+ * `/api/v1/user/*` (spec section 7), plus `refresh` and `logout` for the token lifecycle and the
+ * encrypted key backup (`key-backup.routes.ts`).
+ */
 export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps): Router => {
   const router = Router();
 
@@ -43,11 +48,13 @@ export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps):
 
   router.post('/register', writes.byIp, pictureUpload, async (req, res) => {
     const body = parseWith(registerBodySchema, req.body);
+    const keyBackup = body.keyBackup === undefined ? undefined : parseKeyBackupText(body.keyBackup);
     const user = await withPicture(req.file, async (pictureKey) => {
       const { user } = await services.user.register({
         username: body.username,
         publicKey: body.publicKey,
         pictureKey,
+        ...(keyBackup ? { keyBackup } : {}),
       });
       try {
         await services.auth.registerCredentials({
@@ -126,6 +133,8 @@ export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps):
     await services.auth.changePassword({ userId: currentUserId(res), password: body.password });
     respond(res, 200, 'Password updated successfully', {});
   });
+
+  router.use(keyBackupRoutes({ services, requireAuth, writes }));
 
   return router;
 };

@@ -4,14 +4,19 @@ import { FormField } from '../../../components/form-field.tsx';
 import { authTexts, validateCredentials, type CredentialErrors } from '../auth-texts.ts';
 import { useRegister } from '../hooks/use-register.ts';
 import { PictureInput } from '../../../components/picture-input.tsx';
+import { RecoveryKeySetup } from '../../../components/recovery-key-setup.tsx';
 
-/** /register: Create your account (spec section 2). */
+/**
+ * /register: Create your account (spec section 2), then Veil's second step: the recovery key
+ * that backs up the new private key.
+ */
 export const RegisterPage = () => {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [picture, setPicture] = useState<File | null>(null);
   const [errors, setErrors] = useState<CredentialErrors & { picture?: string }>({});
-  const { submit, busy, error } = useRegister();
+  const { submitDetails, confirmRecovery, backToDetails, recoveryKey, busy, error } = useRegister();
+  const details = { username, password, picture };
 
   const onPicture = (file: File | null, rejected: boolean) => {
     setPicture(file);
@@ -25,8 +30,26 @@ export const RegisterPage = () => {
     const found = validateCredentials(username, password);
     setErrors((current) => ({ ...found, ...(current.picture ? { picture: current.picture } : {}) }));
     // A rejected picture keeps its message until a valid one (or none) is chosen.
-    if (Object.keys(found).length === 0 && !errors.picture) void submit({ username, password, picture });
+    if (Object.keys(found).length === 0 && !errors.picture) void submitDetails(details);
   };
+
+  if (recoveryKey) {
+    return (
+      <section className="auth-card auth-card--wide" aria-labelledby="recovery-title">
+        <RecoveryKeySetup
+          recoveryKey={recoveryKey}
+          username={username.trim()}
+          titleId="recovery-title"
+          confirmLabel="Sign Up"
+          busy={busy}
+          busyLabel="Signing Up..."
+          onConfirm={(choice) => confirmRecovery(details, choice)}
+          onSkip={() => confirmRecovery(details, 'skipped')}
+          onBack={backToDetails}
+        />
+      </section>
+    );
+  }
 
   return (
     <section className="auth-card" aria-labelledby="register-title">

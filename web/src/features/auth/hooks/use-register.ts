@@ -1,8 +1,14 @@
-import { exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
-import { useState } from 'react';
+import {
+  createKeyBackup,
+  exportPublicKeySpkiBase64,
+  generateRecoveryKey,
+  generateUserKeyPair,
+} from '@veil/crypto';
+import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import type { RecoveryKeyChoice } from '../../../components/recovery-key-setup.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
-import { keepNewAccountKey } from '../../../lib/account-keys.ts';
+import { keepAccountKey } from '../../../lib/account-keys.ts';
 import { useRegisterMutation } from '../api/auth.api.ts';
 import { registerErrorText } from '../auth-texts.ts';
 
@@ -12,39 +18,90 @@ export interface Registration {
   picture: File | null;
 }
 
+/** The key pair and recovery key of one sign-up, kept across a retry (e.g. after "username taken"). */
+interface PreparedKeys {
+  keyPair: CryptoKeyPair;
+  publicKey: string;
+  recoveryKey: string;
+}
+
+/** The recovery key was saved (with or without a passphrase), or the user chose to go without. */
+type BackupChoice = RecoveryKeyChoice | 'skipped';
+
 /**
- * Registers: a fresh RSA-OAEP key pair is made in the browser, only the public key (base64
- * SPKI) is uploaded, and once the account exists (its id names the key) the private key is
- * kept in IndexedDB as a non-extractable copy. Until then the pair is extractable: the one
- * moment an encrypted backup of the private key could be made.
+ * Registers in two steps: the details, then the recovery key (shown once, two groups typed back,
+ * an optional passphrase), and only then the server. A fresh RSA-OAEP key pair is made in the
+ * browser; only the public key and the encrypted backup of the private key (made here, from the
+ * extractable original, the one moment it can be exported directly) are uploaded. Once the account
+ * exists (its id names the key) the private key is kept in IndexedDB, non-extractable.
  */
 export const useRegister = () => {
   const [register] = useRegisterMutation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const [prepared, setPrepared] = useState<PreparedKeys | null>(null);
+  const [askingRecovery, setAskingRecovery] = useState(false);
+  const choice = useRef<BackupChoice | null>(null);
   const navigate = useNavigate();
 
-  const submit = async ({ username, password, picture }: Registration) => {
+  const send = async (details: Registration, keys: PreparedKeys, backup: BackupChoice) => {
     setError('');
     setBusy(true);
     try {
-      const keyPair = await generateUserKeyPair();
-      const publicKey = await exportPublicKeySpkiBase64(keyPair.publicKey);
       const form = new FormData();
-      form.append('username', username.trim());
-      form.append('password', password);
-      form.append('publicKey', publicKey);
-      if (picture) form.append('profilePicture', picture);
+      form.append('username', details.username.trim());
+      form.append('password', details.password);
+      form.append('publicKey', keys.publicKey);
+      if (backup !== 'skipped') {
+        const keyBackup = await createKeyBackup({
+          privateKey: keys.keyPair.privateKey,
+          publicKey: keys.publicKey,
+          recoveryKey: keys.recoveryKey,
+          passphrase: backup.passphrase,
+        });
+        form.append('keyBackup', JSON.stringify(keyBackup));
+      }
+      if (details.picture) form.append('profilePicture', details.picture);
       const { user } = await register(form).unwrap();
-      await keepNewAccountKey(user._id, keyPair.privateKey, publicKey);
+      await keepAccountKey(user._id, keys.keyPair.privateKey, keys.publicKey);
       await navigate('/login');
     } catch (failure) {
       if (!isApiError(failure)) console.error('Registration failed', failure);
       setError(isApiError(failure) ? registerErrorText(failure) : 'An error occurred during registration.');
+      setAskingRecovery(false); // back to the details, where a taken name can be changed
     } finally {
       setBusy(false);
     }
   };
 
-  return { submit, busy, error };
+  /** The details are valid: show the recovery key, or register at once if it was already saved. */
+  const submitDetails = async (details: Registration) => {
+    setError('');
+    if (prepared && choice.current) return send(details, prepared, choice.current);
+    if (!prepared) {
+      setBusy(true);
+      try {
+        const keyPair = await generateUserKeyPair();
+        const publicKey = await exportPublicKeySpkiBase64(keyPair.publicKey);
+        setPrepared({ keyPair, publicKey, recoveryKey: generateRecoveryKey() });
+      } finally {
+        setBusy(false);
+      }
+    }
+    setAskingRecovery(true);
+  };
+
+  const confirmRecovery = (details: Registration, backup: BackupChoice) => {
+    choice.current = backup;
+    if (prepared) void send(details, prepared, backup);
+  };
+
+  return {
+    submitDetails,
+    confirmRecovery,
+    backToDetails: () => setAskingRecovery(false),
+    recoveryKey: askingRecovery ? (prepared?.recoveryKey ?? null) : null,
+    busy,
+    error,
+  };
 };

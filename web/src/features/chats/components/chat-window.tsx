@@ -2,7 +2,9 @@ import type { PublicUser } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { accountKeys, missingPrivateKeyText } from '../../../lib/account-keys.ts';
+import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.slice.ts';
 import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
@@ -35,6 +37,8 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const { data: online = [] } = useGetOnlineUsersQuery(me._id);
   const [replyTo, setReplyTo] = useState<DisplayMessage | null>(null);
   const [keyMissing, setKeyMissing] = useState(false);
+  const keysVersion = useAppSelector(selectKeysVersion);
+  const dispatch = useAppDispatch();
   const typingIds = useTypingUsers(chatId);
   const { keystroke, stop } = useTypingEmitter(chatId);
   const { send, error: sendError } = useSendMessage(chat, me);
@@ -46,7 +50,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
     return () => {
       live = false;
     };
-  }, [me._id]);
+  }, [me._id, keysVersion]);
 
   const onReply = useCallback((message: DisplayMessage) => setReplyTo(message), []);
 
@@ -90,9 +94,12 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         onShowList={onShowList}
       />
       {keyMissing && (
-        <p className="form__error chat-window__notice" role="alert">
-          {missingPrivateKeyText}
-        </p>
+        <div className="form__error chat-window__notice chat-window__key-notice" role="alert">
+          <p>{missingPrivateKeyText}</p>
+          <button type="button" className="button" onClick={() => dispatch(restoreRequested())}>
+            Restore your messages
+          </button>
+        </div>
       )}
       <MessageList
         chat={chat}

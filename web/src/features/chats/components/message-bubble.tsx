@@ -1,6 +1,9 @@
 import { memo, useCallback } from 'react';
+import { useAppDispatch } from '../../../app/hooks.ts';
+import { restoreRequested } from '../../../lib/key-backup.slice.ts';
 import { ReplyIcon } from '../../../components/icons.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
+import { noKeyHereText } from '../../../lib/read-state.ts';
 import { replyPreview } from '../messages.model.ts';
 import { SeenTicks } from './seen-ticks.tsx';
 
@@ -14,6 +17,34 @@ interface MessageBubbleProps {
   track: ((messageId: string, element: Element | null) => void) | null;
   onReply: (message: DisplayMessage) => void;
 }
+
+const noKeyHereLead = noKeyHereText.replace(/restore it$/, '');
+
+/** The text, or why it cannot be read here; with no key here, the way to restore it. */
+const MessageText = ({ message }: { message: DisplayMessage }) => {
+  const dispatch = useAppDispatch();
+  const state = message.readState;
+  if (state === 'read')
+    return (
+      <p className="message__text" data-testid="message-text">
+        {message.decryptedContent}
+      </p>
+    );
+  return (
+    <p className="message__text message__text--unread" data-testid="message-text" data-read-state={state}>
+      {state === 'no-key-here' ? (
+        <>
+          {noKeyHereLead}
+          <button type="button" className="link-button" onClick={() => dispatch(restoreRequested())}>
+            restore it
+          </button>
+        </>
+      ) : (
+        message.decryptedContent
+      )}
+    </p>
+  );
+};
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
@@ -43,9 +74,7 @@ export const MessageBubble = memo(function MessageBubble({
             {quoted.length > replyPreview(quoted).length ? '…' : ''}
           </blockquote>
         )}
-        <p className="message__text" data-testid="message-text">
-          {message.decryptedContent}
-        </p>
+        <MessageText message={message} />
         <span className="message__meta">
           <time dateTime={message.createdAt}>{timeFormat.format(new Date(message.createdAt))}</time>
           {mine && <SeenTicks seen={seen} />}

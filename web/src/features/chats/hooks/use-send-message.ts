@@ -106,6 +106,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
       replyTo: replyTo && { ...replyTo, replyTo: null },
       seenBy: {},
       decryptedContent: text,
+      readState: 'read',
     };
     dispatch(
       messagesApi.util.updateQueryData('getMessages', { chatId, userId: me._id }, (draft) => {

@@ -1,0 +1,40 @@
+import { Router, type RequestHandler } from 'express';
+import { parseKeyBackup, parseWith, storeKeyBackupBodySchema } from '@veil/contracts';
+import { currentUserId } from '../../middleware/auth.ts';
+import type { WriteLimits } from '../../middleware/write-limits.ts';
+import type { ServiceClients } from '../../rpc-clients.ts';
+import { respond } from './respond.ts';
+
+interface Deps {
+  services: ServiceClients;
+  requireAuth: RequestHandler;
+  writes: WriteLimits;
+}
+
+/**
+ * `/api/v1/user/keyStatus` and `/api/v1/user/keyBackup`: the caller's own published key and
+ * encrypted key backup. The account is always the one in the verified token; nothing in the
+ * request can name another, so "someone else's" and "none" cannot be told apart.
+ */
+export const keyBackupRoutes = ({ services, requireAuth, writes }: Deps): Router => {
+  const router = Router();
+
+  router.get('/keyStatus', requireAuth, async (_req, res) => {
+    respond(res, 200, 'Key status fetched', await services.user.keyStatus({ userId: currentUserId(res) }));
+  });
+
+  router.get('/keyBackup', requireAuth, async (_req, res) => {
+    respond(res, 200, 'Key backup fetched', await services.user.keyBackup({ userId: currentUserId(res) }));
+  });
+
+  router.put('/keyBackup', requireAuth, writes.byUser, async (req, res) => {
+    const { backup } = parseWith(storeKeyBackupBodySchema, req.body);
+    const stored = await services.user.storeKeyBackup({
+      userId: currentUserId(res),
+      backup: parseKeyBackup(backup),
+    });
+    respond(res, 200, 'Key backup stored', stored);
+  });
+
+  return router;
+};

@@ -1,0 +1,62 @@
+import { createKeyBackup, generateRecoveryKey } from '@veil/crypto';
+import { useState } from 'react';
+import { ModalDialog } from '../../../components/modal-dialog.tsx';
+import { RecoveryKeySetup, type RecoveryKeyChoice } from '../../../components/recovery-key-setup.tsx';
+import { exportableAccountKey } from '../../../lib/account-keys.ts';
+import { errorText } from '../../../lib/api-error.ts';
+import { useStoreKeyBackupMutation } from '../api/key-backup.api.ts';
+
+interface CreateBackupDialogProps {
+  userId: string;
+  username: string;
+  /** The account's published key: the one backed up. */
+  publicKey: string;
+  onClose: (created: boolean) => void;
+}
+
+/**
+ * A new recovery key for an account whose key this browser holds: the key's sealed copy is
+ * unsealed in memory, encrypted into a backup and dropped. Replaces any earlier backup (and so
+ * the earlier recovery key and passphrase).
+ */
+export const CreateBackupDialog = ({ userId, username, publicKey, onClose }: CreateBackupDialogProps) => {
+  const [recoveryKey] = useState(generateRecoveryKey);
+  const [store] = useStoreKeyBackupMutation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+
+  const create = async ({ passphrase }: RecoveryKeyChoice) => {
+    setBusy(true);
+    setError('');
+    try {
+      const privateKey = await exportableAccountKey(userId, publicKey);
+      if (!privateKey) throw new Error('This browser keeps your key in a form that cannot be backed up.');
+      await store(await createKeyBackup({ privateKey, publicKey, recoveryKey, passphrase })).unwrap();
+      onClose(true);
+    } catch (failure) {
+      setError(errorText(failure) || 'The backup could not be saved. Please try again.');
+      setBusy(false);
+    }
+  };
+
+  return (
+    <ModalDialog
+      labelledBy="create-backup-title"
+      onClose={() => onClose(false)}
+      className="panel panel--wide"
+    >
+      <RecoveryKeySetup
+        recoveryKey={recoveryKey}
+        username={username}
+        titleId="create-backup-title"
+        confirmLabel="Save recovery key"
+        busy={busy}
+        busyLabel="Saving…"
+        error={error}
+        onConfirm={(choice) => void create(choice)}
+        onBack={() => onClose(false)}
+        backLabel="Cancel"
+      />
+    </ModalDialog>
+  );
+};

@@ -1,0 +1,107 @@
+import { setBackupPassphrase } from '@veil/crypto';
+import { useState, type FormEvent } from 'react';
+import { ModalDialog } from '../../../components/modal-dialog.tsx';
+import {
+  PassphraseFields,
+  passphraseErrors,
+  type PassphraseErrors,
+} from '../../../components/passphrase-fields.tsx';
+import { useDownloadKeyBackupMutation, useStoreKeyBackupMutation } from '../api/key-backup.api.ts';
+import { unlockErrorText, withTypedSecret } from '../unlock.ts';
+import { SecretField } from './secret-field.tsx';
+
+interface PassphraseDialogProps {
+  hasPassphrase: boolean;
+  onClose: (changed: string | null) => void;
+}
+
+/**
+ * Sets, changes or removes the backup's passphrase. The recovery key or the current passphrase
+ * opens the backup in this browser; the data key inside is wrapped again under the new passphrase
+ * (or no longer) and the backup replaced. The private key and the recovery key stay as they were.
+ */
+export const PassphraseDialog = ({ hasPassphrase, onClose }: PassphraseDialogProps) => {
+  const [download] = useDownloadKeyBackupMutation();
+  const [store] = useStoreKeyBackupMutation();
+  const [current, setCurrent] = useState('');
+  const [passphrase, setPassphrase] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [errors, setErrors] = useState<PassphraseErrors>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+
+  const save = async (next: string | null) => {
+    setBusy(true);
+    setError('');
+    try {
+      const { backup } = await download().unwrap();
+      const changed = await withTypedSecret(backup, current, (secret) =>
+        setBackupPassphrase(backup, secret, next),
+      );
+      await store(changed).unwrap();
+      onClose(next ? 'Your backup passphrase is saved.' : 'Your backup no longer opens with a passphrase.');
+    } catch (failure) {
+      setError(unlockErrorText(failure, current));
+      setBusy(false);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = passphraseErrors(passphrase, repeat);
+    setErrors(found);
+    if (Object.keys(found).length === 0) void save(passphrase);
+  };
+
+  return (
+    <ModalDialog labelledBy="passphrase-title" onClose={() => onClose(null)}>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <h2 id="passphrase-title">
+          {hasPassphrase ? 'Change backup passphrase' : 'Add a backup passphrase'}
+        </h2>
+        <p className="panel__hint">
+          Your backup opens with your recovery key{hasPassphrase ? ' or your passphrase' : ''}. Enter one to
+          unlock it here; neither ever leaves this browser.
+        </p>
+        <SecretField
+          label={hasPassphrase ? 'Recovery key or current passphrase' : 'Recovery key'}
+          value={current}
+          onChange={setCurrent}
+          autoFocus
+        />
+        <PassphraseFields
+          label="New passphrase"
+          passphrase={passphrase}
+          repeat={repeat}
+          errors={errors}
+          onPassphrase={setPassphrase}
+          onRepeat={setRepeat}
+        />
+        {error && (
+          <p className="form__error" role="alert">
+            {error}
+          </p>
+        )}
+        {busy && <progress aria-label="Unlocking your backup" />}
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={busy || !current.trim()}>
+            {busy ? 'Saving…' : 'Save passphrase'}
+          </button>
+          {hasPassphrase && (
+            <button
+              type="button"
+              className="button"
+              disabled={busy || !current.trim()}
+              onClick={() => void save(null)}
+            >
+              Remove passphrase
+            </button>
+          )}
+          <button type="button" className="button" onClick={() => onClose(null)} disabled={busy}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+};

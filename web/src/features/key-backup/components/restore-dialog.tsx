@@ -1,0 +1,78 @@
+import type { KeyStatus } from '@veil/contracts';
+import { useState, type FormEvent } from 'react';
+import { ModalDialog } from '../../../components/modal-dialog.tsx';
+import { noBackupText, useRestore } from '../hooks/use-restore.ts';
+import { SecretField } from './secret-field.tsx';
+
+interface RestoreDialogProps {
+  userId: string;
+  /** The backup's summary; null when there is none, undefined when that is not known. */
+  backup: KeyStatus['backup'] | undefined;
+  onNotNow: () => void;
+}
+
+/**
+ * "Restore your messages": this browser has no key for the account. The recovery key (any
+ * case, spaces or dashes) or the passphrase restores it from the backup; "Not now" leaves the
+ * messages saying why they cannot be read.
+ */
+export const RestoreDialog = ({ userId, backup, onNotNow }: RestoreDialogProps) => {
+  const [typed, setTyped] = useState('');
+  const { restore, busy, error, waitSeconds } = useRestore(userId);
+  const hasPassphrase = backup === undefined || (backup?.unlocks.includes('passphrase') ?? false);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void restore(typed);
+  };
+
+  return (
+    <ModalDialog labelledBy="restore-title" onClose={onNotNow}>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <h2 id="restore-title">Restore your messages</h2>
+        {backup !== null ? (
+          <>
+            <p className="panel__hint">
+              This browser has no key for your account, so your messages cannot be read here yet. Enter your
+              recovery key{hasPassphrase ? ' or your backup passphrase' : ''} to restore it. It stays in this
+              browser.
+            </p>
+            <SecretField
+              label={hasPassphrase ? 'Recovery key or passphrase' : 'Recovery key'}
+              value={typed}
+              onChange={setTyped}
+              autoFocus
+            />
+            {error && (
+              <p className="form__error" role="alert">
+                {error}
+              </p>
+            )}
+            {busy && (
+              <div className="restore__progress" role="status">
+                <progress aria-label="Unlocking your key" />
+                <span>Unlocking your key…</span>
+              </div>
+            )}
+          </>
+        ) : (
+          <p className="panel__hint">{noBackupText}</p>
+        )}
+        <div className="form__actions">
+          {backup !== null && (
+            <button
+              type="submit"
+              className="button button--primary"
+              disabled={busy || waitSeconds > 0 || !typed.trim()}
+            >
+              {busy ? 'Restoring…' : waitSeconds > 0 ? `Try again in ${waitSeconds} s` : 'Restore'}
+            </button>
+          )}
+          <button type="button" className="button" onClick={onNotNow} disabled={busy}>
+            Not now
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+};

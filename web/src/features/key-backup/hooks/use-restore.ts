@@ -1,0 +1,80 @@
+import { openKeyBackup, type KeyBackup } from '@veil/crypto';
+import { useEffect, useRef, useState } from 'react';
+import { useAppDispatch } from '../../../app/hooks.ts';
+import { keepAccountKey } from '../../../lib/account-keys.ts';
+import { api } from '../../../lib/api.ts';
+import { isApiError } from '../../../lib/api-error.ts';
+import { keysRestored } from '../../../lib/key-backup.slice.ts';
+import { useDownloadKeyBackupMutation } from '../api/key-backup.api.ts';
+import { retryDelaySeconds, unlockErrorText, withTypedSecret } from '../unlock.ts';
+
+const secondsUntil = (until: number) => Math.max(0, Math.ceil((until - Date.now()) / 1000));
+
+/** Whole seconds left until `until` (ms since the epoch), ticking while there are any. */
+const useCountdown = (until: number): number => {
+  const [seconds, setSeconds] = useState(() => secondsUntil(until));
+  useEffect(() => {
+    setSeconds(secondsUntil(until));
+    if (until <= Date.now()) return;
+    const timer = setInterval(() => {
+      const left = secondsUntil(until);
+      setSeconds(left);
+      if (left === 0) clearInterval(timer);
+    }, 250);
+    return () => clearInterval(timer);
+  }, [until]);
+  return seconds;
+};
+
+export const noBackupText =
+  'There is no backup of your key. Messages sent to you can be read only in a browser that has your key.';
+
+/**
+ * Restores the account's key from its backup into this browser. The backup is downloaded once
+ * per screen (the server counts downloads); each wrong secret makes the next try wait longer
+ * (1 s, 2 s, 4 s, ... up to a minute) and writes nothing. On success the key is stored like a
+ * new one (non-extractable, plus its sealed copy) and every loaded history is read again.
+ */
+export const useRestore = (userId: string) => {
+  const dispatch = useAppDispatch();
+  const [download] = useDownloadKeyBackupMutation();
+  const backup = useRef<KeyBackup | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [failures, setFailures] = useState(0);
+  const [retryAt, setRetryAt] = useState(0);
+  const waitSeconds = useCountdown(retryAt);
+
+  const fetchBackup = async (): Promise<KeyBackup> => {
+    backup.current ??= (await download().unwrap()).backup;
+    return backup.current;
+  };
+
+  const restore = async (typed: string): Promise<boolean> => {
+    if (busy || waitSeconds > 0) return false;
+    setBusy(true);
+    setError('');
+    try {
+      const stored = await fetchBackup();
+      const key = await withTypedSecret(stored, typed, (secret) => openKeyBackup(stored, secret));
+      await keepAccountKey(userId, key, stored.publicKey);
+      dispatch(keysRestored());
+      dispatch(api.util.invalidateTags(['Messages']));
+      return true;
+    } catch (failure) {
+      if (isApiError(failure) && failure.status === 404) {
+        setError(noBackupText);
+        return false;
+      }
+      const failed = failures + 1;
+      setFailures(failed);
+      setRetryAt(Date.now() + retryDelaySeconds(failed) * 1000);
+      setError(unlockErrorText(failure, typed));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return { restore, busy, error, waitSeconds };
+};
