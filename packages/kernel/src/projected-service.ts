@@ -1,12 +1,13 @@
 import type { RpcContract, RpcService } from '@veil/contracts';
 import type { Ports, RunningService } from '@veil/ports';
 import { startProjection, type ProjectionDefinition, type RunningProjection } from './projection.ts';
+import { measureProjection } from './projection-metrics.ts';
 import { serveRpc, type RpcImplementation } from './rpc-client.ts';
 
 /**
  * The shape of every data-owning service: its read model is caught up with the log before its
- * RPC handlers start answering (so a restarted replica never serves stale reads), and stopping
- * takes the handlers down before the projection.
+ * RPC handlers start answering (so a restarted replica never serves stale reads), its lag is
+ * exposed as a metric, and stopping takes the handlers down before the projection.
  */
 export const startProjectedRpcService = async <C extends RpcContract>(
   ports: Ports,
@@ -25,12 +26,14 @@ export const startProjectedRpcService = async <C extends RpcContract>(
     log,
     definition: options.projection,
   });
+  const measured = measureProjection(ports, options.projection, projection);
   await projection.catchUp();
   const rpc = await serveRpc(ports.rpc, options.contract, options.handlers(projection));
   return {
     async stop() {
       await rpc.stop();
       await projection.stop();
+      measured.stop();
       await options.onStop?.();
     },
   };

@@ -1,7 +1,10 @@
 import path from 'node:path';
-import type { Logger, Ports } from '@veil/ports';
+import type { Logger, Metrics, Ports, Tracing } from '@veil/ports';
 import type { VeilConfig } from './config.ts';
 import { createIdGenerator } from './ids.ts';
+import { commitMetrics, publishMetrics } from './log-metrics.ts';
+import { measureRpc } from './measured-rpc.ts';
+import { stampTraceIds } from './traced-bus.ts';
 
 /**
  * The one place adapters are chosen, by configuration alone. Nothing else in the tree imports
@@ -13,7 +16,15 @@ export interface OwnedPorts {
   close(): Promise<void>;
 }
 
-export const createPorts = async (config: VeilConfig, log: Logger): Promise<OwnedPorts> => {
+/** What the process made before its adapters: they report to these, through their options. */
+export interface Observability {
+  log: Logger;
+  metrics: Metrics;
+  tracing: Tracing;
+}
+
+export const createPorts = async (config: VeilConfig, observability: Observability): Promise<OwnedPorts> => {
+  const { log, metrics, tracing } = observability;
   const closers: (() => Promise<void>)[] = [];
 
   let bus: Ports['bus'];
@@ -21,12 +32,22 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
   if (config.NATS_URL) {
     const { connectNats, createNatsBus, createNatsRpc } = await import('@veil/bus-nats');
     const connection = await connectNats({ servers: config.NATS_URL, name: config.INSTANCE_ID, log });
-    bus = await createNatsBus({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
-    rpc = createNatsRpc({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
+    bus = await createNatsBus({
+      connection,
+      prefix: config.VEIL_STREAM_PREFIX,
+      log,
+      onPublish: publishMetrics(metrics),
+    });
+    rpc = createNatsRpc({ connection, prefix: config.VEIL_STREAM_PREFIX, log, tracing });
     closers.push(() => connection.drain());
   } else {
     const { createEmbeddedBus, createEmbeddedRpc } = await import('@veil/bus-embedded');
-    bus = await createEmbeddedBus({ dataDir: path.join(config.dataDir, 'events'), log });
+    bus = await createEmbeddedBus({
+      dataDir: path.join(config.dataDir, 'events'),
+      log,
+      onCommit: commitMetrics(metrics),
+    });
+    // In process, the trace follows the call by itself (AsyncLocalStorage).
     rpc = createEmbeddedRpc({ log });
   }
   closers.push(() => bus.close());
@@ -61,14 +82,16 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
 
   return {
     ports: {
-      bus,
-      rpc,
+      bus: stampTraceIds(bus, tracing),
+      rpc: measureRpc(rpc, metrics, log),
       readStore,
       blobs,
       rateLimits,
       clock: { now: () => new Date() },
       ids: createIdGenerator(),
       log,
+      metrics,
+      tracing,
     },
     async close() {
       // Reverse order: stores first, the connection they ride on last.

@@ -1,5 +1,5 @@
 import { DomainError, limits, messageRpc } from '@veil/contracts';
-import { rpcClient } from '@veil/kernel';
+import { measureProjection, rpcClient } from '@veil/kernel';
 import type { RunningService, ServiceContext } from '@veil/ports';
 import { createAccessTokenVerifier, followSessionRevocations } from '@veil/tokens';
 import { Server } from 'socket.io';
@@ -11,6 +11,7 @@ import type { MembershipChange } from './membership.map.ts';
 import { startMembershipProjection } from './membership.projection.ts';
 import { createPresence, type Presence } from './presence.ts';
 import { createMemoryPresence } from './presence.store.ts';
+import { realtimeMetrics } from './realtime-metrics.ts';
 import { connectRedis } from './scaling/redis-clients.ts';
 import { createRedisPresence } from './scaling/redis-presence.ts';
 import { defaultPresenceTtlSeconds, redisKeyPrefixOf, type RealtimeSettings } from './settings.ts';
@@ -43,6 +44,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
     isRevoked: revocations.isRevoked,
   });
   const messages = rpcClient(ports.rpc, messageRpc);
+  const metrics = realtimeMetrics(ports.metrics);
 
   const redis = settings.redisUrl
     ? await connectRedis({ url: settings.redisUrl, keyPrefix, log })
@@ -108,8 +110,13 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
       membership,
       messages,
       log,
+      tracing: ports.tracing,
+      metrics,
     });
     cleanups.push(() => fanout.stop());
+    const fanoutLag = measureProjection(ports, { name: 'realtime_fanout', contexts: ['message'] }, fanout);
+    cleanups.push(() => fanoutLag.stop());
+    cleanups.push(metrics.countSockets(() => io.of('/').sockets.size));
 
     let accepting = true;
     const auth = authenticate(verify, log);
@@ -118,7 +125,19 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
         return next(Object.assign(new Error('Shutting down'), { data: { code: 'UNAVAILABLE' } }));
       auth(socket, next);
     });
-    io.on('connection', onConnection({ io, membership, presence: livePresence, messages, log, now }));
+    io.on(
+      'connection',
+      onConnection({
+        io,
+        membership,
+        presence: livePresence,
+        messages,
+        log,
+        now,
+        tracing: ports.tracing,
+        metrics,
+      }),
+    );
     // An ended session's sockets go at once, not when their token expires.
     const stopDropping = revocations.onRevoked(({ sessionId }) => {
       for (const socket of io.of('/').sockets.values()) {

@@ -1,4 +1,14 @@
-import type { BlobStore, EventBus, Logger, Ports, RateLimits, ReadStore, Rpc } from '@veil/ports';
+import type {
+  BlobStore,
+  EventBus,
+  Logger,
+  Metrics,
+  Ports,
+  RateLimits,
+  ReadStore,
+  Rpc,
+  Tracing,
+} from '@veil/ports';
 import { ulid } from 'ulid';
 import { testLogger } from './test-logger.ts';
 
@@ -21,6 +31,18 @@ const noRateLimits: RateLimits = {
   close: async () => {},
 };
 
+/** The replica's own metrics and traces are tested on the whole app; here they go nowhere. */
+const noMetrics: Metrics = {
+  counter: () => ({ inc: () => undefined }),
+  gauge: () => ({ set: () => undefined, sampleOnScrape: () => () => undefined }),
+  histogram: () => ({ observe: () => undefined }),
+};
+const noTracing: Tracing = {
+  run: (_parent, work) => work(),
+  traceId: () => undefined,
+  traceparent: () => undefined,
+};
+
 /** Ports for one realtime replica in a test: real bus and RPC, real clock and ids. */
 export const realtimePorts = (bus: EventBus, rpc: Rpc, log: Logger = testLogger()): Ports => ({
   bus,
@@ -31,4 +53,6 @@ export const realtimePorts = (bus: EventBus, rpc: Rpc, log: Logger = testLogger(
   clock: { now: () => new Date() },
   ids: { next: () => ulid() },
   log,
+  metrics: noMetrics,
+  tracing: noTracing,
 });
