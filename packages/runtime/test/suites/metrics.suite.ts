@@ -63,12 +63,10 @@ export const metricsSuite = (logKind: LogKind, options: Partial<StartVeilOptions
     socket = await connect(alice);
     socketsWhileConnected = (await scrape(veil.url)).value('veil_realtime_connected_sockets');
     const keys = { [alice._id]: alice.keys.publicKey, [bob._id]: bob.keys.publicKey };
-    const reply = await socket
-      .timeout(10_000)
-      .emitWithAck('send message', {
-        chatId,
-        ...(await buildGroupPayload('over the socket', keys)),
-      } as never);
+    const reply = await socket.timeout(10_000).emitWithAck('send message', {
+      chatId,
+      ...(await buildGroupPayload('over the socket', keys)),
+    } as never);
     expect(reply.ok).toBe(true);
 
     expect((await api.get(`/api/v1/chat/getallmessages/${chatId}`, alice.accessToken)).status).toBe(200);
