@@ -8,7 +8,7 @@ import { Ajv } from 'ajv';
 import { Server } from 'socket.io';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { configVariableNames } from '@veil/runtime';
 import { createSession, encodeEvent, parseFrame, socketIoUrl } from '../k6/lib/socketio.js';
 
@@ -99,10 +99,42 @@ describe('Helm chart', () => {
     expect(Object.keys(configVars).sort()).toEqual([...configVariableNames].sort());
   });
 
+  it('can scrape every pod with a ServiceMonitor, off by default', () => {
+    expect(values.metrics.serviceMonitor.enabled).toBe(false);
+    const on = (serviceMonitor: object) => deepMerge(values, { metrics: { serviceMonitor } });
+    expect(validate(on({ enabled: true, labels: { release: 'kube-prometheus-stack' } })), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(on({ enabled: 'yes' }))).toBe(false);
+    expect(validate(on({ interval: 'often' }))).toBe(false);
+
+    const template = read(`${chartDir}/templates/servicemonitor.yaml`);
+    expect(template.split('\n')[0]).toBe('{{- if .Values.metrics.serviceMonitor.enabled }}');
+    // The manifests with the template's own lines dropped and every expression a placeholder.
+    const manifests = parseAllDocuments(
+      template
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('{{'))
+        .join('\n')
+        .replaceAll(/\{\{[^}]*\}\}/g, 'X'),
+    ).map((doc) => doc.toJS());
+    const service = manifests.find((m) => m.kind === 'Service');
+    const monitor = manifests.find((m) => m.kind === 'ServiceMonitor');
+    expect(service.spec.clusterIP).toBe('None');
+    // Every Veil pod, not one component's: the selector names the chart and the release only.
+    expect(Object.keys(service.spec.selector).sort()).toEqual(['app.kubernetes.io/instance', 'app.kubernetes.io/name']);
+    expect(template).toMatch(/selector:\s+app\.kubernetes\.io\/name: \{\{ \.Chart\.Name \}\}\s+app\.kubernetes\.io\/instance: \{\{ \.Release\.Name \}\}/);
+    expect(service.spec.ports).toEqual([{ name: 'http', port: 8080, targetPort: 'http' }]);
+    expect(read(`${chartDir}/templates/deployments.yaml`)).toContain('{ name: http, containerPort: 8080 }');
+    expect(monitor.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(monitor.spec.selector.matchLabels['app.kubernetes.io/component']).toBe(service.metadata.labels['app.kubernetes.io/component']);
+    expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
+    expect(monitor.spec.podTargetLabels).toEqual(['app.kubernetes.io/component']);
+    expect(template).toContain('toYaml . | nindent 4');
+  });
+
   it('has NOTES.txt and a README with a values table', () => {
     expect(read(`${chartDir}/templates/NOTES.txt`)).toMatch(/ingress\.host|port-forward/);
     const readme = read(`${chartDir}/README.md`);
-    for (const key of ['image.repository', 'ingress.enabled', 'nats.enabled', 'externalNats.url', 'jwt.existingSecret']) {
+    for (const key of ['image.repository', 'ingress.enabled', 'nats.enabled', 'externalNats.url', 'jwt.existingSecret', 'metrics.serviceMonitor.enabled']) {
       expect(readme).toContain(key);
     }
   });

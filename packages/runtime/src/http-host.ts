@@ -5,6 +5,9 @@ import type { HttpHost } from '@veil/ports';
 /**
  * Every process listens on one port: /healthz (alive) and /readyz (ready to serve) for probes,
  * /metrics for Prometheus, everything else to the gateway's app when this process runs the gateway.
+ * /metrics answers only requests that reach the process directly, as Prometheus' scrapes of a pod
+ * do: one a proxy forwarded (it says so in X-Forwarded-For) came through the public ingress, which
+ * routes every path to the gateway, and is served as any other path (the web client, or a 404).
  */
 export interface RuntimeHttp extends HttpHost {
   server: Server;
@@ -31,7 +34,7 @@ export const createHttpHost = (
         .end(JSON.stringify({ ready, detail }));
       return;
     }
-    if (url === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
+    if (url === '/metrics' && req.headers['x-forwarded-for'] === undefined && req.method === 'GET') {
       await metrics.scrape().then(
         (text) =>
           res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }).end(text),

@@ -84,6 +84,12 @@ export const metricsSuite = (logKind: LogKind, options: Partial<StartVeilOptions
   const grew = (name: string, labels: Record<string, string> = {}) =>
     (after.value(name, labels) ?? 0) - (before.value(name, labels) ?? 0);
 
+  it('keeps the metrics from a request that a proxy forwarded (the public ingress)', async () => {
+    const forwarded = await fetch(`${veil.url}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    expect(await forwarded.text()).not.toContain('# TYPE');
+    expect(after.families.size).toBeGreaterThan(10);
+  });
+
   it("has prom-client's default process metrics: CPU, memory, event-loop lag, GC", () => {
     expect(after.value('process_cpu_seconds_total')).toBeGreaterThan(0);
     expect(after.value('process_resident_memory_bytes')).toBeGreaterThan(0);
