@@ -140,6 +140,69 @@ describe('Helm chart', () => {
   });
 });
 
+/** Every `veil_` metric the code declares (through the Metrics port), from the sources. */
+const declaredMetrics = (): Set<string> => {
+  const names = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const file = `${dir}/${entry.name}`;
+      if (entry.isDirectory() && entry.name !== 'node_modules') walk(file);
+      else if (entry.name.endsWith('.ts') && !entry.name.includes('.test.')) {
+        for (const [, name] of read(file).matchAll(/name: '(veil_[a-z_]+)'/g)) names.add(name!);
+      }
+    }
+  };
+  for (const dir of ['packages', 'services']) walk(dir);
+  return names;
+};
+
+describe('Grafana dashboard and the operations guide', () => {
+  const declared = declaredMetrics();
+  const dashboard = JSON.parse(read('deploy/grafana/veil.json'));
+  const panels = dashboard.panels.filter((p: { type: string }) => p.type !== 'row');
+  const exprs: string[] = panels.flatMap((p: { targets: { expr: string }[] }) => p.targets.map((t) => t.expr));
+  const charted = new Set(exprs.flatMap((expr) => [...expr.matchAll(/\b(veil_[a-z_]+)/g)].map((m) => m[1]!)));
+  const family = (series: string) => series.replace(/_(bucket|count|sum)$/, '');
+
+  it('finds the metrics it expects in the code', () => {
+    expect(declared.size).toBeGreaterThanOrEqual(11);
+    expect(declared).toContain('veil_parked_events_total');
+  });
+
+  it('charts every declared metric, and only declared ones', () => {
+    for (const series of charted) expect(declared, `${series} is declared`).toContain(family(series));
+    const chartedFamilies = new Set([...charted].map(family));
+    for (const name of declared) expect(chartedFamilies, `${name} is on the dashboard`).toContain(name);
+  });
+
+  it('is a Grafana dashboard on a Prometheus data source variable, with unique panel ids that do not overlap', () => {
+    expect(dashboard).toMatchObject({ uid: expect.any(String), title: 'Veil', schemaVersion: expect.any(Number) });
+    expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }));
+    const ids = dashboard.panels.map((p: { id: number }) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const cells = new Set<string>();
+    for (const { gridPos } of dashboard.panels as { gridPos: { x: number; y: number; w: number; h: number } }[]) {
+      expect(gridPos.x + gridPos.w).toBeLessThanOrEqual(24);
+      for (let x = gridPos.x; x < gridPos.x + gridPos.w; x++)
+        for (let y = gridPos.y; y < gridPos.y + gridPos.h; y++) {
+          expect(cells.has(`${x},${y}`), `panels overlap at ${x},${y}`).toBe(false);
+          cells.add(`${x},${y}`);
+        }
+    }
+    for (const panel of panels) expect(panel.datasource.uid).toBe('${datasource}');
+    // Balanced brackets: a typo in a query shows up here rather than as an empty panel.
+    for (const expr of exprs) {
+      for (const [open, close] of ['()', '{}', '[]']) expect(expr.split(open!).length, expr).toBe(expr.split(close!).length);
+    }
+  });
+
+  it('has every declared metric described in docs/operations.md, which the README points to', () => {
+    const guide = read('docs/operations.md');
+    for (const name of declared) expect(guide, `${name} is described`).toContain(`\`${name}\``);
+    expect(read('README.md')).toContain('docs/operations.md');
+  });
+});
+
 describe('images and skaffold', () => {
   it('builds the one image the chart deploys, from the repo Dockerfile, with a dev sync profile', () => {
     const skaffold = yaml('skaffold.yaml');
