@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndividualPayload, decryptMessage } from '@veil/crypto';
+import { decryptMessage } from '@veil/crypto';
 import { freePortBlock, natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { createApi } from './support/api-client.ts';
 import { scrape } from './support/prometheus.ts';
 import { allClusterPortOffsets, clusterPortOffsets } from '../src/cluster-ports.ts';
 import { deleteRedisKeys, deleteStreams } from '../src/testing/cleanup.ts';
-import { createUser } from './support/users.ts';
+import { createUser, directMessage } from './support/users.ts';
 
 /**
  * `npm run cluster` for real: seven OS processes on NATS and Redis, the gateway proxying sockets
@@ -88,12 +88,7 @@ describe('npm run cluster', () => {
     const received = new Promise<{
       message: { content: string; iv: string; encryptedKeys: Record<string, string> };
     }>((resolve) => socket.once('message received', resolve));
-    const payload = await buildIndividualPayload('through the cluster', {
-      recipientId: bob._id,
-      recipientKey: bob.keys.publicKey,
-      senderId: alice._id,
-      senderKey: alice.keys.publicKey,
-    });
+    const payload = await directMessage(alice, bob, 'through the cluster');
     expect(
       (await api.post(`/api/v1/message/sendIndividualMessage/${bob._id}`, payload, alice.accessToken)).status,
     ).toBe(201);
@@ -120,12 +115,7 @@ describe('npm run cluster', () => {
     const sent = await api.call('POST', `/api/v1/message/sendIndividualMessage/${bob._id}`, {
       token: alice.accessToken,
       headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` },
-      json: await buildIndividualPayload('traced through the cluster', {
-        recipientId: bob._id,
-        recipientKey: bob.keys.publicKey,
-        senderId: alice._id,
-        senderKey: alice.keys.publicKey,
-      }),
+      json: await directMessage(alice, bob, 'traced through the cluster'),
     });
     expect(sent.status).toBe(201);
     await received;
@@ -200,12 +190,7 @@ describe('npm run cluster', () => {
 
     const api = createApi(`http://127.0.0.1:${base}`);
     const [alice, bob] = [await createUser(api, 'ra'), await createUser(api, 'rb')];
-    const payload = await buildIndividualPayload('after a restart', {
-      recipientId: bob._id,
-      recipientKey: bob.keys.publicKey,
-      senderId: alice._id,
-      senderKey: alice.keys.publicKey,
-    });
+    const payload = await directMessage(alice, bob, 'after a restart');
     expect(
       (await api.post(`/api/v1/message/sendIndividualMessage/${bob._id}`, payload, alice.accessToken)).status,
     ).toBe(201);

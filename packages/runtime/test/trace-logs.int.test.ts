@@ -1,10 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndividualPayload } from '@veil/crypto';
 import { createApi, type Api } from './support/api-client.ts';
 import { startLoggedVeil, type LogEntry, type LoggedVeil } from './support/logged-veil.ts';
-import { createUser, type TestUser } from './support/users.ts';
+import { createUser, directMessage, type TestUser } from './support/users.ts';
 
 /**
  * A trace id sent in `traceparent` follows the request: the gateway's request line, the message
@@ -28,12 +27,7 @@ describe('trace ids in the logs (embedded)', () => {
     api.call('POST', `/api/v1/message/sendIndividualMessage/${bob._id}`, {
       token: alice.accessToken,
       headers,
-      json: await buildIndividualPayload(text, {
-        recipientId: bob._id,
-        recipientKey: bob.keys.publicKey,
-        senderId: alice._id,
-        senderKey: alice.keys.publicKey,
-      }),
+      json: await directMessage(alice, bob, text),
     });
 
   const linesOf = (traceId: string) => veil.entries.filter((entry) => entry.traceId === traceId);

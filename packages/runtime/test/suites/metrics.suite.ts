@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents } from '@veil/contracts';
-import { buildGroupPayload, buildIndividualPayload } from '@veil/crypto';
+import { buildGroupPayload } from '@veil/crypto';
 import { io, type Socket } from 'socket.io-client';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { createApi, type Api } from '../support/api-client.ts';
 import { scrape, type Scrape } from '../support/prometheus.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
-import { createUser, type TestUser } from '../support/users.ts';
+import { createUser, directMessage, type TestUser } from '../support/users.ts';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -49,12 +49,7 @@ export const metricsSuite = (logKind: LogKind, options: Partial<StartVeilOptions
     [alice, bob] = await Promise.all([createUser(api, 'ma'), createUser(api, 'mb')]);
     const first = await api.post(
       `/api/v1/message/sendIndividualMessage/${bob._id}`,
-      await buildIndividualPayload('over HTTP', {
-        recipientId: bob._id,
-        recipientKey: bob.keys.publicKey,
-        senderId: alice._id,
-        senderKey: alice.keys.publicKey,
-      }),
+      await directMessage(alice, bob, 'over HTTP'),
       alice.accessToken,
     );
     expect(first.status).toBe(201);
