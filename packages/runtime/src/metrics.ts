@@ -15,13 +15,25 @@ const labelKey = (labels: Labels) =>
   JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
 
 /**
- * The metrics port over prom-client, one registry per process (tests run several Veils in one
- * process; each scrapes only its own). prom-client's default metrics come along: CPU, memory,
- * event-loop lag, GC, handles.
+ * prom-client's default metrics (CPU, memory, event-loop lag, GC, handles) describe the OS
+ * process, so they are collected once per process, however many Veils it runs, and shown by each.
+ */
+let processRegistry: Registry | undefined;
+const processMetrics = (): Registry => {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+};
+
+/**
+ * The metrics port over prom-client: a registry per Veil started (tests run several in one
+ * process; each scrapes only its own metrics), served after the process's default metrics.
  */
 export const createMetricsRegistry = (log: Logger): MetricsRegistry => {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const defaults = processMetrics();
   const made = new Map<string, { kind: Kind; metric: unknown }>();
 
   /** One metric per name: asking again returns the first, asking for another kind is a bug. */
@@ -100,5 +112,9 @@ export const createMetricsRegistry = (log: Logger): MetricsRegistry => {
       }),
   };
 
-  return { metrics, contentType: registry.contentType, scrape: () => registry.metrics() };
+  return {
+    metrics,
+    contentType: registry.contentType,
+    scrape: async () => `${await defaults.metrics()}\n${await registry.metrics()}`,
+  };
 };
