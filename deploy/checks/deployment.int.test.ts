@@ -8,7 +8,7 @@ import { Ajv } from 'ajv';
 import { Server } from 'socket.io';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { configVariableNames } from '@veil/runtime';
 import { createSession, encodeEvent, parseFrame, socketIoUrl } from '../k6/lib/socketio.js';
 
@@ -99,12 +99,107 @@ describe('Helm chart', () => {
     expect(Object.keys(configVars).sort()).toEqual([...configVariableNames].sort());
   });
 
+  it('can scrape every pod with a ServiceMonitor, off by default', () => {
+    expect(values.metrics.serviceMonitor.enabled).toBe(false);
+    const on = (serviceMonitor: object) => deepMerge(values, { metrics: { serviceMonitor } });
+    expect(validate(on({ enabled: true, labels: { release: 'kube-prometheus-stack' } })), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(on({ enabled: 'yes' }))).toBe(false);
+    expect(validate(on({ interval: 'often' }))).toBe(false);
+
+    const template = read(`${chartDir}/templates/servicemonitor.yaml`);
+    expect(template.split('\n')[0]).toBe('{{- if .Values.metrics.serviceMonitor.enabled }}');
+    // The manifests with the template's own lines dropped and every expression a placeholder.
+    const manifests = parseAllDocuments(
+      template
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('{{'))
+        .join('\n')
+        .replaceAll(/\{\{[^}]*\}\}/g, 'X'),
+    ).map((doc) => doc.toJS());
+    const service = manifests.find((m) => m.kind === 'Service');
+    const monitor = manifests.find((m) => m.kind === 'ServiceMonitor');
+    expect(service.spec.clusterIP).toBe('None');
+    // Every Veil pod, not one component's: the selector names the chart and the release only.
+    expect(Object.keys(service.spec.selector).sort()).toEqual(['app.kubernetes.io/instance', 'app.kubernetes.io/name']);
+    expect(template).toMatch(/selector:\s+app\.kubernetes\.io\/name: \{\{ \.Chart\.Name \}\}\s+app\.kubernetes\.io\/instance: \{\{ \.Release\.Name \}\}/);
+    expect(service.spec.ports).toEqual([{ name: 'http', port: 8080, targetPort: 'http' }]);
+    expect(read(`${chartDir}/templates/deployments.yaml`)).toContain('{ name: http, containerPort: 8080 }');
+    expect(monitor.apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(monitor.spec.selector.matchLabels['app.kubernetes.io/component']).toBe(service.metadata.labels['app.kubernetes.io/component']);
+    expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
+    expect(monitor.spec.podTargetLabels).toEqual(['app.kubernetes.io/component']);
+    expect(template).toContain('toYaml . | nindent 4');
+  });
+
   it('has NOTES.txt and a README with a values table', () => {
     expect(read(`${chartDir}/templates/NOTES.txt`)).toMatch(/ingress\.host|port-forward/);
     const readme = read(`${chartDir}/README.md`);
-    for (const key of ['image.repository', 'ingress.enabled', 'nats.enabled', 'externalNats.url', 'jwt.existingSecret']) {
+    for (const key of ['image.repository', 'ingress.enabled', 'nats.enabled', 'externalNats.url', 'jwt.existingSecret', 'metrics.serviceMonitor.enabled']) {
       expect(readme).toContain(key);
     }
+  });
+});
+
+/** Every `veil_` metric the code declares (through the Metrics port), from the sources. */
+const declaredMetrics = (): Set<string> => {
+  const names = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const file = `${dir}/${entry.name}`;
+      if (entry.isDirectory() && entry.name !== 'node_modules') walk(file);
+      else if (entry.name.endsWith('.ts') && !entry.name.includes('.test.')) {
+        for (const [, name] of read(file).matchAll(/name: '(veil_[a-z_]+)'/g)) names.add(name!);
+      }
+    }
+  };
+  for (const dir of ['packages', 'services']) walk(dir);
+  return names;
+};
+
+describe('Grafana dashboard and the operations guide', () => {
+  const declared = declaredMetrics();
+  const dashboard = JSON.parse(read('deploy/grafana/veil.json'));
+  const panels = dashboard.panels.filter((p: { type: string }) => p.type !== 'row');
+  const exprs: string[] = panels.flatMap((p: { targets: { expr: string }[] }) => p.targets.map((t) => t.expr));
+  const charted = new Set(exprs.flatMap((expr) => [...expr.matchAll(/\b(veil_[a-z_]+)/g)].map((m) => m[1]!)));
+  const family = (series: string) => series.replace(/_(bucket|count|sum)$/, '');
+
+  it('finds the metrics it expects in the code', () => {
+    expect(declared.size).toBeGreaterThanOrEqual(11);
+    expect(declared).toContain('veil_parked_events_total');
+  });
+
+  it('charts every declared metric, and only declared ones', () => {
+    for (const series of charted) expect(declared, `${series} is declared`).toContain(family(series));
+    const chartedFamilies = new Set([...charted].map(family));
+    for (const name of declared) expect(chartedFamilies, `${name} is on the dashboard`).toContain(name);
+  });
+
+  it('is a Grafana dashboard on a Prometheus data source variable, with unique panel ids that do not overlap', () => {
+    expect(dashboard).toMatchObject({ uid: expect.any(String), title: 'Veil', schemaVersion: expect.any(Number) });
+    expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }));
+    const ids = dashboard.panels.map((p: { id: number }) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const cells = new Set<string>();
+    for (const { gridPos } of dashboard.panels as { gridPos: { x: number; y: number; w: number; h: number } }[]) {
+      expect(gridPos.x + gridPos.w).toBeLessThanOrEqual(24);
+      for (let x = gridPos.x; x < gridPos.x + gridPos.w; x++)
+        for (let y = gridPos.y; y < gridPos.y + gridPos.h; y++) {
+          expect(cells.has(`${x},${y}`), `panels overlap at ${x},${y}`).toBe(false);
+          cells.add(`${x},${y}`);
+        }
+    }
+    for (const panel of panels) expect(panel.datasource.uid).toBe('${datasource}');
+    // Balanced brackets: a typo in a query shows up here rather than as an empty panel.
+    for (const expr of exprs) {
+      for (const [open, close] of ['()', '{}', '[]']) expect(expr.split(open!).length, expr).toBe(expr.split(close!).length);
+    }
+  });
+
+  it('has every declared metric described in docs/operations.md, which the README points to', () => {
+    const guide = read('docs/operations.md');
+    for (const name of declared) expect(guide, `${name} is described`).toContain(`\`${name}\``);
+    expect(read('README.md')).toContain('docs/operations.md');
   });
 });
 

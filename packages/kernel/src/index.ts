@@ -4,3 +4,4 @@ export * from './projection.ts';
 export * from './staging.ts';
 export * from './rpc-client.ts';
 export * from './projected-service.ts';
+export * from './projection-metrics.ts';

@@ -14,5 +14,7 @@ export type * from './blob-store.port.ts';
 export type * from './rate-limit.port.ts';
 export type * from './realtime-scaling.port.ts';
 export type * from './clock.port.ts';
+export type * from './metrics.port.ts';
+export type * from './tracing.port.ts';
 export type * from './ports.ts';
 export type * from './service.port.ts';

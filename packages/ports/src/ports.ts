@@ -1,10 +1,12 @@
 import type { BlobStore } from './blob-store.port.ts';
 import type { Clock, IdGenerator, Logger } from './clock.port.ts';
 import type { EventBus } from './event-store.port.ts';
+import type { Metrics } from './metrics.port.ts';
 import type { RateLimits } from './rate-limit.port.ts';
 import type { ReadStore } from './read-store.port.ts';
 import type { RealtimeScaling } from './realtime-scaling.port.ts';
 import type { Rpc } from './rpc.port.ts';
+import type { Tracing } from './tracing.port.ts';
 
 /** Everything a service may touch outside its own code. Built once by @veil/runtime. */
 export interface Ports {
@@ -17,4 +19,6 @@ export interface Ports {
   clock: Clock;
   ids: IdGenerator;
   log: Logger;
+  metrics: Metrics;
+  tracing: Tracing;
 }

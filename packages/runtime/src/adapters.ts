@@ -1,8 +1,11 @@
 import path from 'node:path';
 import { checkpointCollection } from '@veil/kernel';
-import type { Logger, Ports } from '@veil/ports';
+import type { Logger, Metrics, Ports, Tracing } from '@veil/ports';
 import { dataOwners, type VeilConfig } from './config.ts';
 import { createIdGenerator } from './ids.ts';
+import { commitMetrics, publishMetrics } from './log-metrics.ts';
+import { measureRpc } from './measured-rpc.ts';
+import { stampTraceIds } from './traced-bus.ts';
 
 /**
  * The one place adapters are chosen, by configuration alone. Nothing else in the tree imports
@@ -14,16 +17,38 @@ export interface OwnedPorts {
   close(): Promise<void>;
 }
 
-/** The event log the config selects: NATS JetStream, or the embedded log under DATA_DIR/events. */
+/** What the process made before its adapters: they report to these, through their options. */
+export interface Observability {
+  log: Logger;
+  metrics: Metrics;
+  tracing: Tracing;
+}
+
+/**
+ * The event log the config selects: NATS JetStream, or the embedded log under DATA_DIR/events.
+ * Given metrics and tracing (a serving process), the log reports its commits or publishes and the
+ * NATS RPC carries trace context; tools such as the rebuild pass only a logger.
+ */
 export const createEventLog = async (
   config: VeilConfig,
   log: Logger,
+  observe: Partial<Omit<Observability, 'log'>> = {},
 ): Promise<{ bus: Ports['bus']; rpc: Ports['rpc']; close(): Promise<void> }> => {
   if (config.NATS_URL) {
     const { connectNats, createNatsBus, createNatsRpc } = await import('@veil/bus-nats');
     const connection = await connectNats({ servers: config.NATS_URL, name: config.INSTANCE_ID, log });
-    const bus = await createNatsBus({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
-    const rpc = createNatsRpc({ connection, prefix: config.VEIL_STREAM_PREFIX, log });
+    const bus = await createNatsBus({
+      connection,
+      prefix: config.VEIL_STREAM_PREFIX,
+      log,
+      ...(observe.metrics && { onPublish: publishMetrics(observe.metrics) }),
+    });
+    const rpc = createNatsRpc({
+      connection,
+      prefix: config.VEIL_STREAM_PREFIX,
+      log,
+      ...(observe.tracing && { tracing: observe.tracing }),
+    });
     return {
       bus,
       rpc,
@@ -34,7 +59,12 @@ export const createEventLog = async (
     };
   }
   const { createEmbeddedBus, createEmbeddedRpc } = await import('@veil/bus-embedded');
-  const bus = await createEmbeddedBus({ dataDir: path.join(config.dataDir, 'events'), log });
+  const bus = await createEmbeddedBus({
+    dataDir: path.join(config.dataDir, 'events'),
+    log,
+    ...(observe.metrics && { onCommit: commitMetrics(observe.metrics) }),
+  });
+  // In process, the trace follows the call by itself (AsyncLocalStorage).
   return { bus, rpc: createEmbeddedRpc({ log }), close: () => bus.close() };
 };
 
@@ -50,7 +80,8 @@ export const createReadStore = async (config: VeilConfig): Promise<Ports['readSt
       })
     : (await import('@veil/readstore-sqlite')).createSqliteReadStore({ file: readModelFile(config) });
 
-export const createPorts = async (config: VeilConfig, log: Logger): Promise<OwnedPorts> => {
+export const createPorts = async (config: VeilConfig, observability: Observability): Promise<OwnedPorts> => {
+  const { log, metrics, tracing } = observability;
   const closers: (() => Promise<void>)[] = [];
 
   const readStore = await createReadStore(config);
@@ -61,7 +92,7 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
     await readStore.collection(checkpointCollection);
   }
 
-  const { bus, rpc, close: closeLog } = await createEventLog(config, log);
+  const { bus, rpc, close: closeLog } = await createEventLog(config, log, { metrics, tracing });
   closers.push(closeLog);
 
   const rateLimits = config.REDIS_URL
@@ -96,8 +127,8 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
 
   return {
     ports: {
-      bus,
-      rpc,
+      bus: stampTraceIds(bus, tracing),
+      rpc: measureRpc(rpc, metrics, log),
       readStore,
       blobs,
       rateLimits,
@@ -105,6 +136,8 @@ export const createPorts = async (config: VeilConfig, log: Logger): Promise<Owne
       clock: { now: () => new Date() },
       ids: createIdGenerator(),
       log,
+      metrics,
+      tracing,
     },
     async close() {
       // Reverse order: stores first, the connection they ride on last.

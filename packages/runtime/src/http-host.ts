@@ -4,7 +4,10 @@ import type { HttpHost } from '@veil/ports';
 
 /**
  * Every process listens on one port: /healthz (alive) and /readyz (ready to serve) for probes,
- * everything else to the gateway's app when this process runs the gateway.
+ * /metrics for Prometheus, everything else to the gateway's app when this process runs the gateway.
+ * /metrics answers only requests that reach the process directly, as Prometheus' scrapes of a pod
+ * do: one a proxy forwarded (it says so in X-Forwarded-For) came through the public ingress, which
+ * routes every path to the gateway, and is served as any other path (the web client, or a 404).
  */
 export interface RuntimeHttp extends HttpHost {
   server: Server;
@@ -15,6 +18,7 @@ export interface RuntimeHttp extends HttpHost {
 export const createHttpHost = (
   isReady: () => Promise<{ ready: boolean; detail: unknown }>,
   servesApp: boolean,
+  metrics: { contentType: string; scrape(): Promise<string> },
 ): RuntimeHttp => {
   let app: RequestListener | null = null;
   const server = createServer(async (req, res) => {
@@ -28,6 +32,14 @@ export const createHttpHost = (
       res
         .writeHead(ready ? 200 : 503, { 'content-type': 'application/json' })
         .end(JSON.stringify({ ready, detail }));
+      return;
+    }
+    if (url === '/metrics' && req.headers['x-forwarded-for'] === undefined && req.method === 'GET') {
+      await metrics.scrape().then(
+        (text) =>
+          res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }).end(text),
+        () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics could not be collected\n'),
+      );
       return;
     }
     if (app) return app(req, res);

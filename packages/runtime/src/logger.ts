@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import pretty from 'pino-pretty';
-import type { Logger } from '@veil/ports';
+import type { Logger, Tracing } from '@veil/ports';
 import type { VeilConfig } from './config.ts';
 
 /**
@@ -24,12 +24,24 @@ const readableLines = () =>
     messageFormat: '{if service}[{service}] {end}{msg}',
   });
 
-/** pino: fast, structured, and redacting anything that looks like a secret. */
-export const createLogger = (config: Pick<VeilConfig, 'LOG_LEVEL' | 'LOG_FORMAT' | 'INSTANCE_ID'>): Logger =>
+/**
+ * pino: fast, structured, and redacting anything that looks like a secret. A line written inside
+ * a trace (a request, an RPC call it made, an event it caused) carries its `traceId`.
+ */
+export const createLogger = (
+  config: Pick<VeilConfig, 'LOG_LEVEL' | 'LOG_FORMAT' | 'INSTANCE_ID'>,
+  tracing?: Pick<Tracing, 'traceId'>,
+): Logger =>
   pino(
     {
       level: config.LOG_LEVEL,
       base: { instance: config.INSTANCE_ID },
+      ...(tracing && {
+        mixin: () => {
+          const traceId = tracing.traceId();
+          return traceId ? { traceId } : {};
+        },
+      }),
       redact: {
         paths: [
           'password',

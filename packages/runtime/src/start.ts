@@ -7,8 +7,10 @@ import { createPorts } from './adapters.ts';
 import { createHttpHost } from './http-host.ts';
 import { loadTokenKeys } from './keys.ts';
 import { createLogger } from './logger.ts';
+import { createMetricsRegistry } from './metrics.ts';
 import { checkRemoteReadiness, serveReadiness } from './readiness.ts';
 import { registry, startOrder } from './services.ts';
+import { createTracing } from './tracing.ts';
 
 export interface RunningVeil {
   /** Base URL, e.g. http://127.0.0.1:8080 */
@@ -31,20 +33,26 @@ export const defaultWebDist = path.join(repoRoot, 'web', 'dist');
  * (no new work), then services (in-flight work finishes), then adapters (drain, flush).
  */
 export const startFromConfig = async (config: VeilConfig): Promise<RunningVeil> => {
-  const log = createLogger(config);
+  const tracing = createTracing();
+  const log = createLogger(config, tracing);
+  const metricsRegistry = createMetricsRegistry(log);
   const wanted = startOrder.filter((name) => config.VEIL_SERVICES.includes(name));
-  const owned = await createPorts(config, log);
+  const owned = await createPorts(config, { log, metrics: metricsRegistry.metrics, tracing });
   const running: { name: ServiceName; service: RunningService }[] = [];
   let started = false;
   let readiness: RunningService | null = null;
 
   const runsGateway = wanted.includes('gateway');
-  const http = createHttpHost(async () => {
-    if (!started) return { ready: false, detail: 'starting' };
-    if (!runsGateway) return { ready: true, detail: wanted };
-    const remote = await checkRemoteReadiness(owned.ports.rpc, ['user', 'auth', 'chat', 'message']);
-    return { ready: remote.every((r) => r.ready), detail: remote };
-  }, runsGateway);
+  const http = createHttpHost(
+    async () => {
+      if (!started) return { ready: false, detail: 'starting' };
+      if (!runsGateway) return { ready: true, detail: wanted };
+      const remote = await checkRemoteReadiness(owned.ports.rpc, ['user', 'auth', 'chat', 'message']);
+      return { ready: remote.every((r) => r.ready), detail: remote };
+    },
+    runsGateway,
+    metricsRegistry,
+  );
   const port = await http.listen(config.PORT, config.HOST);
   const webDist = config.WEB_DIST ?? (existsSync(defaultWebDist) ? defaultWebDist : undefined);
 

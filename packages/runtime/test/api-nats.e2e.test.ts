@@ -6,6 +6,7 @@ import { natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { accountsSuite } from './suites/accounts.suite.ts';
 import { keyBackupSuite } from './suites/key-backup.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
+import { metricsSuite } from './suites/metrics.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 
 /**
@@ -44,3 +45,4 @@ describe('chats and messages (NATS + Redis)', () => {
   });
 });
 describe('sending over the socket (NATS + Redis)', () => socketSendSuite(withNats()));
+describe('metrics (NATS + Redis)', () => metricsSuite('jetstream', withNats()));

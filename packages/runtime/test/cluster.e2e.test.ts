@@ -4,18 +4,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndividualPayload, decryptMessage } from '@veil/crypto';
+import { decryptMessage } from '@veil/crypto';
 import { freePortBlock, natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { createApi } from './support/api-client.ts';
+import { scrape } from './support/prometheus.ts';
 import { allClusterPortOffsets, clusterPortOffsets } from '../src/cluster-ports.ts';
 import { deleteRedisKeys, deleteStreams } from '../src/testing/cleanup.ts';
-import { createUser } from './support/users.ts';
+import { createUser, directMessage } from './support/users.ts';
 
 /**
  * `npm run cluster` for real: seven OS processes on NATS and Redis, the gateway proxying sockets
  * to two realtime replicas. A message sent over HTTP reaches a socket connected through the
- * gateway; a service killed with kill -9 is started again; Ctrl-C (SIGINT) stops every process
- * cleanly.
+ * gateway; a request's trace id reaches the other processes' log lines over NATS; each process
+ * serves its metrics; a service killed with kill -9 is started again; Ctrl-C (SIGINT) stops every
+ * process cleanly.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 let base: number;
@@ -43,7 +45,9 @@ beforeAll(async () => {
       ...process.env,
       PORT: String(base),
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
+      // Debug: the trace test reads the lines each process logs for an RPC call and a delivery.
+      LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
       VEIL_STREAM_PREFIX: prefix,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -84,12 +88,7 @@ describe('npm run cluster', () => {
     const received = new Promise<{
       message: { content: string; iv: string; encryptedKeys: Record<string, string> };
     }>((resolve) => socket.once('message received', resolve));
-    const payload = await buildIndividualPayload('through the cluster', {
-      recipientId: bob._id,
-      recipientKey: bob.keys.publicKey,
-      senderId: alice._id,
-      senderKey: alice.keys.publicKey,
-    });
+    const payload = await directMessage(alice, bob, 'through the cluster');
     expect(
       (await api.post(`/api/v1/message/sendIndividualMessage/${bob._id}`, payload, alice.accessToken)).status,
     ).toBe(201);
@@ -97,6 +96,85 @@ describe('npm run cluster', () => {
     expect(await decryptMessage(message, bob._id, bob.keys.privateKey)).toBe('through the cluster');
     socket.close();
   });
+
+  it("carries a request's trace id over NATS, and each process counts its part at /metrics", async () => {
+    const url = `http://127.0.0.1:${base}`;
+    const api = createApi(url);
+    const [alice, bob] = [await createUser(api, 'ta'), await createUser(api, 'tb')];
+    const socket = io(url, {
+      transports: ['websocket'],
+      auth: { token: bob.accessToken },
+      extraHeaders: { origin: url },
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('connect_error', reject);
+    });
+    const received = new Promise((resolve) => socket.once('message received', resolve));
+    const traceId = 'a3ce929d0e0e47364bf92f3577b34da6';
+    const sent = await api.call('POST', `/api/v1/message/sendIndividualMessage/${bob._id}`, {
+      token: alice.accessToken,
+      headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+      json: await directMessage(alice, bob, 'traced through the cluster'),
+    });
+    expect(sent.status).toBe(201);
+    await received;
+
+    /** `<process> | <JSON line>` lines of the supervisor's output that carry the trace id. */
+    const traced = () =>
+      output
+        .split('\n')
+        .filter((line) => line.includes(traceId))
+        .map((line) => {
+          const [name, json] = line.split(' | ', 2);
+          return { name, ...(JSON.parse(json!) as { msg: string; traceId: string; operation?: string }) };
+        });
+    // Each process's lines reach the supervisor's output in their own time: wait for all of them.
+    const seen = (name: string, msg: string, operation?: string) =>
+      traced().some((l) => l.name === name && l.msg === msg && (!operation || l.operation === operation));
+    await expect
+      .poll(() => ({
+        gateway: seen('gateway', 'request handled'),
+        message: seen('message', 'rpc handled', 'send'),
+        chat: seen('chat', 'rpc handled', 'ensureDirect'),
+        realtime:
+          seen('realtime-1', 'message event delivered') || seen('realtime-2', 'message event delivered'),
+      }))
+      .toEqual({ gateway: true, message: true, chat: true, realtime: true });
+
+    const [gateway, message, ...replicas] = await Promise.all(
+      [clusterPortOffsets.gateway, clusterPortOffsets.message, ...clusterPortOffsets.realtime].map((offset) =>
+        scrape(`http://127.0.0.1:${base + offset}`),
+      ),
+    );
+    const route = '/api/v1/message/sendIndividualMessage/:recipientId';
+    expect(
+      gateway!.value('veil_http_request_duration_seconds_count', { route, status: '201' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      gateway!.value('veil_rpc_client_duration_seconds_count', {
+        service: 'message',
+        operation: 'send',
+        outcome: 'ok',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      message!.value('veil_jetstream_publish_duration_seconds_count', {
+        context: 'message',
+        outcome: 'stored',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      message!.value('veil_projection_lag_events', { projection: 'message_timeline', context: 'message' }),
+    ).toBe(0);
+    expect(message!.value('process_resident_memory_bytes')).toBeGreaterThan(0);
+    const sum = (name: string, labels?: Record<string, string>) =>
+      replicas.reduce((total, replica) => total + (replica.value(name, labels) ?? 0), 0);
+    expect(sum('veil_realtime_connected_sockets')).toBe(1);
+    // Every replica follows the log and emits to its own sockets' rooms: both count the delivery.
+    expect(sum('veil_realtime_deliveries_total', { event: 'message received' })).toBeGreaterThanOrEqual(2);
+    socket.close();
+  }, 30_000);
 
   it('starts a service again when it dies, and it serves again', async () => {
     const pid = Number(/^message \| started \(pid (\d+)\)$/m.exec(output)?.[1]);
@@ -112,12 +190,7 @@ describe('npm run cluster', () => {
 
     const api = createApi(`http://127.0.0.1:${base}`);
     const [alice, bob] = [await createUser(api, 'ra'), await createUser(api, 'rb')];
-    const payload = await buildIndividualPayload('after a restart', {
-      recipientId: bob._id,
-      recipientKey: bob.keys.publicKey,
-      senderId: alice._id,
-      senderKey: alice.keys.publicKey,
-    });
+    const payload = await directMessage(alice, bob, 'after a restart');
     expect(
       (await api.post(`/api/v1/message/sendIndividualMessage/${bob._id}`, payload, alice.accessToken)).status,
     ).toBe(201);

@@ -3,9 +3,10 @@ import helmet from 'helmet';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { limits } from '@veil/contracts';
-import type { BlobStore, IdGenerator, Logger, RateLimits, Rpc } from '@veil/ports';
+import type { BlobStore, IdGenerator, Logger, Metrics, RateLimits, Rpc, Tracing } from '@veil/ports';
 import type { AccessTokenVerifier } from '@veil/tokens';
 import { requireAuth } from './middleware/auth.ts';
+import { observeRequests } from './middleware/observe-requests.ts';
 import { notFound, problemDetails } from './middleware/problem-details.ts';
 import { writeLimits, type WriteBudgets } from './middleware/write-limits.ts';
 import { serviceClients } from './rpc-clients.ts';
@@ -21,6 +22,8 @@ export interface AppDeps {
   writeBudgets: WriteBudgets;
   ids: IdGenerator;
   log: Logger;
+  metrics: Metrics;
+  tracing: Tracing;
   verifyAccessToken: AccessTokenVerifier;
   rpcTimeoutMs: number;
   trustProxyHops: number;
@@ -36,6 +39,7 @@ export const createApp = (deps: AppDeps): Express => {
   // API answers are `no-store`; hashing every body for an ETag would be work for nothing.
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxyHops);
+  app.use(observeRequests(deps));
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -83,6 +87,6 @@ export const createApp = (deps: AppDeps): Express => {
     app.get(/^\/(?!socket\.io\/).*/, (_req, res) => res.sendFile(path.join(webDist, 'index.html')));
   }
   app.use(notFound);
-  app.use(problemDetails(deps.log));
+  app.use(problemDetails(deps.log, deps.tracing));
   return app;
 };

@@ -18,6 +18,8 @@ export const start: StartService<GatewaySettings> = async ({ ports, settings, ht
     writeBudgets: settings.writeBudgets,
     ids: ports.ids,
     log,
+    metrics: ports.metrics,
+    tracing: ports.tracing,
     verifyAccessToken: await createAccessTokenVerifier(settings.accessTokenPublicJwk, {
       isRevoked: revocations.isRevoked,
     }),

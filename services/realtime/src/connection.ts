@@ -1,11 +1,12 @@
 import { idSchema, type messageRpc } from '@veil/contracts';
 import type { RpcClient } from '@veil/kernel';
-import type { Logger } from '@veil/ports';
+import type { Logger, Tracing } from '@veil/ports';
 import { asAck } from './acks.ts';
 import { scheduleTokenExpiry } from './auth.middleware.ts';
 import type { MembershipProjection } from './membership.projection.ts';
 import type { Presence } from './presence.ts';
 import { createRateLimiter, socketBudgets } from './rate-limit.ts';
+import type { RealtimeMetrics } from './realtime-metrics.ts';
 import { registerReceipts } from './receipts.ts';
 import { registerSending } from './sending.ts';
 import { chatRoom, userRoom, type RealtimeServer, type RealtimeSocket } from './socket-types.ts';
@@ -18,6 +19,8 @@ export interface ConnectionDeps {
   messages: Pick<RpcClient<typeof messageRpc.operations>, 'markSeen' | 'send'>;
   log: Logger;
   now: () => number;
+  tracing: Pick<Tracing, 'run'>;
+  metrics: Pick<RealtimeMetrics, 'sent'>;
 }
 
 const forbidden = (socket: RealtimeSocket, what: string) =>
@@ -99,6 +102,8 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
     limiter: createRateLimiter(socketBudgets.sends),
     now,
     log,
+    tracing: deps.tracing,
+    metrics: deps.metrics,
   });
 
   socket.on('disconnect', () => {

@@ -1,8 +1,14 @@
-import { DomainError, type MessageEvent, type MessageView, type messageRpc } from '@veil/contracts';
+import {
+  DomainError,
+  messageViewFromEvent,
+  type MessageEvent,
+  type MessageView,
+  type messageRpc,
+} from '@veil/contracts';
 import type { RpcClient } from '@veil/kernel';
-import type { EventBus, Logger, RecordedEvent, Subscription } from '@veil/ports';
+import type { EventBus, Logger, RecordedEvent, Subscription, Tracing } from '@veil/ports';
 import type { MembershipProjection } from './membership.projection.ts';
-import { messageViewFromEvent } from '@veil/contracts';
+import type { RealtimeMetrics } from './realtime-metrics.ts';
 import { userRoom, type RealtimeServer } from './socket-types.ts';
 
 type MessageClient = Pick<RpcClient<typeof messageRpc.operations>, 'getMessage'>;
@@ -20,6 +26,13 @@ export interface FanoutDeps {
   membership: Pick<MembershipProjection, 'lookupChat'>;
   messages: MessageClient;
   log: Logger;
+  tracing: Pick<Tracing, 'run'>;
+  metrics: Pick<RealtimeMetrics, 'delivered'>;
+}
+
+export interface Fanout extends Subscription {
+  /** The newest message-log position this replica has emitted (for its lag). */
+  position(): number;
 }
 
 /**
@@ -28,10 +41,11 @@ export interface FanoutDeps {
  * sockets it holds (`io.local`), so a delivery is one hop from the log to the socket: no shared
  * cursor to pull from, no claim in Redis, no broadcast through it. A replica sees each event once
  * and in log order; the position guard makes a repeated event (a follower that restarts from an
- * older position) a no-op. See docs/realtime.md, "Delivery".
+ * older position) a no-op. See docs/realtime.md, "Delivery". An event that carries a trace id
+ * (the request that caused it) is delivered inside that trace, so the delivery's log lines carry it.
  */
-export const startFanout = async (deps: FanoutDeps): Promise<Subscription> => {
-  const { io, membership, messages, log } = deps;
+export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
+  const { io, membership, messages, log, metrics } = deps;
   let emittedUpTo = await deps.bus.headPosition('message');
 
   /** Members from the chat log; if the chat is still unknown after catching up, fall back to persisted data. */
@@ -61,38 +75,45 @@ export const startFanout = async (deps: FanoutDeps): Promise<Subscription> => {
       const members = await membersOf(event.data.chatId, Object.keys(event.data.encryptedKeys));
       const message = messageViewFromEvent(event, recorded.position, await replyView(event.data.replyTo));
       const recipients = members.filter((id) => id !== event.data.senderId);
-      if (recipients.length > 0) io.local.to(recipients.map(userRoom)).emit('message received', { message });
+      if (recipients.length === 0) return;
+      io.local.to(recipients.map(userRoom)).emit('message received', { message });
+      metrics.delivered('message received');
     },
     async MessageSeen(event) {
       const { chatId, messageId, userId } = event.data;
       const members = await membersOf(chatId, [userId]);
       io.local.to(members.map(userRoom)).emit('update seen', { chatId, messageId, userId });
+      metrics.delivered('update seen');
     },
   };
 
-  return deps.bus.follow({
+  const deliver = async (recorded: RecordedEvent) => {
+    // Read by type, as every projection reads the log: the message service wrote these events
+    // from typed commands, and a schema parse of each (ciphertext, a key per member) was about
+    // 3 % of the embedded process in profiles (BENCHMARKS.md).
+    const { type } = recorded.event;
+    const handler = Object.hasOwn(handlers, type)
+      ? (handlers[type as MessageEvent['type']] as (e: MessageEvent, r: RecordedEvent) => Promise<void>)
+      : undefined;
+    if (handler) {
+      // Everything that can fail runs before the emit; a throw retries this same event.
+      await handler(recorded.event as MessageEvent, recorded);
+      log.debug({ position: recorded.position, type }, 'message event delivered');
+    } else {
+      // A type this replica does not know (a newer writer): skip it, loudly, rather than stall.
+      log.error({ position: recorded.position, type }, 'unknown message event skipped');
+    }
+  };
+
+  const subscription = await deps.bus.follow({
     context: 'message',
     afterPosition: emittedUpTo,
     handler: async (recorded) => {
       if (recorded.position <= emittedUpTo) return;
-      // Read by type, as every projection reads the log: the message service wrote these events
-      // from typed commands, and a schema parse of each (ciphertext, a key per member) was about
-      // 3 % of the embedded process in profiles (BENCHMARKS.md).
-      const { type } = recorded.event;
-      const handler = Object.hasOwn(handlers, type)
-        ? (handlers[type as MessageEvent['type']] as (e: MessageEvent, r: RecordedEvent) => Promise<void>)
-        : undefined;
-      if (handler) {
-        // Everything that can fail runs before the emit; a throw retries this same event.
-        await handler(recorded.event as MessageEvent, recorded);
-      } else {
-        // A type this replica does not know (a newer writer): skip it, loudly, rather than stall.
-        log.error(
-          { position: recorded.position, type: recorded.event.type },
-          'unknown message event skipped',
-        );
-      }
+      const { traceId } = recorded.event;
+      await (traceId ? deps.tracing.run(traceId, () => deliver(recorded)) : deliver(recorded));
       emittedUpTo = recorded.position;
     },
   });
+  return { stop: () => subscription.stop(), position: () => emittedUpTo };
 };

@@ -1,8 +1,21 @@
 import { DomainError, parseWith, socketSendSchema, type SentReceipt, type messageRpc } from '@veil/contracts';
 import type { RpcClient } from '@veil/kernel';
+import type { Tracing } from '@veil/ports';
 import { answerRequest, asAck, type RequestHandlerDeps } from './acks.ts';
+import type { RealtimeMetrics, SendResult } from './realtime-metrics.ts';
 
 type MessageClient = Pick<RpcClient<typeof messageRpc.operations>, 'send'>;
+
+export interface SendingDeps extends RequestHandlerDeps<MessageClient> {
+  tracing: Pick<Tracing, 'run'>;
+  metrics: Pick<RealtimeMetrics, 'sent'>;
+}
+
+/** Refused: the client's request was wrong or not allowed. Failed: Veil could not serve it. */
+const resultOf = (error: unknown): SendResult =>
+  error instanceof DomainError && error.code !== 'INTERNAL' && error.code !== 'UNAVAILABLE'
+    ? 'refused'
+    : 'failed';
 
 /**
  * `send message` → the message service's `send`, the same command the HTTP routes call: it
@@ -12,31 +25,45 @@ type MessageClient = Pick<RpcClient<typeof messageRpc.operations>, 'send'>;
  * carries only what the sender cannot know (id, position, time): encoding the whole message a
  * second time, beside the delivery, was about 3 % of the process in profiles (BENCHMARKS.md).
  * Why this exists beside the spec's HTTP calls: docs/realtime.md, "Sending over the socket".
+ * Each send is a trace of its own, as an HTTP request is at the API gateway.
  */
-export const registerSending = (deps: RequestHandlerDeps<MessageClient>): void => {
-  const { socket, messages, limiter, now, log } = deps;
+export const registerSending = (deps: SendingDeps): void => {
+  const { socket, messages, limiter, now, log, tracing, metrics } = deps;
   const userId = socket.data.userId;
 
+  const send = async (payload: unknown, rawAck: unknown): Promise<SentReceipt> => {
+    if (!asAck(rawAck)) {
+      throw new DomainError('VALIDATION_FAILED', 'send message needs an acknowledgement callback');
+    }
+    if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many messages; slow down');
+    const { chatId, encryptedMessage, iv, encryptedKeys, replyTo, clientMessageId } = parseWith(
+      socketSendSchema,
+      payload,
+    );
+    const { message } = await messages.send({
+      userId,
+      chatId,
+      content: encryptedMessage,
+      iv,
+      encryptedKeys,
+      replyTo: replyTo ?? null,
+      ...(clientMessageId && { clientMessageId }),
+    });
+    return { _id: message._id, seq: message.seq, createdAt: message.createdAt };
+  };
+
+  const counted = async (payload: unknown, rawAck: unknown): Promise<SentReceipt> => {
+    try {
+      const receipt = await send(payload, rawAck);
+      metrics.sent('stored');
+      return receipt;
+    } catch (error) {
+      metrics.sent(resultOf(error));
+      throw error;
+    }
+  };
+
   socket.on('send message', (payload, rawAck) =>
-    answerRequest(socket, rawAck, log, async (): Promise<SentReceipt> => {
-      if (!asAck(rawAck)) {
-        throw new DomainError('VALIDATION_FAILED', 'send message needs an acknowledgement callback');
-      }
-      if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many messages; slow down');
-      const { chatId, encryptedMessage, iv, encryptedKeys, replyTo, clientMessageId } = parseWith(
-        socketSendSchema,
-        payload,
-      );
-      const { message } = await messages.send({
-        userId,
-        chatId,
-        content: encryptedMessage,
-        iv,
-        encryptedKeys,
-        replyTo: replyTo ?? null,
-        ...(clientMessageId && { clientMessageId }),
-      });
-      return { _id: message._id, seq: message.seq, createdAt: message.createdAt };
-    }),
+    tracing.run(undefined, () => answerRequest(socket, rawAck, log, () => counted(payload, rawAck))),
   );
 };

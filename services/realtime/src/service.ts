@@ -1,5 +1,5 @@
 import { DomainError, limits, messageRpc } from '@veil/contracts';
-import { rpcClient } from '@veil/kernel';
+import { measureProjection, rpcClient } from '@veil/kernel';
 import type { RunningService, ServiceContext } from '@veil/ports';
 import { createAccessTokenVerifier, followSessionRevocations } from '@veil/tokens';
 import { Server, type ServerOptions } from 'socket.io';
@@ -10,6 +10,7 @@ import { attachToHttp } from './http-attach.ts';
 import type { MembershipChange } from './membership.map.ts';
 import { startMembershipProjection } from './membership.projection.ts';
 import { createPresence, type Presence } from './presence.ts';
+import { realtimeMetrics } from './realtime-metrics.ts';
 import { defaultPresenceTtlSeconds, type RealtimeSettings } from './settings.ts';
 import type { RealtimeServer } from './socket-types.ts';
 
@@ -39,6 +40,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
     isRevoked: revocations.isRevoked,
   });
   const messages = rpcClient(ports.rpc, messageRpc);
+  const metrics = realtimeMetrics(ports.metrics);
 
   // Several replicas share broadcasts and presence through these (Redis); one alone needs neither.
   const adapter = (await ports.realtimeScaling.socketAdapter()) as ServerOptions['adapter'] | undefined;
@@ -104,8 +106,13 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
       membership,
       messages,
       log,
+      tracing: ports.tracing,
+      metrics,
     });
     cleanups.push(() => fanout.stop());
+    const fanoutLag = measureProjection(ports, { name: 'realtime_fanout', contexts: ['message'] }, fanout);
+    cleanups.push(() => fanoutLag.stop());
+    cleanups.push(metrics.countSockets(() => io.of('/').sockets.size));
 
     let accepting = true;
     const auth = authenticate(verify, log);
@@ -114,7 +121,19 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
         return next(Object.assign(new Error('Shutting down'), { data: { code: 'UNAVAILABLE' } }));
       auth(socket, next);
     });
-    io.on('connection', onConnection({ io, membership, presence: livePresence, messages, log, now }));
+    io.on(
+      'connection',
+      onConnection({
+        io,
+        membership,
+        presence: livePresence,
+        messages,
+        log,
+        now,
+        tracing: ports.tracing,
+        metrics,
+      }),
+    );
     // An ended session's sockets go at once, not when their token expires.
     const stopDropping = revocations.onRevoked(({ sessionId }) => {
       for (const socket of io.of('/').sockets.values()) {

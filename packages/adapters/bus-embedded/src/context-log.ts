@@ -113,6 +113,8 @@ export interface ContextLogOptions {
   log: Logger;
   /** Told of every write (one group commit) that took longer than `slowWriteMs` to be durable. */
   onSlowWrite?(milliseconds: number, events: number): void;
+  /** Told of every write (one group commit) once it is durable: how long it took, how many events. */
+  onCommit?(milliseconds: number, events: number): void;
   /** Default 100: a stall that long, on its own, spends twice a 50 ms latency budget. */
   slowWriteMs?: number;
   /** Opens the file; tests wrap the real handle to inject faults. */
@@ -139,7 +141,7 @@ const writeWhole = async (handle: LogFileHandle, bytes: Buffer) => {
 export const openContextLog = async (
   context: string,
   file: string,
-  { log, onSlowWrite, slowWriteMs = 100, openFile = open }: ContextLogOptions,
+  { log, onSlowWrite, onCommit, slowWriteMs = 100, openFile = open }: ContextLogOptions,
 ): Promise<ContextLog> => {
   const handle = await openFile(file, openFlags);
   const { records, goodBytes } = await readRecords(file);
@@ -227,6 +229,7 @@ export const openContextLog = async (
         const started = performance.now();
         await writeWhole(handle, bytes);
         const took = performance.now() - started;
+        onCommit?.(took, batch.length);
         if (took > slowWriteMs) onSlowWrite?.(took, batch.length);
       } catch (error) {
         const failed = [...batch, ...pending];

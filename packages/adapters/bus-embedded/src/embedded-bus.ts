@@ -17,6 +17,8 @@ export interface EmbeddedBusOptions {
   heapLimitBytes?: number;
   /** A durable write slower than this is reported (default 100 ms; `slow-disk.ts`). */
   slowWriteMs?: number;
+  /** Told of every group commit once it is durable (metrics). */
+  onCommit?(context: string, milliseconds: number, events: number): void;
   /** Opens a log file (default: the file system); tests wrap it to inject disk faults. */
   openFile?: ContextLogOptions['openFile'];
 }
@@ -46,6 +48,10 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
         (log = openContextLog(context, path.join(options.dataDir, `${context}.jsonl`), {
           log: options.log,
           onSlowWrite: (milliseconds, events) => onSlowWrite(context, milliseconds, events),
+          ...(options.onCommit && {
+            onCommit: (milliseconds: number, events: number) =>
+              options.onCommit!(context, milliseconds, events),
+          }),
           ...(options.slowWriteMs !== undefined && { slowWriteMs: options.slowWriteMs }),
           ...(options.openFile && { openFile: options.openFile }),
         })),

@@ -27,6 +27,8 @@ export interface NatsBusOptions {
   /** Deliveries of one event to a durable consumer before it is terminated. Default 10. */
   maxDeliveries?: number;
   replicas?: number;
+  /** Told of every publish once JetStream has answered: how long it took, whether it stored the event. */
+  onPublish?(context: string, milliseconds: number, stored: boolean): void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -90,13 +92,21 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
       await streamOf(context);
       try {
         await untilConnected(connection, PUBLISH_WAIT_MS);
-        const ack = await js.publish(eventSubject(prefix, context, event.streamId), JSON.stringify(event), {
-          msgID: event.eventId,
-          ...(appendOptions.expectedVersion !== undefined
-            ? { expect: { lastSubjectSequence: appendOptions.expectedVersion } }
-            : {}),
-        });
-        return { position: ack.seq, duplicate: ack.duplicate };
+        const published = performance.now();
+        let stored = false;
+        try {
+          const ack = await js.publish(eventSubject(prefix, context, event.streamId), JSON.stringify(event), {
+            msgID: event.eventId,
+            ...(appendOptions.expectedVersion !== undefined
+              ? { expect: { lastSubjectSequence: appendOptions.expectedVersion } }
+              : {}),
+          });
+          stored = true;
+          return { position: ack.seq, duplicate: ack.duplicate };
+        } finally {
+          // A refusal (a version conflict too) is a round trip to the server as well: timed as one.
+          options.onPublish?.(context, performance.now() - published, stored);
+        }
       } catch (error) {
         if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence) {
           throw new DomainError(

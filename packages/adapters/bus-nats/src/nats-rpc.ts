@@ -1,15 +1,33 @@
-import { NoRespondersError, TimeoutError, type Subscription as NatsSubscription } from '@nats-io/nats-core';
+import {
+  headers,
+  NoRespondersError,
+  TimeoutError,
+  type Subscription as NatsSubscription,
+} from '@nats-io/nats-core';
 import { DomainError, isErrorCode, rpcSubject } from '@veil/contracts';
-import type { Logger, Rpc, RpcReply } from '@veil/ports';
+import type { Logger, Rpc, RpcReply, Tracing } from '@veil/ports';
 import { untilConnected, type NatsConnection } from './connection.ts';
+
+const withHeader = (name: string, value: string) => {
+  const h = headers();
+  h.set(name, value);
+  return h;
+};
 
 /**
  * Request/reply over core NATS. Each operation is a subject `<prefix>.rpc.<service>.<op>` served
  * with the service name as queue group, so replicas share the load. Every request gets an
  * answer: a DomainError keeps its code, anything else becomes INTERNAL (and is logged).
+ * A call made inside a trace carries its `traceparent` header, and the handler runs inside it.
  */
-export const createNatsRpc = (options: { connection: NatsConnection; prefix: string; log: Logger }): Rpc => {
-  const { connection, prefix, log } = options;
+export const createNatsRpc = (options: {
+  connection: NatsConnection;
+  prefix: string;
+  log: Logger;
+  tracing?: Pick<Tracing, 'run' | 'traceparent'>;
+}): Rpc => {
+  const { connection, prefix, log, tracing } = options;
+  const traceHeader = 'traceparent';
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
@@ -23,7 +41,7 @@ export const createNatsRpc = (options: { connection: NatsConnection; prefix: str
               log.error({ err: error, service, operation }, 'rpc subscription error');
               return;
             }
-            void (async () => {
+            const answer = async () => {
               let reply: RpcReply;
               try {
                 const payload = message.data.length ? JSON.parse(decoder.decode(message.data)) : null;
@@ -37,7 +55,10 @@ export const createNatsRpc = (options: { connection: NatsConnection; prefix: str
                 }
               }
               message.respond(encoder.encode(JSON.stringify(reply)));
-            })();
+            };
+            // The caller's trace, when it sent one, covers everything the handler logs.
+            const parent = message.headers?.get(traceHeader);
+            void (parent && tracing ? tracing.run(parent, answer) : answer());
           },
         }),
       );
@@ -56,10 +77,14 @@ export const createNatsRpc = (options: { connection: NatsConnection; prefix: str
       const deadline = Date.now() + timeoutMs;
       try {
         await untilConnected(connection, timeoutMs);
+        const parent = tracing?.traceparent();
         const reply = await connection.request(
           rpcSubject(prefix, service, operation),
           JSON.stringify(payload ?? null),
-          { timeout: Math.max(1, deadline - Date.now()) },
+          {
+            timeout: Math.max(1, deadline - Date.now()),
+            ...(parent && { headers: withHeader(traceHeader, parent) }),
+          },
         );
         raw = reply.data;
       } catch (error) {

@@ -2,13 +2,19 @@ import { z } from 'zod';
 
 /**
  * The envelope every domain event carries. `eventId` is a ULID and doubles as the publish
- * de-duplication id; `streamId` names the aggregate (the subject's last token).
+ * de-duplication id; `streamId` names the aggregate (the subject's last token). `traceId` names
+ * the request that caused the event (W3C trace id), when there was one, for the logs of whoever
+ * handles it later; events written before it existed simply lack it.
  */
 export const eventMetaSchema = z.object({
   eventId: z.string().min(1),
   streamId: z.string().min(1),
   occurredAt: z.iso.datetime(),
   schemaVersion: z.number().int().positive(),
+  traceId: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional(),
 });
 
 export type EventMeta = z.infer<typeof eventMetaSchema>;

@@ -1,4 +1,4 @@
-import { exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
+import { buildIndividualPayload, exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
 import type { Api } from './api-client.ts';
 
 /** A registered, logged-in user with a real RSA-OAEP key pair, as the browser would make it. */
@@ -58,3 +58,12 @@ export const createUser = async (
     refreshToken: refreshtoken,
   };
 };
+
+/** The body of the spec's first-message call from one test user to another, encrypted for both. */
+export const directMessage = (from: TestUser, to: TestUser, text: string) =>
+  buildIndividualPayload(text, {
+    recipientId: to._id,
+    recipientKey: to.keys.publicKey,
+    senderId: from._id,
+    senderKey: from.keys.publicKey,
+  });

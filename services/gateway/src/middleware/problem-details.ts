@@ -1,12 +1,11 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { randomUUID } from 'node:crypto';
 import { DomainError, type ErrorCode } from '@veil/contracts';
-import type { Logger } from '@veil/ports';
+import type { Logger, Tracing } from '@veil/ports';
 
 /**
  * The one place error codes become HTTP statuses. Every failure leaves as
- * `{ success: false, message }`; unexpected ones are logged with a trace id and answered with a
- * generic 500 that carries the id, never a stack trace.
+ * `{ success: false, message }`; unexpected ones are logged and answered with a generic 500 that
+ * carries the request's trace id (the one in every log line of the request), never a stack trace.
  */
 const statusByCode: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -54,15 +53,15 @@ const fromFrameworkError = (error: unknown): DomainError | null => {
 };
 
 export const problemDetails =
-  (log: Logger): ErrorRequestHandler =>
+  (log: Logger, tracing: Pick<Tracing, 'traceId'>): ErrorRequestHandler =>
   (error, req, res, _next) => {
     const known = error instanceof DomainError ? error : fromFrameworkError(error);
     if (known) {
       res.status(httpStatusOf(known.code)).json({ success: false, message: known.message, code: known.code });
       return;
     }
-    const traceId = randomUUID();
-    log.error({ err: error, traceId, method: req.method, path: req.path }, 'unhandled request error');
+    const traceId = tracing.traceId() ?? 'none';
+    log.error({ err: error, method: req.method, path: req.path }, 'unhandled request error');
     res
       .status(500)
       .json({ success: false, message: `Internal server error (trace ${traceId})`, code: 'INTERNAL' });

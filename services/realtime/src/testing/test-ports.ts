@@ -2,11 +2,13 @@ import type {
   BlobStore,
   EventBus,
   Logger,
+  Metrics,
   Ports,
   RateLimits,
   ReadStore,
   RealtimeScaling,
   Rpc,
+  Tracing,
 } from '@veil/ports';
 import { createMemoryScaling } from '@veil/realtime-scaling/memory';
 import { ulid } from 'ulid';
@@ -31,6 +33,18 @@ const noRateLimits: RateLimits = {
   close: async () => {},
 };
 
+/** The replica's own metrics and traces are tested on the whole app; here they go nowhere. */
+const noMetrics: Metrics = {
+  counter: () => ({ inc: () => undefined }),
+  gauge: () => ({ set: () => undefined, sampleOnScrape: () => () => undefined }),
+  histogram: () => ({ observe: () => undefined }),
+};
+const noTracing: Tracing = {
+  run: (_parent, work) => work(),
+  traceId: () => undefined,
+  traceparent: () => undefined,
+};
+
 /**
  * Ports for one realtime replica in a test: real bus and RPC, real clock and ids, and the
  * scaling adapter given (Redis for several replicas) or the memory one.
@@ -50,4 +64,6 @@ export const realtimePorts = (
   clock: { now: () => new Date() },
   ids: { next: () => ulid() },
   log,
+  metrics: noMetrics,
+  tracing: noTracing,
 });

@@ -1,0 +1,35 @@
+import type { Metrics } from '@veil/ports';
+
+export type SendResult = 'stored' | 'refused' | 'failed';
+
+/** What a realtime replica counts: its sockets, the sends they make, the deliveries it emits. */
+export interface RealtimeMetrics {
+  /** Reads the number of sockets this replica holds whenever it is scraped; returns a stop. */
+  countSockets(read: () => number): () => void;
+  /** A `send message` request answered: stored, refused (a 4xx-like code) or failed (INTERNAL, UNAVAILABLE). */
+  sent(result: SendResult): void;
+  /** One emit of the fan-out to the recipients' rooms among this replica's sockets. */
+  delivered(event: 'message received' | 'update seen'): void;
+}
+
+export const realtimeMetrics = (metrics: Metrics): RealtimeMetrics => {
+  const sockets = metrics.gauge({
+    name: 'veil_realtime_connected_sockets',
+    help: 'Sockets connected to this realtime replica',
+  });
+  const sends = metrics.counter<'result'>({
+    name: 'veil_realtime_socket_sends_total',
+    help: 'Messages sent over a socket (`send message`), by result: stored, refused or failed',
+    labelNames: ['result'],
+  });
+  const deliveries = metrics.counter<'event'>({
+    name: 'veil_realtime_deliveries_total',
+    help: "Emits of the fan-out to the recipients' rooms on this replica, by socket event",
+    labelNames: ['event'],
+  });
+  return {
+    countSockets: (read) => sockets.sampleOnScrape({}, read),
+    sent: (result) => sends.inc({ result }),
+    delivered: (event) => deliveries.inc({ event }),
+  };
+};
