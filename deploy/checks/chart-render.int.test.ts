@@ -274,10 +274,10 @@ const checkObjects = (objects: K8sObject[], c: Case) => {
   ]);
   for (const deployment of deployments) {
     const pod = deployment.spec.template;
-    expect(Object.keys(pod.metadata.annotations ?? {}).sort()).toEqual([
-      'checksum/config',
-      'checksum/secret',
-    ]);
+    expect(pod.metadata.annotations).toMatchObject({
+      'checksum/config': expect.stringMatching(/^[0-9a-f]{64}$/),
+      'checksum/secret': expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const container = pod.spec.containers[0];
     for (const source of container.envFrom) {
       if (source.configMapRef) expect(source.configMapRef.name).toBe(configMap.metadata.name);

@@ -39,12 +39,7 @@ app.kubernetes.io/component: {{ .name }}
 {{- if kindIs "string" . }}{{ . | quote }}{{ else }}{{ . | int }}{{ end -}}
 {{- end -}}
 
-{{/*
-Where browsers reach Veil. With the ingress: its host, over https exactly when the ingress has
-TLS (or config.servedOverHttps says so, for TLS ended in front of the ingress). Without it: the
-`kubectl port-forward` that NOTES.txt prints. ALLOWED_ORIGINS and NOTES.txt both use this, so the
-page the operator opens is the origin the realtime gateway accepts.
-*/}}
+{{/* "true" when browsers reach Veil over https: config.servedOverHttps when set (TLS ended in front of the ingress), else whether the ingress has TLS. */}}
 {{- define "veil.servedOverHttps" -}}
 {{- if kindIs "bool" .Values.config.servedOverHttps -}}
 {{- .Values.config.servedOverHttps -}}
@@ -53,6 +48,11 @@ page the operator opens is the origin the realtime gateway accepts.
 {{- end -}}
 {{- end -}}
 
+{{/*
+Where browsers reach Veil: with the ingress, its host over https or http as above; without it,
+the `kubectl port-forward` that NOTES.txt prints. ALLOWED_ORIGINS and NOTES.txt both use this, so
+the page the operator opens is the origin the realtime gateway accepts.
+*/}}
 {{- define "veil.publicUrl" -}}
 {{- if .Values.ingress.enabled -}}
 {{- $scheme := ternary "https" "http" (eq (include "veil.servedOverHttps" .) "true") -}}
