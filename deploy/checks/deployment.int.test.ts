@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { parse, parseAllDocuments } from 'yaml';
 import { configVariableNames } from '@veil/runtime';
 import { createSession, encodeEvent, parseFrame, socketIoUrl } from '../k6/lib/socketio.js';
+import { deepMerge, flagsToValues, generatedSecretStandIn, readmeInstalls } from './chart-installs.ts';
 
 /**
  * What can be checked here without Docker, Kubernetes, helm or k6: the chart's YAML and schema,
@@ -21,7 +22,9 @@ const root = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const yaml = (file: string) => parse(read(file));
 const chartDir = 'charts/veil';
-const templates = readdirSync(path.join(root, chartDir, 'templates')).map((f) => read(`${chartDir}/templates/${f}`));
+const templates = readdirSync(path.join(root, chartDir, 'templates')).map((f) =>
+  read(`${chartDir}/templates/${f}`),
+);
 const allTemplates = templates.join('\n');
 const services = readdirSync(path.join(root, 'services'));
 
@@ -29,36 +32,124 @@ type ConfigVar = { requiredBy: string[] | 'all'; secret: boolean };
 const configVars = JSON.parse(read('deploy/config-vars.json')) as Record<string, ConfigVar>;
 delete (configVars as Record<string, unknown>).$comment;
 
-const deepMerge = (base: any, over: any): any => {
-  if (typeof base !== 'object' || typeof over !== 'object' || Array.isArray(over) || !base || !over) return over;
-  const out = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = deepMerge(base[k], v);
-  return out;
-};
-
 describe('Helm chart', () => {
   const values = yaml(`${chartDir}/values.yaml`);
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(read(`${chartDir}/values.schema.json`)));
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(
+    JSON.parse(read(`${chartDir}/values.schema.json`)),
+  );
 
   it('has a Chart.yaml with switchable dependencies on NATS, Redis, MongoDB and MinIO', () => {
     const chart = yaml(`${chartDir}/Chart.yaml`);
     expect(chart.apiVersion).toBe('v2');
-    const deps = Object.fromEntries(chart.dependencies.map((d: { name: string; condition: string }) => [d.name, d.condition]));
-    expect(deps).toEqual({ nats: 'nats.enabled', redis: 'redis.enabled', mongodb: 'mongodb.enabled', minio: 'minio.enabled' });
+    const deps = Object.fromEntries(
+      chart.dependencies.map((d: { name: string; condition: string }) => [d.name, d.condition]),
+    );
+    expect(deps).toEqual({
+      nats: 'nats.enabled',
+      redis: 'redis.enabled',
+      mongodb: 'mongodb.enabled',
+      minio: 'minio.enabled',
+    });
     for (const dep of ['Nats', 'Redis', 'Mongodb', 'S3']) expect(values).toHaveProperty(`external${dep}`);
   });
 
-  it('has values that validate against values.schema.json, also with the local-cluster overrides', () => {
-    expect(validate(values), JSON.stringify(validate.errors)).toBe(true);
+  const readme = read(`${chartDir}/README.md`);
+  const installs = readmeInstalls(readme);
+  const jwkStandIn = '{"kty":"OKP","crv":"Ed25519","x":"stand-in"}';
+  const installValues = (flags: (typeof installs)[number]['flags']) =>
+    deepMerge(
+      values,
+      flagsToValues(flags, () => jwkStandIn),
+    );
+  /** The README's install without TLS, the base the cases below change one thing in. */
+  const base = () => installValues(installs[0]!.flags);
+  const errorsAt = () => (validate.errors ?? []).map((e) => e.instancePath);
+
+  it('documents an install without TLS (a port-forward) and one with TLS, each with the values the chart requires', () => {
+    expect(installs.map((i) => i.title)).toEqual([
+      expect.stringMatching(/without TLS/i),
+      expect.stringMatching(/with TLS/i),
+    ]);
+    for (const install of installs) {
+      expect(install.chart).toBe(chartDir);
+      expect(
+        validate(installValues(install.flags)),
+        `${install.title}: ${JSON.stringify(validate.errors)}`,
+      ).toBe(true);
+    }
+    const [plain, tls] = installs.map((i) => installValues(i.flags));
+    expect(plain.ingress.enabled).toBe(false);
+    expect(plain.minio.auth.rootPassword).toBe(generatedSecretStandIn);
+    expect(tls.ingress).toMatchObject({
+      enabled: true,
+      host: 'veil.example.com',
+      tls: [{ secretName: 'veil-tls', hosts: ['veil.example.com'] }],
+    });
+    expect(tls.jwt).toEqual({ existingSecret: '', privateKey: jwkStandIn, publicKey: jwkStandIn });
+  });
+
+  it('has values that validate against values.schema.json with the local-cluster overrides, and rejects bad ones', () => {
     const local = deepMerge(values, yaml('deploy/skaffold/local-values.yaml'));
     expect(validate(local), JSON.stringify(validate.errors)).toBe(true);
-    expect(validate(deepMerge(values, { config: { logLevel: 'loud' } }))).toBe(false);
-    expect(validate(deepMerge(values, { config: { logFormat: 'xml' } }))).toBe(false);
-    expect(validate(deepMerge(values, { services: { gateway: { replicas: -1 } } }))).toBe(false);
+    expect(validate(deepMerge(base(), { config: { logLevel: 'loud' } }))).toBe(false);
+    expect(validate(deepMerge(base(), { config: { logFormat: 'xml' } }))).toBe(false);
+    expect(validate(deepMerge(base(), { services: { gateway: { replicas: -1 } } }))).toBe(false);
+  });
+
+  it('rejects a missing or short MinIO password while the bundled MinIO is on, and the chart alone for want of one', () => {
+    expect(validate(values)).toBe(false);
+    expect(errorsAt()).toContain('/minio/auth/rootPassword');
+    expect(validate(deepMerge(base(), { minio: { auth: { rootPassword: '' } } }))).toBe(false);
+    expect(errorsAt()).toContain('/minio/auth/rootPassword');
+    expect(validate(deepMerge(base(), { minio: { auth: { rootPassword: 'seven77' } } }))).toBe(false);
+    expect(validate(deepMerge(base(), { minio: { auth: { rootPassword: 'eight888' } } }))).toBe(true);
+    const external = {
+      minio: { enabled: false, auth: { rootPassword: '' } },
+      externalS3: { endpoint: 'https://s3.example.com', accessKey: 'a', secretKey: 'b' },
+    };
+    expect(validate(deepMerge(base(), external)), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('rejects an empty or malformed ingress host while the ingress is on', () => {
+    const ingress = (over: object) => deepMerge(base(), { ingress: over });
+    expect(validate(ingress({ enabled: true, host: '' }))).toBe(false);
+    expect(errorsAt()).toContain('/ingress/host');
+    expect(validate(ingress({ enabled: true, host: 'https://veil.example.com' }))).toBe(false);
+    expect(validate(ingress({ enabled: true, host: 'Veil.example.com' }))).toBe(false);
+    expect(validate(ingress({ enabled: true, host: 'veil.example.com' }))).toBe(true);
+    expect(validate(ingress({ enabled: false, host: '' }))).toBe(true);
+  });
+
+  it('rejects autoscaling whose minReplicas is above maxReplicas, for every minReplicas the schema allows', () => {
+    const autoscaling = (minReplicas: number, maxReplicas: number) =>
+      deepMerge(base(), { services: { realtime: { autoscaling: { minReplicas, maxReplicas } } } });
+    const wrong: string[] = [];
+    for (let min = 1; min <= 100; min++) {
+      for (const max of [1, min - 1, min, min + 1, 120]) {
+        if (max < 1) continue;
+        if (validate(autoscaling(min, max)) !== min <= max) wrong.push(`${min}-${max}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(validate(autoscaling(101, 200))).toBe(false);
+  });
+
+  it('takes disruption budgets as integers or percentages only', () => {
+    for (const key of ['maxUnavailable', 'minAvailable']) {
+      const budget = (value: unknown) => deepMerge(base(), { podDisruptionBudget: { [key]: value } });
+      for (const good of [0, 1, 3, '0%', '50%', '100%'])
+        expect(validate(budget(good)), `${key}: ${good}`).toBe(true);
+      for (const bad of ['lots', '1', '150%', '50 %', -1, 1.5])
+        expect(validate(budget(bad)), `${key}: ${bad}`).toBe(false);
+    }
   });
 
   it('runs NATS with JetStream on file storage, synced on every write', () => {
-    expect(values.nats.config.jetstream).toMatchObject({ enabled: true, fileStore: { enabled: true }, merge: { sync_interval: 'always' } });
+    expect(values.nats.config.jetstream).toMatchObject({
+      enabled: true,
+      fileStore: { enabled: true },
+      merge: { sync_interval: 'always' },
+    });
   });
 
   it('has a Deployment, probes, a PDB for every service under services/, and HPAs for the gateways', () => {
@@ -70,6 +161,7 @@ describe('Helm chart', () => {
     expect(deployments).toMatch(/readinessProbe:[\s\S]*\/readyz/);
     expect(deployments).toMatch(/runAsNonRoot: true/);
     expect(read(`${chartDir}/templates/pdb.yaml`)).toContain('kind: PodDisruptionBudget');
+    expect(values.podDisruptionBudget).toEqual({ maxUnavailable: 1 });
     expect(read(`${chartDir}/templates/hpa.yaml`)).toContain('kind: HorizontalPodAutoscaler');
     expect(values.services.gateway.autoscaling.enabled).toBe(true);
     expect(values.services.realtime.autoscaling.enabled).toBe(true);
@@ -77,16 +169,71 @@ describe('Helm chart', () => {
 
   it('routes /api to the gateway and /socket.io to the realtime gateway with long timeouts', () => {
     const ingress = read(`${chartDir}/templates/ingress.yaml`);
-    expect(ingress).toMatch(/path: \/socket\.io[\s\S]*-realtime/);
-    expect(ingress).toMatch(/path: \/api[\s\S]*-gateway/);
-    expect(Number(values.ingress.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(3600);
+    expect(ingress).toMatch(/path: \/socket\.io\s+pathType: Prefix\s+backend: .*"suffix" "realtime"/);
+    expect(ingress).toMatch(/path: \/api\s+pathType: Prefix\s+backend: .*"suffix" "gateway"/);
+    expect(
+      Number(values.ingress.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout']),
+    ).toBeGreaterThanOrEqual(3600);
+  });
+
+  it("cuts object names to 63 characters after their suffix, and names dependencies by their charts' own rules", () => {
+    expect(allTemplates, 'a suffix added after the name was cut').not.toMatch(
+      /include "veil\.fullname"[^}]*\}\}-/,
+    );
+    const helpers = read(`${chartDir}/templates/_helpers.tpl`);
+    expect(helpers).toMatch(
+      /define "veil\.name"[\s\S]*?printf "%s-%s" \(include "veil\.fullname" \.root\) \.suffix \| trunc 63 \| trimSuffix "-"/,
+    );
+    expect(helpers, 'a dependency URL built from the release name').not.toMatch(/\.Release\.Name \}\}-/);
+    for (const chart of ['nats', 'redis', 'mongodb', 'minio']) {
+      expect(helpers).toContain(`include "veil.dependencyFullname" (dict "root" . "chart" "${chart}")`);
+    }
+    expect(helpers).toMatch(
+      /define "veil\.dependencyFullname"[\s\S]*fullnameOverride[\s\S]*nameOverride[\s\S]*contains \$name \.root\.Release\.Name/,
+    );
+  });
+
+  it('rolls the pods when the ConfigMap or the Secrets change', () => {
+    const deployments = read(`${chartDir}/templates/deployments.yaml`);
+    expect(deployments).toMatch(
+      /checksum\/config: \{\{ include \(print \$root\.Template\.BasePath "\/configmap\.yaml"\) \$root \| sha256sum \}\}/,
+    );
+    expect(deployments).toMatch(
+      /checksum\/secret: \{\{ include \(print \$root\.Template\.BasePath "\/secret\.yaml"\) \$root \| sha256sum \}\}/,
+    );
+  });
+
+  it('renders numbers as integers and allows the origin NOTES.txt tells the operator to open', () => {
+    const configmap = read(`${chartDir}/templates/configmap.yaml`);
+    const numeric = Object.entries(values.config).filter(([, v]) => typeof v === 'number');
+    expect(numeric.length).toBeGreaterThan(3);
+    for (const [key] of numeric)
+      expect(configmap, key).toMatch(new RegExp(`\\.Values\\.config\\.${key} \\| int \\| quote`));
+    expect(configmap).toMatch(/ALLOWED_ORIGINS: .*default \(list \(include "veil\.publicUrl" \.\)\)/);
+    expect(configmap).toMatch(/SERVED_OVER_HTTPS: \{\{ include "veil\.servedOverHttps" \. \| quote \}\}/);
+    const notes = read(`${chartDir}/templates/NOTES.txt`);
+    expect(notes.match(/^Open: \{\{ include "veil\.publicUrl" \. \}\}\/$/gm)).toHaveLength(2);
+    expect(read(`${chartDir}/templates/_helpers.tpl`)).toMatch(
+      /define "veil\.servedOverHttps"[\s\S]*?not \(empty \.Values\.ingress\.tls\)/,
+    );
+  });
+
+  it('stops the render on a missing S3 secret instead of starting pods that cannot', () => {
+    const secret = read(`${chartDir}/templates/secret.yaml`);
+    expect(secret).toContain('S3_SECRET_KEY: {{ include "veil.s3SecretKey" . | quote }}');
+    const helpers = read(`${chartDir}/templates/_helpers.tpl`);
+    expect(helpers).toMatch(
+      /define "veil\.s3SecretKey"[\s\S]*?required "minio\.auth\.rootPassword is required[\s\S]*?required "externalS3\.secretKey is required/,
+    );
   });
 
   it('sets every variable a service needs, secrets through Secrets', () => {
     for (const [name, spec] of Object.entries(configVars)) {
       const needed = spec.requiredBy === 'all' || spec.requiredBy.length > 0;
       if (!needed) continue;
-      expect(allTemplates, `${name} is set by the chart`).toMatch(new RegExp(`(^|\\s|name: )${name}[:,\\s]`, 'm'));
+      expect(allTemplates, `${name} is set by the chart`).toMatch(
+        new RegExp(`(^|\\s|name: )${name}[:,\\s]`, 'm'),
+      );
       if (spec.secret) {
         const inSecret = read(`${chartDir}/templates/secret.yaml`).includes(`${name}:`);
         expect(inSecret, `${name} lives in a Secret`).toBe(true);
@@ -101,8 +248,11 @@ describe('Helm chart', () => {
 
   it('can scrape every pod with a ServiceMonitor, off by default', () => {
     expect(values.metrics.serviceMonitor.enabled).toBe(false);
-    const on = (serviceMonitor: object) => deepMerge(values, { metrics: { serviceMonitor } });
-    expect(validate(on({ enabled: true, labels: { release: 'kube-prometheus-stack' } })), JSON.stringify(validate.errors)).toBe(true);
+    const on = (serviceMonitor: object) => deepMerge(base(), { metrics: { serviceMonitor } });
+    expect(
+      validate(on({ enabled: true, labels: { release: 'kube-prometheus-stack' } })),
+      JSON.stringify(validate.errors),
+    ).toBe(true);
     expect(validate(on({ enabled: 'yes' }))).toBe(false);
     expect(validate(on({ interval: 'often' }))).toBe(false);
 
@@ -120,12 +270,19 @@ describe('Helm chart', () => {
     const monitor = manifests.find((m) => m.kind === 'ServiceMonitor');
     expect(service.spec.clusterIP).toBe('None');
     // Every Veil pod, not one component's: the selector names the chart and the release only.
-    expect(Object.keys(service.spec.selector).sort()).toEqual(['app.kubernetes.io/instance', 'app.kubernetes.io/name']);
-    expect(template).toMatch(/selector:\s+app\.kubernetes\.io\/name: \{\{ \.Chart\.Name \}\}\s+app\.kubernetes\.io\/instance: \{\{ \.Release\.Name \}\}/);
+    expect(Object.keys(service.spec.selector).sort()).toEqual([
+      'app.kubernetes.io/instance',
+      'app.kubernetes.io/name',
+    ]);
+    expect(template).toMatch(
+      /selector:\s+app\.kubernetes\.io\/name: \{\{ \.Chart\.Name \}\}\s+app\.kubernetes\.io\/instance: \{\{ \.Release\.Name \}\}/,
+    );
     expect(service.spec.ports).toEqual([{ name: 'http', port: 8080, targetPort: 'http' }]);
     expect(read(`${chartDir}/templates/deployments.yaml`)).toContain('{ name: http, containerPort: 8080 }');
     expect(monitor.apiVersion).toBe('monitoring.coreos.com/v1');
-    expect(monitor.spec.selector.matchLabels['app.kubernetes.io/component']).toBe(service.metadata.labels['app.kubernetes.io/component']);
+    expect(monitor.spec.selector.matchLabels['app.kubernetes.io/component']).toBe(
+      service.metadata.labels['app.kubernetes.io/component'],
+    );
     expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
     expect(monitor.spec.podTargetLabels).toEqual(['app.kubernetes.io/component']);
     expect(template).toContain('toYaml . | nindent 4');
@@ -133,8 +290,14 @@ describe('Helm chart', () => {
 
   it('has NOTES.txt and a README with a values table', () => {
     expect(read(`${chartDir}/templates/NOTES.txt`)).toMatch(/ingress\.host|port-forward/);
-    const readme = read(`${chartDir}/README.md`);
-    for (const key of ['image.repository', 'ingress.enabled', 'nats.enabled', 'externalNats.url', 'jwt.existingSecret', 'metrics.serviceMonitor.enabled']) {
+    for (const key of [
+      'image.repository',
+      'ingress.enabled',
+      'nats.enabled',
+      'externalNats.url',
+      'jwt.existingSecret',
+      'metrics.serviceMonitor.enabled',
+    ]) {
       expect(readme).toContain(key);
     }
   });
@@ -160,7 +323,9 @@ describe('Grafana dashboard and the operations guide', () => {
   const declared = declaredMetrics();
   const dashboard = JSON.parse(read('deploy/grafana/veil.json'));
   const panels = dashboard.panels.filter((p: { type: string }) => p.type !== 'row');
-  const exprs: string[] = panels.flatMap((p: { targets: { expr: string }[] }) => p.targets.map((t) => t.expr));
+  const exprs: string[] = panels.flatMap((p: { targets: { expr: string }[] }) =>
+    p.targets.map((t) => t.expr),
+  );
   const charted = new Set(exprs.flatMap((expr) => [...expr.matchAll(/\b(veil_[a-z_]+)/g)].map((m) => m[1]!)));
   const family = (series: string) => series.replace(/_(bucket|count|sum)$/, '');
 
@@ -176,12 +341,20 @@ describe('Grafana dashboard and the operations guide', () => {
   });
 
   it('is a Grafana dashboard on a Prometheus data source variable, with unique panel ids that do not overlap', () => {
-    expect(dashboard).toMatchObject({ uid: expect.any(String), title: 'Veil', schemaVersion: expect.any(Number) });
-    expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }));
+    expect(dashboard).toMatchObject({
+      uid: expect.any(String),
+      title: 'Veil',
+      schemaVersion: expect.any(Number),
+    });
+    expect(dashboard.templating.list).toContainEqual(
+      expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }),
+    );
     const ids = dashboard.panels.map((p: { id: number }) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
     const cells = new Set<string>();
-    for (const { gridPos } of dashboard.panels as { gridPos: { x: number; y: number; w: number; h: number } }[]) {
+    for (const { gridPos } of dashboard.panels as {
+      gridPos: { x: number; y: number; w: number; h: number };
+    }[]) {
       expect(gridPos.x + gridPos.w).toBeLessThanOrEqual(24);
       for (let x = gridPos.x; x < gridPos.x + gridPos.w; x++)
         for (let y = gridPos.y; y < gridPos.y + gridPos.h; y++) {
@@ -192,7 +365,8 @@ describe('Grafana dashboard and the operations guide', () => {
     for (const panel of panels) expect(panel.datasource.uid).toBe('${datasource}');
     // Balanced brackets: a typo in a query shows up here rather than as an empty panel.
     for (const expr of exprs) {
-      for (const [open, close] of ['()', '{}', '[]']) expect(expr.split(open!).length, expr).toBe(expr.split(close!).length);
+      for (const [open, close] of ['()', '{}', '[]'])
+        expect(expr.split(open!).length, expr).toBe(expr.split(close!).length);
     }
   });
 
@@ -226,15 +400,21 @@ describe('images and skaffold', () => {
 describe('k6 scripts', () => {
   it('type-check against @types/k6', async () => {
     const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-    await expect(promisify(execFile)(process.execPath, [tsc, '-p', 'deploy/k6/tsconfig.json'], { cwd: root })).resolves.toBeDefined();
+    await expect(
+      promisify(execFile)(process.execPath, [tsc, '-p', 'deploy/k6/tsconfig.json'], { cwd: root }),
+    ).resolves.toBeDefined();
   }, 60_000);
 
   it('frame Socket.IO correctly against a real Socket.IO server', async () => {
     const http = createServer();
     const io = new Server(http, { transports: ['websocket'] });
-    io.use((socket, next) => (socket.handshake.auth.token === 'good' ? next() : next(new Error('bad token'))));
+    io.use((socket, next) =>
+      socket.handshake.auth.token === 'good' ? next() : next(new Error('bad token')),
+    );
     io.on('connection', (socket) => {
-      socket.on('join chat', (chatId: string) => socket.emit('message received', { message: { _id: 'm1', chat: chatId } }));
+      socket.on('join chat', (chatId: string) =>
+        socket.emit('message received', { message: { _id: 'm1', chat: chatId } }),
+      );
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -258,7 +438,9 @@ describe('k6 scripts', () => {
         socket.on('message', (raw) => session.handle(String(raw)));
       });
 
-    expect(await run('good')).toEqual({ event: { name: 'message received', args: [{ message: { _id: 'm1', chat: 'c42' } }] } });
+    expect(await run('good')).toEqual({
+      event: { name: 'message received', args: [{ message: { _id: 'm1', chat: 'c42' } }] },
+    });
     expect(await run('bad')).toEqual({ error: 'bad token' });
     expect(encodeEvent('typing', { chatId: 'c' })).toBe('42["typing",{"chatId":"c"}]');
     expect(parseFrame('2')).toEqual({ kind: 'ping' });
