@@ -56,8 +56,12 @@ export const spawnVeil = (dataDir: string): Promise<VeilProcess> => {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
-      const running = /^Veil is running .* on (http:\/\/\S+)$/.exec(line);
-      if (running) {
+      if (!line.startsWith('{')) return;
+      const entry = JSON.parse(line) as LogLine;
+      logs.push(entry);
+      // The JSON line Veil logs once a signal would stop it cleanly.
+      const running = /^Veil is running on (http:\/\/\S+)$/.exec(entry.msg);
+      if (running)
         resolve({
           url: running[1]!,
           logs,
@@ -66,7 +70,6 @@ export const spawnVeil = (dataDir: string): Promise<VeilProcess> => {
             return exited;
           },
         });
-      } else if (line.startsWith('{')) logs.push(JSON.parse(line) as LogLine);
     });
     void exited.then((code) =>
       reject(Object.assign(new Error(`Veil exited (${code}) before serving:\n${stderr}`), { code, stderr })),
