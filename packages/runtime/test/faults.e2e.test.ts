@@ -16,7 +16,7 @@ import { createUser, type TestUser } from './support/users.ts';
 /**
  * Faults under a steady send load, on `npm run cluster` (seven processes, two realtime replicas
  * behind the gateway) with a Redis of this test's own: kill -9 of a realtime replica and of the
- * message service, a frozen replica (SIGSTOP), and Redis killed and started again. The sender
+ * message service, a replica frozen for 30 s (SIGSTOP), and Redis killed and started again. The sender
  * retries each message with its clientMessageId until it is acknowledged, as the web app does.
  * Afterwards every acknowledged message is in the history exactly once, and after each fault a
  * message sent is delivered to the connected recipient again within seconds; the times are
@@ -192,9 +192,13 @@ describe('faults under a send load (cluster mode)', () => {
     process.kill(pidOf('message'), 'SIGKILL');
     times['kill -9 of the message service'] = await deliveryResumes();
 
+    // Frozen for 30 s: its clients move to the live replica long before it thaws, and when it
+    // does, the messages it missed are not delivered twice nor lost.
     const frozen = pidOf('realtime-2');
+    const frozenAt = Date.now();
     process.kill(frozen, 'SIGSTOP');
-    times['a realtime replica frozen (SIGSTOP)'] = await deliveryResumes();
+    times['a realtime replica frozen (SIGSTOP 30 s)'] = await deliveryResumes();
+    await sleep(Math.max(0, 30_000 - (Date.now() - frozenAt)));
     process.kill(frozen, 'SIGCONT');
 
     redis.kill('SIGKILL');
@@ -224,6 +228,10 @@ describe('faults under a send load (cluster mode)', () => {
     expect(new Set(stored).size).toBe(stored.length);
     expect(stored).toEqual(expect.arrayContaining(acknowledged));
     expect(new Set(acknowledged).size).toBe(acknowledged.length);
-    for (const [fault, ms] of Object.entries(times)) expect(ms, fault).toBeLessThan(20_000);
+    // No message reached bob's socket twice, the thawed replica included.
+    expect([...delivered.values()].filter((count) => count > 1)).toEqual([]);
+    // Each within seconds (10 s is the heartbeat that exposes a frozen replica); the bound is
+    // loose because the machine is shared, and still far below the 45 s and more it replaces.
+    for (const [fault, ms] of Object.entries(times)) expect(ms, fault).toBeLessThan(30_000);
   }, 300_000);
 });

@@ -1,6 +1,7 @@
 import { DomainError, limits, messageStreamId, messageViewFromEvent, type messageRpc } from '@veil/contracts';
 import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Filter, Ports } from '@veil/ports';
+import { decideSeen } from '../domain/seen.decider.ts';
 import { decideSend } from '../domain/send.decider.ts';
 import {
   toMessageView,
@@ -111,35 +112,28 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
     },
 
     async markSeen({ userId, reports }) {
-      const unique = [...new Map(reports.map((r) => [r.messageId, r])).values()];
+      const ids = [...new Set(reports.map((report) => report.messageId))];
       // A message delivered over a socket can be reported seen before this service's own read
       // model has applied it (both follow the same log): catch up once before judging.
       const found = await projection.readFresh(
         'message',
-        () => models.messages.getMany(unique.map((r) => r.messageId)),
-        (docs) => docs.length === unique.length,
+        () => models.messages.getMany(ids),
+        (docs) => docs.length === ids.length,
       );
-      const byId = new Map(found.map((doc) => [doc._id, doc]));
-      const seen = unique.filter(({ chatId, messageId }) => {
-        const message = byId.get(messageId);
-        return message?.chat === chatId && message.sender !== userId && !message.seenBy[userId];
+      const chats = [...new Set(found.map((doc) => doc.chat))];
+      const receipts = decideSeen(userId, reports, {
+        messages: new Map(found.map((doc) => [doc._id, doc])),
+        members: new Map((await models.memberships.getMany(chats)).map((m) => [m._id, m.members])),
       });
-      const memberships = new Map(
-        (await models.memberships.getMany([...new Set(seen.map((r) => r.chatId))])).map((m) => [m._id, m]),
-      );
-      const marked = seen.filter(({ chatId }) => memberships.get(chatId)?.members.includes(userId));
       // Appended together, so the embedded log writes them in one group commit and JetStream
       // gets them pipelined, instead of one durable write after another.
       const positions = await Promise.all(
-        marked.map(({ chatId, messageId }) =>
-          store.append(
-            'message',
-            newEvent(deps, 'MessageSeen', messageStreamId(messageId), { messageId, chatId, userId }),
-          ),
+        receipts.map((receipt) =>
+          store.append('message', newEvent(deps, 'MessageSeen', messageStreamId(receipt.messageId), receipt)),
         ),
       );
       for (const { position } of positions) written.wrote(userId, position);
-      return { marked: marked.map(({ chatId, messageId }) => ({ chatId, messageId })) };
+      return { marked: receipts.map(({ chatId, messageId }) => ({ chatId, messageId })) };
     },
 
     async getMessage({ messageId }) {
