@@ -3,10 +3,10 @@ import { mkdtemp, rm, statfs, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndividualPayload, decryptMessage } from '@veil/crypto';
+import { decryptMessage } from '@veil/crypto';
 import { createApi, type Api } from './support/api-client.ts';
 import { startTestVeil, type TestVeil } from './support/test-veil.ts';
-import { createUser, type TestUser } from './support/users.ts';
+import { createUser, sendDirect, type TestUser } from './support/users.ts';
 
 /**
  * The embedded app on a real, small file system that fills up: sends are refused with a clear
@@ -37,17 +37,7 @@ describe.skipIf(!smallDisk)('the embedded app on a full disk', () => {
   let alice: TestUser;
   let bob: TestUser;
 
-  const send = async (text: string) =>
-    api.post(
-      `/api/v1/message/sendIndividualMessage/${bob._id}`,
-      await buildIndividualPayload(text, {
-        recipientId: bob._id,
-        recipientKey: bob.keys.publicKey,
-        senderId: alice._id,
-        senderKey: alice.keys.publicKey,
-      }),
-      alice.accessToken,
-    );
+  const send = (text: string) => sendDirect(api, alice, bob, text);
 
   const history = async (chatId: string) => {
     const res = await api.get(`/api/v1/chat/getallmessages/${chatId}`, bob.accessToken);

@@ -5,12 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, MessageView, ServerToClientEvents } from '@veil/contracts';
-import { buildIndividualPayload } from '@veil/crypto';
 import { io, type Socket } from 'socket.io-client';
 import { redisUrl, uniquePrefix } from '@veil/test-env';
 import { createApi, type Api } from './support/api-client.ts';
 import { startTestVeil, type TestVeil } from './support/test-veil.ts';
-import { createUser, type TestUser } from './support/users.ts';
+import { createUser, sendDirect, type TestUser } from './support/users.ts';
 
 /**
  * NATS killed (kill -9) and started again on the same store, under a running app: sends,
@@ -60,17 +59,7 @@ describe('a NATS restart under a running app', () => {
     await until('nats-server listening', () => portOpen(port));
   };
 
-  const send = async (text: string) =>
-    api.post(
-      `/api/v1/message/sendIndividualMessage/${bob._id}`,
-      await buildIndividualPayload(text, {
-        recipientId: bob._id,
-        recipientKey: bob.keys.publicKey,
-        senderId: alice._id,
-        senderKey: alice.keys.publicKey,
-      }),
-      alice.accessToken,
-    );
+  const send = (text: string) => sendDirect(api, alice, bob, text);
 
   beforeAll(async () => {
     port = await freePort();

@@ -67,3 +67,25 @@ export const directMessage = (from: TestUser, to: TestUser, text: string) =>
     senderId: from._id,
     senderKey: from.keys.publicKey,
   });
+
+/** A one-to-one message from `from` to `to` over the spec's HTTP call, encrypted as the browser does. */
+export const sendDirect = async (
+  api: Api,
+  from: TestUser,
+  to: TestUser,
+  text: string,
+  extra: Record<string, unknown> = {},
+) =>
+  api.post(
+    `/api/v1/message/sendIndividualMessage/${to._id}`,
+    {
+      ...(await buildIndividualPayload(text, {
+        recipientId: to._id,
+        recipientKey: to.keys.publicKey,
+        senderId: from._id,
+        senderKey: from.keys.publicKey,
+      })),
+      ...extra,
+    },
+    from.accessToken,
+  );
