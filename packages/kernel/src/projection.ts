@@ -183,6 +183,8 @@ export const startProjection = async (deps: {
         storing = null;
         for (const [context, position] of covered) positions.set(context, position);
         release();
+        if (attempt > 1)
+          log.info({ projection: definition.name, attempts: attempt }, 'read model stored again');
         return;
       } catch (error) {
         storing = null;
@@ -193,7 +195,9 @@ export const startProjection = async (deps: {
         stagedPositions = covered;
         stagedEvents += events;
         stagedParked = [...parked, ...stagedParked];
-        log.error({ err: error, projection: definition.name, attempt }, 'read model not stored; retrying');
+        // Once per outage at error, then one line a minute: a full disk must not flood the log.
+        if (attempt === 1 || attempt % Math.max(1, Math.round(60_000 / retryDelayMs)) === 0)
+          log.error({ err: error, projection: definition.name, attempt }, 'read model not stored; retrying');
         if (stopping && attempt >= 3) {
           gaveUp = true;
           log.error(

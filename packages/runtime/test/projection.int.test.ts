@@ -174,10 +174,11 @@ describe('projections store their documents and checkpoint together', () => {
     const first = await append(bus, 3);
     const { store, models } = await openStore(true);
     cleanups.push(() => store.close());
+    const { log, lines } = recordingLogger();
     const projection = await startProjection({
       bus,
       readStore: store,
-      log: silent,
+      log,
       definition: definitionOf(models),
       retryDelayMs: 20,
     });
@@ -192,8 +193,12 @@ describe('projections store their documents and checkpoint together', () => {
     expect(await checkpointOf(store)).toBe(first);
     expect(await models.tallies.get('all')).toEqual({ _id: 'all', events: 3 });
 
+    // Tried every 20 ms for 300 ms, said once: a failing store must not flood the log.
+    expect(lines.filter((line) => line.msg === 'read model not stored; retrying')).toHaveLength(1);
+
     await models.entries.delete('squatter');
     await projection.waitFor('test', blocked, 5_000);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'info', msg: 'read model stored again' }));
     expect(await checkpointOf(store)).toBe(blocked);
     expect(await models.entries.count({ tag: 'taken' })).toBe(1);
     expect(await models.tallies.get('all')).toEqual({ _id: 'all', events: 4 });
