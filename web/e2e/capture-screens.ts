@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { desktop, phone, startVeilWeb } from './harness.ts';
 import {
   login,
@@ -15,9 +17,9 @@ import {
  * Not a test: screenshots of every screen, wide (1280 px) and phone (360 px), light and dark,
  * for reviewing the layout by eye. Run:
  * `CHROMIUM_PATH=/usr/bin/chromium node web/e2e/capture-screens.ts [outDir]`
- * (default /tmp/veil-screens).
+ * (default: veil-screens in the system's temporary folder).
  */
-const out = process.argv[2] ?? '/tmp/veil-screens';
+const out = process.argv[2] ?? path.join(tmpdir(), 'veil-screens');
 mkdirSync(out, { recursive: true });
 const veil = await startVeilWeb();
 try {

@@ -13,7 +13,7 @@ export interface KeyBackupState {
    * reloaded with a stored session shows the banner and the messages' restore links instead).
    */
   offerRestore: boolean;
-  /** The "Protect your messages" prompt was dismissed this session. */
+  /** The "Protect your messages" prompt was dismissed since the page loaded. */
   promptDismissed: boolean;
   keysVersion: number;
 }
