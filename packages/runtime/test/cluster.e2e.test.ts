@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptMessage } from '@veil/crypto';
-import { freePortBlock, natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
+import { natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { createApi } from './support/api-client.ts';
+import { ready, startCluster, type ClusterProcess } from './support/cluster-process.ts';
 import { scrape } from './support/prometheus.ts';
 import { allClusterPortOffsets, clusterPortOffsets } from '../src/cluster-ports.ts';
 import { deleteRedisKeys, deleteStreams } from '../src/testing/cleanup.ts';
@@ -19,52 +16,22 @@ import { createUser, directMessage } from './support/users.ts';
  * serves its metrics; a service killed with kill -9 is started again; Ctrl-C (SIGINT) stops every
  * process cleanly.
  */
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
+let cluster: ClusterProcess;
 let base: number;
-let ports: number[];
-let cluster: ChildProcess;
-let dataDir: string;
-let output = '';
 const prefix = uniquePrefix('c');
 
-const ready = async (port: number) => {
-  try {
-    return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200;
-  } catch {
-    return false;
-  }
-};
-
 beforeAll(async () => {
-  base = await freePortBlock(allClusterPortOffsets);
-  ports = allClusterPortOffsets.map((offset) => base + offset);
-  dataDir = await mkdtemp(path.join(tmpdir(), 'veil-cluster-'));
-  cluster = spawn(process.execPath, ['packages/runtime/src/bin/cluster.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(base),
-      DATA_DIR: dataDir,
-      // Debug: the trace test reads the lines each process logs for an RPC call and a delivery.
-      LOG_LEVEL: 'debug',
-      LOG_FORMAT: 'json',
-      VEIL_STREAM_PREFIX: prefix,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  cluster = await startCluster({
+    // Debug: the trace test reads the lines each process logs for an RPC call and a delivery.
+    LOG_LEVEL: 'debug',
+    LOG_FORMAT: 'json',
+    VEIL_STREAM_PREFIX: prefix,
   });
-  cluster.stdout!.on('data', (chunk) => (output += chunk));
-  cluster.stderr!.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 60_000;
-  while (!(await Promise.all(ports.map(ready))).every(Boolean)) {
-    if (Date.now() > deadline || cluster.exitCode !== null)
-      throw new Error(`cluster did not become ready:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  base = cluster.base;
 }, 90_000);
 
 afterAll(async () => {
-  if (cluster.exitCode === null) cluster.kill('SIGKILL');
-  await rm(dataDir, { recursive: true, force: true });
+  await cluster?.destroy();
   await deleteStreams(natsUrl(), prefix);
   await deleteRedisKeys(redisUrl(), prefix);
 });
@@ -122,7 +89,8 @@ describe('npm run cluster', () => {
 
     /** `<process> | <JSON line>` lines of the supervisor's output that carry the trace id. */
     const traced = () =>
-      output
+      cluster
+        .output()
         .split('\n')
         .filter((line) => line.includes(traceId))
         .map((line) => {
@@ -177,16 +145,16 @@ describe('npm run cluster', () => {
   }, 30_000);
 
   it('starts a service again when it dies, and it serves again', async () => {
-    const pid = Number(/^message \| started \(pid (\d+)\)$/m.exec(output)?.[1]);
+    const pid = cluster.pidOf('message');
     expect(pid).toBeGreaterThan(0);
     process.kill(pid, 'SIGKILL');
     await expect
-      .poll(() => output, { timeout: 10_000 })
+      .poll(() => cluster.output(), { timeout: 10_000 })
       .toContain('message | exited (SIGKILL); restarting in 1 s');
     await expect
       .poll(() => ready(base + clusterPortOffsets.message), { timeout: 30_000, interval: 250 })
       .toBe(true);
-    expect(output).toMatch(/^message \| started \(pid (?!${pid}\))\d+\)$/m);
+    expect(cluster.output()).toMatch(/^message \| started \(pid (?!${pid}\))\d+\)$/m);
 
     const api = createApi(`http://127.0.0.1:${base}`);
     const [alice, bob] = [await createUser(api, 'ra'), await createUser(api, 'rb')];
@@ -197,9 +165,12 @@ describe('npm run cluster', () => {
   }, 60_000);
 
   it('stops every process on SIGINT', async () => {
-    const exited = new Promise<number | null>((resolve) => cluster.once('exit', (code) => resolve(code)));
-    cluster.kill('SIGINT');
-    expect(await exited, output).toBe(0);
+    const exited = new Promise<number | null>((resolve) =>
+      cluster.child.once('exit', (code) => resolve(code)),
+    );
+    cluster.child.kill('SIGINT');
+    expect(await exited, cluster.output()).toBe(0);
+    const ports = allClusterPortOffsets.map((offset) => base + offset);
     expect(await Promise.all(ports.map(ready))).toEqual(ports.map(() => false));
   }, 30_000);
 });

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contexts, eventSchemasByContext } from '@veil/contracts';
-import { buildIndividualPayload } from '@veil/crypto';
 import type { RecordedEvent } from '@veil/ports';
 import { createApi, type Api } from './support/api-client.ts';
 import { startTestVeil, type TestVeil } from './support/test-veil.ts';
-import { createUser, registerForm } from './support/users.ts';
+import { createUser, directMessage, registerForm } from './support/users.ts';
 
 /**
  * Every event the services append, after a run through most commands (register, login, refresh
@@ -50,12 +49,7 @@ describe('the event log', () => {
     const direct = await api.post(
       `/api/v1/message/sendIndividualMessage/${bob._id}`,
       {
-        ...(await buildIndividualPayload('hello', {
-          recipientId: bob._id,
-          recipientKey: bob.keys.publicKey,
-          senderId: alice._id,
-          senderKey: alice.keys.publicKey,
-        })),
+        ...(await directMessage(alice, bob, 'hello')),
         clientMessageId: `log-${Date.now()}`,
       },
       alice.accessToken,

@@ -1,17 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndividualPayload } from '@veil/crypto';
-import { freePort, freePortBlock, natsUrl, uniquePrefix } from '@veil/test-env';
-import { allClusterPortOffsets } from '../src/cluster-ports.ts';
+import { freePort, natsUrl, uniquePrefix } from '@veil/test-env';
 import { deleteStreams } from '../src/testing/cleanup.ts';
 import { createApi, type Api } from './support/api-client.ts';
-import { createUser, type TestUser } from './support/users.ts';
+import { startCluster, type ClusterProcess } from './support/cluster-process.ts';
+import { createUser, directMessage, type TestUser } from './support/users.ts';
 
 /**
  * Faults under a steady send load, on `npm run cluster` (seven processes, two realtime replicas
@@ -22,7 +18,6 @@ import { createUser, type TestUser } from './support/users.ts';
  * message sent is delivered to the connected recipient again within seconds; the times are
  * printed (BENCHMARKS.md keeps them).
  */
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -30,13 +25,6 @@ const portOpen = (port: number) =>
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
-const ready = async (port: number) => {
-  try {
-    return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200;
-  } catch {
-    return false;
-  }
-};
 const until = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) => {
   const started = Date.now();
   while (!(await check())) {
@@ -50,9 +38,7 @@ describe('faults under a send load (cluster mode)', () => {
   let base: number;
   let redisPort: number;
   let redis: ChildProcess;
-  let cluster: ChildProcess;
-  let dataDir: string;
-  let output = '';
+  let cluster: ClusterProcess;
   const prefix = uniquePrefix('f');
   let api: Api;
   let alice: TestUser;
@@ -74,22 +60,13 @@ describe('faults under a send load (cluster mode)', () => {
     );
     await until('redis-server listening', () => portOpen(redisPort));
   };
-  const pidOf = (name: string) => {
-    const starts = [...output.matchAll(new RegExp(`^${name} \\| started \\(pid (\\d+)\\)$`, 'gm'))];
-    return Number(starts.at(-1)![1]);
-  };
 
   /** Sends one message until it is acknowledged, with one key across attempts. */
   const sendUntilAcknowledged = async (text: string) => {
     const clientMessageId = randomUUID();
     const started = Date.now();
     const payload = {
-      ...(await buildIndividualPayload(text, {
-        recipientId: bob._id,
-        recipientKey: bob.keys.publicKey,
-        senderId: alice._id,
-        senderKey: alice.keys.publicKey,
-      })),
+      ...(await directMessage(alice, bob, text)),
       clientMessageId,
     };
     for (;;) {
@@ -124,31 +101,15 @@ describe('faults under a send load (cluster mode)', () => {
   };
 
   beforeAll(async () => {
-    base = await freePortBlock(allClusterPortOffsets);
     redisPort = await freePort();
     await startRedis();
-    dataDir = await mkdtemp(path.join(tmpdir(), 'veil-faults-'));
-    cluster = spawn(process.execPath, ['packages/runtime/src/bin/cluster.ts'], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        PORT: String(base),
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        NATS_URL: natsUrl(),
-        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-        VEIL_STREAM_PREFIX: prefix,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    cluster = await startCluster({
+      LOG_LEVEL: 'warn',
+      NATS_URL: natsUrl(),
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      VEIL_STREAM_PREFIX: prefix,
     });
-    cluster.stdout!.on('data', (chunk) => (output += chunk));
-    cluster.stderr!.on('data', (chunk) => (output += chunk));
-    await until(
-      'the cluster ready',
-      async () =>
-        (await Promise.all(allClusterPortOffsets.map((offset) => ready(base + offset)))).every(Boolean),
-      90_000,
-    );
+    base = cluster.base;
 
     api = createApi(`http://127.0.0.1:${base}`);
     [alice, bob] = [await createUser(api, 'fa'), await createUser(api, 'fb')];
@@ -174,11 +135,10 @@ describe('faults under a send load (cluster mode)', () => {
   afterAll(async () => {
     sending = false;
     bobSocket?.close();
-    cluster?.kill('SIGINT');
+    cluster?.child.kill('SIGINT');
     await sleep(1_000);
-    cluster?.kill('SIGKILL');
+    await cluster?.destroy();
     redis?.kill('SIGKILL');
-    await rm(dataDir, { recursive: true, force: true });
     await deleteStreams(natsUrl(), prefix);
   });
 
@@ -186,15 +146,15 @@ describe('faults under a send load (cluster mode)', () => {
     const times: Record<string, number> = {};
     await deliveryResumes();
 
-    process.kill(pidOf('realtime-1'), 'SIGKILL');
+    process.kill(cluster.pidOf('realtime-1'), 'SIGKILL');
     times['kill -9 of a realtime replica'] = await deliveryResumes();
 
-    process.kill(pidOf('message'), 'SIGKILL');
+    process.kill(cluster.pidOf('message'), 'SIGKILL');
     times['kill -9 of the message service'] = await deliveryResumes();
 
     // Frozen for 30 s: its clients move to the live replica long before it thaws, and when it
     // does, the messages it missed are not delivered twice nor lost.
-    const frozen = pidOf('realtime-2');
+    const frozen = cluster.pidOf('realtime-2');
     const frozenAt = Date.now();
     process.kill(frozen, 'SIGSTOP');
     times['a realtime replica frozen (SIGSTOP 30 s)'] = await deliveryResumes();

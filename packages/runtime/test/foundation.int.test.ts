@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndividualPayload, decryptMessage } from '@veil/crypto';
 import { loadConfig } from '../src/index.ts';
+import { everyReadModel, serviceReadModels } from './support/read-models.ts';
 import { createApi, type Api } from './support/api-client.ts';
 import { startTestVeil, type TestVeil } from './support/test-veil.ts';
 import { createUser } from './support/users.ts';
@@ -100,18 +101,9 @@ describe('the embedded app keeps its data on disk', () => {
     expect(sent.status).toBe(201);
     const chatId = sent.body.data.chat._id;
 
-    const readModels = [
-      'user_directory',
-      'chat_chats',
-      'chat_participants',
-      'message_timeline',
-      'message_memberships',
-      'auth_credentials',
-      'auth_refresh_families',
-    ];
     const snapshot = async () =>
       Promise.all(
-        readModels.map(async (name) =>
+        serviceReadModels.map(async (name) =>
           (await veil.ports.readStore.collection(name)).find({}, { sort: { _id: 1 } }),
         ),
       );
@@ -131,16 +123,7 @@ describe('the embedded app keeps its data on disk', () => {
     expect(await decryptMessage(history.body.data.messages[0], bob._id, bob.keys.privateKey)).toBe(secret);
 
     // Every read model the services keep.
-    const collections = [
-      'user_directory',
-      'chat_chats',
-      'chat_participants',
-      'message_timeline',
-      'message_memberships',
-      'auth_credentials',
-      '_checkpoints',
-    ];
-    for (const name of collections) {
+    for (const name of everyReadModel) {
       const docs = await (await veil.ports.readStore.collection(name)).find({});
       expect(JSON.stringify(docs)).not.toContain(secret.slice(0, 12));
     }

@@ -12,6 +12,7 @@ import {
   recoveryKeyGroups,
   setBackupPassphrase,
 } from '@veil/crypto';
+import { everyReadModel } from './support/read-models.ts';
 import { createApi } from './support/api-client.ts';
 import { createBackedUpUser } from './support/key-backups.ts';
 import { startTestVeil } from './support/test-veil.ts';
@@ -149,16 +150,7 @@ describe('key backup secrets never reach the server', () => {
     // Every read model, as the services rebuild them from that log.
     const veil = await startTestVeil({}, dataDir);
     try {
-      for (const name of [
-        'user_directory',
-        'chat_chats',
-        'chat_participants',
-        'message_timeline',
-        'message_memberships',
-        'auth_credentials',
-        'auth_refresh_families',
-        '_checkpoints',
-      ]) {
+      for (const name of everyReadModel) {
         const docs = await (await veil.ports.readStore.collection(name)).find({});
         expectNone(`read model ${name}`, Buffer.from(JSON.stringify(docs)));
       }

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildIndividualPayload } from '@veil/crypto';
 import { createApi, type Api } from './support/api-client.ts';
 import { startTestVeil, type TestVeil } from './support/test-veil.ts';
-import { createUser } from './support/users.ts';
+import { createUser, sendDirect } from './support/users.ts';
 
 /** Clients at different addresses, as a proxy in front of the gateway reports them. */
 const from = (api: Api, ip: string) => ({
@@ -49,17 +48,7 @@ describe('throttling', () => {
     const overAddress = await api.post('/api/v1/user/refresh', { refreshtoken: bob.refreshToken });
     expect(overAddress.status).toBe(429);
 
-    const send = async (to: typeof bob) =>
-      api.post(
-        `/api/v1/message/sendIndividualMessage/${to._id}`,
-        await buildIndividualPayload('hi', {
-          recipientId: to._id,
-          recipientKey: to.keys.publicKey,
-          senderId: alice._id,
-          senderKey: alice.keys.publicKey,
-        }),
-        alice.accessToken,
-      );
+    const send = (to: typeof bob) => sendDirect(api, alice, to, 'hi');
     for (let n = 0; n < 4; n++) expect((await send(bob)).status).toBe(201);
     const refused = await send(carol);
     expect(refused.status).toBe(429);

@@ -79,12 +79,7 @@ export const sendDirect = async (
   api.post(
     `/api/v1/message/sendIndividualMessage/${to._id}`,
     {
-      ...(await buildIndividualPayload(text, {
-        recipientId: to._id,
-        recipientKey: to.keys.publicKey,
-        senderId: from._id,
-        senderKey: from.keys.publicKey,
-      })),
+      ...(await directMessage(from, to, text)),
       ...extra,
     },
     from.accessToken,

@@ -1,0 +1,14 @@
+/** The collections the services keep their read models in. */
+export const serviceReadModels = [
+  'user_directory',
+  'chat_chats',
+  'chat_participants',
+  'message_timeline',
+  'message_memberships',
+  'auth_credentials',
+  'auth_refresh_families',
+  'auth_pending_registrations',
+] as const;
+
+/** ...and the projections' own: their checkpoints and the events they parked. */
+export const everyReadModel = [...serviceReadModels, '_checkpoints', '_parked'] as const;
