@@ -7,6 +7,7 @@ import { authenticate, originCheck } from './auth.middleware.ts';
 import { onConnection } from './connection.ts';
 import { startFanout } from './fanout.ts';
 import { attachToHttp } from './http-attach.ts';
+import { createLinkChannel } from './links/link-channel.ts';
 import type { MembershipChange } from './membership.map.ts';
 import { startMembershipProjection } from './membership.projection.ts';
 import { createPresence, type Presence } from './presence.ts';
@@ -114,6 +115,14 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
     cleanups.push(() => fanoutLag.stop());
     cleanups.push(metrics.countSockets(() => io.of('/').sockets.size));
 
+    const links = createLinkChannel({
+      io,
+      records: await ports.realtimeScaling.records('link'),
+      ttlMs: (settings.linkTtlSeconds ?? limits.linkTtlSeconds) * 1000,
+      now,
+      log,
+    });
+
     let accepting = true;
     const auth = authenticate(verify, log);
     io.use((socket, next) => {
@@ -132,6 +141,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
         now,
         tracing: ports.tracing,
         metrics,
+        links,
       }),
     );
     // An ended session's sockets go at once, not when their token expires.
