@@ -28,9 +28,10 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), linking a browser in
  * Chromium (`--link <rounds>`, 0 skips it), and read-model replay; prints a table and writes
  * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
- * repeated and medians are reported. `--quick` is a tiny run that CI uses to keep the harness working (accounting only, no timing claims). The
- * load generator sends from its main thread and holds the receiving sockets in worker threads
- * (`--receiver-workers`, default 2), so arrivals are not timed behind its own sending.
+ * repeated and medians are reported. `--quick` is a tiny run that CI uses to keep the harness
+ * working (accounting only, no timing claims). The load generator sends from its main thread and
+ * holds the receiving sockets in worker threads (`--receiver-workers`, default 2), so arrivals
+ * are not timed behind its own sending.
  */
 export interface BenchOptions {
   quick: boolean;
