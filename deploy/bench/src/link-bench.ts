@@ -60,22 +60,31 @@ export const runLinkBench = async (rounds: number, port: number): Promise<LinkBe
       );
       return page;
     };
-    const [fresh, old] = [await openPage(), await openPage()];
     type Bench = { linkBench: LinkPage };
+    // Each round is two browsers that have just connected, as a person linking would have.
     const oneRound = async (round: number) => {
-      const storeAs = `${account.id}-${round}`;
-      const history = await old.evaluate(
-        ([as, n]) => (window as unknown as Bench).linkBench.prepareKeys(as, n),
-        [storeAs, historyMessages] as const,
-      );
-      const code = await fresh.evaluate((as) => (window as unknown as Bench).linkBench.openLink(as), storeAs);
-      const linked = fresh.evaluate((h) => (window as unknown as Bench).linkBench.linked(h), history);
-      const { startedAt } = await old.evaluate(
-        ([as, c]) => (window as unknown as Bench).linkBench.join(as, c),
-        [storeAs, code] as const,
-      );
-      const { storedAt, historyReadAt } = await linked;
-      return { linkMs: storedAt - startedAt, linkAndHistoryMs: historyReadAt - startedAt };
+      const [fresh, old] = [await openPage(), await openPage()];
+      try {
+        const storeAs = `${account.id}-${round}`;
+        const history = await old.evaluate(
+          ([as, n]) => (window as unknown as Bench).linkBench.prepareKeys(as, n),
+          [storeAs, historyMessages] as const,
+        );
+        const code = await fresh.evaluate(
+          (as) => (window as unknown as Bench).linkBench.openLink(as),
+          storeAs,
+        );
+        const [{ storedAt, historyReadAt }, { startedAt }] = await Promise.all([
+          fresh.evaluate((h) => (window as unknown as Bench).linkBench.linked(h), history),
+          old.evaluate(([as, c]) => (window as unknown as Bench).linkBench.join(as, c), [
+            storeAs,
+            code,
+          ] as const),
+        ]);
+        return { linkMs: storedAt - startedAt, linkAndHistoryMs: historyReadAt - startedAt };
+      } finally {
+        await Promise.all([fresh.context().close(), old.context().close()]);
+      }
     };
     await oneRound(0); // warm-up: the first use of each algorithm, the first socket messages
     const runs = [];
