@@ -1,6 +1,6 @@
-import { build } from 'esbuild';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { bundleForBrowser, launchBenchChromium } from './browser-bundle.ts';
 import { registerBenchAccount } from './bench-account.ts';
 import type { LinkPage } from './link-page.ts';
 import { median, round } from './stats.ts';
@@ -22,29 +22,12 @@ export interface LinkBenchResult {
   linkMsRuns: number[];
 }
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const historyMessages = 50;
 
-const bundlePage = async () => {
-  const bundle = await build({
-    entryPoints: [path.join(import.meta.dirname, 'link-page.ts')],
-    bundle: true,
-    format: 'iife',
-    write: false,
-    platform: 'browser',
-    target: 'chrome120',
-  });
-  return bundle.outputFiles[0]!.text;
-};
-
 export const runLinkBench = async (rounds: number, port: number): Promise<LinkBenchResult> => {
-  const script = await bundlePage();
+  const script = await bundleForBrowser(path.join(import.meta.dirname, 'link-page.ts'));
   const veil = await startVeilProcess(port);
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchBenchChromium();
   try {
     const account = await registerBenchAccount(veil.url, `link${Date.now().toString(36)}`);
     // A page loaded from Veil itself (its sockets accept that Origin only; Chromium lets a page

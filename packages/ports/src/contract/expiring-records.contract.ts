@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withFixture } from './fixture.ts';
 import type { ExpiringRecords } from '../realtime-scaling.port.ts';
 
 /**
@@ -15,14 +16,8 @@ const someKey = () => `k${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 export const describeExpiringRecordsContract = (name: string, make: () => Promise<RecordsUnderTest>) => {
   describe(`ExpiringRecords contract: ${name}`, () => {
-    const withRecords = (body: (replicas: ExpiringRecords[]) => Promise<void>) => async () => {
-      const { replicas, teardown } = await make();
-      try {
-        await body(replicas);
-      } finally {
-        await teardown();
-      }
-    };
+    const withRecords = (body: (replicas: ExpiringRecords[]) => Promise<void>) =>
+      withFixture(make, ({ replicas }) => body(replicas));
 
     it(
       'creates once, reads with a version, replaces only at the version read',

@@ -225,6 +225,7 @@ export const linkFromOldBrowser = (
 ): JoinedLinkSession => {
   const end = linkEnd(socket, options.onState);
   let agreement: LinkAgreement | null = null;
+  let confirmed = false;
   void (async () => {
     end.set({ step: 'starting' });
     const own = await generateLinkKeyPair();
@@ -248,7 +249,8 @@ export const linkFromOldBrowser = (
   return {
     cancel: end.cancel,
     confirm() {
-      if (!agreement) return;
+      if (!agreement || confirmed) return;
+      confirmed = true;
       const sealedFor = agreement;
       end.set({ step: 'transferring' });
       void (async () => {

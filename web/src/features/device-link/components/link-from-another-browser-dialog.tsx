@@ -3,6 +3,7 @@ import { useCountdown } from '../../../lib/use-countdown.ts';
 import { useNewBrowserLink } from '../hooks/use-new-browser-link.ts';
 import type { LinkState } from '../link-session.ts';
 import { ConfirmationDigits } from './confirmation-digits.tsx';
+import { LinkProgress } from './link-progress.tsx';
 import { QrImage } from './qr-image.tsx';
 
 const minutesAndSeconds = (seconds: number) =>
@@ -30,12 +31,7 @@ const WaitingForScan = ({ code, expiresAt }: { code: string; expiresAt: number }
 const NewBrowserStep = ({ state, onStartAgain }: { state: LinkState; onStartAgain: () => void }) => {
   switch (state.step) {
     case 'starting':
-      return (
-        <p className="restore__progress" role="status">
-          <progress aria-label="Opening a link" />
-          Opening a link…
-        </p>
-      );
+      return <LinkProgress label="Opening a link" />;
     case 'waiting':
       return <WaitingForScan code={state.code} expiresAt={state.expiresAt} />;
     case 'confirm':
@@ -51,12 +47,7 @@ const NewBrowserStep = ({ state, onStartAgain }: { state: LinkState; onStartAgai
         </>
       );
     case 'transferring':
-      return (
-        <p className="restore__progress" role="status">
-          <progress aria-label="Receiving your keys" />
-          Receiving your keys…
-        </p>
-      );
+      return <LinkProgress label="Receiving your keys" />;
     case 'done':
       return (
         <p className="status status--success" role="status">

@@ -1,5 +1,5 @@
 import type { PublicUser } from '@veil/contracts';
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { FormField } from '../../../components/form-field.tsx';
 import { canExportAccountKeys } from '../../../lib/account-keys.ts';
@@ -8,7 +8,10 @@ import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { useOldBrowserLink } from '../hooks/use-old-browser-link.ts';
 import type { LinkState } from '../link-session.ts';
 import { ConfirmationDigits } from './confirmation-digits.tsx';
-import { QrScanner } from './qr-scanner.tsx';
+import { LinkProgress } from './link-progress.tsx';
+
+/** The camera and its QR decoder load only when someone scans. */
+const QrScanner = lazy(() => import('./qr-scanner.tsx').then((module) => ({ default: module.QrScanner })));
 
 const CodeForm = ({ onJoin }: { onJoin: (code: string) => Promise<string | null> }) => {
   const [code, setCode] = useState('');
@@ -36,7 +39,9 @@ const CodeForm = ({ onJoin }: { onJoin: (code: string) => Promise<string | null>
         code or type its code here.
       </p>
       {scanning ? (
-        <QrScanner onText={onScanned} onClose={() => setScanning(false)} />
+        <Suspense fallback={<LinkProgress label="Starting the camera" />}>
+          <QrScanner onText={onScanned} onClose={() => setScanning(false)} />
+        </Suspense>
       ) : (
         <FormField
           label="Link code"
@@ -79,12 +84,7 @@ const OldBrowserStep = ({ state, onConfirm, onReset }: StepProps) => {
   switch (state.step) {
     case 'starting':
     case 'waiting':
-      return (
-        <p className="restore__progress" role="status">
-          <progress aria-label="Joining the link" />
-          Joining the new browser's link…
-        </p>
-      );
+      return <LinkProgress label="Joining the link" />;
     case 'confirm':
       return (
         <>
@@ -101,12 +101,7 @@ const OldBrowserStep = ({ state, onConfirm, onReset }: StepProps) => {
         </>
       );
     case 'transferring':
-      return (
-        <p className="restore__progress" role="status">
-          <progress aria-label="Sending your keys" />
-          Sending your keys…
-        </p>
-      );
+      return <LinkProgress label="Sending your keys" />;
     case 'done':
       return (
         <>

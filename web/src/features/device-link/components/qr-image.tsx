@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { qrModules } from '../qr.ts';
+import { qrModules } from '../qr-draw.ts';
 
 /** `text` as a QR code: one SVG path of dark modules on white, with the standard quiet zone. */
 export const QrImage = ({ text, label }: { text: string; label: string }) => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { readQrText } from '../qr.ts';
+import { readQrText } from '../qr-read.ts';
 
 interface QrScannerProps {
   /** Called with each text found; return true to stop scanning (it was a code). */

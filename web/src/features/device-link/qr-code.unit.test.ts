@@ -1,6 +1,7 @@
 import { linkCodeOf, linkIdOfCode } from '@veil/crypto';
 import { describe, expect, it } from 'vitest';
-import { qrModules, readQrText, type Pixels } from './qr.ts';
+import { qrModules } from './qr-draw.ts';
+import { readQrText, type Pixels } from './qr-read.ts';
 
 /** Draws the modules as a camera would see a screen: `scale` pixels a module, a white quiet zone. */
 const rasterize = (modules: boolean[][], scale: number, quiet = 4): Pixels => {
