@@ -5,6 +5,7 @@ import { jetStreamName } from '@veil/contracts';
 import { natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { accountsSuite } from './suites/accounts.suite.ts';
 import { keyBackupSuite } from './suites/key-backup.suite.ts';
+import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { metricsSuite } from './suites/metrics.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
@@ -45,4 +46,5 @@ describe('chats and messages (NATS + Redis)', () => {
   });
 });
 describe('sending over the socket (NATS + Redis)', () => socketSendSuite(withNats()));
+describe('editing, deleting and reacting (NATS + Redis)', () => messageChangesSuite(withNats()));
 describe('metrics (NATS + Redis)', () => metricsSuite('jetstream', withNats()));

@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import { accountsSuite } from './suites/accounts.suite.ts';
 import { keyBackupSuite } from './suites/key-backup.suite.ts';
+import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 
@@ -9,3 +10,4 @@ describe('accounts (embedded)', () => accountsSuite());
 describe('encrypted key backup (embedded)', () => keyBackupSuite());
 describe('chats and messages (embedded)', () => messagingSuite());
 describe('sending over the socket (embedded)', () => socketSendSuite());
+describe('editing, deleting and reacting (embedded)', () => messageChangesSuite());

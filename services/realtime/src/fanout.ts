@@ -85,6 +85,38 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       io.local.to(members.map(userRoom)).emit('update seen', { chatId, messageId, userId });
       metrics.delivered('update seen');
     },
+    // Changes go to every member, the author included: their other devices show them too.
+    async MessageEdited(event) {
+      const { chatId, messageId, content, iv, encryptedKeys } = event.data;
+      const members = await membersOf(chatId, Object.keys(encryptedKeys));
+      const notice = { chatId, messageId, content, iv, encryptedKeys, editedAt: event.occurredAt };
+      io.local.to(members.map(userRoom)).emit('message edited', notice);
+      metrics.delivered('message edited');
+    },
+    async MessageDeleted(event) {
+      const { chatId, messageId, deletedBy } = event.data;
+      const members = await membersOf(chatId, [deletedBy]);
+      io.local.to(members.map(userRoom)).emit('message deleted', { chatId, messageId });
+      metrics.delivered('message deleted');
+    },
+    async MessageHidden(event) {
+      const { chatId, messageId, userId } = event.data;
+      io.local.to(userRoom(userId)).emit('message hidden', { chatId, messageId });
+      metrics.delivered('message hidden');
+    },
+    async ReactionSet(event) {
+      const { chatId, messageId, userId, content, iv, encryptedKeys } = event.data;
+      const members = await membersOf(chatId, Object.keys(encryptedKeys));
+      const notice = { chatId, messageId, userId, reaction: { content, iv, encryptedKeys } };
+      io.local.to(members.map(userRoom)).emit('reaction', notice);
+      metrics.delivered('reaction');
+    },
+    async ReactionRemoved(event) {
+      const { chatId, messageId, userId } = event.data;
+      const members = await membersOf(chatId, [userId]);
+      io.local.to(members.map(userRoom)).emit('reaction', { chatId, messageId, userId, reaction: null });
+      metrics.delivered('reaction');
+    },
   };
 
   const deliver = async (recorded: RecordedEvent) => {

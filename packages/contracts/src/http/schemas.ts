@@ -127,6 +127,25 @@ export const socketSendSchema = z.object({
 });
 export type SocketSendPayload = z.infer<typeof socketSendSchema>;
 
+/** An edit: the new text, encrypted for the chat's current members like a new message. */
+export const editMessageBodySchema = z.object({
+  encryptedMessage: ciphertext,
+  iv: ivSchema,
+  encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
+});
+
+/** `DELETE /message/:messageId?for=everyone|me`. */
+export const deleteMessageQuerySchema = z.object({
+  for: z.enum(['everyone', 'me'], { error: 'for must be "everyone" or "me"' }),
+});
+
+/** A reaction: the emoji encrypted like a message, for every current member. */
+export const reactionBodySchema = z.object({
+  encryptedReaction: base64(limits.reactionCiphertextMaxChars, 'encryptedReaction'),
+  iv: ivSchema,
+  encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
+});
+
 export const historyQuerySchema = z.object({
   before: idSchema.optional(),
   after: idSchema.optional(),
@@ -164,6 +183,18 @@ export interface MessageView {
   createdAt: string;
   /** Position in the chat's history; clients page and catch up with it. */
   seq: number;
+  /** When the sender last edited it; absent when never edited. */
+  editedAt?: string;
+  /** Deleted for everyone: a tombstone, with no ciphertext and no keys. */
+  deleted?: true;
+  /** Each member's reaction, by user id, encrypted like a message; absent when there is none. */
+  reactions?: Record<string, SealedReaction>;
+}
+
+export interface SealedReaction {
+  content: string;
+  iv: string;
+  encryptedKeys: Record<string, string>;
 }
 
 export interface ApiSuccess<T> {

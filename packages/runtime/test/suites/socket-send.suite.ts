@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ClientToServerEvents, MessageView, ServerToClientEvents } from '@veil/contracts';
+import type { MessageView } from '@veil/contracts';
 import { buildGroupPayload, decryptMessage } from '@veil/crypto';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { createApi, type Api } from '../support/api-client.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
+import { connectSocket, type ClientSocket } from '../support/sockets.ts';
 import { createUser, type TestUser } from '../support/users.ts';
-
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
  * `send message` over a real socket into the whole app: the message service persists it and the
@@ -25,16 +24,8 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
   const sockets: ClientSocket[] = [];
 
   const connect = async (user: TestUser) => {
-    const socket: ClientSocket = io(veil.url, {
-      transports: ['websocket'],
-      auth: { token: user.accessToken },
-      extraHeaders: { origin: veil.url },
-    });
+    const socket = await connectSocket(veil.url, user);
     sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('connect_error', reject);
-    });
     return socket;
   };
 

@@ -106,6 +106,11 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
       case 'UsernameClaimed':
       case 'UsernameReleased':
       case 'MessageSeen':
+      case 'MessageEdited':
+      case 'MessageDeleted':
+      case 'MessageHidden':
+      case 'ReactionSet':
+      case 'ReactionRemoved':
       case 'KeyBackupStored':
         return;
       default: {

@@ -8,6 +8,7 @@ import {
   type MessageDoc,
   type MessageReadModels,
 } from '../projections/timeline.projection.ts';
+import { changeHandlers } from './change.handlers.ts';
 import { ownWrites } from './own-writes.ts';
 
 type Deps = Pick<Ports, 'clock' | 'ids'> & {
@@ -55,6 +56,8 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
   };
 
   return {
+    ...changeHandlers({ ...deps, written, membersOf: (chatId) => membersOf(chatId), viewsOf: withReplies }),
+
     async send(command) {
       const { userId, chatId, replyTo, afterChatPosition, clientMessageId } = command;
       const members = await membersOf(chatId, afterChatPosition);
@@ -106,7 +109,8 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
         limit: pageSize + 1,
       });
       const hasMore = page.length > pageSize;
-      const docs = page.slice(0, pageSize);
+      // Messages the user deleted for themselves are left out; the page may then be shorter.
+      const docs = page.slice(0, pageSize).filter((doc) => !doc.hiddenFor?.includes(userId));
       if (!forwards) docs.reverse();
       return { messages: await withReplies(docs), hasMore };
     },
