@@ -9,6 +9,7 @@ import './styles/forms.css';
 import './styles/pages.css';
 import './styles/chat-list.css';
 import './styles/chat-window.css';
+import './styles/message-actions.css';
 import './styles/group-panel.css';
 import './styles/key-backup.css';
 

@@ -103,7 +103,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
       )}
       <MessageList
         chat={chat}
-        myId={me._id}
+        me={me}
         messages={history.messages}
         hasMore={history.hasMore}
         onReply={onReply}

@@ -107,6 +107,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
       seenBy: {},
       decryptedContent: text,
       readState: 'read',
+      reactionTexts: {},
     };
     dispatch(
       messagesApi.util.updateQueryData('getMessages', { chatId, userId: me._id }, (draft) => {
