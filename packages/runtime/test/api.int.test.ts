@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { accountsSuite } from './suites/accounts.suite.ts';
+import { groupsSuite } from './suites/groups.suite.ts';
 import { keyBackupSuite } from './suites/key-backup.suite.ts';
 import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
@@ -11,3 +12,4 @@ describe('encrypted key backup (embedded)', () => keyBackupSuite());
 describe('chats and messages (embedded)', () => messagingSuite());
 describe('sending over the socket (embedded)', () => socketSendSuite());
 describe('editing, deleting and reacting (embedded)', () => messageChangesSuite());
+describe('groups (embedded)', () => groupsSuite());

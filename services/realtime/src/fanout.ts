@@ -74,7 +74,9 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       // The message service stores one wrapped key per member at send time.
       const members = await membersOf(event.data.chatId, Object.keys(event.data.encryptedKeys));
       const message = messageViewFromEvent(event, recorded.position, await replyView(event.data.replyTo));
-      const recipients = members.filter((id) => id !== event.data.senderId);
+      // Only members it is keyed for: a member removed a moment before the send, whom this
+      // replica's membership has not dropped yet, gets nothing they could not read anyway.
+      const recipients = members.filter((id) => id !== event.data.senderId && id in event.data.encryptedKeys);
       if (recipients.length === 0) return;
       io.local.to(recipients.map(userRoom)).emit('message received', { message });
       metrics.delivered('message received');
@@ -90,7 +92,7 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       const { chatId, messageId, content, iv, encryptedKeys } = event.data;
       const members = await membersOf(chatId, Object.keys(encryptedKeys));
       const notice = { chatId, messageId, content, iv, encryptedKeys, editedAt: event.occurredAt };
-      io.local.to(members.map(userRoom)).emit('message edited', notice);
+      io.local.to(members.filter((id) => id in encryptedKeys).map(userRoom)).emit('message edited', notice);
       metrics.delivered('message edited');
     },
     async MessageDeleted(event) {
@@ -108,7 +110,7 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       const { chatId, messageId, userId, content, iv, encryptedKeys } = event.data;
       const members = await membersOf(chatId, Object.keys(encryptedKeys));
       const notice = { chatId, messageId, userId, reaction: { content, iv, encryptedKeys } };
-      io.local.to(members.map(userRoom)).emit('reaction', notice);
+      io.local.to(members.filter((id) => id in encryptedKeys).map(userRoom)).emit('reaction', notice);
       metrics.delivered('reaction');
     },
     async ReactionRemoved(event) {

@@ -6,6 +6,7 @@ import { Server, type ServerOptions } from 'socket.io';
 import { authenticate, originCheck } from './auth.middleware.ts';
 import { onConnection } from './connection.ts';
 import { startFanout } from './fanout.ts';
+import { announceGroupChange } from './group-changes.ts';
 import { attachToHttp } from './http-attach.ts';
 import type { MembershipChange } from './membership.map.ts';
 import { startMembershipProjection } from './membership.projection.ts';
@@ -83,10 +84,13 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
     const membership = await startMembershipProjection({
       bus: ports.bus,
       log,
-      onChange: (change: MembershipChange) =>
-        late.presence
-          ?.membersJoined(change)
-          .catch((error: unknown) => log.warn({ err: error }, 'presence intro failed')),
+      onChange: (change: MembershipChange) => {
+        announceGroupChange(io, change);
+        if (change.added.length)
+          late.presence
+            ?.membersJoined(change)
+            .catch((error: unknown) => log.warn({ err: error }, 'presence intro failed'));
+      },
     });
     cleanups.push(() => membership.stop());
 

@@ -146,6 +146,17 @@ export const reactionBodySchema = z.object({
   encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
 });
 
+export const addMembersBodySchema = z.object({
+  members: z
+    .array(idSchema, { error: 'members must be a list of user ids' })
+    .min(1, 'Name at least one member to add')
+    .max(limits.groupMaxMembers, 'Too many members'),
+});
+
+export const renameGroupBodySchema = createGroupBodySchema.pick({ groupName: true });
+
+export const promoteAdminBodySchema = z.object({ userId: idSchema });
+
 export const historyQuerySchema = z.object({
   before: idSchema.optional(),
   after: idSchema.optional(),
@@ -160,6 +171,18 @@ export const publicUserSchema = z.object({
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
+/** A change to a group, shown as a system line in the chat. People are named as they are now. */
+export const groupNoticeSchema = z.object({
+  kind: z.enum(['created', 'added', 'removed', 'left', 'promoted', 'renamed', 'picture']),
+  by: publicUserSchema,
+  /** Who was added, removed, promoted, or left (and, after a last admin left, who was promoted). */
+  members: z.array(publicUserSchema),
+  /** The new name, for `created` and `renamed`. */
+  name: z.string().optional(),
+  at: z.string(),
+});
+export type GroupNotice = z.infer<typeof groupNoticeSchema>;
+
 export const chatViewSchema = z.object({
   _id: idSchema,
   isGroupChat: z.boolean(),
@@ -168,6 +191,12 @@ export const chatViewSchema = z.object({
   createdBy: idSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Groups: who may add, remove and promote members, rename the group and set its picture. */
+  admins: z.array(idSchema).optional(),
+  /** Groups: the picture's URL path, or null. */
+  groupPicture: z.string().nullable().optional(),
+  /** Groups: what changed, oldest first (the newest ones only). */
+  notices: z.array(groupNoticeSchema).optional(),
 });
 export type ChatView = z.infer<typeof chatViewSchema>;
 

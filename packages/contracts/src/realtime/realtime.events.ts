@@ -77,6 +77,8 @@ export interface ServerToClientEvents {
   /** Deleted for me: sent only to the account that hid it, on every device. */
   'message hidden': (notice: MessageRef) => void;
   reaction: (notice: ReactionNotice) => void;
+  /** A group changed (members, admins, name, picture): fetch it again. Sent to members before and after. */
+  'chat updated': (notice: { chatId: string }) => void;
   typing: (notice: TypingNotice) => void;
   'stop typing': (notice: TypingNotice) => void;
   error: (error: ErrorBody) => void;

@@ -22,16 +22,19 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
   const written = ownWrites(projection, 'message');
 
   /** Membership comes from chat events; a chat created a moment ago may still be on its way. */
-  const membersOf = async (chatId: string, afterChatPosition?: number) => {
+  const membershipOf = async (chatId: string, afterChatPosition?: number) => {
     if (afterChatPosition) await projection.waitFor('chat', afterChatPosition);
-    const membership = await projection.readFresh('chat', () => models.memberships.get(chatId), Boolean);
-    return membership?.members ?? null;
+    return projection.readFresh('chat', () => models.memberships.get(chatId), Boolean);
   };
+  const membersOf = async (chatId: string, afterChatPosition?: number) =>
+    (await membershipOf(chatId, afterChatPosition))?.members ?? null;
 
+  /** The chat's membership, for one of its members; anyone else is told it does not exist. */
   const requireMember = async (chatId: string, userId: string) => {
+    const membership = await membershipOf(chatId);
     // Not yours answers as "not found": chat ids cannot be probed for existence.
-    if (!(await membersOf(chatId))?.includes(userId))
-      throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+    if (!membership?.members.includes(userId)) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+    return membership;
   };
 
   const withReplies = async (docs: MessageDoc[]) => {
@@ -95,13 +98,17 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
     },
 
     async history({ userId, chatId, before, after, limit }) {
-      await requireMember(chatId, userId);
+      const membership = await requireMember(chatId, userId);
       await written.applied(userId);
       const pageSize = Math.min(limit ?? limits.historyPageDefault, limits.historyPageMax);
       const seq: Record<string, number> = {};
       if (before !== undefined) seq.$lt = before;
       if (after !== undefined) seq.$gt = after;
       const filter: Filter = Object.keys(seq).length ? { chat: chatId, seq } : { chat: chatId };
+      // Someone added to a group reads it from the moment they joined: earlier messages were
+      // never keyed for them (docs/decisions.md, "Group membership and history").
+      const joinedAt = membership.joinedAt?.[userId];
+      if (joinedAt) filter.createdAt = { $gte: joinedAt };
       // Catch-up after a reconnect reads forwards from `after`; paging reads backwards from the newest.
       const forwards = after !== undefined && before === undefined;
       const page = await models.messages.find(filter, {

@@ -34,6 +34,8 @@ export interface MembershipDoc {
   _id: string;
   isGroupChat: boolean;
   members: string[];
+  /** When members added to a group joined: they read its history from then on. */
+  joinedAt?: Record<string, string>;
 }
 
 export type MessageReadModels = {
@@ -178,13 +180,27 @@ export const timelineProjection = (
       case 'ChatMembersAdded': {
         const membership = await memberships.get(event.data.chatId);
         if (membership) {
+          const joined = Object.fromEntries(event.data.members.map((id) => [id, event.occurredAt]));
           await memberships.put({
             ...membership,
             members: [...new Set([...membership.members, ...event.data.members])],
+            joinedAt: { ...membership.joinedAt, ...joined },
           });
         }
         return;
       }
+      case 'ChatMemberRemoved':
+      case 'ChatMemberLeft': {
+        const membership = await memberships.get(event.data.chatId);
+        if (membership?.members.includes(event.data.memberId)) {
+          const members = membership.members.filter((id) => id !== event.data.memberId);
+          await memberships.put({ ...membership, members });
+        }
+        return;
+      }
+      case 'ChatAdminPromoted':
+      case 'GroupRenamed':
+      case 'GroupPictureChanged':
       case 'DirectPairClaimed':
         return;
       default: {

@@ -11,7 +11,7 @@ import {
 } from '@veil/contracts';
 import type { BlobStore, IdGenerator } from '@veil/ports';
 import { currentUserId } from '../../middleware/auth.ts';
-import { pictureUpload, storePicture } from '../../middleware/picture-upload.ts';
+import { pictureUpload, withStoredPicture } from '../../middleware/picture-upload.ts';
 import type { WriteLimits } from '../../middleware/write-limits.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
 import { keyBackupRoutes } from './key-backup.routes.ts';
@@ -32,19 +32,8 @@ interface Deps {
 export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps): Router => {
   const router = Router();
 
-  /** Runs `work` with the uploaded picture stored; a failure deletes it again, so no orphan blob stays. */
-  const withPicture = async <T>(
-    file: Express.Multer.File | undefined,
-    work: (key: string | null) => Promise<T>,
-  ) => {
-    const key = file ? await storePicture({ blobs, ids }, file) : null;
-    try {
-      return await work(key);
-    } catch (error) {
-      if (key) await blobs.delete(key);
-      throw error;
-    }
-  };
+  const withPicture = <T>(file: Express.Multer.File | undefined, work: (key: string | null) => Promise<T>) =>
+    withStoredPicture({ blobs, ids }, file, work);
 
   router.post('/register', writes.byIp, pictureUpload, async (req, res) => {
     const body = parseWith(registerBodySchema, req.body);
