@@ -7,6 +7,7 @@ import { useHistoryScroll } from '../hooks/use-history-scroll.ts';
 import { useMessageActions } from '../hooks/use-message-actions.ts';
 import { useOlderMessages } from '../hooks/use-older-messages.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
+import { noticeText, timelineOf } from '../group-notices.ts';
 import { isSeenByOthers, otherMemberIds } from '../messages.model.ts';
 import { MessageBubble } from './message-bubble.tsx';
 
@@ -56,7 +57,18 @@ export const MessageList = ({ chat, me, messages, hasMore, onReply }: MessageLis
       )}
       <ol className="message-list" ref={setContainer} onScroll={onScroll} aria-label="Messages" tabIndex={0}>
         {messages.length === 0 && <li className="empty-state">No messages available</li>}
-        {messages.map((message) => {
+        {timelineOf(messages, chat.notices ?? [], hasMore).map((item) => {
+          if (item.kind === 'notice')
+            return (
+              <li
+                key={`${item.notice.kind}-${item.notice.at}-${item.notice.members.map((m) => m._id).join()}`}
+                className="system-line"
+                data-testid="system-line"
+              >
+                {noticeText(item.notice, myId)}
+              </li>
+            );
+          const { message } = item;
           const mine = message.sender._id === myId;
           return (
             <MessageBubble
