@@ -106,6 +106,21 @@ describe('message actions (browser)', { timeout: 150_000 }, () => {
       .waitFor();
   });
 
+  it('forwards a message to another chat, encrypted anew for its members', async () => {
+    const { alice, bob } = await chatBetween();
+    const carol = await signedUpPerson(veil, 'mca');
+    await sayHi(alice.page, carol.name);
+    await openChat(alice.page, bob.name);
+    await sendMessage(bob.page, 'Pass this on');
+    const menu = await openMenu(messageWithText(alice.page, 'Pass this on'));
+    await menu.getByRole('menuitem', { name: 'Forward' }).click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Forward message' });
+    await dialog.getByRole('button', { name: `Forward to ${carol.name}` }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await openChat(carol.page, alice.name);
+    await messageWithText(carol.page, 'Pass this on').waitFor();
+  });
+
   it('copies the text of a message', async () => {
     const { alice } = await chatBetween();
     await alice.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);

@@ -8,6 +8,7 @@ export interface MessageMenuActions {
   onReply?: () => void;
   onReact?: (emoji: string) => void;
   onCopy?: () => void;
+  onForward?: () => void;
   onEdit?: () => void;
   onDeleteForMe: () => void;
   onDeleteForEveryone?: () => void;
@@ -155,6 +156,7 @@ export const MessageActionsMenu = ({ label, ...actions }: MessageActionsMenuProp
           )}
           {actions.onReply && <MenuItem onClick={run(actions.onReply)}>Reply</MenuItem>}
           {actions.onCopy && <MenuItem onClick={run(actions.onCopy)}>Copy text</MenuItem>}
+          {actions.onForward && <MenuItem onClick={run(actions.onForward)}>Forward</MenuItem>}
           {actions.onEdit && <MenuItem onClick={run(actions.onEdit)}>Edit</MenuItem>}
           <MenuItem onClick={run(actions.onDeleteForMe)}>Delete for me</MenuItem>
           {actions.onDeleteForEveryone && (

@@ -8,6 +8,7 @@ import type { MessageActions } from '../hooks/use-message-actions.ts';
 import { canChangeForEveryone } from '../message-changes.ts';
 import { replyPreview } from '../messages.model.ts';
 import { MessageActionsMenu } from './message-actions-menu.tsx';
+import { ForwardDialog } from './forward-dialog.tsx';
 import { MessageEditForm } from './message-edit-form.tsx';
 import { ReactionBar } from './reaction-bar.tsx';
 import { SeenTicks } from './seen-ticks.tsx';
@@ -78,6 +79,7 @@ export const MessageBubble = memo(function MessageBubble({
 }: MessageBubbleProps) {
   const { _id: id } = message;
   const [editing, setEditing] = useState(false);
+  const [forwarding, setForwarding] = useState(false);
   const ref = useCallback((element: HTMLLIElement | null) => track?.(id, element), [track, id]);
   const quoted = message.replyTo?.deleted ? deletedText : (message.replyTo?.decryptedContent ?? '');
   const time = timeFormat.format(new Date(message.createdAt));
@@ -139,7 +141,10 @@ export const MessageBubble = memo(function MessageBubble({
           onReply: () => onReply(message),
           onReact: (emoji: string) => void actions.toggleReaction(message, emoji),
         })}
-        {...(readable && { onCopy: () => void actions.copy(message) })}
+        {...(readable && {
+          onCopy: () => void actions.copy(message),
+          onForward: () => setForwarding(true),
+        })}
         {...(changeable && readable && { onEdit: () => setEditing(true) })}
         onDeleteForMe={() => void actions.deleteForMe(message)}
         {...(changeable && {
@@ -148,6 +153,13 @@ export const MessageBubble = memo(function MessageBubble({
           },
         })}
       />
+      {forwarding && (
+        <ForwardDialog
+          text={message.decryptedContent}
+          onForward={(to) => actions.forward(message, to)}
+          onClose={() => setForwarding(false)}
+        />
+      )}
     </li>
   );
 });

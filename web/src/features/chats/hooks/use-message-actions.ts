@@ -11,7 +11,8 @@ import {
   useEditMessageMutation,
   useSetReactionMutation,
 } from '../api/message-actions.api.ts';
-import { messagesApi } from '../api/messages.api.ts';
+import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
+import { api, listTag } from '../../../lib/api.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
 
 export interface MessageActions {
@@ -21,6 +22,8 @@ export interface MessageActions {
   /** Sets `emoji` as my reaction, or takes it back when it already is. */
   toggleReaction(message: DisplayMessage, emoji: string): Promise<void>;
   copy(message: DisplayMessage): Promise<void>;
+  /** Sends the message's text to another chat, encrypted anew for that chat's members. */
+  forward(message: DisplayMessage, to: ChatView): Promise<boolean>;
 }
 
 /**
@@ -37,6 +40,7 @@ export const useMessageActions = (
   const [editMessage] = useEditMessageMutation();
   const [deleteMessage] = useDeleteMessageMutation();
   const [setReaction] = useSetReactionMutation();
+  const [sendGroupMessage] = useSendGroupMessageMutation();
   const [error, setError] = useState('');
 
   const update = useCallback(
@@ -49,21 +53,26 @@ export const useMessageActions = (
     [dispatch, chat._id, me._id],
   );
 
+  /** Encrypts `text` for the members of `target` and sends it with `send`; see above for the retry. */
   const sealForMembers = useCallback(
-    async <T>(text: string, send: (payload: Awaited<ReturnType<typeof encryptForGroup>>) => Promise<T>) => {
+    async <T>(
+      text: string,
+      send: (payload: Awaited<ReturnType<typeof encryptForGroup>>) => Promise<T>,
+      target: ChatView = chat,
+    ) => {
       const attempt = async (participants: ChatView['participants']) =>
         send(await encryptForGroup(text, [...participants.map((p) => p._id), me._id]));
       try {
-        return await attempt(chat.participants);
+        return await attempt(target.participants);
       } catch (failure) {
         if (!isApiError(failure) || failure.code !== 'KEY_MAP_MISMATCH') throw failure;
         const fresh = await dispatch(
-          chatsApi.endpoints.getChatById.initiate(chat._id, { subscribe: false, forceRefetch: true }),
+          chatsApi.endpoints.getChatById.initiate(target._id, { subscribe: false, forceRefetch: true }),
         ).unwrap();
         return attempt(fresh.participants);
       }
     },
-    [dispatch, chat._id, chat.participants, me._id],
+    [dispatch, chat, me._id],
   );
 
   /** Runs one action; a failure is shown, not thrown. */
@@ -119,13 +128,38 @@ export const useMessageActions = (
           );
         });
       },
+      forward: (message, to) =>
+        guarded('Could not forward the message', async () => {
+          await sealForMembers(
+            message.decryptedContent,
+            (payload) =>
+              sendGroupMessage({ chatId: to._id, payload, clientMessageId: crypto.randomUUID() }).unwrap(),
+            to,
+          );
+          dispatch(
+            api.util.invalidateTags([
+              { type: 'Messages', id: to._id },
+              { type: 'Chat', id: listTag },
+            ]),
+          );
+        }),
       copy: async (message) => {
         await guarded('Could not copy the text', () =>
           navigator.clipboard.writeText(message.decryptedContent),
         );
       },
     }),
-    [guarded, sealForMembers, editMessage, deleteMessage, setReaction, update, me._id],
+    [
+      guarded,
+      sealForMembers,
+      editMessage,
+      deleteMessage,
+      setReaction,
+      sendGroupMessage,
+      dispatch,
+      update,
+      me._id,
+    ],
   );
   const clearError = useCallback(() => setError(''), []);
   return { actions, error, clearError };
