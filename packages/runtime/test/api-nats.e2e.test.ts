@@ -8,6 +8,7 @@ import { groupsSuite } from './suites/groups.suite.ts';
 import { keyBackupSuite } from './suites/key-backup.suite.ts';
 import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
+import { privacySuite } from './suites/privacy.suite.ts';
 import { metricsSuite } from './suites/metrics.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 
@@ -49,4 +50,5 @@ describe('chats and messages (NATS + Redis)', () => {
 describe('sending over the socket (NATS + Redis)', () => socketSendSuite(withNats()));
 describe('editing, deleting and reacting (NATS + Redis)', () => messageChangesSuite(withNats()));
 describe('groups (NATS + Redis)', () => groupsSuite(withNats()));
+describe('privacy switches (NATS + Redis)', () => privacySuite(withNats()));
 describe('metrics (NATS + Redis)', () => metricsSuite('jetstream', withNats()));

@@ -28,6 +28,8 @@ export interface FanoutDeps {
   log: Logger;
   tracing: Pick<Tracing, 'run'>;
   metrics: Pick<RealtimeMetrics, 'delivered'>;
+  /** Whether a user sends (and so sees) read receipts. */
+  sendsReceipts: (userId: string) => boolean;
 }
 
 export interface Fanout extends Subscription {
@@ -84,7 +86,11 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
     async MessageSeen(event) {
       const { chatId, messageId, userId } = event.data;
       const members = await membersOf(chatId, [userId]);
-      io.local.to(members.map(userRoom)).emit('update seen', { chatId, messageId, userId });
+      // Reciprocal: a reader who sends none is seen by no one, and whoever sends none sees none.
+      const told = deps.sendsReceipts(userId)
+        ? members.filter((id) => id === userId || deps.sendsReceipts(id))
+        : [userId];
+      io.local.to(told.map(userRoom)).emit('update seen', { chatId, messageId, userId });
       metrics.delivered('update seen');
     },
     // Changes go to every member, the author included: their other devices show them too.

@@ -163,6 +163,22 @@ export const historyQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(limits.historyPageMax).optional(),
 });
 
+/**
+ * What an account shares. Read receipts are reciprocal: whoever does not send them sees no one's.
+ * Typing shows to the chat's other members or to no one; online state to contacts or to no one.
+ */
+export const privacySchema = z.object({
+  readReceipts: z.boolean({ error: 'readReceipts must be true or false' }),
+  typing: z.boolean({ error: 'typing must be true or false' }),
+  onlineVisibleTo: z.enum(['contacts', 'nobody'], {
+    error: 'onlineVisibleTo must be "contacts" or "nobody"',
+  }),
+});
+export type Privacy = z.infer<typeof privacySchema>;
+
+/** Until an account changes them: everything shared, as the spec's app does. */
+export const defaultPrivacy: Privacy = { readReceipts: true, typing: true, onlineVisibleTo: 'contacts' };
+
 /** Public user: never carries hashes, tokens or internal fields. */
 export const publicUserSchema = z.object({
   _id: idSchema,

@@ -40,7 +40,7 @@ export const groupsSuite = (options: Partial<StartVeilOptions> = {}) => {
   /** What a socket receives of one kind from now on. */
   const inbox = <T>(socket: ClientSocket, event: 'message received' | 'chat updated') => {
     const received: T[] = [];
-    socket.on(event, (payload: never) => received.push(payload));
+    socket.on(event as 'chat updated', (payload) => void received.push(payload as T));
     return received;
   };
 

@@ -227,6 +227,7 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
       case 'ReactionSet':
       case 'ReactionRemoved':
       case 'KeyBackupStored':
+      case 'PrivacyChanged':
         return;
       default: {
         // Every event of the contexts followed is named above: a new one must be decided on.

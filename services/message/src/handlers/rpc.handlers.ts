@@ -1,6 +1,14 @@
-import { DomainError, limits, messageStreamId, messageViewFromEvent, type messageRpc } from '@veil/contracts';
+import {
+  DomainError,
+  limits,
+  messageStreamId,
+  messageViewFromEvent,
+  type MessageView,
+  type messageRpc,
+} from '@veil/contracts';
 import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Filter, Ports } from '@veil/ports';
+import { visibleSeenBy } from '../domain/receipts-visibility.ts';
 import { decideSeen } from '../domain/seen.decider.ts';
 import { decideSend } from '../domain/send.decider.ts';
 import {
@@ -41,6 +49,17 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
     const replyIds = [...new Set(docs.flatMap((d) => (d.replyTo ? [d.replyTo] : [])))];
     const replies = new Map((await models.messages.getMany(replyIds)).map((d) => [d._id, d]));
     return docs.map((doc) => toMessageView(doc, doc.replyTo ? (replies.get(doc.replyTo) ?? null) : null));
+  };
+
+  /** Each message's `seenBy` as `viewerId` may see it (their read-receipt switch and the readers'). */
+  const withVisibleReceipts = async (views: MessageView[], viewerId: string) => {
+    const readers = [...new Set([viewerId, ...views.flatMap((view) => Object.keys(view.seenBy))])];
+    const silent = new Set(
+      (await models.receipts.getMany(readers)).filter((doc) => !doc.readReceipts).map((doc) => doc._id),
+    );
+    if (!silent.size) return views;
+    const sends = (id: string) => !silent.has(id);
+    return views.map((view) => ({ ...view, seenBy: visibleSeenBy(view.seenBy, viewerId, sends) }));
   };
 
   /**
@@ -119,7 +138,7 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
       // Messages the user deleted for themselves are left out; the page may then be shorter.
       const docs = page.slice(0, pageSize).filter((doc) => !doc.hiddenFor?.includes(userId));
       if (!forwards) docs.reverse();
-      return { messages: await withReplies(docs), hasMore };
+      return { messages: await withVisibleReceipts(await withReplies(docs), userId), hasMore };
     },
 
     async markSeen({ userId, reports }) {

@@ -1,4 +1,4 @@
-import type { ChatEvent, MessageEvent, MessageView, SealedReaction } from '@veil/contracts';
+import type { ChatEvent, MessageEvent, MessageView, SealedReaction, UserEvent } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 import { eraseMessageContent, type ContentLog } from './content-purge.ts';
@@ -38,9 +38,16 @@ export interface MembershipDoc {
   joinedAt?: Record<string, string>;
 }
 
+/** Members who turned read receipts off (a user with no document sends them). */
+export interface ReceiptsDoc {
+  _id: string;
+  readReceipts: boolean;
+}
+
 export type MessageReadModels = {
   messages: Collection<MessageDoc>;
   memberships: Collection<MembershipDoc>;
+  receipts: Collection<ReceiptsDoc>;
 };
 
 export const openMessageReadModels = async (readStore: ReadStore): Promise<MessageReadModels> => ({
@@ -49,6 +56,7 @@ export const openMessageReadModels = async (readStore: ReadStore): Promise<Messa
     { fields: { sender: 1, clientMessageId: 1 } },
   ]),
   memberships: await readStore.collection<MembershipDoc>('message_memberships'),
+  receipts: await readStore.collection<ReceiptsDoc>('message_receipt_settings'),
 });
 
 type MessageSent = Extract<MessageEvent, { type: 'MessageSent' }>;
@@ -110,10 +118,10 @@ export const timelineProjection = (
   log: ContentLog,
 ): ProjectionDefinition<MessageReadModels> => ({
   name: 'message_timeline',
-  contexts: ['message', 'chat'],
+  contexts: ['message', 'chat', 'user'],
   models,
-  async handle({ event: raw, position }, { messages, memberships }) {
-    const event = raw as MessageEvent | ChatEvent;
+  async handle({ event: raw, position }, { messages, memberships, receipts }) {
+    const event = raw as MessageEvent | ChatEvent | UserEvent;
     switch (event.type) {
       case 'MessageSent': {
         const existing = await messages.get(event.data.messageId);
@@ -198,10 +206,20 @@ export const timelineProjection = (
         }
         return;
       }
+      case 'PrivacyChanged':
+        await receipts.put({ _id: event.data.userId, readReceipts: event.data.privacy.readReceipts });
+        return;
       case 'ChatAdminPromoted':
       case 'GroupRenamed':
       case 'GroupPictureChanged':
       case 'DirectPairClaimed':
+      case 'UsernameClaimed':
+      case 'UsernameReleased':
+      case 'UserRegistered':
+      case 'UserRenamed':
+      case 'ProfilePictureChanged':
+      case 'UserRegistrationCancelled':
+      case 'KeyBackupStored':
         return;
       default: {
         // Every event of the contexts followed is named above: a new one must be decided on.

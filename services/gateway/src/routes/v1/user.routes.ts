@@ -4,6 +4,7 @@ import {
   loginBodySchema,
   parseKeyBackupText,
   parseWith,
+  privacySchema,
   refreshBodySchema,
   registerBodySchema,
   updatePasswordBodySchema,
@@ -121,6 +122,22 @@ export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps):
     const body = parseWith(updatePasswordBodySchema, req.body);
     await services.auth.changePassword({ userId: currentUserId(res), password: body.password });
     respond(res, 200, 'Password updated successfully', {});
+  });
+
+  /** The caller's privacy switches (docs/api.md, "Privacy"); the server enforces them. */
+  router.get('/privacy', requireAuth, async (_req, res) => {
+    respond(
+      res,
+      200,
+      'Privacy settings',
+      (await services.user.privacy({ userId: currentUserId(res) })).privacy,
+    );
+  });
+
+  router.put('/privacy', requireAuth, writes.byUser, async (req, res) => {
+    const privacy = parseWith(privacySchema, req.body);
+    const result = await services.user.setPrivacy({ userId: currentUserId(res), privacy });
+    respond(res, 200, 'Privacy settings saved', result.privacy);
   });
 
   router.use(keyBackupRoutes({ services, requireAuth, writes }));
