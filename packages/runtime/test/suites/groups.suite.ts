@@ -6,7 +6,7 @@ import { createApi, type Api } from '../support/api-client.ts';
 import { makePng } from '../support/images.ts';
 import { connectSocket, type ClientSocket } from '../support/sockets.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
-import { createUser, registerForm, sendDirect, type TestUser } from '../support/users.ts';
+import { createGroup, createUser, registerForm, sendDirect, type TestUser } from '../support/users.ts';
 
 /**
  * Groups over real HTTP and sockets: the creator is admin; admins add (who then read from the
@@ -50,12 +50,7 @@ export const groupsSuite = (options: Partial<StartVeilOptions> = {}) => {
     [alice, bob, carol, dave, mallory] = (await Promise.all(
       ['ga', 'gb', 'gc', 'gd', 'gm'].map((n) => createUser(api, n)),
     )) as [TestUser, TestUser, TestUser, TestUser, TestUser];
-    const created = await api.post(
-      '/api/v1/chat/creategroupchat',
-      { groupName: 'Founders', participants: [bob._id, carol._id] },
-      alice.accessToken,
-    );
-    chatId = created.body.data._id;
+    chatId = await createGroup(api, alice, 'Founders', [bob, carol]);
     members = [alice, bob, carol];
   });
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { createApi, type Api } from '../support/api-client.ts';
 import { everyReadModel } from '../support/read-models.ts';
 import { connectSocket, type ClientSocket } from '../support/sockets.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
-import { createUser, sendDirect, type TestUser } from '../support/users.ts';
+import { createGroup, createUser, sendDirect, type TestUser } from '../support/users.ts';
 
 const hour = 3_600_000;
 
@@ -64,12 +64,7 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
     [alice, bob, carol, mallory] = (await Promise.all(
       ['ca', 'cb', 'cc', 'cm'].map((n) => createUser(api, n)),
     )) as [TestUser, TestUser, TestUser, TestUser];
-    const created = await api.post(
-      '/api/v1/chat/creategroupchat',
-      { groupName: 'changes', participants: [bob._id, carol._id] },
-      alice.accessToken,
-    );
-    groupId = created.body.data._id;
+    groupId = await createGroup(api, alice, 'changes', [bob, carol]);
     directId = (await sendDirect(api, alice, bob, 'hi bob')).body.data.chat._id;
     sockets.push(...(await Promise.all([alice, bob, alice].map((u) => connectSocket(veil.url, u)))));
   });

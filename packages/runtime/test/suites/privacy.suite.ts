@@ -3,9 +3,9 @@ import type { MessageView, Privacy } from '@veil/contracts';
 import { buildGroupPayload } from '@veil/crypto';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { createApi, type Api } from '../support/api-client.ts';
-import { connectSocket, type ClientSocket } from '../support/sockets.ts';
+import { socketPool } from '../support/sockets.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
-import { createUser, type TestUser } from '../support/users.ts';
+import { createGroup, createUser, type TestUser } from '../support/users.ts';
 
 /**
  * The privacy switches, enforced by the server: read receipts (reciprocal), typing, and who sees
@@ -18,12 +18,8 @@ export const privacySuite = (options: Partial<StartVeilOptions> = {}) => {
   let bob: TestUser;
   let carol: TestUser;
   let chatId: string;
-  const sockets: ClientSocket[] = [];
-  const connect = async (user: TestUser) => {
-    const socket = await connectSocket(veil.url, user);
-    sockets.push(socket);
-    return socket;
-  };
+  const sockets = socketPool(() => veil.url);
+  const connect = sockets.connect;
   const setPrivacy = (user: TestUser, change: Partial<Privacy>) =>
     api.put(
       '/api/v1/user/privacy',
@@ -39,15 +35,10 @@ export const privacySuite = (options: Partial<StartVeilOptions> = {}) => {
       TestUser,
       TestUser,
     ];
-    const created = await api.post(
-      '/api/v1/chat/creategroupchat',
-      { groupName: 'private', participants: [bob._id, carol._id] },
-      alice.accessToken,
-    );
-    chatId = created.body.data._id;
+    chatId = await createGroup(api, alice, 'private', [bob, carol]);
   });
   afterAll(async () => {
-    for (const socket of sockets) socket.close();
+    sockets.closeAll();
     await veil.destroy();
   });
 
@@ -114,8 +105,7 @@ export const privacySuite = (options: Partial<StartVeilOptions> = {}) => {
   it("hides one's online state from contacts, and shows it again", async () => {
     await setPrivacy(carol, { onlineVisibleTo: 'nobody' });
     await connect(carol);
-    const a = await connectSocket(veil.url, alice);
-    sockets.push(a);
+    const a = await connect(alice);
     const online: string[] = [];
     a.on('online', (userId) => online.push(userId));
     // `setup` answers with the online list again.

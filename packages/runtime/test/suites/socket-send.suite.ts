@@ -5,8 +5,8 @@ import type { Socket } from 'socket.io-client';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { createApi, type Api } from '../support/api-client.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
-import { connectSocket, type ClientSocket } from '../support/sockets.ts';
-import { createUser, type TestUser } from '../support/users.ts';
+import { socketPool, type ClientSocket } from '../support/sockets.ts';
+import { createGroup, createUser, type TestUser } from '../support/users.ts';
 
 /**
  * `send message` over a real socket into the whole app: the message service persists it and the
@@ -21,13 +21,8 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
   let carol: TestUser;
   let mallory: TestUser;
   let chatId: string;
-  const sockets: ClientSocket[] = [];
-
-  const connect = async (user: TestUser) => {
-    const socket = await connectSocket(veil.url, user);
-    sockets.push(socket);
-    return socket;
-  };
+  const sockets = socketPool(() => veil.url);
+  const connect = sockets.connect;
 
   const keysFor = (...users: TestUser[]) => Object.fromEntries(users.map((u) => [u._id, u.keys.publicKey]));
 
@@ -51,15 +46,10 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
       ['sa', 'sb', 'sc', 'sm'].map((n) => createUser(api, n)),
     )) as [TestUser, TestUser, TestUser, TestUser];
     // The chat exists first: a first message to someone is the HTTP call, which creates it.
-    const created = await api.post(
-      `/api/v1/chat/creategroupchat`,
-      { groupName: 'socket senders', participants: [bob._id, carol._id] },
-      alice.accessToken,
-    );
-    chatId = created.body.data._id;
+    chatId = await createGroup(api, alice, 'socket senders', [bob, carol]);
   });
   afterAll(async () => {
-    for (const socket of sockets) socket.close();
+    sockets.closeAll();
     await veil.destroy();
   });
 

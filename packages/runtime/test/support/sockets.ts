@@ -20,3 +20,18 @@ export const connectSocket = async (
   });
   return socket;
 };
+
+/** Sockets a suite opens as it goes, closed together at its end. */
+export const socketPool = (url: () => string) => {
+  const open: ClientSocket[] = [];
+  return {
+    async connect(user: Pick<TestUser, 'accessToken'>) {
+      const socket = await connectSocket(url(), user);
+      open.push(socket);
+      return socket;
+    },
+    closeAll() {
+      for (const socket of open.splice(0)) socket.close();
+    },
+  };
+};

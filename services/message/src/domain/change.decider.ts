@@ -1,5 +1,5 @@
 import { DomainError, limits, type EventData } from '@veil/contracts';
-import { checkKeyMapCoversMembers } from './key-map.ts';
+import { checkSealedForMembers } from './key-map.ts';
 
 /** What deciding a change needs to know about the message, read by the handler first. */
 export interface TargetMessage {
@@ -65,9 +65,7 @@ export const decideEdit = (
 ): EventData<'MessageEdited'> => {
   const message = requireSendersChange(command.userId, state, 'edit');
   if (message.deleted) throw notFound();
-  checkKeyMapCoversMembers(command.encryptedKeys, state.members!);
-  if (command.content.length > limits.messageCiphertextMaxChars)
-    throw new DomainError('PAYLOAD_TOO_LARGE', 'Message is too large');
+  checkSealedForMembers(command, state.members!, limits.messageCiphertextMaxChars, 'Message is too large');
   return {
     messageId: command.messageId,
     chatId: message.chat,
@@ -126,8 +124,11 @@ export const decideReaction = (
   if (!message || message.deleted || !isMember(command.userId, state)) throw notFound();
   const ids = { messageId: command.messageId, chatId: message.chat, userId: command.userId };
   if (!command.reaction) return message.reactedBy.includes(command.userId) ? ids : null;
-  checkKeyMapCoversMembers(command.reaction.encryptedKeys, state.members!);
-  if (command.reaction.content.length > limits.reactionCiphertextMaxChars)
-    throw new DomainError('PAYLOAD_TOO_LARGE', 'A reaction is one emoji');
+  checkSealedForMembers(
+    command.reaction,
+    state.members!,
+    limits.reactionCiphertextMaxChars,
+    'A reaction is one emoji',
+  );
   return { ...ids, ...command.reaction };
 };

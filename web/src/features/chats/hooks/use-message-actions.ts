@@ -2,9 +2,8 @@ import { current } from '@reduxjs/toolkit';
 import type { ChatView, PublicUser } from '@veil/contracts';
 import { useCallback, useMemo, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
-import { errorText, isApiError } from '../../../lib/api-error.ts';
+import { errorText } from '../../../lib/api-error.ts';
 import { encryptForGroup, type DisplayMessage } from '../../../lib/crypto.ts';
-import { chatsApi } from '../api/chats.api.ts';
 import type { HistoryChange } from '../api/live-message-changes.ts';
 import {
   useDeleteMessageMutation,
@@ -13,6 +12,7 @@ import {
 } from '../api/message-actions.api.ts';
 import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
 import { api, listTag } from '../../../lib/api.ts';
+import { withCurrentMembers } from '../current-members.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
 
 export interface MessageActions {
@@ -53,25 +53,16 @@ export const useMessageActions = (
     [dispatch, chat._id, me._id],
   );
 
-  /** Encrypts `text` for the members of `target` and sends it with `send`; see above for the retry. */
+  /** Encrypts `text` for the members of `target` and sends it with `send` (see `withCurrentMembers`). */
   const sealForMembers = useCallback(
-    async <T>(
+    <T>(
       text: string,
       send: (payload: Awaited<ReturnType<typeof encryptForGroup>>) => Promise<T>,
       target: ChatView = chat,
-    ) => {
-      const attempt = async (participants: ChatView['participants']) =>
-        send(await encryptForGroup(text, [...participants.map((p) => p._id), me._id]));
-      try {
-        return await attempt(target.participants);
-      } catch (failure) {
-        if (!isApiError(failure) || failure.code !== 'KEY_MAP_MISMATCH') throw failure;
-        const fresh = await dispatch(
-          chatsApi.endpoints.getChatById.initiate(target._id, { subscribe: false, forceRefetch: true }),
-        ).unwrap();
-        return attempt(fresh.participants);
-      }
-    },
+    ) =>
+      withCurrentMembers(dispatch, target, async (participants) =>
+        send(await encryptForGroup(text, [...participants.map((p) => p._id), me._id])),
+      ),
     [dispatch, chat, me._id],
   );
 
