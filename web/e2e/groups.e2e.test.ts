@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   currentUserId,
@@ -8,16 +8,11 @@ import {
   signedUpPerson,
   uniqueName,
 } from './flows.ts';
-import { startVeilWeb, type VeilWeb } from './harness.ts';
+import { useVeilWeb } from './harness.ts';
 
 /** Group membership between three real browsers: adding, removing and leaving, with system lines. */
 describe('groups (browser)', { timeout: 150_000 }, () => {
-  let veil: VeilWeb;
-  beforeAll(async () => {
-    veil = await startVeilWeb();
-  }, 240_000);
-  afterEach(({ task }) => veil.finishTest(task));
-  afterAll(() => veil?.stop());
+  const veilWeb = useVeilWeb();
 
   const systemLine = (page: Page, text: string) => page.getByTestId('system-line').filter({ hasText: text });
   const groupInfo = async (page: Page) => {
@@ -28,9 +23,9 @@ describe('groups (browser)', { timeout: 150_000 }, () => {
   };
 
   it('adds a member who reads from then on, removes one who stops receiving, and lets one leave', async () => {
-    const alice = await signedUpPerson(veil, 'qal');
-    const bob = await signedUpPerson(veil, 'qbo');
-    const carol = await signedUpPerson(veil, 'qca');
+    const alice = await signedUpPerson(veilWeb(), 'qal');
+    const bob = await signedUpPerson(veilWeb(), 'qbo');
+    const carol = await signedUpPerson(veilWeb(), 'qca');
     const groupName = uniqueName('Crew');
     const bobId = await currentUserId(bob.page);
     await alice.page.evaluate(

@@ -1,16 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { messageWithText, openChat, sayHi, sendMessage, signedUpPerson } from './flows.ts';
-import { startVeilWeb, type VeilWeb } from './harness.ts';
+import { useVeilWeb } from './harness.ts';
 
 /** A message's actions menu between real browsers: edit, delete for everyone and for me, react, copy. */
 describe('message actions (browser)', { timeout: 150_000 }, () => {
-  let veil: VeilWeb;
-  beforeAll(async () => {
-    veil = await startVeilWeb();
-  }, 240_000);
-  afterEach(({ task }) => veil.finishTest(task));
-  afterAll(() => veil?.stop());
+  const veilWeb = useVeilWeb();
 
   /** Opens a message's menu from the keyboard: focus its actions button, Enter. */
   const openMenu = async (message: Locator) => {
@@ -22,8 +17,8 @@ describe('message actions (browser)', { timeout: 150_000 }, () => {
   };
 
   const chatBetween = async () => {
-    const alice = await signedUpPerson(veil, 'mal');
-    const bob = await signedUpPerson(veil, 'mbo');
+    const alice = await signedUpPerson(veilWeb(), 'mal');
+    const bob = await signedUpPerson(veilWeb(), 'mbo');
     await sayHi(alice.page, bob.name);
     await openChat(bob.page, alice.name);
     await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
@@ -108,7 +103,7 @@ describe('message actions (browser)', { timeout: 150_000 }, () => {
 
   it('forwards a message to another chat, encrypted anew for its members', async () => {
     const { alice, bob } = await chatBetween();
-    const carol = await signedUpPerson(veil, 'mca');
+    const carol = await signedUpPerson(veilWeb(), 'mca');
     await sayHi(alice.page, carol.name);
     await openChat(alice.page, bob.name);
     await sendMessage(bob.page, 'Pass this on');
