@@ -101,7 +101,7 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
           <label htmlFor={`${titleId}-name`}>Group name</label>
           <input
             id={`${titleId}-name`}
-            className="form__input"
+            className="field__input"
             value={name}
             maxLength={100}
             onChange={(event) => setName(event.target.value)}
