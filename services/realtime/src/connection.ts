@@ -23,6 +23,8 @@ export interface ConnectionDeps {
   tracing: Pick<Tracing, 'run'>;
   metrics: Pick<RealtimeMetrics, 'sent'>;
   links: LinkChannel;
+  /** The typer's privacy switch. */
+  showsTyping: (userId: string) => boolean;
 }
 
 const forbidden = (socket: RealtimeSocket, what: string) =>
@@ -89,7 +91,7 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
     presence.socketOffline(socket).catch(failed);
   });
 
-  registerTyping({ io, socket, membership, limiter: chatter, now });
+  registerTyping({ io, socket, membership, limiter: chatter, now, showsTyping: deps.showsTyping });
   registerReceipts({
     socket,
     messages: deps.messages,
