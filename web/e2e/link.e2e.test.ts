@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   currentUserId,
   login,
@@ -12,7 +12,7 @@ import {
   signedUpPerson,
   uniqueName,
 } from './flows.ts';
-import { desktop, phone, startVeilWeb, type VeilWeb } from './harness.ts';
+import { desktop, phone, useVeilWeb } from './harness.ts';
 import { readKeyStore } from './key-storage.ts';
 
 const password = 'correct horse 1';
@@ -23,17 +23,12 @@ const password = 'correct horse 1';
  * is the only way its history can be read in the new browser.
  */
 describe('link a browser by code (browser)', { timeout: 180_000 }, () => {
-  let veil: VeilWeb;
-  beforeAll(async () => {
-    veil = await startVeilWeb();
-  }, 240_000);
-  afterEach(({ task }) => veil.finishTest(task));
-  afterAll(() => veil?.stop());
+  const veilWeb = useVeilWeb();
 
   /** Someone without a key backup, with a chat history written in their first browser. */
   const personWithHistory = async (prefix: string) => {
-    const contact = await signedUpPerson(veil, `${prefix}c`);
-    const home = await veil.newPage();
+    const contact = await signedUpPerson(veilWeb(), `${prefix}c`);
+    const home = await veilWeb().newPage();
     const name = uniqueName(prefix);
     await register(home, name, password, undefined, { skip: true });
     await login(home, name, password);
@@ -47,7 +42,7 @@ describe('link a browser by code (browser)', { timeout: 180_000 }, () => {
 
   /** A second browser of the account, logged in, on "Link from another browser". */
   const newBrowserOnLinkScreen = async (name: string) => {
-    const fresh = await veil.newPage(phone);
+    const fresh = await veilWeb().newPage(phone);
     await login(fresh, name, password);
     await fresh.goto('/profile');
     await fresh.getByRole('button', { name: 'Restore it' }).click();
