@@ -42,11 +42,13 @@ export {
   maxPassphraseIterations,
   minPassphraseIterations,
   openKeyBackup,
+  openKeyBackupBundle,
   passphraseIterations,
   setBackupPassphrase,
   type BackupSecret,
   type BackupUnlock,
   type KeyBackup,
+  type OpenedKeyBundle,
   type PassphraseUnlock,
   type RecoveryKeyUnlock,
   type SealedBytes,
@@ -55,5 +57,32 @@ export {
   sealPrivateKey,
   sealPrivateKeyJwk,
   unsealPrivateKey,
+  type SealedKeyUse,
   type SealedPrivateKey,
 } from './sealed-key.ts';
+export {
+  ecdsaP256,
+  generateSigningKeyPair,
+  importSigningPublicKeySpkiBase64,
+  nonExtractableSigningKey,
+  signingJwkMatchesPublicKey,
+} from './signing-key.ts';
+export { keyFingerprint } from './digest.ts';
+export {
+  checkKeyLog,
+  keyLogEntryHash,
+  keyLogGenesisHash,
+  keyLogReasons,
+  nextKeyLogEntry,
+  type KeyLogCheck,
+  type KeyLogEntry,
+  type KeyLogProblem,
+  type KeyLogReason,
+} from './key-log.ts';
+export {
+  safetyNumber,
+  safetyNumberGroups,
+  safetyNumberHalf,
+  safetyNumberIterations,
+  type Identity,
+} from './safety-number.ts';

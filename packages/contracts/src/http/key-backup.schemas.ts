@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { parseWith } from '../parse.ts';
-import { isPaddedBase64, publicKeySchema } from './schemas.ts';
+import { isPaddedBase64, publicKeySchema, signingKeySchema } from './schemas.ts';
 
 /**
- * The encrypted key backup as the server accepts it (format version 1, made by @veil/crypto's
- * `createKeyBackup`). The server cannot open it; it checks only that it is a well-formed backup
- * of the right size, so nothing else can be parked under this name. Unknown fields are refused.
+ * The encrypted key backup as the server accepts it (format versions 1 and 2, made by
+ * @veil/crypto's `createKeyBackup`; version 2 may also hold the signing key). The server cannot
+ * open it; it checks only that it is a well-formed backup of the right size, so nothing else can
+ * be parked under this name. Unknown fields are refused.
  */
 const bytes = (count: number, what: string) =>
   z
@@ -44,30 +45,46 @@ const passphraseUnlockSchema = z.strictObject({
 export const keyBackupUnlockKinds = ['recovery-key', 'passphrase'] as const;
 export type KeyBackupUnlockKind = (typeof keyBackupUnlockKinds)[number];
 
-export const keyBackupSchema = z.strictObject(
-  {
-    version: z.literal(1, { error: 'Unknown key backup version (this server reads version 1)' }),
-    publicKey: publicKeySchema,
-    privateKey: z.strictObject({
-      iv,
-      ciphertext: z
-        .string({ error: 'ciphertext is required' })
-        .max(limits.keyBackupCiphertextMaxChars, 'ciphertext is too large')
-        .refine(isPaddedBase64, 'ciphertext must be base64'),
-    }),
-    unlocks: z
-      .array(z.discriminatedUnion('kind', [recoveryKeyUnlockSchema, passphraseUnlockSchema]), {
-        error: 'unlocks must be a list',
-      })
-      .refine(
-        (unlocks) =>
-          unlocks.filter((u) => u.kind === 'recovery-key').length === 1 &&
-          unlocks.filter((u) => u.kind === 'passphrase').length <= 1,
-        'A key backup has one recovery-key unlock and at most one passphrase unlock',
-      ),
-  },
-  { error: (issue) => (issue.code === 'invalid_type' ? 'backup must be an object' : undefined) },
-);
+const encryptedPrivateKey = (maxChars: number) =>
+  z.strictObject({
+    iv,
+    ciphertext: z
+      .string({ error: 'ciphertext is required' })
+      .max(maxChars, 'ciphertext is too large')
+      .refine(isPaddedBase64, 'ciphertext must be base64'),
+  });
+
+export const keyBackupSchema = z
+  .strictObject(
+    {
+      version: z.union([z.literal(1), z.literal(2)], {
+        error: 'Unknown key backup version (this server reads versions 1 and 2)',
+      }),
+      publicKey: publicKeySchema,
+      privateKey: encryptedPrivateKey(limits.keyBackupCiphertextMaxChars),
+      signingKey: z
+        .strictObject({
+          publicKey: signingKeySchema,
+          privateKey: encryptedPrivateKey(limits.keyBackupSigningCiphertextMaxChars),
+        })
+        .optional(),
+      unlocks: z
+        .array(z.discriminatedUnion('kind', [recoveryKeyUnlockSchema, passphraseUnlockSchema]), {
+          error: 'unlocks must be a list',
+        })
+        .refine(
+          (unlocks) =>
+            unlocks.filter((u) => u.kind === 'recovery-key').length === 1 &&
+            unlocks.filter((u) => u.kind === 'passphrase').length <= 1,
+          'A key backup has one recovery-key unlock and at most one passphrase unlock',
+        ),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'backup must be an object' : undefined) },
+  )
+  .refine((backup) => backup.version === 2 || backup.signingKey === undefined, {
+    message: 'Only a version 2 key backup holds a signing key',
+    path: ['signingKey'],
+  });
 export type KeyBackupBlob = z.infer<typeof keyBackupSchema>;
 
 /** `PUT /user/keyBackup`: `{ backup }` and nothing else; the backup itself goes to `parseKeyBackup`. */

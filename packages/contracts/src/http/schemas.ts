@@ -41,6 +41,8 @@ export const newPasswordSchema = z
   .max(limits.passwordMax, `Password must be at most ${limits.passwordMax} characters`);
 
 export const publicKeySchema = base64(limits.publicKeyMaxChars, 'publicKey');
+/** The account's identity signing key (ECDSA P-256, base64 SPKI); the user service checks the curve. */
+export const signingKeySchema = base64(limits.signingKeyMaxChars, 'signingKey');
 
 export const registerBodySchema = z.object({
   username: usernameSchema,

@@ -125,7 +125,7 @@ export const keyBackupSuite = (options: Partial<StartVeilOptions> = {}) => {
       ['a list', [good], /body/i],
       ['a string', { backup: 'backup' }, /object/],
       ['an extra field', { backup: good, note: 'hi' }, /Unrecognized key: "note"/],
-      ['an unknown version', { backup: { ...good, version: 2 } }, /version/],
+      ['an unknown version', { backup: { ...good, version: 3 } }, /version/],
       ['no recovery key', { backup: { ...good, unlocks: [] } }, /recovery-key/],
       ['two recovery keys', { backup: { ...good, unlocks: [recovery, recovery] } }, /recovery-key/],
       ['a field the format lacks', { backup: { ...good, plaintext: 'x' } }, /plaintext|Unrecognized/],
