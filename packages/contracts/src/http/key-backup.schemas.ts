@@ -100,10 +100,12 @@ export interface KeyBackupSummary {
   unlocks: KeyBackupUnlockKind[];
 }
 
-/** `GET /user/keyStatus`: the account's published key and whether a backup of it exists. */
+/** `GET /user/keyStatus`: the account's published keys and whether a backup of them exists. */
 export interface KeyStatus {
   publicKey: string;
-  /** When the published key was published (registration, until keys can be replaced). */
+  /** The identity signing key (base64 SPKI), null for an account that has not made one yet. */
+  signingKey: string | null;
+  /** When the published encryption key was published (registration, or the last key reset). */
   publishedAt: string;
   backup: KeyBackupSummary | null;
 }

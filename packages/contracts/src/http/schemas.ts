@@ -48,6 +48,8 @@ export const registerBodySchema = z.object({
   username: usernameSchema,
   password: newPasswordSchema,
   publicKey: publicKeySchema,
+  /** Optional: the identity signing key (ECDSA P-256, base64 SPKI); the spec's client sends none. */
+  signingKey: signingKeySchema.optional(),
   /** Optional: the encrypted backup of the new private key, as JSON text (`parseKeyBackupText`). */
   keyBackup: z.string({ error: 'keyBackup must be JSON text' }).optional(),
 });

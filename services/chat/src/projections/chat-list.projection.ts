@@ -107,6 +107,7 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
       case 'UsernameReleased':
       case 'MessageSeen':
       case 'KeyBackupStored':
+      case 'KeysPublished':
         return;
       default: {
         // Every event of the contexts followed is named above: a new one must be decided on.
