@@ -104,6 +104,8 @@ describe('the key-change log', () => {
     const added = await api.post('/api/v1/user/signingKey', { signingKey }, legacy.accessToken);
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     expect(added.body.data).toMatchObject({ publicKey: legacy.publicKey, signingKey });
+    // A signing key does not change when the encryption key was published.
+    expect(Date.parse(added.body.data.publishedAt)).toBeLessThanOrEqual(Date.parse(first.entries[0]!.at));
     const log = await keyLogOf(legacy, legacy);
     expect(log.entries).toHaveLength(2);
     expect(log.entries[0]).toEqual(first.entries[0]); // append-only: the first entry is unchanged

@@ -87,7 +87,8 @@ export const userDirectoryProjection = (
             ...doc,
             publicKey: entry.encryptionKey,
             signingKey: entry.signingKey,
-            keysPublishedAt: entry.at,
+            // Only a new encryption key moves the time messages are compared with (a reset).
+            ...(entry.encryptionKey !== doc.publicKey && { keysPublishedAt: entry.at }),
           });
         return;
       }

@@ -60,6 +60,7 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
           userId={user._id}
           username={user.username}
           publicKey={situation.status.publicKey}
+          signingKey={situation.status.signingKey}
           onClose={(created) =>
             close(created ? 'Your new recovery key is saved. It replaces the old one.' : null)
           }

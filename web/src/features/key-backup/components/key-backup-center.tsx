@@ -49,6 +49,7 @@ const KeyBackupSession = ({ user }: { user: PublicUser }) => {
           userId={user._id}
           username={user.username}
           publicKey={situation.status.publicKey}
+          signingKey={situation.status.signingKey}
           onClose={() => setCreating(false)}
         />
       )}
