@@ -6,12 +6,13 @@ import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { useKeySituation } from '../hooks/use-key-situation.ts';
 import { CreateBackupDialog } from './create-backup-dialog.tsx';
 import { PassphraseDialog } from './passphrase-dialog.tsx';
+import { ResetKeysDialog } from './reset-keys-dialog.tsx';
 
 /** The profile's "Message backup" card: what is backed up, and the ways to change it. */
 const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
   const dispatch = useAppDispatch();
   const situation = useKeySituation(user._id);
-  const [dialog, setDialog] = useState<'create' | 'passphrase' | null>(null);
+  const [dialog, setDialog] = useState<'create' | 'passphrase' | 'reset' | null>(null);
   const [notice, setNotice] = useState('');
   if (situation.loading || !situation.status) return null;
 
@@ -54,6 +55,9 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
             {hasPassphrase ? 'Change passphrase' : 'Add a passphrase'}
           </button>
         )}
+        <button type="button" className="button" onClick={() => setDialog('reset')}>
+          I lost my key: start fresh
+        </button>
       </div>
       {dialog === 'create' && (
         <CreateBackupDialog
@@ -67,6 +71,15 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
         />
       )}
       {dialog === 'passphrase' && <PassphraseDialog hasPassphrase={hasPassphrase} onClose={close} />}
+      {dialog === 'reset' && (
+        <ResetKeysDialog
+          userId={user._id}
+          username={user.username}
+          onClose={(reset) =>
+            close(reset ? 'Your account has new keys, backed up under your new recovery key.' : null)
+          }
+        />
+      )}
     </section>
   );
 };

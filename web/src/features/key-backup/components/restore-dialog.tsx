@@ -9,6 +9,8 @@ interface RestoreDialogProps {
   /** The backup's summary; null when there is none, undefined when that is not known. */
   backup: KeyStatus['backup'] | undefined;
   onNotNow: () => void;
+  /** "I lost my key: start fresh". */
+  onStartFresh: () => void;
 }
 
 /**
@@ -16,7 +18,7 @@ interface RestoreDialogProps {
  * case, spaces or dashes) or the passphrase restores it from the backup; "Not now" leaves the
  * messages saying why they cannot be read.
  */
-export const RestoreDialog = ({ userId, backup, onNotNow }: RestoreDialogProps) => {
+export const RestoreDialog = ({ userId, backup, onNotNow, onStartFresh }: RestoreDialogProps) => {
   const [typed, setTyped] = useState('');
   const { restore, busy, error, waitSeconds } = useRestore(userId);
   const hasPassphrase = backup === undefined || (backup?.unlocks.includes('passphrase') ?? false);
@@ -72,6 +74,12 @@ export const RestoreDialog = ({ userId, backup, onNotNow }: RestoreDialogProps) 
             Not now
           </button>
         </div>
+        <p className="panel__hint">
+          Lost your recovery key too?{' '}
+          <button type="button" className="link-button" onClick={onStartFresh} disabled={busy}>
+            I lost my key: start fresh
+          </button>
+        </p>
       </form>
     </ModalDialog>
   );
