@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startVeil, type RunningVeil } from '@veil/runtime';
 import { chromiumLaunchOptions } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 /**
  * Browser tests against the real Veil: the embedded app (API, realtime, the built web client)
@@ -120,4 +121,19 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+};
+
+/**
+ * One Veil and browser for the test file: started before its tests, each test's pages closed
+ * (with screenshots when it failed) after it, stopped at the end. `web.veil` is set once the
+ * file's tests run.
+ */
+export const useVeilWeb = (options: { env?: Record<string, string> } = {}) => {
+  const web = {} as { veil: VeilWeb };
+  beforeAll(async () => {
+    web.veil = await startVeilWeb(options);
+  }, 240_000);
+  afterEach(({ task }) => web.veil.finishTest(task));
+  afterAll(() => web.veil?.stop());
+  return web;
 };

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   checkKeyLog,
   createKeyBackup,
@@ -9,22 +9,15 @@ import {
   keyLogGenesisHash,
   type KeyLogEntry,
 } from '@veil/crypto';
-import { createApi, type Api, type ApiResponse } from './support/api-client.ts';
-import { startTestVeil, type TestVeil } from './support/test-veil.ts';
+import { expectJsonError } from './support/json-errors.ts';
+import { useTestVeil } from './support/test-veil.ts';
 import { createUser, type TestUser } from './support/users.ts';
 
 /**
  * The key-change log over real HTTP on the embedded app: who may read it, that it only grows and
  * stays chained, and that bad keys, oversized bodies and repeated resets store nothing.
  */
-let veil: TestVeil;
-let api: Api;
-
-beforeAll(async () => {
-  veil = await startTestVeil();
-  api = createApi(veil.url);
-});
-afterAll(() => veil.destroy());
+const running = useTestVeil();
 
 const newKeys = async () => {
   const [encryption, signing] = await Promise.all([generateUserKeyPair(), generateSigningKeyPair()]);
@@ -39,7 +32,7 @@ const newKeys = async () => {
 /** A user registered as the browser registers now: both keys in the form. */
 const createIdentityUser = async (base: string) => {
   const keys = await newKeys();
-  const user = await createUser(api, base, undefined, {
+  const user = await createUser(running.api, base, undefined, {
     keys: keys.encryption,
     fields: { signingKey: keys.signingKey },
   });
@@ -47,7 +40,7 @@ const createIdentityUser = async (base: string) => {
 };
 
 const keyLogOf = async (user: { _id: string }, reader: TestUser) => {
-  const res = await api.get(`/api/v1/users/${user._id}/keyLog`, reader.accessToken);
+  const res = await running.api.get(`/api/v1/users/${user._id}/keyLog`, reader.accessToken);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data as {
     entries: KeyLogEntry[];
@@ -60,19 +53,10 @@ const expectValid = async (log: Awaited<ReturnType<typeof keyLogOf>>, pinnedHash
   expect(check, JSON.stringify(check)).toMatchObject({ ok: true });
 };
 
-const expectJsonError = (res: ApiResponse, status: number, code?: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toMatchObject({
-    success: false,
-    code: code ?? expect.any(String),
-    message: expect.any(String),
-  });
-};
-
 describe('the key-change log', () => {
   it('starts with the keys given at registration, and any signed-in user may read it', async () => {
     const alice = await createIdentityUser('klreg');
-    const bob = await createUser(api, 'klreader');
+    const bob = await createUser(running.api, 'klreader');
     const log = await keyLogOf(alice, bob);
     expect(log.entries).toHaveLength(1);
     expect(log.entries[0]).toMatchObject({
@@ -84,24 +68,28 @@ describe('the key-change log', () => {
     });
     expect(log.current).toEqual({ encryptionKey: alice.publicKey, signingKey: alice.signingKey });
     await expectValid(log);
-    expect((await api.get(`/api/v1/user/publicKey/${alice._id}`)).body.data).toEqual({
+    expect((await running.api.get(`/api/v1/user/publicKey/${alice._id}`)).body.data).toEqual({
       publicKey: alice.publicKey,
       signingKey: alice.signingKey,
     });
 
-    expectJsonError(await api.get(`/api/v1/users/${alice._id}/keyLog`), 401);
-    expectJsonError(await api.get(`/api/v1/users/${alice._id}/keyLog`, 'not-a-token'), 401);
-    expectJsonError(await api.get(`/api/v1/users/nosuchuser/keyLog`, bob.accessToken), 404, 'USER_NOT_FOUND');
-    expectJsonError(await api.get(`/api/v1/users/..%2Fetc/keyLog`, bob.accessToken), 400);
+    expectJsonError(await running.api.get(`/api/v1/users/${alice._id}/keyLog`), 401);
+    expectJsonError(await running.api.get(`/api/v1/users/${alice._id}/keyLog`, 'not-a-token'), 401);
+    expectJsonError(
+      await running.api.get(`/api/v1/users/nosuchuser/keyLog`, bob.accessToken),
+      404,
+      'USER_NOT_FOUND',
+    );
+    expectJsonError(await running.api.get(`/api/v1/users/..%2Fetc/keyLog`, bob.accessToken), 400);
   });
 
   it('adds a first signing key to an account that had none, once, as a chained entry', async () => {
-    const legacy = await createUser(api, 'kllegacy');
+    const legacy = await createUser(running.api, 'kllegacy');
     const first = await keyLogOf(legacy, legacy);
     expect(first.entries).toMatchObject([{ seq: 1, reason: 'registered', signingKey: null }]);
     const { signingKey } = await newKeys();
 
-    const added = await api.post('/api/v1/user/signingKey', { signingKey }, legacy.accessToken);
+    const added = await running.api.post('/api/v1/user/signingKey', { signingKey }, legacy.accessToken);
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     expect(added.body.data).toMatchObject({ publicKey: legacy.publicKey, signingKey });
     // A signing key does not change when the encryption key was published.
@@ -116,7 +104,7 @@ describe('the key-change log', () => {
     });
     await expectValid(log, first.entries[0]!.hash);
 
-    const again = await api.post(
+    const again = await running.api.post(
       '/api/v1/user/signingKey',
       { signingKey: (await newKeys()).signingKey },
       legacy.accessToken,
@@ -126,10 +114,12 @@ describe('the key-change log', () => {
   });
 
   it('lets only one of two racing first signing keys in', async () => {
-    const racer = await createUser(api, 'klrace');
+    const racer = await createUser(running.api, 'klrace');
     const keys = await Promise.all([newKeys(), newKeys(), newKeys()]);
     const answers = await Promise.all(
-      keys.map(({ signingKey }) => api.post('/api/v1/user/signingKey', { signingKey }, racer.accessToken)),
+      keys.map(({ signingKey }) =>
+        running.api.post('/api/v1/user/signingKey', { signingKey }, racer.accessToken),
+      ),
     );
     expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409]);
     const log = await keyLogOf(racer, racer);
@@ -155,8 +145,8 @@ describe('the key-change log', () => {
       ['resetKeys', {}, 400],
     ];
     for (const [route, body, status] of refused)
-      expectJsonError(await api.post(`/api/v1/user/${route}`, body, carol.accessToken), status);
-    const huge = await api.call('POST', '/api/v1/user/resetKeys', {
+      expectJsonError(await running.api.post(`/api/v1/user/${route}`, body, carol.accessToken), status);
+    const huge = await running.api.call('POST', '/api/v1/user/resetKeys', {
       token: carol.accessToken,
       raw: {
         body: JSON.stringify({ publicKey: 'A'.repeat(2 * 1024 * 1024) }),
@@ -181,14 +171,14 @@ describe('the key-change log', () => {
 
     // A backup of other keys than the new ones is refused, and nothing changes.
     const other = await newKeys();
-    const mismatched = await api.post(
+    const mismatched = await running.api.post(
       '/api/v1/user/resetKeys',
       { publicKey: other.publicKey, signingKey: other.signingKey, backup },
       dave.accessToken,
     );
     expectJsonError(mismatched, 400, 'VALIDATION_FAILED');
 
-    const reset = await api.post(
+    const reset = await running.api.post(
       '/api/v1/user/resetKeys',
       { publicKey: fresh.publicKey, signingKey: fresh.signingKey, backup },
       dave.accessToken,
@@ -204,7 +194,9 @@ describe('the key-change log', () => {
       publishedAt: log.entries[1]!.at,
       backup: { storedAt: expect.any(String), unlocks: ['recovery-key'] },
     });
-    expect((await api.get(`/api/v1/user/publicKey/${dave._id}`)).body.data.publicKey).toBe(fresh.publicKey);
+    expect((await running.api.get(`/api/v1/user/publicKey/${dave._id}`)).body.data.publicKey).toBe(
+      fresh.publicKey,
+    );
     // What a browser pinned before the reset is still in the log: the log was extended, not rewritten.
     expect(log.entries[0]).toEqual(before.entries[0]);
   });
@@ -214,7 +206,11 @@ describe('the key-change log', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
       const { publicKey, signingKey } = await newKeys();
-      const res = await api.post('/api/v1/user/resetKeys', { publicKey, signingKey }, erin.accessToken);
+      const res = await running.api.post(
+        '/api/v1/user/resetKeys',
+        { publicKey, signingKey },
+        erin.accessToken,
+      );
       statuses.push(res.status);
       if (res.status === 429) expectJsonError(res, 429, 'RATE_LIMITED');
     }
@@ -223,6 +219,6 @@ describe('the key-change log', () => {
     expect(log.entries.map((entry) => entry.reason)).toEqual(['registered', 'reset', 'reset', 'reset']);
     await expectValid(log);
     // After a reset without a backup, the backup of replaced keys is not reported as the account's.
-    expect((await api.get('/api/v1/user/keyStatus', erin.accessToken)).body.data.backup).toBeNull();
+    expect((await running.api.get('/api/v1/user/keyStatus', erin.accessToken)).body.data.backup).toBeNull();
   });
 });

@@ -12,7 +12,8 @@ import {
   setBackupPassphrase,
 } from '@veil/crypto';
 import type { StartVeilOptions } from '../../src/index.ts';
-import { createApi, type Api, type ApiResponse } from '../support/api-client.ts';
+import { createApi, type Api } from '../support/api-client.ts';
+import { expectJsonError } from '../support/json-errors.ts';
 import { createBackedUpUser } from '../support/key-backups.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
 import { createUser, registerForm, uniqueName } from '../support/users.ts';
@@ -40,16 +41,6 @@ export const keyBackupSuite = (options: Partial<StartVeilOptions> = {}) => {
     const res = await api.get('/api/v1/user/keyStatus', token);
     expect(res.status).toBe(200);
     return res.body.data;
-  };
-
-  const expectJsonError = (res: ApiResponse, status: number, code?: string, message?: RegExp) => {
-    expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body).toMatchObject({
-      success: false,
-      code: code ?? expect.any(String),
-      message: expect.any(String),
-    });
-    if (message) expect(res.body.message).toMatch(message);
   };
 
   it('keeps the backup made at registration and gives it back to its owner, who can open it', async () => {
