@@ -1,6 +1,8 @@
 import {
+  createKeyBackup,
   exportPrivateKeyJwk,
   exportPublicKeySpkiBase64,
+  generateRecoveryKey,
   generateSigningKeyPair,
   generateUserKeyPair,
   nextKeyLogEntry,
@@ -201,7 +203,15 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     const form = new FormData();
     form.append('username', name);
     form.append('password', password);
-    form.append('publicKey', await exportPublicKeySpkiBase64(keys.publicKey));
+    const publicKey = await exportPublicKeySpkiBase64(keys.publicKey);
+    form.append('publicKey', publicKey);
+    // Its backup holds the encryption key alone, as every backup did before signing keys.
+    const backup = await createKeyBackup({
+      privateKey: keys.privateKey,
+      publicKey,
+      recoveryKey: generateRecoveryKey(),
+    });
+    form.append('keyBackup', JSON.stringify(backup));
     const registered = await fetch(`${web.veil.url}/api/v1/user/register`, { method: 'POST', body: form });
     expect(registered.status).toBe(201);
     const userId = ((await registered.json()) as { data: { user: { _id: string } } }).data.user._id;
@@ -218,6 +228,11 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
       const reasons = (await logs.get(userId))?.entries.map((e) => e.reason);
       expect(reasons).toEqual(['registered', 'signing-key-added']);
     });
+    // The profile says the backup lacks it, and offers a new recovery key for both.
+    await page.goto('/profile');
+    await page.getByTestId('backup-lacks-signing-key').waitFor();
+    await page.getByRole('button', { name: 'New recovery key' }).waitFor();
+
     // Kept as the encryption key is: non-extractable, for signing only.
     expect((await readKeyStore(page)).signing[userId]).toMatchObject([
       { isCryptoKey: true, extractable: false, usages: ['sign'], exportRejected: true },

@@ -192,7 +192,7 @@ describe('the key-change log', () => {
       publicKey: fresh.publicKey,
       signingKey: fresh.signingKey,
       publishedAt: log.entries[1]!.at,
-      backup: { storedAt: expect.any(String), unlocks: ['recovery-key'] },
+      backup: { storedAt: expect.any(String), unlocks: ['recovery-key'], holdsSigningKey: true },
     });
     expect((await running.api.get(`/api/v1/user/publicKey/${dave._id}`)).body.data.publicKey).toBe(
       fresh.publicKey,

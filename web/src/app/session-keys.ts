@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
 import { accountKeys, forgetLoadedKeys } from '../lib/account-keys.ts';
+import { api } from '../lib/api.ts';
 import { ensureSigningKey } from '../lib/identity-keys.ts';
 import { selectKeysVersion } from '../lib/key-backup.slice.ts';
 import { selectCurrentUser } from '../lib/session.slice.ts';
-import { useAppSelector } from './hooks.ts';
+import { useAppDispatch, useAppSelector } from './hooks.ts';
 
 /**
  * At every session start (a login, or a page opened with a stored session) the account's keys
@@ -15,6 +16,7 @@ import { useAppSelector } from './hooks.ts';
 export const useSessionKeys = () => {
   const userId = useAppSelector(selectCurrentUser)?._id;
   const keysVersion = useAppSelector(selectKeysVersion);
+  const dispatch = useAppDispatch();
   useEffect(() => {
     if (!userId) return;
     void accountKeys(userId);
@@ -22,6 +24,9 @@ export const useSessionKeys = () => {
   }, [userId]);
   useEffect(() => {
     if (!userId) return;
-    ensureSigningKey(userId).catch((error: unknown) => console.warn('Could not add a signing key', error));
-  }, [userId, keysVersion]);
+    ensureSigningKey(userId).then(
+      (published) => published && dispatch(api.util.invalidateTags(['KeyStatus'])),
+      (error: unknown) => console.warn('Could not add a signing key', error),
+    );
+  }, [userId, keysVersion, dispatch]);
 };

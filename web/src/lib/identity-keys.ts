@@ -66,15 +66,16 @@ export const exportableSigningKey = async (userId: string, publicKey: string): P
  * An account registered before signing keys gets one in the first browser that holds its
  * current encryption key: made here, kept here, then published (a `signing-key-added` entry of
  * its key log). If another browser published one first, the server refuses this one and the
- * kept copy stays unused.
+ * kept copy stays unused. Resolves whether this browser published one.
  */
-export const ensureSigningKey = async (userId: string): Promise<void> => {
+export const ensureSigningKey = async (userId: string): Promise<boolean> => {
   const status = await fetchKeyStatus();
-  if (status.signingKey) return;
+  if (status.signingKey) return false;
   const held = await accountKeyRing(userId);
-  if (!held.some((key) => key.publicKey === status.publicKey)) return;
+  if (!held.some((key) => key.publicKey === status.publicKey)) return false;
   const pair = await generateSigningKeyPair();
   const signing = { privateKey: pair.privateKey, publicKey: await exportPublicKeySpkiBase64(pair.publicKey) };
   await keepSigningKey(userId, signing);
   await publishSigningKey(signing.publicKey);
+  return true;
 };

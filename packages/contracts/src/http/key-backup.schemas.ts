@@ -98,6 +98,8 @@ export interface KeyBackupSummary {
   storedAt: string;
   /** Which secrets open it. */
   unlocks: KeyBackupUnlockKind[];
+  /** Whether it holds a signing key too (a version 1 backup, or one made before the account had one, does not). */
+  holdsSigningKey: boolean;
 }
 
 /** `GET /user/keyStatus`: the account's published keys and whether a backup of them exists. */
@@ -113,6 +115,7 @@ export interface KeyStatus {
 export const summarizeKeyBackup = (backup: KeyBackupBlob, storedAt: string): KeyBackupSummary => ({
   storedAt,
   unlocks: backup.unlocks.map((unlock) => unlock.kind),
+  holdsSigningKey: backup.signingKey !== undefined,
 });
 
 const tooLarge = () =>

@@ -50,7 +50,11 @@ export const keyBackupSuite = (options: Partial<StartVeilOptions> = {}) => {
       publicKey: alice.publicKey,
       signingKey: null,
       publishedAt: expect.any(String),
-      backup: { storedAt: expect.any(String), unlocks: ['recovery-key', 'passphrase'] },
+      backup: {
+        storedAt: expect.any(String),
+        unlocks: ['recovery-key', 'passphrase'],
+        holdsSigningKey: false,
+      },
     });
 
     const res = await api.get('/api/v1/user/keyBackup', alice.accessToken);
@@ -203,6 +207,7 @@ export const keyBackupSuite = (options: Partial<StartVeilOptions> = {}) => {
     expect(stored.body.data).toEqual({
       storedAt: expect.any(String),
       unlocks: ['recovery-key', 'passphrase'],
+      holdsSigningKey: false,
     });
     const served = (await api.get('/api/v1/user/keyBackup', alice.accessToken)).body.data.backup;
     expect(served).toEqual(changed);

@@ -31,6 +31,12 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
           ? `Your key is backed up. It opens with your recovery key${hasPassphrase ? ' or your passphrase' : ''}.`
           : 'Your key is not backed up: your messages can be read only in a browser that has it.'}
       </p>
+      {backup && situation.status.signingKey && !backup.holdsSigningKey && (
+        <p className="panel__hint" data-testid="backup-lacks-signing-key">
+          Your backup was made before your account had a signing key, so it does not hold it.
+          {situation.canBackUp ? ' Make a new recovery key to back up both keys.' : ''}
+        </p>
+      )}
       {!situation.holdsKey && (
         <p className="panel__hint">
           This browser has no key for your account.{' '}
