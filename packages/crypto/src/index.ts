@@ -86,3 +86,10 @@ export {
   safetyNumberIterations,
   type Identity,
 } from './safety-number.ts';
+export {
+  directChatRef,
+  messageSignatureBytes,
+  signMessage,
+  verifyMessageSignature,
+  type SignedMessage,
+} from './message-signature.ts';

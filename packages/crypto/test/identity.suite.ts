@@ -1,3 +1,4 @@
+import type { SignedMessage } from '../src/index.ts';
 import { assert, rejects, type CryptoCase, type CryptoModule } from './suite-kit.ts';
 
 /** The identity signing key, the key bundle's backup, the key-change log and safety numbers. */
@@ -212,6 +213,89 @@ export const identityCases = (c: CryptoModule): CryptoCase[] => {
         assert(signingOnly !== seenByAlice, 'a new signing key alone changes it');
         const otherId = await c.safetyNumber(identity(alice), { ...identity(bob), userId: 'mallory' });
         assert(otherId !== seenByAlice, 'the user id is part of it');
+      },
+    },
+    {
+      name: 'signs a message over every field that makes it this message, and refuses any change',
+      async run() {
+        const [alice, bob, carol] = await Promise.all([
+          identityOf('alice'),
+          identityOf('bob'),
+          identityOf('carol'),
+        ]);
+        const signingKey = await c.nonExtractableSigningKey(alice.signing.privateKey);
+        const envelope = await c.encryptMessage('signed', {
+          alice: alice.encryption.publicKey,
+          bob: bob.encryption.publicKey,
+        });
+        const message: SignedMessage = {
+          ciphertext: envelope.content,
+          iv: envelope.iv,
+          chat: c.directChatRef('bob', 'alice'),
+          senderId: 'alice',
+          clientMessageId: 'client-1',
+          replyTo: null,
+          createdAt: '2026-01-02T03:04:05.000Z',
+          encryptedKeys: envelope.encryptedKeys,
+        };
+        const signature = await c.signMessage(signingKey, message);
+        assert(c.base64ToBytes(signature).length === 64, 'a 64-byte P-256 signature');
+        assert(await c.verifyMessageSignature(alice.signingKey, message, signature), 'verifies');
+        assert(
+          c.directChatRef('alice', 'bob') === message.chat,
+          'a direct chat is named the same from both sides',
+        );
+        const reordered = Object.fromEntries(Object.entries(message.encryptedKeys).reverse());
+        assert(
+          await c.verifyMessageSignature(
+            alice.signingKey,
+            { ...message, encryptedKeys: reordered },
+            signature,
+          ),
+          'the order of the wrapped keys does not matter',
+        );
+
+        const changes: [string, Partial<SignedMessage>][] = [
+          [
+            'ciphertext',
+            { ciphertext: (await c.encryptMessage('other', { bob: bob.encryption.publicKey })).content },
+          ],
+          ['iv', { iv: c.bytesToBase64(crypto.getRandomValues(new Uint8Array(12))) }],
+          ['chat', { chat: 'group-1' }],
+          ['sender', { senderId: 'carol' }],
+          ['client message id', { clientMessageId: 'client-2' }],
+          ['reply', { replyTo: 'message-9' }],
+          ['time', { createdAt: '2026-01-02T03:04:06.000Z' }],
+          [
+            'a member added',
+            { encryptedKeys: { ...message.encryptedKeys, carol: message.encryptedKeys.bob! } },
+          ],
+          ['a member dropped', { encryptedKeys: { alice: message.encryptedKeys.alice! } }],
+          [
+            'a wrapped key swapped',
+            { encryptedKeys: { ...message.encryptedKeys, bob: message.encryptedKeys.alice! } },
+          ],
+        ];
+        for (const [what, change] of changes)
+          assert(
+            !(await c.verifyMessageSignature(alice.signingKey, { ...message, ...change }, signature)),
+            what,
+          );
+        assert(
+          !(await c.verifyMessageSignature(carol.signingKey, message, signature)),
+          "another sender's key",
+        );
+        for (const bad of ['', 'AAAA', 'not base64!', signature.slice(4)])
+          assert(
+            !(await c.verifyMessageSignature(alice.signingKey, message, bad)),
+            `a malformed signature ${bad}`,
+          );
+        assert(!(await c.verifyMessageSignature('AAAA', message, signature)), 'a malformed key');
+        await rejects(
+          c.signMessage(signingKey, { ...message, clientMessageId: 'a\nb' }),
+          () => true,
+          'a field with a line break',
+        );
       },
     },
   ];
