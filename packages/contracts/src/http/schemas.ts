@@ -94,6 +94,19 @@ export const clientMessageIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{8,64}$/, 'clientMessageId must be 8-64 letters, digits, - or _');
 
+/**
+ * A sender signature (docs/crypto.md, "Sender signatures"): ECDSA P-256 in WebCrypto's 64-byte
+ * form, base64, and the sender's creation time it covers. The server checks its shape only: it
+ * cannot verify what it cannot read, and browsers verify it against the sender's key log.
+ */
+export const messageSignatureSchema = z.strictObject({
+  value: z
+    .string({ error: 'signature.value is required' })
+    .refine((s) => isPaddedBase64(s) && atob(s).length === 64, 'signature.value must be 64 bytes, base64'),
+  signedAt: z.iso.datetime({ error: 'signature.signedAt must be an ISO 8601 time' }),
+});
+export type MessageSignature = z.infer<typeof messageSignatureSchema>;
+
 export const sendIndividualBodySchema = z.object({
   encryptedMessage: ciphertext,
   iv: ivSchema,
@@ -101,6 +114,7 @@ export const sendIndividualBodySchema = z.object({
   encryptedAESKeyForSender: wrappedKey('encryptedAESKeyForSender'),
   replyTo: idSchema.nullish(),
   clientMessageId: clientMessageIdSchema.optional(),
+  signature: messageSignatureSchema.optional(),
 });
 
 /** Groups: the spec's payload plus `encryptedKeys`, which must name exactly the current members. */
@@ -114,6 +128,7 @@ export const sendGroupBodySchema = z.object({
     .refine((m) => Object.keys(m).length <= limits.groupMaxMembers, 'Too many keys'),
   replyTo: idSchema.nullish(),
   clientMessageId: clientMessageIdSchema.optional(),
+  signature: messageSignatureSchema.optional(),
 });
 
 /**
@@ -128,6 +143,7 @@ export const socketSendSchema = z.object({
   encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
   replyTo: idSchema.nullish(),
   clientMessageId: clientMessageIdSchema.optional(),
+  signature: messageSignatureSchema.optional(),
 });
 export type SocketSendPayload = z.infer<typeof socketSendSchema>;
 
@@ -168,6 +184,8 @@ export interface MessageView {
   createdAt: string;
   /** Position in the chat's history; clients page and catch up with it. */
   seq: number;
+  /** The sender's signature, when the message was sent with one. */
+  signature?: MessageSignature;
 }
 
 export interface ApiSuccess<T> {

@@ -1,4 +1,4 @@
-import { DomainError, limits, type EventData } from '@veil/contracts';
+import { DomainError, limits, type EventData, type MessageSignature } from '@veil/contracts';
 import { checkKeyMapCoversMembers } from './key-map.ts';
 
 export interface SendMessage {
@@ -10,6 +10,7 @@ export interface SendMessage {
   encryptedKeys: Record<string, string>;
   replyTo?: string | null | undefined;
   clientMessageId?: string | undefined;
+  signature?: MessageSignature | undefined;
 }
 
 /** What the command needs to know, read by the handler before it decides. */
@@ -35,6 +36,12 @@ export const decideSend = (command: SendMessage, state: SendState): EventData<'M
   if (command.content.length > limits.messageCiphertextMaxChars) {
     throw new DomainError('PAYLOAD_TOO_LARGE', 'Message is too large');
   }
+  if (command.signature && !command.clientMessageId) {
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      'A signed message needs its clientMessageId (the signature covers it)',
+    );
+  }
   if (command.replyTo && state.replyToChat !== command.chatId) {
     throw new DomainError('VALIDATION_FAILED', 'replyTo must be a message of this chat');
   }
@@ -47,5 +54,6 @@ export const decideSend = (command: SendMessage, state: SendState): EventData<'M
     encryptedKeys: command.encryptedKeys,
     replyTo: command.replyTo ?? null,
     ...(command.clientMessageId && { clientMessageId: command.clientMessageId }),
+    ...(command.signature && { signature: command.signature }),
   };
 };

@@ -1,4 +1,4 @@
-import type { ChatEvent, MessageEvent, MessageView } from '@veil/contracts';
+import type { ChatEvent, MessageEvent, MessageSignature, MessageView } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -20,6 +20,8 @@ export interface MessageDoc {
   seq: number;
   /** The sender's key for this message, when it sent one: a retry finds the stored message by it. */
   clientMessageId?: string;
+  /** The sender's signature, when the message was signed. */
+  signature?: MessageSignature;
 }
 
 export interface MembershipDoc {
@@ -49,7 +51,8 @@ export const messageDocOf = (
   position: number,
   seenBy: Record<string, true> = {},
 ): MessageDoc => {
-  const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo, clientMessageId } = event.data;
+  const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo, clientMessageId, signature } =
+    event.data;
   return {
     _id: messageId,
     chat: chatId,
@@ -62,6 +65,7 @@ export const messageDocOf = (
     createdAt: event.occurredAt,
     seq: position,
     ...(clientMessageId !== undefined && { clientMessageId }),
+    ...(signature !== undefined && { signature }),
   };
 };
 
@@ -124,4 +128,5 @@ export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): Mess
   seenBy: doc.seenBy,
   createdAt: doc.createdAt,
   seq: doc.seq,
+  ...(doc.signature && { signature: doc.signature }),
 });
