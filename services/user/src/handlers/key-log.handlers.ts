@@ -1,4 +1,4 @@
-import { DomainError, publicKeySchema, type userRpc } from '@veil/contracts';
+import { DomainError, type userRpc } from '@veil/contracts';
 import type { RpcImplementation, RunningProjection } from '@veil/kernel';
 import type { Clock, Collection, EventStore, IdGenerator } from '@veil/ports';
 import { appendKeyBackup, checkBackupHoldsKeys } from './key-backup.handlers.ts';
@@ -51,8 +51,6 @@ export const keyLogHandlers = (deps: Deps): RpcImplementation<KeyLogOperations> 
     },
 
     async resetKeys({ userId, publicKey, signingKey, keyBackup }) {
-      if (!publicKeySchema.safeParse(publicKey).success)
-        throw new DomainError('VALIDATION_FAILED', 'publicKey must be a base64 RSA-OAEP public key (SPKI)');
       await Promise.all([checkEncryptionKey(publicKey), checkSigningKey(signingKey)]);
       if (keyBackup) checkBackupHoldsKeys(keyBackup, publicKey, signingKey);
       const user = await requireUser(userId);

@@ -1,4 +1,10 @@
-import { DomainError, keyLogStreamId, type KeyLogEntryView, type UserEvent } from '@veil/contracts';
+import {
+  DomainError,
+  keyLogStreamId,
+  publicKeySchema,
+  type KeyLogEntryView,
+  type UserEvent,
+} from '@veil/contracts';
 import { importPublicKeySpkiBase64, importSigningPublicKeySpkiBase64, nextKeyLogEntry } from '@veil/crypto';
 import { newEvent, withRetry } from '@veil/kernel';
 import type { Clock, EventStore, IdGenerator } from '@veil/ports';
@@ -16,10 +22,12 @@ const invalid = (message: string) => new DomainError('VALIDATION_FAILED', messag
 
 /** The encryption key must be a real RSA-OAEP SPKI key: a garbage key would make every message to this user unreadable. */
 export const checkEncryptionKey = async (publicKey: string): Promise<void> => {
+  const refused = () => invalid('publicKey must be a base64 RSA-OAEP public key (SPKI)');
+  if (!publicKeySchema.safeParse(publicKey).success) throw refused();
   try {
     await importPublicKeySpkiBase64(publicKey);
   } catch {
-    throw invalid('publicKey must be a base64 RSA-OAEP public key (SPKI)');
+    throw refused();
   }
 };
 

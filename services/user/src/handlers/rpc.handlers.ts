@@ -1,4 +1,4 @@
-import { DomainError, publicKeySchema, userStreamId, usernameSchema, type userRpc } from '@veil/contracts';
+import { DomainError, userStreamId, usernameSchema, type userRpc } from '@veil/contracts';
 import { loadAggregate, newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Collection, Ports } from '@veil/ports';
 import { isActive, profileAggregate } from '../domain/profile.aggregate.ts';
@@ -29,14 +29,6 @@ const parseUsername = (value: string): string => {
   return parsed.data;
 };
 
-/** The public key must be a real RSA-OAEP SPKI key: a garbage key would make every message to this user unreadable. */
-const checkPublicKey = async (publicKey: string): Promise<void> => {
-  if (!publicKeySchema.safeParse(publicKey).success) {
-    throw new DomainError('VALIDATION_FAILED', 'publicKey must be a base64 RSA-OAEP public key (SPKI)');
-  }
-  await checkEncryptionKey(publicKey);
-};
-
 export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.operations> => {
   const { store, users, directory } = deps;
 
@@ -56,7 +48,7 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
 
     async register({ username: rawUsername, publicKey, signingKey, pictureKey, keyBackup }) {
       const username = parseUsername(rawUsername);
-      await checkPublicKey(publicKey);
+      await checkEncryptionKey(publicKey);
       if (signingKey !== undefined) await checkSigningKey(signingKey);
       if (keyBackup) checkBackupHoldsKeys(keyBackup, publicKey, signingKey ?? null);
       const userId = deps.ids.next();
