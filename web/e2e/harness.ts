@@ -124,16 +124,15 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
 };
 
 /**
- * One Veil and browser for the test file: started before its tests, each test's pages closed
- * (with screenshots when it failed) after it, stopped at the end. `web.veil` is set once the
- * file's tests run.
+ * One Veil and browser for the test file: started before its tests, screenshots of a failed
+ * test's pages after it, stopped after the file. Returns the running Veil (read it inside tests).
  */
-export const useVeilWeb = (options: { env?: Record<string, string> } = {}) => {
-  const web = {} as { veil: VeilWeb };
+export const useVeilWeb = (options: { env?: Record<string, string> } = {}): (() => VeilWeb) => {
+  let veil: VeilWeb | undefined;
   beforeAll(async () => {
-    web.veil = await startVeilWeb(options);
+    veil = await startVeilWeb(options);
   }, 240_000);
-  afterEach(({ task }) => web.veil.finishTest(task));
-  afterAll(() => web.veil?.stop());
-  return web;
+  afterEach(({ task }) => veil?.finishTest(task));
+  afterAll(() => veil?.stop());
+  return () => veil!;
 };

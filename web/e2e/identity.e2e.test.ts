@@ -52,7 +52,7 @@ const isDangerColoured = (locator: Locator) =>
  * an account that predates them.
  */
 describe('identity keys, key log and safety numbers (browser)', { timeout: 240_000 }, () => {
-  const web = useVeilWeb();
+  const veil = useVeilWeb();
 
   const verifyDialog = (page: Page) => page.getByRole('dialog', { name: 'Verify safety number' });
 
@@ -73,8 +73,8 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
 
   /** Two people with a chat between them, open on both sides. */
   const pair = async (prefix: string) => {
-    const alice = await signedUpPerson(web.veil, `${prefix}a`);
-    const bob = await signedUpPerson(web.veil, `${prefix}b`);
+    const alice = await signedUpPerson(veil(), `${prefix}a`);
+    const bob = await signedUpPerson(veil(), `${prefix}b`);
     await sayHi(alice.page, bob.name);
     await messageWithText(alice.page, `Hi ${bob.name}`).waitFor();
     await openChat(bob.page, alice.name);
@@ -135,7 +135,7 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     await closeVerify(alice.page);
     await sendMessage(alice.page, 'After your reset');
     await messageWithText(bob.page, 'After your reset').waitFor();
-    const bobElsewhere = await web.veil.newPage();
+    const bobElsewhere = await veil().newPage();
     await login(bobElsewhere, bob.name, password);
     const restore = restoreDialog(bobElsewhere);
     await restore.getByLabel(/Recovery key/).fill(newRecoveryKey);
@@ -163,10 +163,8 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
       reason: 'registered',
       at: new Date().toISOString(),
     });
-    const logs = await web.veil.readStore.collection<{ _id: string; entries: KeyLogEntry[] }>(
-      'user_key_logs',
-    );
-    const directory = await web.veil.readStore.collection<{
+    const logs = await veil().readStore.collection<{ _id: string; entries: KeyLogEntry[] }>('user_key_logs');
+    const directory = await veil().readStore.collection<{
       _id: string;
       publicKey: string;
       signingKey: string;
@@ -185,7 +183,7 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     await expect.poll(() => alice.page.getByRole('button', { name: 'Verify safety number' }).count()).toBe(0);
 
     // A key swapped without a log entry is caught by anyone: it is not the log's last entry's.
-    const carol = await signedUpPerson(web.veil, 'rwc');
+    const carol = await signedUpPerson(veil(), 'rwc');
     await sayHi(carol.page, alice.name);
     const aliceId = await currentUserId(alice.page);
     const aliceDoc = (await directory.get(aliceId))!;
@@ -212,18 +210,16 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
       recoveryKey: generateRecoveryKey(),
     });
     form.append('keyBackup', JSON.stringify(backup));
-    const registered = await fetch(`${web.veil.url}/api/v1/user/register`, { method: 'POST', body: form });
+    const registered = await fetch(`${veil().url}/api/v1/user/register`, { method: 'POST', body: form });
     expect(registered.status).toBe(201);
     const userId = ((await registered.json()) as { data: { user: { _id: string } } }).data.user._id;
 
-    const page = await web.veil.newPage();
+    const page = await veil().newPage();
     await page.goto('/');
     await writeLegacyKey(page, await exportPrivateKeyJwk(keys.privateKey));
     await login(page, name, password);
 
-    const logs = await web.veil.readStore.collection<{ _id: string; entries: KeyLogEntry[] }>(
-      'user_key_logs',
-    );
+    const logs = await veil().readStore.collection<{ _id: string; entries: KeyLogEntry[] }>('user_key_logs');
     await eventually(async () => {
       const reasons = (await logs.get(userId))?.entries.map((e) => e.reason);
       expect(reasons).toEqual(['registered', 'signing-key-added']);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { keyBackupSchema } from '../http/key-backup.schemas.ts';
 import { keyLogEntrySchema } from '../http/key-log.schemas.ts';
+import { privacySchema } from '../http/schemas.ts';
 import { defineEvent, idSchema } from './event.ts';
 
 /**
@@ -52,6 +53,12 @@ export const KeysPublished = defineEvent(
   z.object({ userId: idSchema, entry: keyLogEntrySchema }),
 );
 
+/** The owner changed what their account shares (read receipts, typing, online state). */
+export const PrivacyChanged = defineEvent(
+  'PrivacyChanged',
+  z.object({ userId: idSchema, privacy: privacySchema }),
+);
+
 export const userEventSchema = z.discriminatedUnion('type', [
   UsernameClaimed,
   UsernameReleased,
@@ -61,6 +68,7 @@ export const userEventSchema = z.discriminatedUnion('type', [
   UserRegistrationCancelled,
   KeyBackupStored,
   KeysPublished,
+  PrivacyChanged,
 ]);
 export type UserEvent = z.infer<typeof userEventSchema>;
 

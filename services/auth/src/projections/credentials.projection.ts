@@ -110,6 +110,7 @@ export const credentialsProjection = (models: AuthReadModels): ProjectionDefinit
       case 'ProfilePictureChanged':
       case 'KeyBackupStored':
       case 'KeysPublished':
+      case 'PrivacyChanged':
         return;
       default: {
         // Every event of the contexts followed is named above: a new one must be decided on.

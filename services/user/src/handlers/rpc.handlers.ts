@@ -1,4 +1,4 @@
-import { DomainError, userStreamId, usernameSchema, type userRpc } from '@veil/contracts';
+import { DomainError, defaultPrivacy, userStreamId, usernameSchema, type userRpc } from '@veil/contracts';
 import { loadAggregate, newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Collection, Ports } from '@veil/ports';
 import { isActive, profileAggregate } from '../domain/profile.aggregate.ts';
@@ -105,6 +105,23 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
         limit: 200,
       });
       return { users: found.map(toPublicUser) };
+    },
+
+    async privacy({ userId }) {
+      return { privacy: (await requireUser(userId)).privacy ?? defaultPrivacy };
+    },
+
+    async setPrivacy({ userId, privacy }) {
+      const streamId = userStreamId(userId);
+      const { state, version } = await loadAggregate(store, profileAggregate, streamId);
+      if (!isActive(state)) throw new DomainError('USER_NOT_FOUND', 'User not found');
+      const { position } = await store.append(
+        'user',
+        newEvent(deps, 'PrivacyChanged', streamId, { userId, privacy }),
+        { expectedVersion: version },
+      );
+      await directory.waitFor('user', position);
+      return { privacy };
     },
 
     async publicKey({ userId }) {

@@ -1,4 +1,10 @@
-import { mediaUrl, type KeyLogEntryView, type PublicUser, type UserEvent } from '@veil/contracts';
+import {
+  mediaUrl,
+  type KeyLogEntryView,
+  type Privacy,
+  type PublicUser,
+  type UserEvent,
+} from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -11,6 +17,8 @@ export interface UserDoc {
   /** The current encryption key: the key-log's last entry's, or the registration's for accounts without a log. */
   publicKey: string;
   registeredAt: string;
+  /** Absent until the owner changes a switch: the defaults. */
+  privacy?: Privacy;
   /** The current signing key; absent or null until the account has one. */
   signingKey?: string | null;
   /** When the current keys were published, once they were published through the key log. */
@@ -90,6 +98,11 @@ export const userDirectoryProjection = (
             // Only a new encryption key moves the time messages are compared with (a reset).
             ...(entry.encryptionKey !== doc.publicKey && { keysPublishedAt: entry.at }),
           });
+        return;
+      }
+      case 'PrivacyChanged': {
+        const doc = await users.get(event.data.userId);
+        if (doc) await users.put({ ...doc, privacy: event.data.privacy });
         return;
       }
       case 'UsernameClaimed':
