@@ -17,13 +17,13 @@ import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
 import { runReplayBench } from './replay-bench.ts';
 import { runDirectoryBench } from './directory-bench.ts';
-import { medianDelivery, sweepCapacity, type CapacityResult } from './capacity.ts';
+import { medianDelivery, sweepCapacity, type CapacityResult, type DeliverySummary } from './capacity.ts';
 import { cpuSecondsOf } from './process-cpu.ts';
 import { round } from './stats.ts';
 import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-process.ts';
 
 /**
- * `npm run bench [-- --quick]`: delivery (Veil beside a bare Socket.IO relay), client crypto,
+ * `npm run bench [-- --quick]`: delivery (Veil beside a durable and a bare Socket.IO relay), client crypto,
  * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), and read-model replay; prints a table and writes bench-results/<time>.json. Machines here are
  * shared and noisy, so each delivery run is repeated and medians are reported. `--quick` is a
  * tiny run that CI uses to keep the harness working (accounting only, no timing claims). The
@@ -56,6 +56,9 @@ export interface BenchOptions {
 /** Where a delivery run sends its load. */
 export type DeliveryMode = 'embedded' | 'cluster';
 
+/** Every target a run measures: Veil in the chosen modes, and the two relays beside it. */
+type Target = DeliveryMode | 'relay' | 'durableRelay';
+
 export const runBench = async (options: BenchOptions) => {
   const delivery: DeliveryOptions = {
     users: options.users,
@@ -72,11 +75,14 @@ export const runBench = async (options: BenchOptions) => {
   };
   /** Starts a target, builds its load (accounts, chats, payloads), hands it to `body`, stops it. */
   const withTarget = async <T>(
-    target: DeliveryMode | 'relay',
+    target: Target,
     body: (load: DeliveryTarget, cpuProbe?: () => Promise<number>) => Promise<T>,
   ): Promise<T> => {
-    if (target === 'relay') {
-      const relay = await startRelay(options.port + 200);
+    if (target === 'relay' || target === 'durableRelay') {
+      const relay =
+        target === 'relay'
+          ? await startRelay(options.port + 200)
+          : await startRelay(options.port + 201, 'durable');
       try {
         return await usingTarget(await relayTarget(relay.url, delivery), (load) =>
           body(load, () => cpuSecondsOf(relay.pid)),
@@ -94,16 +100,16 @@ export const runBench = async (options: BenchOptions) => {
       await veil.stop();
     }
   };
-  const targets = [...options.modes, 'relay' as const];
+  const targets: Target[] = [...options.modes, 'durableRelay', 'relay'];
 
-  const runs: Record<DeliveryMode | 'relay', DeliveryResult[]> = { embedded: [], cluster: [], relay: [] };
+  const runs: Record<Target, DeliveryResult[]> = { embedded: [], cluster: [], relay: [], durableRelay: [] };
   // Interleaved, so a noisy minute on this shared machine does not land on one target only.
   for (let i = 0; i < options.repeats; i++) {
     for (const target of targets) {
       runs[target].push(await withTarget(target, (load, cpuProbe) => runDelivery(load, delivery, cpuProbe)));
     }
   }
-  const capacity: Partial<Record<DeliveryMode | 'relay', CapacityResult>> = {};
+  const capacity: Partial<Record<Target, CapacityResult>> = {};
   if (options.capacityRates.length) {
     for (const target of targets) {
       capacity[target] = await withTarget(target, (load, cpuProbe) =>
@@ -116,9 +122,23 @@ export const runBench = async (options: BenchOptions) => {
       );
     }
   }
-  const summaryOf = (target: DeliveryMode | 'relay') =>
-    runs[target].length ? medianDelivery(runs[target]) : undefined;
-  const [embedded, cluster, relay] = [summaryOf('embedded'), summaryOf('cluster'), summaryOf('relay')];
+  const summaryOf = (target: Target) => (runs[target].length ? medianDelivery(runs[target]) : undefined);
+  const [embedded, cluster, relay, durableRelay] = [
+    summaryOf('embedded'),
+    summaryOf('cluster'),
+    summaryOf('relay')!,
+    summaryOf('durableRelay')!,
+  ];
+  /** Veil's capacity within the budget (deliveries/s) over a relay's; null when either has none. */
+  const capacityRatio = (baselineTarget: 'relay' | 'durableRelay') => {
+    const [veil, baseline] = [capacity.embedded?.capacity, capacity[baselineTarget]?.capacity];
+    return veil && baseline ? round(veil.deliveredPerSecond / baseline.deliveredPerSecond) : null;
+  };
+  const deliveryRatio = (baseline: DeliverySummary) =>
+    embedded && {
+      deliveredPerSecond: round(embedded.deliveredPerSecond / baseline.deliveredPerSecond),
+      p99: round(embedded.p99 / baseline.p99),
+    };
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
   const replay = [];
@@ -136,11 +156,10 @@ export const runBench = async (options: BenchOptions) => {
     delivery: {
       embedded,
       cluster,
-      relay: relay!,
-      embeddedVsRelay: embedded && {
-        deliveredPerSecond: round(embedded.deliveredPerSecond / relay!.deliveredPerSecond),
-        p99: round(embedded.p99 / relay!.p99),
-      },
+      relay,
+      durableRelay,
+      embeddedVsRelay: deliveryRatio(relay),
+      embeddedVsDurableRelay: deliveryRatio(durableRelay),
       clusterVsEmbedded: cluster && embedded && { p99: round(cluster.p99 / embedded.p99) },
       /** Every run, for the spread behind the medians. */
       runs,
@@ -148,12 +167,8 @@ export const runBench = async (options: BenchOptions) => {
     capacity: options.capacityRates.length
       ? {
           ...capacity,
-          embeddedVsRelay:
-            capacity.embedded?.capacity && capacity.relay?.capacity
-              ? round(
-                  capacity.embedded.capacity.deliveredPerSecond / capacity.relay.capacity.deliveredPerSecond,
-                )
-              : null,
+          embeddedVsRelay: capacityRatio('relay'),
+          embeddedVsDurableRelay: capacityRatio('durableRelay'),
         }
       : undefined,
     crypto,
@@ -165,7 +180,15 @@ export const runBench = async (options: BenchOptions) => {
 };
 
 const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
-  const { embedded, cluster, relay, embeddedVsRelay, clusterVsEmbedded } = result.delivery;
+  const {
+    embedded,
+    cluster,
+    relay,
+    durableRelay,
+    embeddedVsRelay,
+    embeddedVsDurableRelay,
+    clusterVsEmbedded,
+  } = result.delivery;
   const { users, rate, durationSeconds, warmupSeconds, repeats, receiverWorkers, sendOver } = result.options;
   console.log(
     `\nDelivery (${users} users, ${rate} sends/s offered, Veil sends over ${sendOver}, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats}; receivers on ${receiverWorkers} worker threads)`,
@@ -173,18 +196,21 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   console.table({
     ...(embedded && { 'veil embedded': embedded }),
     ...(cluster && { 'veil cluster': cluster }),
+    'durable relay': durableRelay,
     'bare relay': relay,
+    ...(embeddedVsDurableRelay && { 'embedded / durable relay': embeddedVsDurableRelay }),
     ...(embeddedVsRelay && { 'embedded / relay': embeddedVsRelay }),
     ...(clusterVsEmbedded && { 'cluster / embedded': clusterVsEmbedded }),
   });
   if (result.capacity) {
-    const { embeddedVsRelay, ...byTarget } = result.capacity;
+    const { embeddedVsRelay, embeddedVsDurableRelay, ...byTarget } = result.capacity;
     for (const [target, sweep] of Object.entries(byTarget)) {
       console.log(`Capacity at p99 <= ${sweep.budgetMs} ms: ${target}`);
       console.table(sweep.steps);
       console.log(`  highest rate within budget: ${JSON.stringify(sweep.capacity)}`);
     }
-    console.log(`embedded / relay, deliveries per second within the budget: ${embeddedVsRelay}`);
+    console.log('embedded / relay, deliveries per second within the budget:');
+    console.log(`  durable relay: ${embeddedVsDurableRelay}, bare relay: ${embeddedVsRelay}`);
   }
   console.log('Client crypto (median ms)');
   console.table(result.crypto);
@@ -200,7 +226,7 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   console.table(result.connections);
 };
 
-/** `embedded`, `cluster`, both, or `none` (the relay alone); a typo stops the run instead of skipping Veil. */
+/** `embedded`, `cluster`, both, or `none` (the relays alone); a typo stops the run instead of skipping Veil. */
 const parseModes = (list: string): DeliveryMode[] => {
   if (list === 'none') return [];
   return list.split(',').map((mode) => {

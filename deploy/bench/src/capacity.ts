@@ -23,6 +23,9 @@ export const medianDelivery = (runs: DeliveryResult[]) => ({
   cpuMsPerSend: runs.every((r) => r.serverCpuMsPerSend !== null)
     ? round(median(runs.map((r) => r.serverCpuMsPerSend!)), 3)
     : null,
+  cpuCores: runs.every((r) => r.serverCpuCores !== null)
+    ? round(median(runs.map((r) => r.serverCpuCores!)), 2)
+    : null,
 });
 
 export type DeliverySummary = ReturnType<typeof medianDelivery>;

@@ -52,6 +52,8 @@ export interface DeliveryResult {
   latencyMs: ReturnType<typeof summarize>;
   /** Server CPU milliseconds per message sent, over the measured load and its drain (null: not probed). */
   serverCpuMsPerSend: number | null;
+  /** The server's CPU over the same window in cores (1 = one core fully busy; null: not probed). */
+  serverCpuCores: number | null;
 }
 
 /** What a target must offer: a receiving socket's spec, and sending one message to a conversation. */
@@ -180,6 +182,7 @@ export const runDelivery = async (
       deliveredPerSecond: latencies.length / ((finished - started) / 1000),
       latencyMs: summarize(latencies),
       serverCpuMsPerSend: cpuSeconds === null ? null : (cpuSeconds * 1000) / Math.max(1, sentAt.size),
+      serverCpuCores: cpuSeconds === null ? null : cpuSeconds / ((finished - started) / 1000),
     };
   } finally {
     await receivers?.close().catch(() => undefined); // after a failure: the error above is the one to report
