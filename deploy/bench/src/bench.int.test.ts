@@ -26,8 +26,10 @@ describe('benchmark harness (quick)', () => {
       replayEvents: [500],
       directoryUsers: [500],
       connectionSteps: [20],
-      // The embedded Veil on port, the idle-socket server on port + 1, the relays on port + 200 and + 201.
-      port: await freePortBlock([0, 1, 200, 201]),
+      loginAccounts: 6,
+      // The embedded Veil on port, the idle-socket server on port + 1, the login bench's on port + 2,
+      // the relays on port + 200 and + 201.
+      port: await freePortBlock([0, 1, 2, 200, 201]),
     });
     const { embedded, relay, durableRelay } = result.delivery;
     for (const target of [embedded, relay, durableRelay]) {
@@ -66,6 +68,9 @@ describe('benchmark harness (quick)', () => {
     // Each search and the list checked the size of their answers against the generated names.
     expect(result.directory).toEqual([expect.objectContaining({ users: 500 })]);
     expect(result.crypto.encryptFor2Ms).toBeGreaterThan(0);
+    // Every registration and login answered as it should (a failure throws); the server's CPU was read.
+    expect(result.logins).toMatchObject({ accounts: 6, hash: { N: 2 ** 15, r: 8, p: 1 } });
+    expect(result.logins!.loginCpuMs).toBeGreaterThan(0);
     expect(result.connections).toEqual([expect.objectContaining({ sockets: 20, failed: 0 })]);
   }, 120_000);
 });

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
+import { runLoginBench } from './login-bench.ts';
 import {
   runDelivery,
   usingTarget,
@@ -24,6 +25,7 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
 
 /**
  * `npm run bench [-- --quick]`: delivery (Veil beside a durable and a bare Socket.IO relay), client crypto,
+ * registrations and logins per second (`--logins <accounts>`, 0 skips it),
  * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), and read-model replay; prints a table and writes bench-results/<time>.json. Machines here are
  * shared and noisy, so each delivery run is repeated and medians are reported. `--quick` is a
  * tiny run that CI uses to keep the harness working (accounting only, no timing claims). The
@@ -50,6 +52,8 @@ export interface BenchOptions {
   connectionSteps: number[];
   /** Rounds of the key-backup benchmark in Chromium (0 or absent: skipped). */
   keyBackupRepeats?: number;
+  /** Accounts the login benchmark registers and logs in (0 or absent: skipped). */
+  loginAccounts?: number;
   port: number;
 }
 
@@ -147,6 +151,9 @@ export const runBench = async (options: BenchOptions) => {
   for (const users of options.directoryUsers) {
     directory.push(await runDirectoryBench(users, options.quick ? 3 : 101));
   }
+  const logins = options.loginAccounts
+    ? await runLoginBench(options.loginAccounts, options.port + 2)
+    : undefined;
   const connections = options.connectionSteps.length
     ? await runConnectionsBench(options.connectionSteps, options.port + 1)
     : [];
@@ -175,6 +182,7 @@ export const runBench = async (options: BenchOptions) => {
     keyBackup,
     replay,
     directory,
+    logins,
     connections,
   };
 };
@@ -222,6 +230,14 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   console.table(result.replay);
   console.log('User directory (ms per answer of the user service: median, p99)');
   console.table(result.directory);
+  if (result.logins) {
+    console.log('Registrations and logins (one embedded process; CPU ms each, and one password hash alone)');
+    console.table({
+      ...result.logins,
+      hash: JSON.stringify(result.logins.hash),
+      loginMs: JSON.stringify(result.logins.loginMs),
+    });
+  }
   console.log('Idle authenticated sockets in one process');
   console.table(result.connections);
 };
@@ -258,6 +274,7 @@ const main = async () => {
       directory: { type: 'string' },
       connections: { type: 'string' },
       'key-backup': { type: 'string' },
+      logins: { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -284,6 +301,7 @@ const main = async () => {
       .filter(Boolean)
       .map(Number),
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
+    loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     port: Number(values.port),
   };
   const result = await runBench(options);
