@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { freePort, freePortBlock } from '@veil/test-env';
 import { runBench } from './bench.ts';
@@ -78,10 +79,12 @@ describe('benchmark harness (quick)', () => {
 describe('durable relay', () => {
   it('has every message on disk before it relays or acks it', async () => {
     const relay = await startRelay(await freePort(), 'durable');
-    // Both ends are plain sockets of the relay; the receiver is user 1.
-    const receiver = await connectSender(relay.url, { user: 1 });
-    const sender = await connectSender(relay.url, { user: 0 });
+    const sockets: Socket[] = [];
     try {
+      // Both ends are plain sockets of the relay; the receiver is user 1.
+      const receiver = await connectSender(relay.url, { user: 1 });
+      const sender = await connectSender(relay.url, { user: 0 });
+      sockets.push(receiver, sender);
       const logged = (id: string) => readFileSync(relay.logFile!, 'utf8').includes(`"id":"${id}"`);
       // Read synchronously as each arrives: a message relayed before its write would be missing.
       const onDisk = { delivered: [] as boolean[], acked: [] as boolean[] };
@@ -97,8 +100,7 @@ describe('durable relay', () => {
       expect(onDisk.delivered.every(Boolean) && onDisk.acked.every(Boolean)).toBe(true);
       expect(readFileSync(relay.logFile!, 'utf8').trim().split('\n')).toHaveLength(200);
     } finally {
-      sender.close();
-      receiver.close();
+      for (const socket of sockets) socket.close();
       await relay.stop();
     }
   });
