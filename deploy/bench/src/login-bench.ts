@@ -1,4 +1,5 @@
 import { randomBytes, scryptSync } from 'node:crypto';
+import path from 'node:path';
 import { exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
 import { passwordHashCost } from '@veil/auth-service/password-hash';
 import { cpuSecondsOf } from './process-cpu.ts';
@@ -106,3 +107,19 @@ export const runLoginBench = async (
     await veil.stop();
   }
 };
+
+/** `node deploy/bench/src/login-bench.ts [accounts=200] [runs=3] [port=18950]`: each run in a fresh process. */
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const [accounts = 200, runs = 3, port = 18950] = process.argv.slice(2).map(Number);
+  const results: LoginBenchResult[] = [];
+  try {
+    for (let i = 0; i < runs; i++) results.push(await runLoginBench(accounts, port));
+  } catch (error) {
+    console.error(error);
+    process.exit(1);
+  }
+  console.log(`Registrations and logins, ${accounts} accounts, ${runs} runs (CPU ms each)`);
+  console.table(
+    results.map(({ hash, loginMs, ...rest }) => ({ ...rest, hashCpuMs: hash.cpuMs, ...loginMs })),
+  );
+}
