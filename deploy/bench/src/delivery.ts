@@ -307,19 +307,23 @@ export const veilTarget = async (
     const body = (await response.body.json()) as { data?: { message?: { _id: string } } };
     return response.statusCode === 201 ? (body.data?.message?._id ?? null) : null;
   };
-  // Like the web app, every message carries its own idempotency key.
+  // Like the web app, every message carries its own idempotency key. A send whose ack never comes
+  // (its socket was closed) fails after a while instead of holding the run open.
   let sends = 0;
   const sendOverSocket = (conversation: (typeof conversations)[number]) =>
     new Promise<string | null>((resolve) => {
-      sockets.get(conversation.sender)!.emit(
-        'send message',
-        {
-          ...conversation.socketPayload,
-          clientMessageId: `bench-${(sends++).toString(36).padStart(8, '0')}`,
-        },
-        (reply: { ok: boolean; data?: { _id: string } }) =>
-          resolve(reply.ok ? (reply.data?._id ?? null) : null),
-      );
+      sockets
+        .get(conversation.sender)!
+        .timeout(30_000)
+        .emit(
+          'send message',
+          {
+            ...conversation.socketPayload,
+            clientMessageId: `bench-${(sends++).toString(36).padStart(8, '0')}`,
+          },
+          (error: Error | null, reply: { ok: boolean; data?: { _id: string } }) =>
+            resolve(!error && reply.ok ? (reply.data?._id ?? null) : null),
+        );
     });
 
   return {
