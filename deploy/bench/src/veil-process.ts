@@ -47,6 +47,9 @@ const spawnVeil = async (
       // A capacity sweep outlives the default 15-minute token, and Veil closes a socket whose
       // token has expired: the longest lifetime Veil allows keeps the load's sockets open.
       ACCESS_TOKEN_TTL_SECONDS: '86400',
+      // Setting up the load hashes a password per registration and login, two at a time: on a
+      // loaded machine a login waits in that queue longer than the default 5 s RPC timeout.
+      RPC_TIMEOUT_MS: '30000',
       ...env,
     },
     stopSignal,
