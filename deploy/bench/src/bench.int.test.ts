@@ -73,7 +73,7 @@ describe('benchmark harness (quick)', () => {
     expect(result.logins).toMatchObject({ accounts: 6, hash: { N: 2 ** 15, r: 8, p: 1 } });
     expect(result.logins!.loginCpuMs).toBeGreaterThan(0);
     expect(result.connections).toEqual([expect.objectContaining({ sockets: 20, failed: 0 })]);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('durable relay', () => {
