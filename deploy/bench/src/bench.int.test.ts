@@ -28,9 +28,10 @@ describe('benchmark harness (quick)', () => {
       directoryUsers: [500],
       connectionSteps: [20],
       loginAccounts: 6,
-      // The embedded Veil on port, the idle-socket server on port + 1, the login bench's on port + 2,
+      changes: 3,
+      // The embedded Veil on port, the idle-socket server on port + 1, the login bench's on port + 3,
       // the relays on port + 200 and + 201.
-      port: await freePortBlock([0, 1, 2, 200, 201]),
+      port: await freePortBlock([0, 1, 3, 200, 201]),
     });
     const { embedded, relay, durableRelay } = result.delivery;
     for (const target of [embedded, relay, durableRelay]) {
@@ -73,6 +74,8 @@ describe('benchmark harness (quick)', () => {
     expect(result.logins).toMatchObject({ accounts: 6, hash: { N: 2 ** 15, r: 8, p: 1 } });
     expect(result.logins!.loginCpuMs).toBeGreaterThan(0);
     expect(result.connections).toEqual([expect.objectContaining({ sockets: 20, failed: 0 })]);
+    // Each change reached every other member of the group (each operation waits for that).
+    expect(result.changes.map((row) => row.kind)).toEqual(['message', 'edit', 'reaction', 'delete']);
   }, 300_000);
 });
 

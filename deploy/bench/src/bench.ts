@@ -5,6 +5,7 @@ import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
 import { runLoginBench } from './login-bench.ts';
+import { runLinkBench } from './link-bench.ts';
 import {
   runDelivery,
   usingTarget,
@@ -17,6 +18,7 @@ import {
 import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
 import { runReplayBench } from './replay-bench.ts';
+import { runChangesBench } from './changes-bench.ts';
 import { runDirectoryBench } from './directory-bench.ts';
 import { medianDelivery, sweepCapacity, type CapacityResult, type DeliverySummary } from './capacity.ts';
 import { cpuSecondsOf } from './process-cpu.ts';
@@ -24,13 +26,15 @@ import { round } from './stats.ts';
 import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-process.ts';
 
 /**
- * `npm run bench [-- --quick]`: delivery (Veil beside a durable and a bare Socket.IO relay), client crypto,
- * registrations and logins per second (`--logins <accounts>`, 0 skips it),
- * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), and read-model replay; prints a table and writes bench-results/<time>.json. Machines here are
- * shared and noisy, so each delivery run is repeated and medians are reported. `--quick` is a
- * tiny run that CI uses to keep the harness working (accounting only, no timing claims). The
- * load generator sends from its main thread and holds the receiving sockets in worker threads
- * (`--receiver-workers`, default 2), so arrivals are not timed behind its own sending.
+ * `npm run bench [-- --quick]`: delivery (Veil beside a durable and a bare Socket.IO relay), client
+ * crypto, registrations and logins per second (`--logins <accounts>`, 0 skips it), the key backup
+ * in Chromium (`--key-backup <rounds>`, 0 skips it), linking a browser in Chromium (`--link
+ * <rounds>`, 0 skips it), and read-model replay; prints a table and writes
+ * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
+ * repeated and medians are reported. `--quick` is a tiny run that CI uses to keep the harness
+ * working (accounting only, no timing claims). The load generator sends from its main thread and
+ * holds the receiving sockets in worker threads (`--receiver-workers`, default 2), so arrivals
+ * are not timed behind its own sending.
  */
 export interface BenchOptions {
   quick: boolean;
@@ -50,10 +54,14 @@ export interface BenchOptions {
   replayEvents: number[];
   directoryUsers: number[];
   connectionSteps: number[];
+  /** Operations of each kind in the message-changes part (0: skipped). */
+  changes: number;
   /** Rounds of the key-backup benchmark in Chromium (0 or absent: skipped). */
   keyBackupRepeats?: number;
   /** Accounts the login benchmark registers and logs in (0 or absent: skipped). */
   loginAccounts?: number;
+  /** Rounds of the browser-link benchmark in Chromium (0 or absent: skipped). */
+  linkRepeats?: number;
   port: number;
 }
 
@@ -145,6 +153,7 @@ export const runBench = async (options: BenchOptions) => {
     };
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
+  const link = options.linkRepeats ? await runLinkBench(options.linkRepeats, options.port + 2) : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
   const directory = [];
@@ -152,8 +161,9 @@ export const runBench = async (options: BenchOptions) => {
     directory.push(await runDirectoryBench(users, options.quick ? 3 : 101));
   }
   const logins = options.loginAccounts
-    ? await runLoginBench(options.loginAccounts, options.port + 2)
+    ? await runLoginBench(options.loginAccounts, options.port + 3)
     : undefined;
+  const changes = options.changes ? await runChangesBench(options.changes) : [];
   const connections = options.connectionSteps.length
     ? await runConnectionsBench(options.connectionSteps, options.port + 1)
     : [];
@@ -180,9 +190,11 @@ export const runBench = async (options: BenchOptions) => {
       : undefined,
     crypto,
     keyBackup,
+    link,
     replay,
     directory,
     logins,
+    changes,
     connections,
   };
 };
@@ -226,6 +238,12 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     console.log('Key backup in Chromium (median ms; passphrase KDF, and a restore beyond it)');
     console.table(result.keyBackup);
   }
+  if (result.link) {
+    console.log(
+      'Linking a browser in Chromium (median ms; join with the code → keys stored, and a history page read)',
+    );
+    console.table(result.link);
+  }
   console.log('Replay (build every read model from the log, restart on them, pages of history in ms)');
   console.table(result.replay);
   console.log('User directory (ms per answer of the user service: median, p99)');
@@ -238,6 +256,8 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
       loginMs: JSON.stringify(result.logins.loginMs),
     });
   }
+  console.log('Changes to a message next to the message (group of 5, embedded, one at a time)');
+  console.table(result.changes);
   console.log('Idle authenticated sockets in one process');
   console.table(result.connections);
 };
@@ -273,8 +293,10 @@ const main = async () => {
       replay: { type: 'string' },
       directory: { type: 'string' },
       connections: { type: 'string' },
+      changes: { type: 'string' },
       'key-backup': { type: 'string' },
       logins: { type: 'string' },
+      link: { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -302,6 +324,8 @@ const main = async () => {
       .map(Number),
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
+    linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
+    changes: Number(values.changes ?? (quick ? 5 : 200)),
     port: Number(values.port),
   };
   const result = await runBench(options);

@@ -21,7 +21,12 @@ export const errorCodes = [
   'USER_NOT_FOUND',
   'MESSAGE_NOT_FOUND',
   'KEY_MAP_MISMATCH',
+  /** Too late for this change (editing or deleting for everyone after the time limit). */
+  'TIME_LIMIT_PASSED',
   'PAYLOAD_TOO_LARGE',
+  'LINK_NOT_FOUND',
+  'LINK_EXPIRED',
+  'LINK_USED',
   'UNSUPPORTED_MEDIA',
   'UNAVAILABLE',
   'INTERNAL',

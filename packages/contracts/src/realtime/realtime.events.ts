@@ -1,5 +1,13 @@
-import type { MessageView, SocketSendPayload } from '../http/schemas.ts';
+import type { MessageView, SealedReaction, SocketSendPayload } from '../http/schemas.ts';
 import type { ErrorBody } from '../errors.ts';
+import type {
+  LinkClosedReason,
+  LinkJoined,
+  LinkOpenRequest,
+  LinkOpened,
+  LinkRef,
+  LinkRelayRequest,
+} from './link.schemas.ts';
 
 /**
  * Socket.IO event maps (spec section 7, "Real-time events"), shared by the realtime gateway and
@@ -37,6 +45,11 @@ export interface ClientToServerEvents {
   'stop typing': (to: { to?: string; chatId?: string } | string) => void;
   online: () => void;
   'set offline': (userId: string) => void;
+  /** Linking a browser (docs/realtime.md, "Browser links"): the new browser opens, the old one joins. */
+  'link open': (request: LinkOpenRequest, ack: Ack<LinkOpened>) => void;
+  'link join': (request: LinkRef, ack: Ack<LinkJoined>) => void;
+  'link relay': (request: LinkRelayRequest, ack: Ack) => void;
+  'link close': (request: LinkRef, ack?: Ack) => void;
 }
 
 export interface TypingNotice {
@@ -45,13 +58,45 @@ export interface TypingNotice {
   username?: string;
 }
 
+/** Which message a change is about. */
+export interface MessageRef {
+  chatId: string;
+  messageId: string;
+}
+
+export interface MessageEditedNotice extends MessageRef {
+  content: string;
+  iv: string;
+  encryptedKeys: Record<string, string>;
+  editedAt: string;
+}
+
+export interface ReactionNotice extends MessageRef {
+  userId: string;
+  /** null: the member took their reaction back. */
+  reaction: SealedReaction | null;
+}
+
 export interface ServerToClientEvents {
   'online list': (userIds: string[]) => void;
   offline: (userId: string) => void;
   online: (userId: string) => void;
   'message received': (payload: { message: MessageView }) => void;
   'update seen': (payload: { chatId: string; messageId: string; userId: string }) => void;
+  /** The sender edited a message (to every member, the sender's other devices included). */
+  'message edited': (notice: MessageEditedNotice) => void;
+  /** Deleted for everyone: show the tombstone. */
+  'message deleted': (notice: MessageRef) => void;
+  /** Deleted for me: sent only to the account that hid it, on every device. */
+  'message hidden': (notice: MessageRef) => void;
+  reaction: (notice: ReactionNotice) => void;
+  /** A group changed (members, admins, name, picture): fetch it again. Sent to members before and after. */
+  'chat updated': (notice: { chatId: string }) => void;
   typing: (notice: TypingNotice) => void;
   'stop typing': (notice: TypingNotice) => void;
+  /** To the browser that opened the link: another browser of the account joined it. */
+  'link joined': (notice: LinkRef) => void;
+  'link relay': (message: LinkRelayRequest) => void;
+  'link closed': (notice: LinkRef & { reason: LinkClosedReason }) => void;
   error: (error: ErrorBody) => void;
 }
