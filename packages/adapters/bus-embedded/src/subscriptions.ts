@@ -5,15 +5,20 @@ import type {
   RecordedEvent,
   Subscription,
 } from '@veil/ports';
-import type { ContextLog } from './context-log.ts';
+import type { ContextLog } from './event-log.ts';
 
 /**
  * Delivery with JetStream's semantics, in process. `follow` is an ordered consumer: one cursor,
  * the same event retried until its handler succeeds. A durable group is a shared consumer: each
  * event goes to one member, is acknowledged when the handler resolves, and comes back after a
  * delay when it throws, until `maxDeliveries` (then it is logged and dropped, like `term`).
+ * Both read the log from disk by position, a page at a time, so a follower far behind the head
+ * holds one page in memory, not the log.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Events a follower reads from the log at a time. */
+const pageSize = 256;
 
 export const followLog = (log: ContextLog, options: FollowOptions, logger: Logger): Subscription => {
   let cursor = options.afterPosition;
@@ -21,20 +26,24 @@ export const followLog = (log: ContextLog, options: FollowOptions, logger: Logge
   let wake: (() => void) | null = null;
   const unsubscribe = log.onDurable(() => wake?.());
 
+  let page: RecordedEvent[] = [];
   const loop = (async () => {
     while (!stopped) {
-      if (cursor >= log.durableHead()) {
+      if (!page.length && cursor >= log.durableHead()) {
         await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
         continue;
       }
-      const recorded = log.at(cursor + 1);
+      let recorded: RecordedEvent;
       try {
+        if (!page.length) page = log.readAfter(cursor, pageSize);
+        recorded = page[0]!;
         await options.handler(recorded);
+        page.shift();
         cursor = recorded.position;
       } catch (error) {
         logger.warn(
-          { err: error, context: recorded.context, position: recorded.position },
+          { err: error, context: options.context, position: cursor + 1 },
           'follow handler failed; retrying',
         );
         await sleep(options.retryDelayMs ?? 200);
@@ -83,8 +92,9 @@ export const createDurableGroup = (
     const again = redeliveries.shift();
     if (again) return again;
     if (cursor >= log.durableHead()) return undefined;
-    cursor += 1;
-    return { recorded: log.at(cursor), attempts: 0 };
+    const [recorded] = log.readAfter(cursor, 1);
+    cursor = recorded!.position;
+    return { recorded: recorded!, attempts: 0 };
   };
 
   const freeMember = (): Member | undefined => {
