@@ -7,9 +7,10 @@ import { round, summarize } from './stats.ts';
 
 /**
  * Replay: write an event log of N events (users, chats, and mostly messages, as real traffic
- * is), then time a start of every service on it. Start returns once every projection has caught
- * up with the log, so the start time is the time to build all read models (as on the first
- * start after an upgrade, or after `npm run rebuild`). Then a restart on the same data, which
+ * is), then time a start of every service on it. The log is written in bulk in the JSON-lines
+ * format of earlier versions, so the first start imports it (as the first start after an
+ * upgrade does) and builds every read model: start returns once every projection has caught up
+ * with the log. Then a restart on the same data, which
  * resumes the read models from their checkpoints. Then the time the message service takes to
  * answer a page of history (ten chats of N/10 messages each): the newest page, as opening a
  * chat asks, and one from the middle of the chat; median and p99 of 200 pages each.
@@ -82,9 +83,11 @@ export const runReplayBench = async (messageEvents: number) => {
   const veil = await start();
   const restartSeconds = (performance.now() - restarted) / 1000;
   const stored = await (await veil.ports.readStore.collection('message_timeline')).count();
-  // Embedded mode holds the log's index in memory (the read models are in SQLite, on disk):
-  // this is what a message costs there.
+  // What the process holds beyond what it held before the start: the log and the read models
+  // are on disk, so this should not grow with the log.
   const heapBytes = heapUsedBytes() - heapBefore;
+  // The whole process after a full collection (the heap above is measured after one too).
+  const rssBytes = process.memoryUsage().rss;
   const readModelBytes = (await stat(path.join(dataDir, 'read-models.sqlite'))).size;
   const [chat] = chats;
   // The first chat holds the messages at positions 1, 11, 21, ...
@@ -120,6 +123,8 @@ export const runReplayBench = async (messageEvents: number) => {
     messagesProjected: stored,
     heapMB: Math.round(heapBytes / 1e6),
     heapBytesPerEvent: Math.round(heapBytes / (userEvents + chatEvents + messageCount)),
+    rssMB: Math.round(rssBytes / 1e6),
+    eventLogMB: Math.round((await stat(path.join(eventsDir, 'event-log.sqlite'))).size / 1e6),
     readModelsMB: Math.round(readModelBytes / 1e6),
     messagesPerChat: perChat,
     newestHistoryPageMs: newest.p50,
