@@ -89,6 +89,7 @@ export const runReplayBench = async (messageEvents: number) => {
   // The whole process after a full collection (the heap above is measured after one too).
   const rssBytes = process.memoryUsage().rss;
   const readModelBytes = (await stat(path.join(dataDir, 'read-models.sqlite'))).size;
+  const eventLogBytes = (await stat(path.join(eventsDir, 'event-log.sqlite'))).size;
   const [chat] = chats;
   // The first chat holds the messages at positions 1, 11, 21, ...
   const perChat = Math.ceil(messageCount / chats.length);
@@ -124,7 +125,7 @@ export const runReplayBench = async (messageEvents: number) => {
     heapMB: Math.round(heapBytes / 1e6),
     heapBytesPerEvent: Math.round(heapBytes / (userEvents + chatEvents + messageCount)),
     rssMB: Math.round(rssBytes / 1e6),
-    eventLogMB: Math.round((await stat(path.join(eventsDir, 'event-log.sqlite'))).size / 1e6),
+    eventLogMB: Math.round(eventLogBytes / 1e6),
     readModelsMB: Math.round(readModelBytes / 1e6),
     messagesPerChat: perChat,
     newestHistoryPageMs: newest.p50,
