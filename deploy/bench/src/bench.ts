@@ -16,6 +16,7 @@ import {
 import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
 import { runReplayBench } from './replay-bench.ts';
+import { runLogAppendBench } from './log-append-bench.ts';
 import { runDirectoryBench } from './directory-bench.ts';
 import { medianDelivery, sweepCapacity, type CapacityResult } from './capacity.ts';
 import { cpuSecondsOf } from './process-cpu.ts';
@@ -46,6 +47,8 @@ export interface BenchOptions {
   capacityRates: number[];
   budgetMs: number;
   replayEvents: number[];
+  /** Concurrent appenders for the embedded log's append bench (empty: skipped), 8 s each. */
+  logAppendConcurrency: number[];
   directoryUsers: number[];
   connectionSteps: number[];
   /** Rounds of the key-backup benchmark in Chromium (0 or absent: skipped). */
@@ -123,6 +126,12 @@ export const runBench = async (options: BenchOptions) => {
   const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
+  const logAppend = [];
+  for (const concurrency of options.logAppendConcurrency) {
+    for (let run = 0; run < options.repeats; run++) {
+      logAppend.push(await runLogAppendBench(concurrency, options.quick ? 1 : 8));
+    }
+  }
   const directory = [];
   for (const users of options.directoryUsers) {
     directory.push(await runDirectoryBench(users, options.quick ? 3 : 101));
@@ -159,6 +168,7 @@ export const runBench = async (options: BenchOptions) => {
     crypto,
     keyBackup,
     replay,
+    logAppend,
     directory,
     connections,
   };
@@ -194,6 +204,10 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   }
   console.log('Replay (build every read model from the log, restart on them, pages of history in ms)');
   console.table(result.replay);
+  if (result.logAppend.length) {
+    console.log('Embedded event log alone (appends each waiting for durability; every run)');
+    console.table(result.logAppend);
+  }
   console.log('User directory (ms per answer of the user service: median, p99)');
   console.table(result.directory);
   console.log('Idle authenticated sockets in one process');
@@ -229,6 +243,7 @@ const main = async () => {
       repeats: { type: 'string' },
       'receiver-workers': { type: 'string' },
       replay: { type: 'string' },
+      'log-append': { type: 'string' },
       directory: { type: 'string' },
       connections: { type: 'string' },
       'key-backup': { type: 'string' },
@@ -252,6 +267,7 @@ const main = async () => {
       .split(',')
       .filter(Boolean)
       .map(Number),
+    logAppendConcurrency: (values['log-append'] ?? (quick ? '4' : '')).split(',').filter(Boolean).map(Number),
     directoryUsers: (values.directory ?? (quick ? '500' : '100000')).split(',').filter(Boolean).map(Number),
     connectionSteps: (values.connections ?? (quick ? '20' : '1000,5000,10000'))
       .split(',')
