@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startVeil } from '@veil/runtime';
 import { meta, writeLog } from './log-file.ts';
+import { spawnServer } from './server-process.ts';
 import { round, summarize } from './stats.ts';
 
 /**
@@ -22,7 +23,31 @@ const heapUsedBytes = () => {
   return process.memoryUsage().heapUsed;
 };
 
-export const runReplayBench = async (messageEvents: number) => {
+/** Resident memory of a process, from /proc (Linux). */
+const rssOf = async (pid: number) => {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024;
+};
+
+/**
+ * `npm start` on the data dir, as an operator restarts it: the time from spawning the process
+ * until it answers ready (polled every 200 ms), and its resident memory then.
+ */
+const processStart = async (dataDir: string, port: number) => {
+  const started = performance.now();
+  const server = await spawnServer(
+    'packages/runtime/src/bin/veil.ts',
+    [`http://127.0.0.1:${port}`],
+    { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    'SIGTERM',
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const rssBytes = await rssOf(server.pid);
+  await server.stop();
+  return { seconds, rssBytes };
+};
+
+export const runReplayBench = async (messageEvents: number, port: number) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-replay-'));
   const eventsDir = path.join(dataDir, 'events');
   await mkdir(eventsDir, { recursive: true });
@@ -86,7 +111,7 @@ export const runReplayBench = async (messageEvents: number) => {
   // What the process holds beyond what it held before the start: the log and the read models
   // are on disk, so this should not grow with the log.
   const heapBytes = heapUsedBytes() - heapBefore;
-  // The whole process after a full collection (the heap above is measured after one too).
+  // This whole process after a full collection (it also built the read models and generated the log).
   const rssBytes = process.memoryUsage().rss;
   const readModelBytes = (await stat(path.join(dataDir, 'read-models.sqlite'))).size;
   const eventLogBytes = (await stat(path.join(eventsDir, 'event-log.sqlite'))).size;
@@ -116,11 +141,14 @@ export const runReplayBench = async (messageEvents: number) => {
   const newest = await historyPageMs(Math.min(50, perChat));
   const fromMiddle = await historyPageMs(Math.min(50, Math.ceil((middle - 1) / 10)), middle);
   await veil.stop();
+  const ownProcess = await processStart(dataDir, port);
   await rm(dataDir, { recursive: true, force: true });
   return {
     events: userEvents + chatEvents + messageCount,
     rebuildSeconds: Number(seconds.toFixed(2)),
     restartSeconds: Number(restartSeconds.toFixed(2)),
+    processStartSeconds: Number(ownProcess.seconds.toFixed(2)),
+    processRssMB: Math.round(ownProcess.rssBytes / 1e6),
     messagesProjected: stored,
     heapMB: Math.round(heapBytes / 1e6),
     heapBytesPerEvent: Math.round(heapBytes / (userEvents + chatEvents + messageCount)),
