@@ -63,6 +63,24 @@ describe('embedded log on disk', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  it('shows an accepted append to stream reads at once, and to followers once it is durable', async () => {
+    const dataDir = await tempDir();
+    const bus = await createEmbeddedBus({ dataDir, log: quiet });
+    const appended = bus.append('chat', testEvent('pair-a-b', { n: 1 }), { expectedVersion: 0 });
+    // The writer thread has not answered yet: nothing is durable, but the claim is visible, as
+    // the version check sees it, so a racer that lost re-reads the winner's event.
+    expect(await bus.headPosition('chat')).toBe(0);
+    expect((await bus.readLast('chat', 'pair-a-b'))?.event.data).toEqual({ n: 1 });
+    expect((await bus.readStream('chat', 'pair-a-b')).version).toBe(1);
+    await expect(
+      bus.append('chat', testEvent('pair-a-b', { n: 2 }), { expectedVersion: 0 }),
+    ).rejects.toMatchObject({ code: 'VERSION_CONFLICT' });
+    expect(await appended).toEqual({ position: 1, duplicate: false });
+    expect(await bus.headPosition('chat')).toBe(1);
+    await bus.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
   it('drops the torn end of a commit a crash interrupted, and appends after it', async () => {
     const dataDir = await tempDir();
     const bus = await createEmbeddedBus({ dataDir, log: quiet });

@@ -15,8 +15,9 @@ import { RecentEvents } from './recent-events.ts';
  *
  * The version check, the duplicate check and position assignment happen synchronously when
  * `append` is called, against what is durable plus what is waiting to be (`pending` below), so
- * two appends with the same expected version can never both pass. Reads and subscribers see
- * only durable events. A commit that fails (a full disk, an I/O error) stores nothing: its
+ * two appends with the same expected version can never both pass. Reads of a stream see an
+ * accepted append at once, as the version check does (a command that lost a race re-reads the
+ * winner's event and goes on); followers see only durable events. A commit that fails (a full disk, an I/O error) stores nothing: its
  * appends and those queued behind it are refused with UNAVAILABLE, and the next append tries
  * again.
  */
@@ -26,7 +27,7 @@ export interface ContextLog {
   durableHead(): number;
   /** Durable events after `position`, oldest first, at most `limit`; frozen. */
   readAfter(position: number, limit: number): RecordedEvent[];
-  /** One stream's events, oldest first; frozen. */
+  /** One stream's events, oldest first, those accepted and not yet durable included; frozen. */
   readStream(streamId: string): RecordedEvent[];
   readLast(streamId: string): RecordedEvent | null;
   /** Called after every commit that made events of this context durable. */
@@ -62,6 +63,8 @@ interface ContextState {
   next: number;
   /** The newest pending position of each stream with appends waiting. */
   pendingVersions: Map<string, number>;
+  /** Appends waiting, by position, in order. */
+  pendingEvents: Map<number, DomainEvent>;
   /** Appends waiting, by event id: a repeat waits for the original. */
   pendingIds: Map<string, { position: number; durable: Promise<unknown> }>;
   recent: RecentEvents;
@@ -135,6 +138,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
       );
     refusedSinceFailure += failed.length;
     for (const state of contexts.values()) {
+      state.pendingEvents.clear();
       state.pendingIds.clear();
       state.pendingVersions.clear();
       state.next = state.durable + 1;
@@ -147,6 +151,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
     for (const p of batch) {
       const state = contexts.get(p.context)!;
       state.durable = p.position;
+      state.pendingEvents.delete(p.position);
       if (state.pendingIds.get(p.event.eventId)?.position === p.position)
         state.pendingIds.delete(p.event.eventId);
       if (state.pendingVersions.get(p.event.streamId) === p.position)
@@ -218,6 +223,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
       );
     const position = state.next++;
     state.pendingVersions.set(event.streamId, position);
+    state.pendingEvents.set(position, event);
     const appended = new Promise<AppendResult>((resolve, reject) => {
       queue.push({ context, position, event, json: JSON.stringify(event), resolve, reject });
       flushing ??= flush();
@@ -229,11 +235,13 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
   const stateOf = (context: string): ContextState => {
     const known = contexts.get(context);
     if (known) return known;
+    const pendingRecord = (position: number, event: DomainEvent) => deepFreeze({ context, position, event });
     const head = Number((read(sql.head, (s) => s.get(context)) as { position: number | null }).position ?? 0);
     const state: ContextState = {
       durable: head,
       next: head + 1,
       pendingVersions: new Map(),
+      pendingEvents: new Map(),
       pendingIds: new Map(),
       recent: new RecentEvents(options.recentEvents ?? 2048),
       listeners: new Set(),
@@ -251,16 +259,26 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
             )
           );
         },
-        readStream: (streamId) =>
-          rows(
+        readStream(streamId) {
+          const events = rows(
             read(sql.stream, (s) => s.all(context, streamId)),
             context,
-          ),
-        readLast: (streamId) =>
-          rows(
-            read(sql.last, (s) => s.all(context, streamId)),
-            context,
-          )[0] ?? null,
+          );
+          const stored = events.at(-1)?.position ?? 0;
+          for (const [position, event] of state.pendingEvents)
+            if (position > stored && event.streamId === streamId) events.push(pendingRecord(position, event));
+          return events;
+        },
+        readLast(streamId) {
+          const pending = state.pendingVersions.get(streamId);
+          if (pending !== undefined) return pendingRecord(pending, state.pendingEvents.get(pending)!);
+          return (
+            rows(
+              read(sql.last, (s) => s.all(context, streamId)),
+              context,
+            )[0] ?? null
+          );
+        },
         onDurable(listener) {
           state.listeners.add(listener);
           return () => state.listeners.delete(listener);
