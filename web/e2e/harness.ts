@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startVeil } from '@veil/runtime';
 import { chromiumLaunchOptions } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 /**
  * Browser tests against the real Veil: the embedded app (API, realtime, the built web client)
@@ -117,4 +118,18 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+};
+
+/**
+ * One Veil and browser for the test file: started before its tests, screenshots of a failed
+ * test's pages after it, stopped after the file. Returns the running Veil (read it inside tests).
+ */
+export const useVeilWeb = (options: { env?: Record<string, string> } = {}): (() => VeilWeb) => {
+  let veil: VeilWeb | undefined;
+  beforeAll(async () => {
+    veil = await startVeilWeb(options);
+  }, 240_000);
+  afterEach(({ task }) => veil?.finishTest(task));
+  afterAll(() => veil?.stop());
+  return () => veil!;
 };

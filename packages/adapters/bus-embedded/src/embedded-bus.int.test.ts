@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm, stat, truncate } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -46,6 +46,25 @@ describe('embedded log on disk', () => {
     file.close();
     expect(stored).toEqual({ position, event: JSON.stringify(event) });
     await bus.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('blanks an erased event in the file, keeping its position, and leaves no copy once closed', async () => {
+    const dataDir = await tempDir();
+    const bus = await createEmbeddedBus({ dataDir, log: quiet });
+    const file = path.join(dataDir, 'event-log.sqlite');
+    await bus.append('message', testEvent('before'));
+    const erased = await bus.append('message', testEvent('gone', { secret: 'ciphertext-to-forget' }));
+    await bus.append('message', testEvent('after', { n: 3 }));
+    await bus.erase('message', [erased.position]);
+    const db = new DatabaseSync(file, { readOnly: true });
+    expect(db.prepare('SELECT event FROM events WHERE position = ?').get(erased.position)).toEqual({
+      event: '',
+    });
+    db.close();
+    await bus.close();
+    // Closed: the journal is folded into the file, whose free space SQLite zeroes.
+    expect((await readFile(file)).includes('ciphertext-to-forget')).toBe(false);
     await rm(dataDir, { recursive: true, force: true });
   });
 

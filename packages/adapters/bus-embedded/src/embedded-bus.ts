@@ -73,6 +73,9 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
     async headPosition(context) {
       return (await logOf(context)).durableHead();
     },
+    async erase(context, positions) {
+      await (await logOf(context)).erase(positions);
+    },
     async subscribe(subscribeOptions) {
       const log = await logOf(subscribeOptions.context);
       const key = `${subscribeOptions.context}/${subscribeOptions.durable}`;

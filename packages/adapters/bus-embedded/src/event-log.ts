@@ -30,6 +30,11 @@ export interface ContextLog {
   /** One stream's events, oldest first, those accepted and not yet durable included; frozen. */
   readStream(streamId: string): RecordedEvent[];
   readLast(streamId: string): RecordedEvent | null;
+  /**
+   * Blanks durable events' content in the file for good (`erase` in the port): reads and
+   * followers skip them from then on; their positions stay taken and their ids stay known.
+   */
+  erase(positions: readonly number[]): Promise<void>;
   /** Called after every commit that made events of this context durable. */
   onDurable(listener: () => void): () => void;
 }
@@ -80,16 +85,21 @@ const rows = (found: unknown[], context: string) =>
     deepFreeze({ context, position: row.position, event: JSON.parse(row.event) as DomainEvent }),
   );
 
+/** An erased event's row keeps its position, stream and id; its content is blank. */
 const queries = (db: DatabaseSync) => ({
   head: db.prepare('SELECT max(position) AS position FROM events WHERE context = ?'),
   after: db.prepare(
-    'SELECT position, event FROM events WHERE context = ? AND position > ? ORDER BY position LIMIT ?',
+    "SELECT position, event FROM events WHERE context = ? AND position > ? AND position <= ? AND event != '' ORDER BY position LIMIT ?",
   ),
-  stream: db.prepare('SELECT position, event FROM events WHERE context = ? AND stream = ? ORDER BY position'),
+  stream: db.prepare(
+    "SELECT position, event FROM events WHERE context = ? AND stream = ? AND event != '' ORDER BY position",
+  ),
   last: db.prepare(
-    'SELECT position, event FROM events WHERE context = ? AND stream = ? ORDER BY position DESC LIMIT 1',
+    "SELECT position, event FROM events WHERE context = ? AND stream = ? AND event != '' ORDER BY position DESC LIMIT 1",
   ),
-  version: db.prepare('SELECT max(position) AS position FROM events WHERE context = ? AND stream = ?'),
+  version: db.prepare(
+    "SELECT max(position) AS position FROM events WHERE context = ? AND stream = ? AND event != ''",
+  ),
   byEventId: db.prepare('SELECT position FROM events WHERE context = ? AND event_id = ?'),
 });
 
@@ -254,7 +264,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
           return (
             state.recent.after(position, until, limit) ??
             rows(
-              read(sql.after, (s) => s.all(context, position, Math.min(limit, until - position))),
+              read(sql.after, (s) => s.all(context, position, until, limit)),
               context,
             )
           );
@@ -278,6 +288,12 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
               context,
             )[0] ?? null
           );
+        },
+        async erase(positions) {
+          const durable = [...new Set(positions)].filter((p) => p >= 1 && p <= state.durable);
+          if (!durable.length) return;
+          await writer.erase({ context, positions: durable });
+          for (const position of durable) state.recent.forget(position);
         },
         onDurable(listener) {
           state.listeners.add(listener);

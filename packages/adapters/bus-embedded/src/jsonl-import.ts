@@ -14,6 +14,7 @@ import { readJsonlLog } from './jsonl-log.ts';
  * nothing again and renames it at the next start.
  */
 const chunk = 10_000;
+const erasedId = (position: number) => `erased-${position}`;
 const progressEveryMs = 5_000;
 
 const importFile = async (db: DatabaseSync, context: string, file: string, log: Logger) => {
@@ -34,7 +35,7 @@ const importFile = async (db: DatabaseSync, context: string, file: string, log: 
     for await (const { p, e, bytesRead } of readJsonlLog(file)) {
       last = p;
       if (p <= resumeAfter) {
-        if (p === resumeAfter && e.eventId !== stored!.eventId)
+        if (p === resumeAfter && (e?.eventId ?? erasedId(p)) !== stored!.eventId)
           throw new EventLogFileError(
             `${file} does not match the event log it was being imported into (position ${p} holds another ` +
               'event there). Move one of them away: the JSON-lines file is imported into an empty log.',
@@ -42,7 +43,9 @@ const importFile = async (db: DatabaseSync, context: string, file: string, log: 
         continue;
       }
       if (!inTransaction) db.exec('BEGIN IMMEDIATE');
-      insert.run(context, p, e.streamId, e.eventId, JSON.stringify(e));
+      // An erased record keeps its position; its stream and id are gone with it.
+      if (e) insert.run(context, p, e.streamId, e.eventId, JSON.stringify(e));
+      else insert.run(context, p, '', erasedId(p), '');
       if (++inTransaction === chunk) {
         db.exec('COMMIT');
         inTransaction = 0;

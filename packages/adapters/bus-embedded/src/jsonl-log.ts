@@ -8,7 +8,8 @@ import type { DomainEvent } from '@veil/contracts';
  */
 export interface JsonlRecord {
   p: number;
-  e: DomainEvent;
+  /** null: erased (`{"p":N,"erased":true}`, padded with spaces). */
+  e: DomainEvent | null;
   /** Bytes of the file read once this record is taken (for progress). */
   bytesRead: number;
 }
@@ -40,17 +41,18 @@ export async function* readJsonlLog(file: string): AsyncGenerator<JsonlRecord> {
   let goodBytes = 0;
   let expected = 1;
   const take = (line: string, lineNumber: number): JsonlRecord => {
-    let record: { p?: unknown; e?: unknown };
+    let record: { p?: unknown; e?: unknown; erased?: unknown };
     try {
-      record = JSON.parse(line) as { p?: unknown; e?: unknown };
+      record = JSON.parse(line) as { p?: unknown; e?: unknown; erased?: unknown };
     } catch {
       throw new DamagedLogError(file, lineNumber, goodBytes, 'the line is not a JSON record');
     }
-    if (record?.p !== expected || typeof record.e !== 'object' || record.e === null)
+    const holdsEvent = typeof record?.e === 'object' && record.e !== null;
+    if (record?.p !== expected || !(holdsEvent || record.erased === true))
       throw new DamagedLogError(file, lineNumber, goodBytes, `it does not hold position ${expected}`);
     expected++;
     goodBytes += Buffer.byteLength(line) + 1;
-    return { p: record.p as number, e: record.e as DomainEvent, bytesRead: goodBytes };
+    return { p: record.p as number, e: holdsEvent ? (record.e as DomainEvent) : null, bytesRead: goodBytes };
   };
   // One line is held back: only the last one can be torn, and that is known at the end.
   let held: string | undefined;

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { CommitRequest, FromWriter, WriterData } from './log-writer.worker.ts';
+import type { CommitRequest, EraseRequest, FromWriter, ToWriter, WriterData } from './log-writer.worker.ts';
 
 /** A group commit the writer could not make durable; nothing of it was stored. */
 export class CommitFailedError extends Error {
@@ -15,14 +15,16 @@ export class CommitFailedError extends Error {
 export interface LogWriter {
   /** Makes one batch durable in one transaction; resolves with the time it took, in ms. */
   commit(batch: Omit<CommitRequest, 'type'>): Promise<number>;
+  /** Blanks durable events' content in one transaction. */
+  erase(request: Omit<EraseRequest, 'type'>): Promise<void>;
   close(): Promise<void>;
 }
 
 const workerUrl = new URL('./log-writer.worker.ts', import.meta.url);
 
 /**
- * Starts the writer thread on the log's file (already created by the caller). Commits are made
- * one at a time, in the order asked; the caller groups appends into them.
+ * Starts the writer thread on the log's file (already created by the caller). Requests are made
+ * one at a time, in the order asked; the caller groups appends into commits.
  */
 export const startLogWriter = async (data: WriterData): Promise<LogWriter> => {
   const worker = new Worker(workerUrl, { workerData: data });
@@ -40,18 +42,30 @@ export const startLogWriter = async (data: WriterData): Promise<LogWriter> => {
   worker.on('exit', (code) => fail(new Error(`the event log's writer thread stopped (exit code ${code})`)));
   await first;
 
-  return {
-    async commit(batch) {
-      if (gone) throw new CommitFailedError(gone.message, undefined);
-      const answer = answered();
-      worker.postMessage({ type: 'commit', ...batch } satisfies CommitRequest);
-      const reply = await answer.catch((error: Error) => {
-        throw new CommitFailedError(error.message, undefined);
+  /** Sends one request once the one before it is answered, and resolves with the time it took. */
+  let previous: Promise<unknown> = Promise.resolve();
+  const request = (message: ToWriter): Promise<number> => {
+    const answer = previous
+      .catch(() => {})
+      .then(async () => {
+        if (gone) throw new CommitFailedError(gone.message, undefined);
+        const replied = answered();
+        worker.postMessage(message);
+        const reply = await replied.catch((error: Error) => {
+          throw new CommitFailedError(error.message, undefined);
+        });
+        if (reply.type === 'failed') throw new CommitFailedError(reply.message, reply.code);
+        return reply.type === 'committed' ? reply.milliseconds : 0;
       });
-      if (reply.type === 'failed') throw new CommitFailedError(reply.message, reply.code);
-      return reply.type === 'committed' ? reply.milliseconds : 0;
-    },
+    previous = answer;
+    return answer;
+  };
+
+  return {
+    commit: (batch) => request({ type: 'commit', ...batch }),
+    erase: async (erasure) => void (await request({ type: 'erase', ...erasure })),
     async close() {
+      await previous.catch(() => {});
       if (gone) return;
       const exited = once(worker, 'exit');
       worker.postMessage({ type: 'close' });

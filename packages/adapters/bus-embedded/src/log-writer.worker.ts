@@ -23,7 +23,14 @@ export interface CommitRequest {
   events: string[];
 }
 
-export type ToWriter = CommitRequest | { type: 'close' };
+/** Overwrites durable events' content for good (the rows and positions stay). */
+export interface EraseRequest {
+  type: 'erase';
+  context: string;
+  positions: number[];
+}
+
+export type ToWriter = CommitRequest | EraseRequest | { type: 'close' };
 
 export type FromWriter =
   | { type: 'ready' }
@@ -37,7 +44,11 @@ const reply = (message: FromWriter) => port.postMessage(message);
 
 const db = openLogDatabase(file);
 db.exec('PRAGMA synchronous = FULL');
+// An erased event leaves no copy in the file's free space: SQLite zeroes it. Earlier page images
+// can stay in the WAL until it wraps around after the next checkpoints.
+db.exec('PRAGMA secure_delete = ON');
 const insert = db.prepare(insertEventSql);
+const blank = db.prepare("UPDATE events SET event = '' WHERE context = ? AND position = ?");
 /** SQLite refuses to grow the file past this many pages with SQLITE_FULL, as a full disk does. */
 const applyPageLimit = () => {
   const limit = Atomics.load(pageLimit!, 0);
@@ -45,20 +56,13 @@ const applyPageLimit = () => {
   db.exec(`PRAGMA max_page_count = ${limit < 0 ? 4294967294 : pages + limit}`);
 };
 
-const commit = (request: CommitRequest) => {
+/** Runs `write` in one durable transaction and answers; a failure rolls all of it back. */
+const transaction = (write: () => void) => {
   const started = performance.now();
   try {
     if (pageLimit) applyPageLimit();
     db.exec('BEGIN IMMEDIATE');
-    for (let i = 0; i < request.positions.length; i++) {
-      insert.run(
-        request.contexts[i]!,
-        request.positions[i]!,
-        request.streams[i]!,
-        request.eventIds[i]!,
-        request.events[i]!,
-      );
-    }
+    write();
     db.exec('COMMIT');
     reply({ type: 'committed', milliseconds: performance.now() - started });
   } catch (error) {
@@ -71,8 +75,31 @@ const commit = (request: CommitRequest) => {
   }
 };
 
+const commit = (request: CommitRequest) =>
+  transaction(() => {
+    for (let i = 0; i < request.positions.length; i++) {
+      insert.run(
+        request.contexts[i]!,
+        request.positions[i]!,
+        request.streams[i]!,
+        request.eventIds[i]!,
+        request.events[i]!,
+      );
+    }
+  });
+
+const erase = ({ context, positions }: EraseRequest) => {
+  transaction(() => {
+    for (const position of positions) blank.run(context, position);
+  });
+  // The WAL still holds the pages as they were: fold it into the file and cut it to nothing, so
+  // no copy of the erased content stays on disk (rare: deletions only).
+  db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+};
+
 port.on('message', (message: ToWriter) => {
   if (message.type === 'commit') return commit(message);
+  if (message.type === 'erase') return erase(message);
   db.close();
   reply({ type: 'closed' });
   port.close();

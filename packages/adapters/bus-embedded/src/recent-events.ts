@@ -18,6 +18,11 @@ export class RecentEvents {
     this.#byPosition.delete(recorded.position - this.#capacity);
   }
 
+  /** Drops an erased event. */
+  forget(position: number) {
+    this.#byPosition.delete(position);
+  }
+
   /** Events after `position` up to `head` (at most `limit`), or null unless the first is held. */
   after(position: number, head: number, limit: number): RecordedEvent[] | null {
     if (!this.#byPosition.has(position + 1)) return null;

@@ -36,7 +36,15 @@ export const followLog = (log: ContextLog, options: FollowOptions, logger: Logge
       }
       let recorded: RecordedEvent;
       try {
-        if (!page.length) page = log.readAfter(cursor, pageSize);
+        if (!page.length) {
+          const head = log.durableHead();
+          page = log.readAfter(cursor, pageSize);
+          // Nothing left to deliver up to the head: every event there is erased.
+          if (!page.length) {
+            cursor = head;
+            continue;
+          }
+        }
         recorded = page[0]!;
         await options.handler(recorded);
         page.shift();
@@ -91,10 +99,12 @@ export const createDurableGroup = (
   const next = (): Delivery | undefined => {
     const again = redeliveries.shift();
     if (again) return again;
-    if (cursor >= log.durableHead()) return undefined;
+    const head = log.durableHead();
+    if (cursor >= head) return undefined;
     const [recorded] = log.readAfter(cursor, 1);
-    cursor = recorded!.position;
-    return { recorded: recorded!, attempts: 0 };
+    // None: every event up to the head is erased.
+    cursor = recorded?.position ?? head;
+    return recorded && { recorded, attempts: 0 };
   };
 
   const freeMember = (): Member | undefined => {
