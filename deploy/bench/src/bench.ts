@@ -128,7 +128,7 @@ export const runBench = async (options: BenchOptions) => {
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
   const replay = [];
-  for (const events of options.replayEvents) replay.push(await runReplayBench(events, options.port + 300));
+  for (const events of options.replayEvents) replay.push(await runReplayBench(events));
   const logAppend = [];
   for (const concurrency of options.logAppendConcurrency) {
     for (let run = 0; run < options.repeats; run++) {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startVeil } from '@veil/runtime';
+import { freePort } from '@veil/test-env';
 import { meta, writeLog } from './log-file.ts';
 import { spawnServer } from './server-process.ts';
 import { round, summarize } from './stats.ts';
@@ -33,7 +34,9 @@ const rssOf = async (pid: number) => {
  * `npm start` on the data dir, as an operator restarts it: the time from spawning the process
  * until it answers ready (polled every 200 ms), and its resident memory then.
  */
-const processStart = async (dataDir: string, port: number) => {
+const processStart = async (dataDir: string) => {
+  // A port free now, not one reserved at the start of a run that other servers may have taken since.
+  const port = await freePort();
   const started = performance.now();
   const server = await spawnServer(
     'packages/runtime/src/bin/veil.ts',
@@ -47,7 +50,7 @@ const processStart = async (dataDir: string, port: number) => {
   return { seconds, rssBytes };
 };
 
-export const runReplayBench = async (messageEvents: number, port: number) => {
+export const runReplayBench = async (messageEvents: number) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-replay-'));
   const eventsDir = path.join(dataDir, 'events');
   await mkdir(eventsDir, { recursive: true });
@@ -141,7 +144,7 @@ export const runReplayBench = async (messageEvents: number, port: number) => {
   const newest = await historyPageMs(Math.min(50, perChat));
   const fromMiddle = await historyPageMs(Math.min(50, Math.ceil((middle - 1) / 10)), middle);
   await veil.stop();
-  const ownProcess = await processStart(dataDir, port);
+  const ownProcess = await processStart(dataDir);
   await rm(dataDir, { recursive: true, force: true });
   return {
     events: userEvents + chatEvents + messageCount,
