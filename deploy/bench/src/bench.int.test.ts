@@ -25,6 +25,7 @@ describe('benchmark harness (quick)', () => {
       capacityRates: [20, 10],
       budgetMs: 10_000,
       replayEvents: [500],
+      logAppendConcurrency: [4],
       directoryUsers: [500],
       connectionSteps: [20],
       loginAccounts: 6,
@@ -67,6 +68,8 @@ describe('benchmark harness (quick)', () => {
     expect(result.delivery.embedded?.cpuMsPerSend).toBeGreaterThan(0);
     expect(result.replay[0]).toMatchObject({ messagesProjected: 500, messagesPerChat: 50 });
     expect(result.replay[0]!.middleHistoryPageMs).toBeGreaterThan(0);
+    expect(result.logAppend).toEqual([expect.objectContaining({ concurrency: 4 })]);
+    expect(result.logAppend[0]!.appendsPerSecond).toBeGreaterThan(0);
     // Each search and the list checked the size of their answers against the generated names.
     expect(result.directory).toEqual([expect.objectContaining({ users: 500 })]);
     expect(result.crypto.encryptFor2Ms).toBeGreaterThan(0);

@@ -18,6 +18,7 @@ import {
 import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
 import { runReplayBench } from './replay-bench.ts';
+import { runLogAppendBench } from './log-append-bench.ts';
 import { runChangesBench } from './changes-bench.ts';
 import { runDirectoryBench } from './directory-bench.ts';
 import { medianDelivery, sweepCapacity, type CapacityResult, type DeliverySummary } from './capacity.ts';
@@ -52,6 +53,8 @@ export interface BenchOptions {
   capacityRates: number[];
   budgetMs: number;
   replayEvents: number[];
+  /** Concurrent appenders for the embedded log's append bench (empty: skipped), 8 s each. */
+  logAppendConcurrency: number[];
   directoryUsers: number[];
   connectionSteps: number[];
   /** Operations of each kind in the message-changes part (0: skipped). */
@@ -156,6 +159,12 @@ export const runBench = async (options: BenchOptions) => {
   const link = options.linkRepeats ? await runLinkBench(options.linkRepeats, options.port + 2) : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
+  const logAppend = [];
+  for (const concurrency of options.logAppendConcurrency) {
+    for (let run = 0; run < options.repeats; run++) {
+      logAppend.push(await runLogAppendBench(concurrency, options.quick ? 1 : 8));
+    }
+  }
   const directory = [];
   for (const users of options.directoryUsers) {
     directory.push(await runDirectoryBench(users, options.quick ? 3 : 101));
@@ -192,6 +201,7 @@ export const runBench = async (options: BenchOptions) => {
     keyBackup,
     link,
     replay,
+    logAppend,
     directory,
     logins,
     changes,
@@ -246,6 +256,10 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   }
   console.log('Replay (build every read model from the log, restart on them, pages of history in ms)');
   console.table(result.replay);
+  if (result.logAppend.length) {
+    console.log('Embedded event log alone (appends each waiting for durability; every run)');
+    console.table(result.logAppend);
+  }
   console.log('User directory (ms per answer of the user service: median, p99)');
   console.table(result.directory);
   if (result.logins) {
@@ -291,6 +305,7 @@ const main = async () => {
       repeats: { type: 'string' },
       'receiver-workers': { type: 'string' },
       replay: { type: 'string' },
+      'log-append': { type: 'string' },
       directory: { type: 'string' },
       connections: { type: 'string' },
       changes: { type: 'string' },
@@ -317,6 +332,7 @@ const main = async () => {
       .split(',')
       .filter(Boolean)
       .map(Number),
+    logAppendConcurrency: (values['log-append'] ?? (quick ? '4' : '')).split(',').filter(Boolean).map(Number),
     directoryUsers: (values.directory ?? (quick ? '500' : '100000')).split(',').filter(Boolean).map(Number),
     connectionSteps: (values.connections ?? (quick ? '20' : '1000,5000,10000'))
       .split(',')
