@@ -12,6 +12,14 @@ export interface ServerProcess {
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
+/**
+ * Veil picks its adapters by which of these are set: a server gets them only from its caller
+ * (the cluster passes its own), never from the environment the bench or test runner has.
+ */
+const runModeVariables = ['NATS_URL', 'REDIS_URL', 'MONGODB_URL', 'S3_ENDPOINT'];
+const inheritedEnv = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => !runModeVariables.includes(name)));
+
 const isReady = async (url: string) => {
   try {
     return (await fetch(`${url}/readyz`)).ok;
@@ -38,7 +46,7 @@ export const spawnServer = async (
     ],
     {
       cwd: repoRoot,
-      env: { ...process.env, ...env },
+      env: { ...inheritedEnv(), ...env },
       stdio: ['ignore', process.env.BENCH_STDOUT ? 'inherit' : 'ignore', 'inherit'],
     },
   );
