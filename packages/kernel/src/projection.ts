@@ -37,8 +37,10 @@ export interface ProjectionDefinition<M extends ReadModels = ReadModels> {
   handle(recorded: RecordedEvent, models: Staged<M>): Promise<void>;
 }
 
-/** How a service gives its projection to tools (`npm run rebuild`) without starting. */
-export type OpenProjection = (readStore: ReadStore) => Promise<ProjectionDefinition>;
+/** How a service gives its projections to tools (`npm run rebuild`) without starting. */
+export type OpenProjection = (
+  readStore: ReadStore,
+) => Promise<ProjectionDefinition | readonly ProjectionDefinition[]>;
 
 export interface Checkpoint {
   _id: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
-import { clientMessageIdSchema, type MessageView } from '../http/schemas.ts';
+import { clientMessageIdSchema, type ChatUnread, type MessageView } from '../http/schemas.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 const seenReport = z.object({ chatId: idSchema, messageId: idSchema });
@@ -35,6 +35,8 @@ export const messageRpc = defineRpcService('message', {
   markSeen: operation<{ marked: { chatId: string; messageId: string }[] }>()(
     z.object({ userId: idSchema, reports: z.array(seenReport).max(500) }),
   ),
+  /** The user's unread counts and newest messages, for every chat of theirs that has messages. */
+  unread: operation<{ chats: ChatUnread[] }>()(z.object({ userId: idSchema })),
   /** One message in the API shape (trusted internal callers: the realtime gateway). */
   getMessage: operation<{ message: MessageView }>()(z.object({ messageId: idSchema })),
 });

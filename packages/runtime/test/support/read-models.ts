@@ -5,6 +5,7 @@ export const serviceReadModels = [
   'chat_participants',
   'message_timeline',
   'message_memberships',
+  'message_unread',
   'auth_credentials',
   'auth_refresh_families',
   'auth_pending_registrations',

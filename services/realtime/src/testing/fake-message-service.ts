@@ -65,6 +65,9 @@ export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<
     history: async () => {
       throw new DomainError('UNAVAILABLE', 'not part of this test double');
     },
+    unread: async () => {
+      throw new DomainError('UNAVAILABLE', 'not part of this test double');
+    },
     async getMessage({ messageId }) {
       if (failures > 0) {
         failures -= 1;
