@@ -161,14 +161,21 @@ export const eventually = async (check: () => Promise<void> | void, timeoutMs = 
     .toBe(true);
 };
 
-/** From the Users page, "Say Hi" to `username`; resolves once the chat is open. */
-export const sayHi = async (page: Page, username: string) => {
+/** From the Users page, opens the chat with `username` ("Say Hi"); nothing is sent. */
+export const openChatFromUsers = async (page: Page, username: string) => {
   await page.goto('/users');
   await page.getByLabel('Search users').fill(username);
   const card = page.getByRole('button', { name: `${username}: Say Hi` });
   await card.hover();
   await card.click();
   await page.waitForURL(/\/all-chats\?chat=/);
+};
+
+/** From the Users page, "Say Hi" to `username` and send the suggested "Hi {username}"; resolves once it is sent. */
+export const sayHi = async (page: Page, username: string) => {
+  await openChatFromUsers(page, username);
+  await page.getByRole('button', { name: `Send “Hi ${username}”` }).click();
+  await messageWithText(page, `Hi ${username}`).waitFor();
 };
 
 /** Opens the chat named `title` from the chat list (it may arrive live, so this waits for it). */

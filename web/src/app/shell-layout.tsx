@@ -3,6 +3,7 @@ import { KeyBackupCenter } from '../features/key-backup/components/key-backup-ce
 import { ThemeToggle } from '../features/theme/components/theme-toggle.tsx';
 import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
 import { NavBar } from './nav-bar.tsx';
+import { usePageTitle } from './page-title.ts';
 import { useRealtimeConnection } from './realtime-connection.ts';
 import { useSessionKeys } from './session-keys.ts';
 
@@ -11,6 +12,7 @@ export const ShellLayout = () => {
   useApplyTheme();
   useRealtimeConnection();
   useSessionKeys();
+  usePageTitle();
   return (
     <div className="shell">
       <NavBar />

@@ -4,6 +4,7 @@ import { useAppSelector } from '../../../app/hooks.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { useGetChatsQuery } from '../api/chats.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
+import { useGetUnreadQuery } from '../api/unread.api.ts';
 import { ChatList } from './chat-list.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { ChatWindow } from './chat-window.tsx';
@@ -19,6 +20,7 @@ export const AllChatsPage = () => {
   const chatId = params.get('chat');
   const { data: chats, isLoading, isFetching, refetch } = useGetChatsQuery();
   const { data: onlineIds = [] } = useGetOnlineUsersQuery(me?._id ?? '', { skip: !me });
+  const { data: unread } = useGetUnreadQuery(me?._id ?? '', { skip: !me });
   const [listOpen, setListOpen] = useState(false);
   const [creating, setCreating] = useState(false);
 
@@ -43,6 +45,8 @@ export const AllChatsPage = () => {
     <div className="all-chats">
       <ChatList
         chats={chats}
+        unread={unread}
+        myId={me._id}
         loading={isLoading}
         selectedId={chatId}
         onlineIds={onlineIds}

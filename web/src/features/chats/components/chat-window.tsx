@@ -8,6 +8,7 @@ import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.sli
 import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
+import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
 import { useJoinChat } from '../hooks/use-join-chat.ts';
 import { useSendMessage } from '../hooks/use-send-message.ts';
 import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
@@ -15,6 +16,7 @@ import { useTypingUsers } from '../hooks/use-typing-users.ts';
 import { chatTitle } from '../messages.model.ts';
 import { ChatHeader } from './chat-header.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
+import { FirstMessageSuggestion } from './first-message-suggestion.tsx';
 import { MessageComposer } from './message-composer.tsx';
 import { MessageList } from './message-list.tsx';
 import { ReplyBar } from './reply-bar.tsx';
@@ -43,6 +45,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const { keystroke, stop } = useTypingEmitter(chatId);
   const { send, error: sendError } = useSendMessage(chat, me);
   useJoinChat(chatId);
+  const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
 
   useEffect(() => {
     let live = true;
@@ -106,6 +109,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         myId={me._id}
         messages={history.messages}
         hasMore={history.hasMore}
+        unreadAtOpen={unreadAtOpen}
         onReply={onReply}
       />
       <TypingIndicator names={names} />
@@ -113,6 +117,9 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         <p className="form__error chat-window__notice" role="alert">
           {sendError}
         </p>
+      )}
+      {!chat.isGroupChat && history.messages.length === 0 && chat.participants[0] && (
+        <FirstMessageSuggestion name={chat.participants[0].username} onSend={(text) => void onSend(text)} />
       )}
       {replyTo && <ReplyBar message={replyTo} onClear={() => setReplyTo(null)} />}
       <MessageComposer onSend={onSend} onKeystroke={keystroke} />

@@ -1,11 +1,12 @@
 import type { ChatView, MessageView } from '@veil/contracts';
-import { useCallback, useEffect, useState } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { useHistoryScroll } from '../hooks/use-history-scroll.ts';
 import { useOlderMessages } from '../hooks/use-older-messages.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
+import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
 import { isSeenByOthers, otherMemberIds } from '../messages.model.ts';
 import { MessageBubble } from './message-bubble.tsx';
 
@@ -14,11 +15,13 @@ interface MessageListProps {
   myId: string;
   messages: DisplayMessage[];
   hasMore: boolean;
+  /** Unread messages when the chat opened (undefined until known): where "New messages" goes. */
+  unreadAtOpen: number | undefined;
   onReply: (message: DisplayMessage) => void;
 }
 
 /** The open chat's messages, oldest at the top; scrolling up loads older pages. */
-export const MessageList = ({ chat, myId, messages, hasMore, onReply }: MessageListProps) => {
+export const MessageList = ({ chat, myId, messages, hasMore, unreadAtOpen, onReply }: MessageListProps) => {
   const [container, setContainer] = useState<HTMLOListElement | null>(null);
   const { loadOlder, loading } = useOlderMessages({ chatId: chat._id, userId: myId });
   const onNeedOlder = useCallback((seq: number) => void loadOlder(seq), [loadOlder]);
@@ -26,6 +29,7 @@ export const MessageList = ({ chat, myId, messages, hasMore, onReply }: MessageL
   const { track, reportNow } = useSeenReporter(chat._id, container);
   const others = otherMemberIds(chat, myId);
   const names = new Map(chat.participants.map((p) => [p._id, p.username] as const));
+  const dividerBefore = useNewMessagesDivider(messages, myId, unreadAtOpen);
 
   // A message arriving while its chat is open counts as seen at once (spec section 4).
   useEffect(() => {
@@ -50,23 +54,54 @@ export const MessageList = ({ chat, myId, messages, hasMore, onReply }: MessageL
       )}
       <ol className="message-list" ref={setContainer} onScroll={onScroll} aria-label="Messages" tabIndex={0}>
         {messages.length === 0 && <li className="empty-state">No messages available</li>}
-        {messages.map((message) => {
+        {messages.map((message, index) => {
           const mine = message.sender._id === myId;
           return (
-            <MessageBubble
-              key={message._id}
-              message={message}
-              mine={mine}
-              senderName={
-                chat.isGroupChat && !mine ? (names.get(message.sender._id) ?? 'Former member') : null
-              }
-              seen={mine && isSeenByOthers(message, others)}
-              track={!mine && !message.seenBy[myId] ? track : null}
-              onReply={onReply}
-            />
+            <Fragment key={message._id}>
+              {startsDay(message, messages[index - 1]) && (
+                <li className="history-marker" role="separator" data-testid="day-separator">
+                  {dayLabel(message.createdAt)}
+                </li>
+              )}
+              {message._id === dividerBefore && (
+                <li
+                  className="history-marker history-marker--new"
+                  role="separator"
+                  data-testid="new-messages"
+                >
+                  New messages
+                </li>
+              )}
+              <MessageBubble
+                message={message}
+                mine={mine}
+                senderName={
+                  chat.isGroupChat && !mine ? (names.get(message.sender._id) ?? 'Former member') : null
+                }
+                seen={mine && isSeenByOthers(message, others)}
+                track={!mine && !message.seenBy[myId] ? track : null}
+                onReply={onReply}
+              />
+            </Fragment>
           );
         })}
       </ol>
     </div>
   );
+};
+
+/** The first unread message when the chat opened, decided once: later messages do not move it. */
+const useNewMessagesDivider = (
+  messages: DisplayMessage[],
+  myId: string,
+  unreadAtOpen: number | undefined,
+) => {
+  const [dividerBefore, setDividerBefore] = useState<string | undefined>(undefined);
+  const decided = useRef(false);
+  useEffect(() => {
+    if (decided.current || unreadAtOpen === undefined) return;
+    decided.current = true;
+    setDividerBefore(firstUnreadId(messages, myId, unreadAtOpen));
+  }, [messages, myId, unreadAtOpen]);
+  return dividerBefore;
 };

@@ -7,6 +7,8 @@ import { encryptForGroup, encryptForIndividual, type DisplayMessage } from '../.
 import { useSendIndividualMessageMutation } from '../../../lib/messaging.api.ts';
 import { chatsApi } from '../api/chats.api.ts';
 import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
+import { rememberOwnMessage } from '../api/unread.api.ts';
+import { rememberPreview } from '../previews.ts';
 import { mergeMessages } from '../messages.model.ts';
 import { withHeldReceipts } from '../held-receipts.ts';
 import { sendFailureText } from '../../../lib/send-errors.ts';
@@ -113,6 +115,9 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
         draft.messages = mergeMessages(current(draft).messages, withHeldReceipts([display]));
       }),
     );
+    const { decryptedContent: _text, readState: _state, ...stored } = display;
+    rememberPreview(receipt._id, text);
+    dispatch(rememberOwnMessage(me._id, { ...stored, replyTo: null }));
     dispatch(
       chatsApi.util.updateQueryData('getChats', undefined, (chats) => {
         const index = chats.findIndex((c) => c._id === chatId);

@@ -1,0 +1,114 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  login,
+  messageWithText,
+  openChat,
+  openChatFromUsers,
+  sayHi,
+  sendMessage,
+  signedUpPerson,
+  uniqueName,
+  signUpAndLogIn,
+} from './flows.ts';
+import { startVeilWeb, type VeilWeb } from './harness.ts';
+import { cuttableSocket } from './network-faults.ts';
+
+/** The badge of the chat named `title` in the page's chat list ('' when there is none). */
+const badgeOf = async (page: Page, title: string) => {
+  const badge = page.getByTestId('chat-item').filter({ hasText: title }).getByTestId('unread-badge');
+  return (await badge.count()) ? ((await badge.textContent()) ?? '') : '';
+};
+
+describe('conversations (browser)', { timeout: 150_000 }, () => {
+  let veil: VeilWeb;
+  beforeAll(async () => {
+    veil = await startVeilWeb();
+  }, 240_000);
+  afterEach(({ task }) => veil.finishTest(task));
+  afterAll(() => veil?.stop());
+
+  it('opens a chat from Users without sending anything, and sends the suggested "Hi" with one click', async () => {
+    const alice = await signedUpPerson(veil, 'oal');
+    const bob = await signedUpPerson(veil, 'obo');
+    await alice.page.goto('/all-chats');
+    await alice.page.getByText('No chats available').waitFor();
+    await alice.page.getByRole('link', { name: 'Start a chat from Users' }).click();
+    await alice.page.waitForURL('**/users');
+
+    const sends: string[] = [];
+    alice.page.on(
+      'request',
+      (r) => r.method() === 'POST' && r.url().includes('/api/v1/message/') && sends.push(r.url()),
+    );
+    alice.page.on('websocket', (ws) =>
+      ws.on('framesent', (frame) => String(frame.payload).includes('send message') && sends.push('socket')),
+    );
+    await openChatFromUsers(alice.page, bob.name);
+    await alice.page.getByTestId('chat-title').filter({ hasText: bob.name }).waitFor();
+    await alice.page.getByText('No messages available').waitFor();
+    const suggestion = alice.page.getByRole('button', { name: `Send “Hi ${bob.name}”` });
+    await suggestion.waitFor();
+    expect(sends).toEqual([]);
+
+    // Bob sees the new, empty chat without a badge; opening it from his side finds the same chat.
+    await bob.page.goto('/all-chats');
+    await bob.page.getByTestId('chat-item').filter({ hasText: alice.name }).waitFor();
+    expect(await badgeOf(bob.page, alice.name)).toBe('');
+
+    await suggestion.click();
+    await messageWithText(alice.page, `Hi ${bob.name}`).waitFor();
+    await suggestion.waitFor({ state: 'detached' });
+    expect(sends).toHaveLength(1);
+    await expect.poll(() => badgeOf(bob.page, alice.name)).toBe('1');
+  });
+
+  it('counts unread messages live, across two browsers of one user and a reconnect', async () => {
+    const alice = await signedUpPerson(veil, 'ual');
+    const bobName = uniqueName('ubo');
+    const bob = await veil.newPage();
+    await signUpAndLogIn(bob, bobName);
+    // Bob's second device, whose network can be cut.
+    const bobElsewhere = await veil.newPage();
+    const elsewhereSocket = await cuttableSocket(bobElsewhere);
+    await login(bobElsewhere, bobName, 'correct horse 1');
+
+    await sayHi(alice.page, bobName);
+    await bob.goto('/users');
+    for (const text of ['first line\nsecond line', 'two', 'three']) await sendMessage(alice.page, text);
+    await messageWithText(alice.page, 'three').waitFor();
+    // The tab's title and icon carry the total on every page.
+    await expect.poll(() => bob.title(), { timeout: 10_000 }).toBe('(4) Users · Veil');
+    expect(await bob.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml/);
+
+    await expect.poll(() => badgeOf(bobElsewhere, alice.name), { timeout: 10_000 }).toBe('4');
+    expect(await bobElsewhere.title()).toBe('(4) Chats · Veil');
+    // The preview is decrypted in the browser that holds Bob's key.
+    await bob.getByRole('link', { name: 'All-chats' }).click();
+    const item = bob.getByTestId('chat-item').filter({ hasText: alice.name });
+    await expect.poll(() => item.getByTestId('chat-preview').textContent()).toBe('three');
+    expect(await item.locator('time').count()).toBe(1);
+    expect(await badgeOf(bob, alice.name)).toBe('4');
+
+    // Read on one device: the other's badge clears, and the opened chat marks where the new messages began.
+    await openChat(bob, alice.name);
+    await bob.getByTestId('new-messages').waitFor();
+    const divider = bob.locator('[data-testid="new-messages"] + [data-testid="message"]');
+    expect(await divider.getByTestId('message-text').textContent()).toBe(`Hi ${bobName}`);
+    // Seen reports go out every 2 s.
+    await expect.poll(() => badgeOf(bobElsewhere, alice.name), { timeout: 10_000 }).toBe('');
+    await expect.poll(() => bob.title(), { timeout: 10_000 }).toBe('Chats · Veil');
+
+    // Bob's other device goes offline while two more arrive; back online, it counts them.
+    await elsewhereSocket.cut();
+    await bob.goto('/users');
+    await sendMessage(alice.page, 'while away 1');
+    await sendMessage(alice.page, 'while away 2');
+    await messageWithText(alice.page, 'while away 2').waitFor();
+    await expect.poll(() => bob.title(), { timeout: 10_000 }).toBe('(2) Users · Veil');
+    expect(await badgeOf(bobElsewhere, alice.name)).toBe('');
+    elsewhereSocket.restore();
+    await expect.poll(() => badgeOf(bobElsewhere, alice.name), { timeout: 20_000 }).toBe('2');
+    await expect.poll(() => bobElsewhere.title(), { timeout: 10_000 }).toBe('(2) Chats · Veil');
+  });
+});
