@@ -111,4 +111,58 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     await expect.poll(() => badgeOf(bobElsewhere, alice.name), { timeout: 20_000 }).toBe('2');
     await expect.poll(() => bobElsewhere.title(), { timeout: 10_000 }).toBe('(2) Chats · Veil');
   });
+
+  it('writes several lines, shows links safely, names the quoted sender and offers a way back to the newest', async () => {
+    const alice = await signedUpPerson(veil, 'cal');
+    const bob = await signedUpPerson(veil, 'cbo');
+    await sayHi(alice.page, bob.name);
+    await openChat(bob.page, alice.name);
+    await bob.page.getByTestId('day-separator').filter({ hasText: 'Today' }).waitFor();
+
+    // Shift+Enter starts a new line, Enter sends; the lines stay lines.
+    const box = alice.page.getByRole('textbox', { name: 'Message' });
+    await box.pressSequentially('first line');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('second line');
+    expect(await box.inputValue()).toBe('first line\nsecond line');
+    await box.press('Enter');
+    const lines = messageWithText(bob.page, 'first line\nsecond line');
+    await lines.waitFor();
+    expect(await lines.getByTestId('message-text').evaluate((el) => (el as HTMLElement).innerText)).toBe(
+      'first line\nsecond line',
+    );
+
+    // A link opens in a new tab without a handle on this one; markup in a message stays text.
+    await sendMessage(alice.page, 'see example.com/docs?a=1 and <img src=x onerror="window.injected=1">');
+    const link = bob.page.getByRole('link', { name: 'example.com/docs?a=1' });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe('http://example.com/docs?a=1');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    await bob.page.getByTestId('message-text').getByText('<img src=x onerror="window.injected=1">').waitFor();
+    expect(await bob.page.locator('.message img').count()).toBe(0);
+    expect(await bob.page.evaluate(() => 'injected' in window)).toBe(false);
+
+    // A reply quotes its message under the sender's name.
+    const greeting = messageWithText(bob.page, `Hi ${bob.name}`);
+    await greeting.hover();
+    await greeting.getByRole('button', { name: 'Reply' }).click();
+    await sendMessage(bob.page, 'replying to you');
+    const reply = messageWithText(alice.page, 'replying to you');
+    await reply.waitFor();
+    expect(await reply.locator('.message__quote-author').textContent()).toBe('You');
+    const quoteOnBobsSide = messageWithText(bob.page, 'replying to you').locator('.message__quote-author');
+    expect(await quoteOnBobsSide.textContent()).toBe(alice.name);
+
+    // Scrolled up, Bob gets a button back to the newest messages, counting what he has not seen.
+    for (let index = 0; index < 25; index += 1) await sendMessage(alice.page, `filler ${index}`);
+    await messageWithText(bob.page, 'filler 24').waitFor();
+    await bob.page.getByRole('list', { name: 'Messages' }).evaluate((list) => list.scrollTo({ top: 0 }));
+    await sendMessage(alice.page, 'while scrolled up');
+    const toNewest = bob.page.getByRole('button', { name: /^Scroll to the newest message, \d+ unread$/ });
+    await toNewest.waitFor();
+    await toNewest.click();
+    await expect.poll(() => messageWithText(bob.page, 'while scrolled up').isVisible()).toBe(true);
+    await toNewest.waitFor({ state: 'detached' });
+  });
 });

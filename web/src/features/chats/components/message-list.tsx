@@ -9,6 +9,7 @@ import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
 import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
 import { isSeenByOthers, otherMemberIds } from '../messages.model.ts';
 import { MessageBubble } from './message-bubble.tsx';
+import { ScrollToNewest } from './scroll-to-newest.tsx';
 
 interface MessageListProps {
   chat: ChatView;
@@ -75,6 +76,13 @@ export const MessageList = ({ chat, myId, messages, hasMore, unreadAtOpen, onRep
               <MessageBubble
                 message={message}
                 mine={mine}
+                replyAuthor={
+                  message.replyTo
+                    ? message.replyTo.sender._id === myId
+                      ? 'You'
+                      : (names.get(message.replyTo.sender._id) ?? 'Former member')
+                    : null
+                }
                 senderName={
                   chat.isGroupChat && !mine ? (names.get(message.sender._id) ?? 'Former member') : null
                 }
@@ -86,6 +94,10 @@ export const MessageList = ({ chat, myId, messages, hasMore, unreadAtOpen, onRep
           );
         })}
       </ol>
+      <ScrollToNewest
+        container={container}
+        unseen={messages.filter((m) => m.sender._id !== myId && !m.seenBy[myId]).length}
+      />
     </div>
   );
 };
