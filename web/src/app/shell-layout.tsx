@@ -1,7 +1,9 @@
 import { Outlet } from 'react-router';
+import { useOutboxRunner } from '../features/chats/outbox/use-outbox.ts';
 import { KeyBackupCenter } from '../features/key-backup/components/key-backup-center.tsx';
 import { ThemeToggle } from '../features/theme/components/theme-toggle.tsx';
 import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
+import { ConnectionBanner } from './connection-banner.tsx';
 import { NavBar } from './nav-bar.tsx';
 import { usePageTitle } from './page-title.ts';
 import { useRealtimeConnection } from './realtime-connection.ts';
@@ -13,6 +15,7 @@ export const ShellLayout = () => {
   useRealtimeConnection();
   useSessionKeys();
   usePageTitle();
+  useOutboxRunner();
   return (
     <div className="shell">
       <NavBar />
@@ -20,6 +23,7 @@ export const ShellLayout = () => {
         <header className="topbar">
           <ThemeToggle />
         </header>
+        <ConnectionBanner />
         <KeyBackupCenter />
         <main className="shell__content" id="content">
           <Outlet />

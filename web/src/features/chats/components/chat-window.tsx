@@ -43,7 +43,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const dispatch = useAppDispatch();
   const typingIds = useTypingUsers(chatId);
   const { keystroke, stop } = useTypingEmitter(chatId);
-  const { send, error: sendError } = useSendMessage(chat, me);
+  const { send } = useSendMessage(chat);
   useJoinChat(chatId);
   const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
 
@@ -113,11 +113,6 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         onReply={onReply}
       />
       <TypingIndicator names={names} />
-      {sendError && (
-        <p className="form__error chat-window__notice" role="alert">
-          {sendError}
-        </p>
-      )}
       {!chat.isGroupChat && history.messages.length === 0 && chat.participants[0] && (
         <FirstMessageSuggestion name={chat.participants[0].username} onSend={(text) => void onSend(text)} />
       )}

@@ -2,13 +2,16 @@ import type { ChatView, MessageView } from '@veil/contracts';
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { useHistoryScroll } from '../hooks/use-history-scroll.ts';
 import { useOlderMessages } from '../hooks/use-older-messages.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
 import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
 import { isSeenByOthers, otherMemberIds } from '../messages.model.ts';
+import { messageDiscarded, retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
 import { MessageBubble } from './message-bubble.tsx';
+import { PendingMessage } from './pending-message.tsx';
 import { ScrollToNewest } from './scroll-to-newest.tsx';
 
 interface MessageListProps {
@@ -31,6 +34,11 @@ export const MessageList = ({ chat, myId, messages, hasMore, unreadAtOpen, onRep
   const others = otherMemberIds(chat, myId);
   const names = new Map(chat.participants.map((p) => [p._id, p.username] as const));
   const dividerBefore = useNewMessagesDivider(messages, myId, unreadAtOpen);
+  const dispatch = useAppDispatch();
+  const outbox = useAppSelector(selectOutbox).items;
+  const pending = outbox.filter((item) => item.chatId === chat._id);
+  const onRetry = useCallback((id: string) => dispatch(retryRequested(id)), [dispatch]);
+  const onDiscard = useCallback((id: string) => dispatch(messageDiscarded(id)), [dispatch]);
 
   // A message arriving while its chat is open counts as seen at once (spec section 4).
   useEffect(() => {
@@ -54,7 +62,9 @@ export const MessageList = ({ chat, myId, messages, hasMore, unreadAtOpen, onRep
         </div>
       )}
       <ol className="message-list" ref={setContainer} onScroll={onScroll} aria-label="Messages" tabIndex={0}>
-        {messages.length === 0 && <li className="empty-state">No messages available</li>}
+        {messages.length === 0 && pending.length === 0 && (
+          <li className="empty-state">No messages available</li>
+        )}
         {messages.map((message, index) => {
           const mine = message.sender._id === myId;
           return (
@@ -93,6 +103,9 @@ export const MessageList = ({ chat, myId, messages, hasMore, unreadAtOpen, onRep
             </Fragment>
           );
         })}
+        {pending.map((item) => (
+          <PendingMessage key={item.clientMessageId} item={item} onRetry={onRetry} onDiscard={onDiscard} />
+        ))}
       </ol>
       <ScrollToNewest
         container={container}
