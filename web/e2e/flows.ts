@@ -75,7 +75,7 @@ export const saveRecoveryKey = async (
 
 /**
  * Registers through the UI: the details, then the recovery key (saved, unless `skip`). Resolves
- * the recovery key (null when skipped) once the app has moved on to /login.
+ * the recovery key (null when skipped) once the new account is signed in, on /all-chats.
  */
 export const register = async (
   page: Page,
@@ -97,7 +97,7 @@ export const register = async (
   let recoveryKey: string | null = null;
   if (recovery.skip) await page.getByRole('button', { name: 'Skip for now' }).click();
   else recoveryKey = await saveRecoveryKey(page, 'Sign Up', recovery);
-  await page.waitForURL('**/login');
+  await page.waitForURL('**/all-chats');
   return recoveryKey;
 };
 
@@ -116,9 +116,7 @@ export const signUpAndLogIn = async (
   password = 'correct horse 1',
   recovery: RecoveryStep = {},
 ): Promise<string | null> => {
-  const recoveryKey = await register(page, username, password, undefined, recovery);
-  await login(page, username, password);
-  return recoveryKey;
+  return register(page, username, password, undefined, recovery);
 };
 
 /** Logs out through the nav's dialog; `removeKeys` ticks "Remove this browser's keys" (off by default). */

@@ -263,7 +263,6 @@ describe('encrypted key backup (browser)', { timeout: 180_000 }, () => {
     const page = await newBrowser();
     const name = uniqueName('kbs');
     await register(page, name, password, undefined, { skip: true });
-    await login(page, name, password);
     const prompt = page.getByRole('complementary', { name: 'Message backup' });
     await prompt.getByText('Protect your messages: create a recovery key.').waitFor();
     await prompt.getByRole('button', { name: 'Not now' }).click();

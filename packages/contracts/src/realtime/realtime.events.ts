@@ -45,12 +45,21 @@ export interface TypingNotice {
   username?: string;
 }
 
+/** What changed in a user's public profile: the new name, or the new picture's URL (null: none). */
+export interface ProfileUpdate {
+  _id: string;
+  username?: string;
+  profilePicture?: string | null;
+}
+
 export interface ServerToClientEvents {
   'online list': (userIds: string[]) => void;
   offline: (userId: string) => void;
   online: (userId: string) => void;
   'message received': (payload: { message: MessageView }) => void;
   'update seen': (payload: { chatId: string; messageId: string; userId: string }) => void;
+  /** A contact (or the user, on another device) renamed themselves or changed their picture. */
+  'user updated': (update: ProfileUpdate) => void;
   typing: (notice: TypingNotice) => void;
   'stop typing': (notice: TypingNotice) => void;
   error: (error: ErrorBody) => void;

@@ -11,6 +11,7 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { keepAccountKey } from '../../../lib/account-keys.ts';
 import { useRegisterMutation } from '../api/auth.api.ts';
 import { registerErrorText } from '../auth-texts.ts';
+import { useSignIn } from './use-login.ts';
 
 export interface Registration {
   username: string;
@@ -33,7 +34,8 @@ type BackupChoice = RecoveryKeyChoice | 'skipped';
  * an optional passphrase), and only then the server. A fresh RSA-OAEP key pair is made in the
  * browser; only the public key and the encrypted backup of the private key (made here, from the
  * extractable original, the one moment it can be exported directly) are uploaded. Once the account
- * exists (its id names the key) the private key is kept in IndexedDB, non-extractable.
+ * exists (its id names the key) the private key is kept in IndexedDB, non-extractable, and the
+ * account is signed in.
  */
 export const useRegister = () => {
   const [register] = useRegisterMutation();
@@ -43,6 +45,7 @@ export const useRegister = () => {
   const [askingRecovery, setAskingRecovery] = useState(false);
   const choice = useRef<BackupChoice | null>(null);
   const navigate = useNavigate();
+  const { signIn } = useSignIn();
 
   const send = async (details: Registration, keys: PreparedKeys, backup: BackupChoice) => {
     setError('');
@@ -64,7 +67,8 @@ export const useRegister = () => {
       if (details.picture) form.append('profilePicture', details.picture);
       const { user } = await register(form).unwrap();
       await keepAccountKey(user._id, keys.keyPair.privateKey, keys.publicKey);
-      await navigate('/login');
+      // The new account is signed in at once; should that fail, it exists and the login form remains.
+      await signIn(details.username, details.password).catch(() => navigate('/login'));
     } catch (failure) {
       if (!isApiError(failure)) console.error('Registration failed', failure);
       setError(isApiError(failure) ? registerErrorText(failure) : 'An error occurred during registration.');

@@ -21,7 +21,11 @@ export const AllChatsPage = () => {
   const { data: chats, isLoading, isFetching, refetch } = useGetChatsQuery();
   const { data: onlineIds = [] } = useGetOnlineUsersQuery(me?._id ?? '', { skip: !me });
   const { data: unread } = useGetUnreadQuery(me?._id ?? '', { skip: !me });
-  const [listOpen, setListOpen] = useState(false);
+  // Small screens show one pane: without an open chat, that is the list.
+  const [listOpen, setListOpen] = useState(!chatId);
+  useEffect(() => {
+    if (!chatId) setListOpen(true);
+  }, [chatId]);
   const [creating, setCreating] = useState(false);
 
   // A chat that is open but not listed is new (a cached list predates it): fetch the list again.
