@@ -165,4 +165,76 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     await expect.poll(() => messageWithText(bob.page, 'while scrolled up').isVisible()).toBe(true);
     await toNewest.waitFor({ state: 'detached' });
   });
+
+  it("shows a contact's rename live, in the chat list and the open chat", async () => {
+    const alice = await signedUpPerson(veil, 'nal');
+    const bob = await signedUpPerson(veil, 'nbo');
+    await sayHi(alice.page, bob.name);
+    await alice.page.getByTestId('chat-title').filter({ hasText: bob.name }).waitFor();
+
+    const renamed = uniqueName('nbr');
+    await bob.page.goto('/profile');
+    await bob.page.getByRole('button', { name: 'Edit Profile' }).click();
+    await bob.page.getByLabel('Username').fill(renamed);
+    await bob.page.getByRole('button', { name: 'Save' }).click();
+    await bob.page.getByText('Profile updated successfully!').waitFor();
+
+    await alice.page.getByTestId('chat-title').filter({ hasText: renamed }).waitFor();
+    await alice.page.getByTestId('chat-item').filter({ hasText: renamed }).waitFor();
+  });
+
+  it('notifies of messages while the tab is hidden, once turned on, except in muted chats', async () => {
+    const alice = await signedUpPerson(veil, 'bal');
+    const bob = await signedUpPerson(veil, 'bbo');
+    await alice.page.context().grantPermissions(['notifications'], { origin: veil.url });
+    // The test decides whether the tab is hidden, and records the notifications shown.
+    await alice.page.addInitScript(() => {
+      const state = window as unknown as {
+        hiddenForTest?: boolean;
+        shown: { title: string; body?: string }[];
+      };
+      state.shown = [];
+      Object.defineProperty(Document.prototype, 'visibilityState', {
+        get: () => (state.hiddenForTest ? 'hidden' : 'visible'),
+        configurable: true,
+      });
+      const Shown = window.Notification;
+      window.Notification = class extends Shown {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          state.shown.push({ title, ...(options?.body !== undefined && { body: options.body }) });
+        }
+      } as typeof Notification;
+    });
+    const shown = () => alice.page.evaluate(() => (window as unknown as { shown: unknown[] }).shown);
+    const hide = (hidden: boolean) =>
+      alice.page.evaluate(
+        (value) => ((window as unknown as { hiddenForTest: boolean }).hiddenForTest = value),
+        hidden,
+      );
+
+    await sayHi(bob.page, alice.name);
+    await alice.page.goto('/profile');
+    const toggle = alice.page.getByRole('switch', { name: /Notify me of new messages/ });
+    await toggle.check();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+
+    await alice.page.getByRole('link', { name: 'Users' }).click();
+    await hide(true);
+    await sendMessage(bob.page, 'ping while hidden');
+    await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: bob.name, body: 'ping while hidden' }]);
+
+    await hide(false);
+    await sendMessage(bob.page, 'ping while visible');
+    await openChat(alice.page, bob.name);
+    await messageWithText(alice.page, 'ping while visible').waitFor();
+    await alice.page.getByRole('button', { name: 'Mute' }).click();
+    await alice.page.getByRole('button', { name: 'Unmute' }).waitFor();
+    await alice.page.getByRole('link', { name: 'Users' }).click();
+    await hide(true);
+    await sendMessage(bob.page, 'ping while muted');
+    await expect.poll(() => alice.page.title(), { timeout: 10_000 }).toBe('(1) Users · Veil');
+    // (Opening the chat loaded the page again, which started a new record.)
+    expect(await shown()).toEqual([]);
+  });
 });

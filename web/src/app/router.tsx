@@ -2,6 +2,7 @@ import { createBrowserRouter } from 'react-router';
 import { LoginPage } from '../features/auth/components/login-page.tsx';
 import { RegisterPage } from '../features/auth/components/register-page.tsx';
 import { AllChatsPage } from '../features/chats/components/all-chats-page.tsx';
+import { NotificationSwitch } from '../features/chats/notifications/notification-switch.tsx';
 import { WelcomePage } from '../features/home/components/welcome-page.tsx';
 import { BackupSettings } from '../features/key-backup/components/backup-settings.tsx';
 import { ProfilePage } from '../features/profile/components/profile-page.tsx';
@@ -48,6 +49,7 @@ export const createRouter = () =>
             <RequireLogin>
               <ProfilePage />
               <BackupSettings />
+              <NotificationSwitch />
             </RequireLogin>
           ),
         },

@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { useMessageNotifications } from '../features/chats/notifications/use-message-notifications.ts';
 import { useOutboxRunner } from '../features/chats/outbox/use-outbox.ts';
 import { KeyBackupCenter } from '../features/key-backup/components/key-backup-center.tsx';
 import { ThemeToggle } from '../features/theme/components/theme-toggle.tsx';
@@ -6,6 +7,7 @@ import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
 import { NavBar } from './nav-bar.tsx';
 import { usePageTitle } from './page-title.ts';
+import { useProfileUpdates } from './profile-updates.ts';
 import { useRealtimeConnection } from './realtime-connection.ts';
 import { useSessionKeys } from './session-keys.ts';
 
@@ -16,6 +18,8 @@ export const ShellLayout = () => {
   useSessionKeys();
   usePageTitle();
   useOutboxRunner();
+  useProfileUpdates();
+  useMessageNotifications();
   return (
     <div className="shell">
       <NavBar />

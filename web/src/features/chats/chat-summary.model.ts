@@ -12,12 +12,21 @@ const daysBetween = (earlier: Date, later: Date) => {
   return Math.round((end.getTime() - start.getTime()) / 86_400_000);
 };
 
+/** Formatters are costly to make (a list shows hundreds of times): one per locale and style. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const formatter = (locale: string | undefined, options: Intl.DateTimeFormatOptions) => {
+  const key = `${locale ?? ''}|${JSON.stringify(options)}`;
+  let made = formatters.get(key);
+  if (!made) formatters.set(key, (made = new Intl.DateTimeFormat(locale, options)));
+  return made;
+};
+
 /** When a chat's newest message came, as a chat list shows it: the time today, the weekday this week, else the date. */
 export const listTime = (iso: string, now: Date = new Date(), locale?: string): string => {
   const at = new Date(iso);
-  if (sameDay(at, now)) return at.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
-  if (daysBetween(at, now) < 7) return at.toLocaleDateString(locale, { weekday: 'short' });
-  return at.toLocaleDateString(locale, { day: 'numeric', month: 'short', year: '2-digit' });
+  if (sameDay(at, now)) return formatter(locale, { hour: '2-digit', minute: '2-digit' }).format(at);
+  if (daysBetween(at, now) < 7) return formatter(locale, { weekday: 'short' }).format(at);
+  return formatter(locale, { day: 'numeric', month: 'short', year: '2-digit' }).format(at);
 };
 
 /** The heading of a day in a chat's history: Today, Yesterday, or the date. */

@@ -1,4 +1,5 @@
 import type { ChatView } from '@veil/contracts';
+import type { ReactNode } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 
@@ -7,9 +8,11 @@ interface ChatHeaderProps {
   title: string;
   online: boolean;
   onShowList: () => void;
+  /** Controls at the end of the header. */
+  children?: ReactNode;
 }
 
-export const ChatHeader = ({ chat, title, online, onShowList }: ChatHeaderProps) => (
+export const ChatHeader = ({ chat, title, online, onShowList, children }: ChatHeaderProps) => (
   <header className="chat-header">
     <ChatListButton onClick={onShowList} />
     <Avatar
@@ -25,5 +28,6 @@ export const ChatHeader = ({ chat, title, online, onShowList }: ChatHeaderProps)
         <p className="chat-header__members">{chat.participants.map((p) => p.username).join(', ')}</p>
       )}
     </div>
+    {children}
   </header>
 );

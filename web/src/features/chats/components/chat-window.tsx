@@ -14,6 +14,7 @@ import { useSendMessage } from '../hooks/use-send-message.ts';
 import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
 import { useTypingUsers } from '../hooks/use-typing-users.ts';
 import { chatTitle } from '../messages.model.ts';
+import { MuteButton } from '../notifications/mute-button.tsx';
 import { ChatHeader } from './chat-header.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { FirstMessageSuggestion } from './first-message-suggestion.tsx';
@@ -95,7 +96,9 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         title={title}
         online={otherId !== undefined && online.includes(otherId)}
         onShowList={onShowList}
-      />
+      >
+        <MuteButton userId={me._id} chatId={chatId} />
+      </ChatHeader>
       {keyMissing && (
         <div className="form__error chat-window__notice chat-window__key-notice" role="alert">
           <p>{missingPrivateKeyText}</p>
