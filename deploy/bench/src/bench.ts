@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
+import { runChatListBench } from './chat-list-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
 import {
   runDelivery,
@@ -24,7 +25,8 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
 
 /**
  * `npm run bench [-- --quick]`: delivery (Veil beside a bare Socket.IO relay), client crypto,
- * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), and read-model replay; prints a table and writes bench-results/<time>.json. Machines here are
+ * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), the chat list of a user with
+ * many chats in Chromium (`--chat-list <chats>`, 0 skips it; needs the built client), and read-model replay; prints a table and writes bench-results/<time>.json. Machines here are
  * shared and noisy, so each delivery run is repeated and medians are reported. `--quick` is a
  * tiny run that CI uses to keep the harness working (accounting only, no timing claims). The
  * load generator sends from its main thread and holds the receiving sockets in worker threads
@@ -50,6 +52,8 @@ export interface BenchOptions {
   connectionSteps: number[];
   /** Rounds of the key-backup benchmark in Chromium (0 or absent: skipped). */
   keyBackupRepeats?: number;
+  /** Chats of the reader in the chat-list benchmark in Chromium (0 or absent: skipped). */
+  chatListChats?: number;
   port: number;
 }
 
@@ -121,6 +125,9 @@ export const runBench = async (options: BenchOptions) => {
   const [embedded, cluster, relay] = [summaryOf('embedded'), summaryOf('cluster'), summaryOf('relay')];
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
+  const chatList = options.chatListChats
+    ? await runChatListBench(options.chatListChats, options.quick ? 1 : 7, options.port + 2)
+    : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
   const directory = [];
@@ -158,6 +165,7 @@ export const runBench = async (options: BenchOptions) => {
       : undefined,
     crypto,
     keyBackup,
+    chatList,
     replay,
     directory,
     connections,
@@ -191,6 +199,10 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   if (result.keyBackup) {
     console.log('Key backup in Chromium (median ms; passphrase KDF, and a restore beyond it)');
     console.table(result.keyBackup);
+  }
+  if (result.chatList) {
+    console.log('Chat list in Chromium (median ms from the page start, and from its first API call)');
+    console.table(result.chatList);
   }
   console.log('Replay (build every read model from the log, restart on them, pages of history in ms)');
   console.table(result.replay);
@@ -232,6 +244,7 @@ const main = async () => {
       directory: { type: 'string' },
       connections: { type: 'string' },
       'key-backup': { type: 'string' },
+      'chat-list': { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -258,6 +271,7 @@ const main = async () => {
       .filter(Boolean)
       .map(Number),
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
+    chatListChats: Number(values['chat-list'] ?? (quick ? 0 : 500)),
     port: Number(values.port),
   };
   const result = await runBench(options);
