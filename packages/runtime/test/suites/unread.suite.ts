@@ -45,6 +45,9 @@ export const unreadSuite = (options: Partial<StartVeilOptions> = {}) => {
     const self = await api.post(`/api/v1/chat/direct/${alice._id}`, {}, alice.accessToken);
     expect(self.status).toBe(400);
     expect(self.body).toMatchObject({ success: false, code: 'VALIDATION_FAILED' });
+    const unknown = await api.post('/api/v1/chat/direct/01ARZ3NDEKTSV4RRFFQ69G5FAV', {}, alice.accessToken);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.success).toBe(false);
     const malformed = await api.post('/api/v1/chat/direct/not%20an%20id', {}, alice.accessToken);
     expect(malformed.status).toBe(400);
     expect(malformed.body.success).toBe(false);
