@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   login,
   messageWithText,
@@ -11,7 +11,7 @@ import {
   uniqueName,
   signUpAndLogIn,
 } from './flows.ts';
-import { startVeilWeb, type VeilWeb } from './harness.ts';
+import { veilPerSuite } from './harness.ts';
 import { cuttableSocket } from './network-faults.ts';
 
 /** The badge of the chat named `title` in the page's chat list ('' when there is none). */
@@ -21,14 +21,10 @@ const badgeOf = async (page: Page, title: string) => {
 };
 
 describe('conversations (browser)', { timeout: 150_000 }, () => {
-  let veil: VeilWeb;
-  beforeAll(async () => {
-    veil = await startVeilWeb();
-  }, 240_000);
-  afterEach(({ task }) => veil.finishTest(task));
-  afterAll(() => veil?.stop());
+  const suite = veilPerSuite();
 
   it('opens a chat from Users without sending anything, and sends the suggested "Hi" with one click', async () => {
+    const veil = suite();
     const alice = await signedUpPerson(veil, 'oal');
     const bob = await signedUpPerson(veil, 'obo');
     await alice.page.goto('/all-chats');
@@ -64,6 +60,7 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
   });
 
   it('counts unread messages live, across two browsers of one user and a reconnect', async () => {
+    const veil = suite();
     const alice = await signedUpPerson(veil, 'ual');
     const bobName = uniqueName('ubo');
     const bob = await veil.newPage();
@@ -113,6 +110,7 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
   });
 
   it('writes several lines, shows links safely, names the quoted sender and offers a way back to the newest', async () => {
+    const veil = suite();
     const alice = await signedUpPerson(veil, 'cal');
     const bob = await signedUpPerson(veil, 'cbo');
     await sayHi(alice.page, bob.name);
@@ -167,6 +165,7 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
   });
 
   it("shows a contact's rename live, in the chat list and the open chat", async () => {
+    const veil = suite();
     const alice = await signedUpPerson(veil, 'nal');
     const bob = await signedUpPerson(veil, 'nbo');
     await sayHi(alice.page, bob.name);
@@ -184,6 +183,7 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
   });
 
   it('notifies of messages while the tab is hidden, once turned on, except in muted chats', async () => {
+    const veil = suite();
     const alice = await signedUpPerson(veil, 'bal');
     const bob = await signedUpPerson(veil, 'bbo');
     await alice.page.context().grantPermissions(['notifications'], { origin: veil.url });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startVeil } from '@veil/runtime';
 import { chromiumLaunchOptions } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 /**
  * Browser tests against the real Veil: the embedded app (API, realtime, the built web client)
@@ -131,4 +132,18 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+};
+
+/**
+ * One Veil and browser for the enclosing describe block: started before its tests, screenshots
+ * of a failed test's pages, stopped after the last. Returns a getter for the running instance.
+ */
+export const veilPerSuite = (): (() => VeilWeb) => {
+  let veil: VeilWeb | undefined;
+  beforeAll(async () => {
+    veil = await startVeilWeb();
+  }, 240_000);
+  afterEach(({ task }) => veil?.finishTest(task));
+  afterAll(() => veil?.stop());
+  return () => veil!;
 };

@@ -1,17 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messageWithText, openChat, sayHi, sendMessage, signedUpPerson } from './flows.ts';
-import { startVeilWeb, type VeilWeb } from './harness.ts';
+import { veilPerSuite } from './harness.ts';
 
 /** Its own server: the test stops and starts it. */
 describe('connection state and the outbox (browser)', { timeout: 180_000 }, () => {
-  let veil: VeilWeb;
-  beforeAll(async () => {
-    veil = await startVeilWeb();
-  }, 240_000);
-  afterEach(({ task }) => veil.finishTest(task));
-  afterAll(() => veil?.stop());
+  const suite = veilPerSuite();
 
   it('keeps messages written while the server is down and sends each once, in order, when it is back', async () => {
+    const veil = suite();
     const alice = await signedUpPerson(veil, 'xal');
     const bob = await signedUpPerson(veil, 'xbo');
     await sayHi(alice.page, bob.name);
@@ -57,6 +53,7 @@ describe('connection state and the outbox (browser)', { timeout: 180_000 }, () =
   });
 
   it('shows a refused message as not sent, with Retry and Discard', async () => {
+    const veil = suite();
     const alice = await signedUpPerson(veil, 'ral');
     const bob = await signedUpPerson(veil, 'rbo');
     await sayHi(alice.page, bob.name);
