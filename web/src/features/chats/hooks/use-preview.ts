@@ -1,5 +1,7 @@
 import type { MessageView } from '@veil/contracts';
 import { useEffect, useState, type RefObject } from 'react';
+import { useAppSelector } from '../../../app/hooks.ts';
+import { selectKeysVersion } from '../../../lib/key-backup.slice.ts';
 import { decryptPreview, knownPreview } from '../previews.ts';
 
 /** One observer for every row: rows register the callback to run when they first show. */
@@ -17,6 +19,8 @@ const sharedObserver = () =>
 /** The decrypted preview of a chat's newest message, decrypted once the row comes into view. */
 export const usePreview = (row: RefObject<Element | null>, message: MessageView | null, userId: string) => {
   const [text, setText] = useState(() => (message ? knownPreview(message._id) : undefined));
+  // A key restored in this browser may open previews that could not be read before.
+  const keysVersion = useAppSelector(selectKeysVersion);
   useEffect(() => {
     const element = row.current;
     if (!message || !element) return;
@@ -30,6 +34,6 @@ export const usePreview = (row: RefObject<Element | null>, message: MessageView 
       live = false;
       watching.unobserve(element);
     };
-  }, [row, message, userId]);
+  }, [row, message, userId, keysVersion]);
   return message ? text : undefined;
 };
