@@ -97,7 +97,8 @@ export const register = async (
   let recoveryKey: string | null = null;
   if (recovery.skip) await page.getByRole('button', { name: 'Skip for now' }).click();
   else recoveryKey = await saveRecoveryKey(page, 'Sign Up', recovery);
-  await page.waitForURL('**/all-chats');
+  // Registering and signing in are one step now: twice a single step's time on a busy machine.
+  await page.waitForURL('**/all-chats', { timeout: 30_000 });
   return recoveryKey;
 };
 
