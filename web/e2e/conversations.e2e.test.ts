@@ -11,7 +11,7 @@ import {
   uniqueName,
   signUpAndLogIn,
 } from './flows.ts';
-import { veilPerSuite } from './harness.ts';
+import { useVeilWeb } from './harness.ts';
 import { cuttableSocket } from './network-faults.ts';
 
 /** The badge of the chat named `title` in the page's chat list ('' when there is none). */
@@ -21,7 +21,7 @@ const badgeOf = async (page: Page, title: string) => {
 };
 
 describe('conversations (browser)', { timeout: 150_000 }, () => {
-  const suite = veilPerSuite();
+  const suite = useVeilWeb();
 
   it('opens a chat from Users without sending anything, and sends the suggested "Hi" with one click', async () => {
     const veil = suite();

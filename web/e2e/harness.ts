@@ -135,13 +135,13 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
 };
 
 /**
- * One Veil and browser for the enclosing describe block: started before its tests, screenshots
- * of a failed test's pages, stopped after the last. Returns a getter for the running instance.
+ * One Veil and browser for the test file: started before its tests, screenshots of a failed
+ * test's pages after it, stopped after the file. Returns the running Veil (read it inside tests).
  */
-export const veilPerSuite = (): (() => VeilWeb) => {
+export const useVeilWeb = (options: { env?: Record<string, string> } = {}): (() => VeilWeb) => {
   let veil: VeilWeb | undefined;
   beforeAll(async () => {
-    veil = await startVeilWeb();
+    veil = await startVeilWeb(options);
   }, 240_000);
   afterEach(({ task }) => veil?.finishTest(task));
   afterAll(() => veil?.stop());

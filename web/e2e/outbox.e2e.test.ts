@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { messageWithText, openChat, sayHi, sendMessage, signedUpPerson } from './flows.ts';
-import { veilPerSuite } from './harness.ts';
+import { useVeilWeb } from './harness.ts';
 
 /** Its own server: the test stops and starts it. */
 describe('connection state and the outbox (browser)', { timeout: 180_000 }, () => {
-  const suite = veilPerSuite();
+  const suite = useVeilWeb();
 
   it('keeps messages written while the server is down and sends each once, in order, when it is back', async () => {
     const veil = suite();

@@ -9,7 +9,9 @@ import './styles/forms.css';
 import './styles/pages.css';
 import './styles/chat-list.css';
 import './styles/chat-window.css';
+import './styles/message-actions.css';
 import './styles/group-panel.css';
+import './styles/group-info.css';
 import './styles/key-backup.css';
 
 // Before the first paint, so a dark-theme user never sees a white flash (the store agrees later).

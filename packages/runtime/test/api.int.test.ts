@@ -1,7 +1,10 @@
 import { describe } from 'vitest';
 import { accountsSuite } from './suites/accounts.suite.ts';
+import { groupsSuite } from './suites/groups.suite.ts';
 import { keyBackupSuite } from './suites/key-backup.suite.ts';
+import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
+import { privacySuite } from './suites/privacy.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 import { unreadSuite } from './suites/unread.suite.ts';
 
@@ -11,3 +14,6 @@ describe('encrypted key backup (embedded)', () => keyBackupSuite());
 describe('chats and messages (embedded)', () => messagingSuite());
 describe('sending over the socket (embedded)', () => socketSendSuite());
 describe('unread counts and opening chats (embedded)', () => unreadSuite());
+describe('editing, deleting and reacting (embedded)', () => messageChangesSuite());
+describe('groups (embedded)', () => groupsSuite());
+describe('privacy switches (embedded)', () => privacySuite());

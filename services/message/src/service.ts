@@ -8,8 +8,8 @@ import { openMessageReadModels, timelineProjection } from './projections/timelin
 import { openUnreadReadModels, unreadProjection } from './projections/unread.projection.ts';
 
 /** The timeline's and the unread counts' projections, for tools that rebuild them. */
-export const openProjection: OpenProjection = async (readStore) => [
-  timelineProjection(await openMessageReadModels(readStore)),
+export const openProjection: OpenProjection = async (readStore, log) => [
+  timelineProjection(await openMessageReadModels(readStore), log),
   unreadProjection(await openUnreadReadModels(readStore)),
 ];
 
@@ -19,7 +19,7 @@ export const start: StartService = async ({ ports }) => {
   const unreadModels = await openUnreadReadModels(ports.readStore);
   return startProjectedRpcService(ports, {
     contract: messageRpc,
-    projection: timelineProjection(models),
+    projection: timelineProjection(models, ports.bus),
     companions: [unreadProjection(unreadModels)],
     handlers: (projection, companions) => {
       const written = ownWrites([projection, ...companions], 'message');

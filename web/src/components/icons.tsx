@@ -136,3 +136,10 @@ export const TickIcon = ({ double }: { double: boolean }) => (
     )}
   </Svg>
 );
+export const MoreIcon = () => (
+  <Svg>
+    <circle cx="5" cy="12" r="1" />
+    <circle cx="12" cy="12" r="1" />
+    <circle cx="19" cy="12" r="1" />
+  </Svg>
+);

@@ -49,3 +49,9 @@ export const afterSeen = (state: UnreadState, messageId: string): UnreadState =>
   if (!seen) return state;
   return { ...state, unread: state.unread.filter((entry) => entry.seq > seen.seq), unreadBeyond: 0 };
 };
+
+/** The member deleted a message for themselves: if it was unread, it is not any more. */
+export const afterHidden = (state: UnreadState, messageId: string): UnreadState => {
+  if (!state.unread.some((entry) => entry.messageId === messageId)) return state;
+  return { ...state, unread: state.unread.filter((entry) => entry.messageId !== messageId) };
+};

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { afterMessage, afterSeen, emptyUnreadState, unreadCount, unreadKeptMax } from './unread.ts';
+import {
+  afterHidden,
+  afterMessage,
+  afterSeen,
+  emptyUnreadState,
+  unreadCount,
+  unreadKeptMax,
+} from './unread.ts';
 
 const received = (state = emptyUnreadState, from = 1, to = 3) => {
   let next = state;
@@ -39,5 +46,11 @@ describe('unread counts', () => {
     expect(unreadCount(state)).toBe(many);
     expect(unreadCount(afterSeen(state, 'm20'))).toBe(many);
     expect(unreadCount(afterSeen(state, `m${many - 10}`))).toBe(10);
+  });
+
+  it('drops a message the member deleted for themselves, and only that one', () => {
+    const state = afterHidden(received(), 'm2');
+    expect(state.unread.map((entry) => entry.messageId)).toEqual(['m1', 'm3']);
+    expect(afterHidden(state, 'm2')).toBe(state);
   });
 });

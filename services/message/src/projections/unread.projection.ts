@@ -1,7 +1,13 @@
 import type { MessageEvent } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
-import { afterMessage, afterSeen, emptyUnreadState, type UnreadState } from '../domain/unread.ts';
+import {
+  afterHidden,
+  afterMessage,
+  afterSeen,
+  emptyUnreadState,
+  type UnreadState,
+} from '../domain/unread.ts';
 
 /** One member's unread state in one chat. */
 export interface UnreadDoc extends UnreadState {
@@ -53,6 +59,20 @@ export const unreadProjection = (models: UnreadReadModels): ProjectionDefinition
         if (next !== doc) await unread.put({ ...doc, ...next });
         return;
       }
+      case 'MessageHidden': {
+        // Deleted for this member only: it no longer waits to be read.
+        const doc = await stateOf(event.data.userId, event.data.chatId);
+        const next = afterHidden(doc, event.data.messageId);
+        if (next !== doc) await unread.put({ ...doc, ...next });
+        return;
+      }
+      // An edit or a reaction changes no count. A message deleted for everyone stays counted
+      // until the chat is read (the event names no members, and this read model keeps none).
+      case 'MessageEdited':
+      case 'MessageDeleted':
+      case 'ReactionSet':
+      case 'ReactionRemoved':
+        return;
       default: {
         // Every event of the context followed is named above: a new one must be decided on.
         const unhandled: never = event;

@@ -58,16 +58,16 @@ export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<
     return { sent: first.event as Sent, position: first.position, seenBy };
   };
 
+  const notHere = async (): Promise<never> => {
+    throw new DomainError('UNAVAILABLE', 'not part of this test double');
+  };
   const handle: RpcServeHandle = await serveRpc(rpc, messageRpc, {
-    send: async () => {
-      throw new DomainError('UNAVAILABLE', 'not part of this test double');
-    },
-    history: async () => {
-      throw new DomainError('UNAVAILABLE', 'not part of this test double');
-    },
-    unread: async () => {
-      throw new DomainError('UNAVAILABLE', 'not part of this test double');
-    },
+    send: notHere,
+    unread: notHere,
+    history: notHere,
+    edit: notHere,
+    remove: notHere,
+    react: notHere,
     async getMessage({ messageId }) {
       if (failures > 0) {
         failures -= 1;

@@ -5,6 +5,7 @@ import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { useGetChatsQuery } from '../api/chats.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
 import { useGetUnreadQuery } from '../api/unread.api.ts';
+import { useGroupUpdates } from '../hooks/use-group-updates.ts';
 import { ChatList } from './chat-list.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { ChatWindow } from './chat-window.tsx';
@@ -27,6 +28,7 @@ export const AllChatsPage = () => {
     if (!chatId) setListOpen(true);
   }, [chatId]);
   const [creating, setCreating] = useState(false);
+  useGroupUpdates();
 
   // A chat that is open but not listed is new (a cached list predates it): fetch the list again.
   // Once per chat id: an id that is not ours at all must not refetch forever.

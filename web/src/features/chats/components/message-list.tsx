@@ -1,13 +1,15 @@
-import type { ChatView, MessageView } from '@veil/contracts';
+import type { ChatView, MessageView, PublicUser } from '@veil/contracts';
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { useHistoryScroll } from '../hooks/use-history-scroll.ts';
+import { useMessageActions } from '../hooks/use-message-actions.ts';
 import { useOlderMessages } from '../hooks/use-older-messages.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
 import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
+import { noticeText, timelineOf } from '../group-notices.ts';
 import { isSeenByOthers, otherMemberIds } from '../messages.model.ts';
 import { messageDiscarded, retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
 import { MessageBubble } from './message-bubble.tsx';
@@ -16,7 +18,7 @@ import { ScrollToNewest } from './scroll-to-newest.tsx';
 
 interface MessageListProps {
   chat: ChatView;
-  myId: string;
+  me: PublicUser;
   messages: DisplayMessage[];
   hasMore: boolean;
   /** Unread messages when the chat opened (undefined until known): where "New messages" goes. */
@@ -25,20 +27,26 @@ interface MessageListProps {
 }
 
 /** The open chat's messages, oldest at the top; scrolling up loads older pages. */
-export const MessageList = ({ chat, myId, messages, hasMore, unreadAtOpen, onReply }: MessageListProps) => {
+export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply }: MessageListProps) => {
+  const myId = me._id;
   const [container, setContainer] = useState<HTMLOListElement | null>(null);
   const { loadOlder, loading } = useOlderMessages({ chatId: chat._id, userId: myId });
   const onNeedOlder = useCallback((seq: number) => void loadOlder(seq), [loadOlder]);
   const { onScroll } = useHistoryScroll({ container, messages, myId, hasMore, onNeedOlder });
   const { track, reportNow } = useSeenReporter(chat._id, container);
   const others = otherMemberIds(chat, myId);
-  const names = new Map(chat.participants.map((p) => [p._id, p.username] as const));
+  const { actions, error, clearError } = useMessageActions(chat, me);
+  const nameOf = useCallback(
+    (userId: string) => chat.participants.find((p) => p._id === userId)?.username ?? 'Former member',
+    [chat.participants],
+  );
   const dividerBefore = useNewMessagesDivider(messages, myId, unreadAtOpen);
   const dispatch = useAppDispatch();
   const outbox = useAppSelector(selectOutbox).items;
   const pending = outbox.filter((item) => item.chatId === chat._id);
   const onRetry = useCallback((id: string) => dispatch(retryRequested(id)), [dispatch]);
   const onDiscard = useCallback((id: string) => dispatch(messageDiscarded(id)), [dispatch]);
+  const positionOf = new Map(messages.map((message, index) => [message._id, index] as const));
 
   // A message arriving while its chat is open counts as seen at once (spec section 4).
   useEffect(() => {
@@ -65,11 +73,23 @@ export const MessageList = ({ chat, myId, messages, hasMore, unreadAtOpen, onRep
         {messages.length === 0 && pending.length === 0 && (
           <li className="empty-state">No messages available</li>
         )}
-        {messages.map((message, index) => {
+        {timelineOf(messages, chat.notices ?? [], hasMore).map((item) => {
+          if (item.kind === 'notice')
+            return (
+              <li
+                key={`${item.notice.kind}-${item.notice.at}-${item.notice.members.map((m) => m._id).join()}`}
+                className="system-line"
+                data-testid="system-line"
+              >
+                {noticeText(item.notice, myId)}
+              </li>
+            );
+          const { message } = item;
           const mine = message.sender._id === myId;
+          const previous = messages[(positionOf.get(message._id) ?? 0) - 1];
           return (
             <Fragment key={message._id}>
-              {startsDay(message, messages[index - 1]) && (
+              {startsDay(message, previous) && (
                 <li className="history-marker" role="separator" data-testid="day-separator">
                   {dayLabel(message.createdAt)}
                 </li>
@@ -90,15 +110,16 @@ export const MessageList = ({ chat, myId, messages, hasMore, unreadAtOpen, onRep
                   message.replyTo
                     ? message.replyTo.sender._id === myId
                       ? 'You'
-                      : (names.get(message.replyTo.sender._id) ?? 'Former member')
+                      : nameOf(message.replyTo.sender._id)
                     : null
                 }
-                senderName={
-                  chat.isGroupChat && !mine ? (names.get(message.sender._id) ?? 'Former member') : null
-                }
+                senderName={chat.isGroupChat && !mine ? nameOf(message.sender._id) : null}
                 seen={mine && isSeenByOthers(message, others)}
                 track={!mine && !message.seenBy[myId] ? track : null}
                 onReply={onReply}
+                myId={myId}
+                nameOf={nameOf}
+                actions={actions}
               />
             </Fragment>
           );
@@ -111,6 +132,14 @@ export const MessageList = ({ chat, myId, messages, hasMore, unreadAtOpen, onRep
         container={container}
         unseen={messages.filter((m) => m.sender._id !== myId && !m.seenBy[myId]).length}
       />
+      {error && (
+        <p className="form__error message-list__error" role="alert">
+          {error}
+          <button type="button" className="link-button" onClick={clearError}>
+            Dismiss
+          </button>
+        </p>
+      )}
     </div>
   );
 };

@@ -1,11 +1,11 @@
 import { current } from '@reduxjs/toolkit';
 import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contracts';
 import type { useAppDispatch } from '../../../app/hooks.ts';
-import { isApiError } from '../../../lib/api-error.ts';
 import { encryptForGroup, encryptForIndividual, type DisplayMessage } from '../../../lib/crypto.ts';
 import { messagingApi } from '../../../lib/messaging.api.ts';
 import { sendOverSocket } from '../../../lib/socket-send.ts';
 import { chatsApi } from '../api/chats.api.ts';
+import { withCurrentMembers } from '../current-members.ts';
 import { messagesApi } from '../api/messages.api.ts';
 import { rememberOwnMessage } from '../api/unread.api.ts';
 import { withHeldReceipts } from '../held-receipts.ts';
@@ -39,8 +39,8 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   const replyTo = item.replyTo?._id;
 
   /**
-   * Group keys are wrapped for every current member. If membership changed since the chat was
-   * loaded the server refuses the key map (KEY_MAP_MISMATCH); reload the members once and retry.
+   * Group keys are wrapped for every current member (read again once if the server says the
+   * membership changed).
    */
   const sendToGroup = async (): Promise<Sent> => {
     const attempt = async (members: ChatView['participants']): Promise<Sent> => {
@@ -58,15 +58,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
       const { encryptedMessage: content, iv, encryptedKeys } = payload;
       return { encrypted: { content, iv, encryptedKeys }, receipt };
     };
-    try {
-      return await attempt(chat.participants);
-    } catch (failure) {
-      if (!isApiError(failure) || failure.code !== 'KEY_MAP_MISMATCH') throw failure;
-      const fresh = await dispatch(
-        chatsApi.endpoints.getChatById.initiate(chat._id, { subscribe: false, forceRefetch: true }),
-      ).unwrap();
-      return attempt(fresh.participants);
-    }
+    return withCurrentMembers(dispatch, chat, attempt);
   };
 
   const sendToPerson = async (recipientId: string): Promise<Sent> => {
@@ -123,6 +115,7 @@ const remember = (
     seenBy: {},
     decryptedContent: text,
     readState: 'read',
+    reactionTexts: {},
   };
   dispatch(
     messagesApi.util.updateQueryData('getMessages', { chatId, userId: me._id }, (draft) => {
