@@ -216,7 +216,8 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     await sayHi(bob.page, alice.name);
     await alice.page.goto('/profile');
     const toggle = alice.page.getByRole('switch', { name: /Notify me of new messages/ });
-    await toggle.check();
+    // It turns on once the browser has said yes, so the click's own state is not the end of it.
+    await toggle.click();
     await expect.poll(() => toggle.isChecked()).toBe(true);
 
     await alice.page.getByRole('link', { name: 'Users' }).click();
