@@ -5,6 +5,7 @@ import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
 import { runChatListBench } from './chat-list-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
+import { runLinkBench } from './link-bench.ts';
 import {
   runDelivery,
   usingTarget,
@@ -26,12 +27,14 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
 
 /**
  * `npm run bench [-- --quick]`: delivery (Veil beside a bare Socket.IO relay), client crypto,
- * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), the chat list of a user with
- * many chats in Chromium (`--chat-list <chats>`, 0 skips it; needs the built client), and read-model replay; prints a table and writes bench-results/<time>.json. Machines here are
- * shared and noisy, so each delivery run is repeated and medians are reported. `--quick` is a
- * tiny run that CI uses to keep the harness working (accounting only, no timing claims). The
- * load generator sends from its main thread and holds the receiving sockets in worker threads
- * (`--receiver-workers`, default 2), so arrivals are not timed behind its own sending.
+ * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), linking a browser in
+ * Chromium (`--link <rounds>`, 0 skips it), the chat list of a user with many chats in Chromium
+ * (`--chat-list <chats>`, 0 skips it; needs the built client), and read-model replay; prints a table and writes
+ * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
+ * repeated and medians are reported. `--quick` is a tiny run that CI uses to keep the harness
+ * working (accounting only, no timing claims). The load generator sends from its main thread and
+ * holds the receiving sockets in worker threads (`--receiver-workers`, default 2), so arrivals
+ * are not timed behind its own sending.
  */
 export interface BenchOptions {
   quick: boolean;
@@ -57,6 +60,8 @@ export interface BenchOptions {
   keyBackupRepeats?: number;
   /** Chats of the reader in the chat-list benchmark in Chromium (0 or absent: skipped). */
   chatListChats?: number;
+  /** Rounds of the browser-link benchmark in Chromium (0 or absent: skipped). */
+  linkRepeats?: number;
   port: number;
 }
 
@@ -131,6 +136,7 @@ export const runBench = async (options: BenchOptions) => {
   const chatList = options.chatListChats
     ? await runChatListBench(options.chatListChats, options.quick ? 1 : 7, options.port + 2)
     : undefined;
+  const link = options.linkRepeats ? await runLinkBench(options.linkRepeats, options.port + 2) : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
   const directory = [];
@@ -170,6 +176,7 @@ export const runBench = async (options: BenchOptions) => {
     crypto,
     keyBackup,
     chatList,
+    link,
     replay,
     directory,
     changes,
@@ -208,6 +215,12 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   if (result.chatList) {
     console.log('Chat list in Chromium (median ms from the page start, and from its first API call)');
     console.table(result.chatList);
+  }
+  if (result.link) {
+    console.log(
+      'Linking a browser in Chromium (median ms; join with the code → keys stored, and a history page read)',
+    );
+    console.table(result.link);
   }
   console.log('Replay (build every read model from the log, restart on them, pages of history in ms)');
   console.table(result.replay);
@@ -253,6 +266,7 @@ const main = async () => {
       changes: { type: 'string' },
       'key-backup': { type: 'string' },
       'chat-list': { type: 'string' },
+      link: { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -280,6 +294,7 @@ const main = async () => {
       .map(Number),
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
     chatListChats: Number(values['chat-list'] ?? (quick ? 0 : 500)),
+    linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
     changes: Number(values.changes ?? (quick ? 5 : 200)),
     port: Number(values.port),
   };

@@ -1,8 +1,7 @@
-import { build } from 'esbuild';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { bundleForBrowser, launchBenchChromium } from './browser-bundle.ts';
 import type { KeyBackupPage } from './key-backup-page.ts';
 import { median, round } from './stats.ts';
 
@@ -24,18 +23,8 @@ export interface KeyBackupBenchResult {
   iterationsFor750Ms: number;
 }
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 export const runKeyBackupBench = async (repeats: number): Promise<KeyBackupBenchResult> => {
-  const bundle = await build({
-    entryPoints: [path.join(import.meta.dirname, 'key-backup-page.ts')],
-    bundle: true,
-    format: 'iife',
-    write: false,
-    platform: 'browser',
-    target: 'chrome120',
-  });
-  const script = bundle.outputFiles[0]!.text;
+  const script = await bundleForBrowser(path.join(import.meta.dirname, 'key-backup-page.ts'));
   const server = createServer((req, res) => {
     if (req.url === '/bundle.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     else
@@ -44,11 +33,7 @@ export const runKeyBackupBench = async (repeats: number): Promise<KeyBackupBench
         .end('<!doctype html><script src="/bundle.js"></script>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchBenchChromium();
   try {
     const page = await browser.newPage();
     // 127.0.0.1 is a secure context: crypto.subtle exists there.

@@ -30,6 +30,10 @@ export const limits = {
   /** PBKDF2 iterations a passphrase unlock may name: OWASP's floor, and a ceiling that keeps a restore bounded. */
   keyBackupMinIterations: 600_000,
   keyBackupMaxIterations: 10_000_000,
+  /** A browser link: how long it stays open, the largest message it relays and how many it relays. */
+  linkTtlSeconds: 120,
+  linkMessageMaxChars: 64 * 1024,
+  linkMessagesMax: 8,
 } as const;
 
 export const usernamePattern = /^[A-Za-z0-9_-]+$/;

@@ -51,9 +51,16 @@ export {
   type RecoveryKeyUnlock,
   type SealedBytes,
 } from './key-backup.ts';
+export { sealPrivateKey, sealPrivateKeyJwk, unsealPrivateKey, type SealedPrivateKey } from './sealed-key.ts';
+export { linkCodeOf, linkIdOfCode } from './link-code.ts';
 export {
-  sealPrivateKey,
-  sealPrivateKeyJwk,
-  unsealPrivateKey,
-  type SealedPrivateKey,
-} from './sealed-key.ts';
+  agreeLink,
+  generateLinkKeyPair,
+  linkCommitment,
+  linkCommitmentMatches,
+  openLinkBundle,
+  sealLinkBundle,
+  type LinkAgreement,
+  type LinkKeyPair,
+  type LinkParties,
+} from './device-link.ts';

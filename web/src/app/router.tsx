@@ -4,6 +4,7 @@ import { RegisterPage } from '../features/auth/components/register-page.tsx';
 import { AllChatsPage } from '../features/chats/components/all-chats-page.tsx';
 import { NotificationSwitch } from '../features/chats/notifications/notification-switch.tsx';
 import { WelcomePage } from '../features/home/components/welcome-page.tsx';
+import { LinkNewBrowser } from '../features/device-link/components/link-new-browser.tsx';
 import { BackupSettings } from '../features/key-backup/components/backup-settings.tsx';
 import { ProfilePage } from '../features/profile/components/profile-page.tsx';
 import { UsersPage } from '../features/users/components/users-page.tsx';
@@ -50,6 +51,7 @@ export const createRouter = () =>
               <ProfilePage />
               <BackupSettings />
               <NotificationSwitch />
+              <LinkNewBrowser />
             </RequireLogin>
           ),
         },

@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router';
 import { useMessageNotifications } from '../features/chats/notifications/use-message-notifications.ts';
 import { useOutboxRunner } from '../features/chats/outbox/use-outbox.ts';
+import { DeviceLinkCenter } from '../features/device-link/components/device-link-center.tsx';
 import { KeyBackupCenter } from '../features/key-backup/components/key-backup-center.tsx';
 import { ThemeToggle } from '../features/theme/components/theme-toggle.tsx';
 import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
@@ -29,6 +30,7 @@ export const ShellLayout = () => {
         </header>
         <ConnectionBanner />
         <KeyBackupCenter />
+        <DeviceLinkCenter />
         <main className="shell__content" id="content">
           <Outlet />
         </main>
