@@ -54,12 +54,14 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     // Registering signs the new account in: no second sign-in.
     await page.waitForURL('**/all-chats');
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('data') ?? '{}').username)).toBe(name);
-    // The private key is kept in this browser under the new account, as a non-extractable key.
+    // The private keys (encryption and signing) are kept in this browser under the new account,
+    // as non-extractable keys.
     const stored = await readKeyStore(page);
-    expect(stored.entries).toHaveLength(1);
-    expect(Object.values(stored.accounts)[0]).toEqual([
-      expect.objectContaining({ isCryptoKey: true, extractable: false }),
-    ]);
+    expect(stored.entries).toHaveLength(2);
+    for (const keys of [stored.accounts, stored.signing])
+      expect(Object.values(keys)[0]).toEqual([
+        expect.objectContaining({ isCryptoKey: true, extractable: false }),
+      ]);
 
     // A second account with the same name is refused with the server's message.
     await register(await veil.newPage(), other, 'other password 1');

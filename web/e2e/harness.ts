@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVeil } from '@veil/runtime';
+import { startVeil, type RunningVeil } from '@veil/runtime';
 import { chromiumLaunchOptions } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -70,6 +70,8 @@ export interface VeilWeb {
   /** Starts it again on the same address and data. */
   startServer(): Promise<void>;
   stop(): Promise<void>;
+  /** The server's read models, for tests that play a malicious server rewriting what it stored. */
+  readStore: RunningVeil['ports']['readStore'];
 }
 
 /** `env` reaches Veil's configuration, e.g. a short ACCESS_TOKEN_TTL_SECONDS. */
@@ -93,6 +95,7 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
 
   return {
     url,
+    readStore: veil.ports.readStore,
     async newPage(viewport = desktop) {
       const context = await launched.newContext({ viewport, baseURL: url });
       contexts.add(context);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageSignatureSchema } from '../http/schemas.ts';
 import { defineEvent, idSchema } from './event.ts';
 
 /**
@@ -18,6 +19,8 @@ export const MessageSent = defineEvent(
     replyTo: idSchema.nullable(),
     /** The sender's key for this message (retries carry the same one); absent on older events. */
     clientMessageId: z.string().optional(),
+    /** The sender's signature, stored and relayed as sent; absent on unsigned messages. */
+    signature: messageSignatureSchema.optional(),
   }),
 );
 export const MessageSeen = defineEvent(

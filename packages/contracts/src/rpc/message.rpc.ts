@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
-import { clientMessageIdSchema, type ChatUnread, type MessageView } from '../http/schemas.ts';
+import {
+  clientMessageIdSchema,
+  messageSignatureSchema,
+  type ChatUnread,
+  type MessageView,
+} from '../http/schemas.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 const seenReport = z.object({ chatId: idSchema, messageId: idSchema });
@@ -25,6 +30,8 @@ export const messageRpc = defineRpcService('message', {
       afterChatPosition: z.number().int().nonnegative().optional(),
       /** The sender's idempotency key: a retry with the same key answers with the stored message. */
       clientMessageId: clientMessageIdSchema.optional(),
+      /** The sender's signature; a signed message names its `clientMessageId` (the signature covers it). */
+      signature: messageSignatureSchema.optional(),
     }),
   ),
   history: operation<{ messages: MessageView[]; hasMore: boolean }>()(

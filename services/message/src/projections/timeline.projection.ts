@@ -1,4 +1,11 @@
-import type { ChatEvent, MessageEvent, MessageView, SealedReaction, UserEvent } from '@veil/contracts';
+import type {
+  ChatEvent,
+  MessageEvent,
+  MessageSignature,
+  MessageView,
+  SealedReaction,
+  UserEvent,
+} from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 import { eraseMessageContent, type ContentLog } from './content-purge.ts';
@@ -21,6 +28,8 @@ export interface MessageDoc {
   seq: number;
   /** The sender's key for this message, when it sent one: a retry finds the stored message by it. */
   clientMessageId?: string;
+  /** The sender's signature, when the message was signed. */
+  signature?: MessageSignature;
   editedAt?: string;
   /** Deleted for everyone: content, iv and keys are empty, reactions gone. */
   deleted?: true;
@@ -67,7 +76,8 @@ export const messageDocOf = (
   position: number,
   seenBy: Record<string, true> = {},
 ): MessageDoc => {
-  const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo, clientMessageId } = event.data;
+  const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo, clientMessageId, signature } =
+    event.data;
   return {
     _id: messageId,
     chat: chatId,
@@ -80,6 +90,7 @@ export const messageDocOf = (
     createdAt: event.occurredAt,
     seq: position,
     ...(clientMessageId !== undefined && { clientMessageId }),
+    ...(signature !== undefined && { signature }),
   };
 };
 
@@ -220,6 +231,7 @@ export const timelineProjection = (
       case 'ProfilePictureChanged':
       case 'UserRegistrationCancelled':
       case 'KeyBackupStored':
+      case 'KeysPublished':
         return;
       default: {
         // Every event of the contexts followed is named above: a new one must be decided on.
@@ -244,4 +256,5 @@ export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): Mess
   ...(doc.editedAt && { editedAt: doc.editedAt }),
   ...(doc.deleted && { deleted: true }),
   ...(doc.reactions && Object.keys(doc.reactions).length > 0 && { reactions: doc.reactions }),
+  ...(doc.signature && !doc.deleted && { signature: doc.signature }),
 });

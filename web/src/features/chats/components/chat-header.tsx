@@ -10,11 +10,11 @@ interface ChatHeaderProps {
   title: string;
   online: boolean;
   onShowList: () => void;
-  /** Controls at the end of the header. */
-  children?: ReactNode;
+  /** Buttons at the header's end (the safety number). */
+  actions?: ReactNode;
 }
 
-export const ChatHeader = ({ chat, me, title, online, onShowList, children }: ChatHeaderProps) => (
+export const ChatHeader = ({ chat, me, title, online, onShowList, actions }: ChatHeaderProps) => (
   <header className="chat-header">
     <ChatListButton onClick={onShowList} />
     <Avatar
@@ -31,7 +31,7 @@ export const ChatHeader = ({ chat, me, title, online, onShowList, children }: Ch
       )}
     </div>
     {chat.isGroupChat && <GroupInfoButton chat={chat} me={me} />}
-    {children}
+    {actions && <div className="chat-header__actions">{actions}</div>}
   </header>
 );
 

@@ -9,6 +9,7 @@ import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
 import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
+import { useContactKeys } from '../hooks/use-contact-keys.ts';
 import { useJoinChat } from '../hooks/use-join-chat.ts';
 import { useSendMessage } from '../hooks/use-send-message.ts';
 import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
@@ -18,9 +19,11 @@ import { MuteButton } from '../notifications/mute-button.tsx';
 import { ChatHeader } from './chat-header.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { FirstMessageSuggestion } from './first-message-suggestion.tsx';
+import { KeyNotices } from './key-notices.tsx';
 import { MessageComposer } from './message-composer.tsx';
 import { MessageList } from './message-list.tsx';
 import { ReplyBar } from './reply-bar.tsx';
+import { SafetyNumberDialog } from './safety-number-dialog.tsx';
 import { TypingIndicator } from './typing-indicator.tsx';
 
 interface ChatWindowProps {
@@ -45,6 +48,8 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const typingIds = useTypingUsers(chatId);
   const { keystroke, stop } = useTypingEmitter(chatId);
   const { send } = useSendMessage(chat);
+  const { keys: contactKeys, recheck: recheckKeys } = useContactKeys(me._id, chat);
+  const [verifying, setVerifying] = useState(false);
   useJoinChat(chatId);
   const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
 
@@ -88,6 +93,9 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const title = chatTitle(chat);
   const otherId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
   const names = typingIds.map((id) => chat.participants.find((p) => p._id === id)?.username ?? 'Someone');
+  const other = chat.isGroupChat ? undefined : chat.participants[0];
+  const otherKeys = other && contactKeys.get(other._id);
+  const checkedKeys = otherKeys?.kind === 'checked' ? otherKeys : undefined;
 
   return (
     <div className="chat-window">
@@ -97,9 +105,30 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         title={title}
         online={otherId !== undefined && online.includes(otherId)}
         onShowList={onShowList}
-      >
-        <MuteButton userId={me._id} chatId={chatId} />
-      </ChatHeader>
+        actions={
+          <>
+            {checkedKeys && (
+              <>
+                {checkedKeys.verified && <span className="verified-badge">Verified</span>}
+                <button type="button" className="button" onClick={() => setVerifying(true)}>
+                  Verify safety number
+                </button>
+              </>
+            )}
+            <MuteButton userId={me._id} chatId={chatId} />
+          </>
+        }
+      />
+      {verifying && other && checkedKeys && (
+        <SafetyNumberDialog
+          myId={me._id}
+          contact={other}
+          keys={checkedKeys}
+          onClose={() => setVerifying(false)}
+          onChanged={recheckKeys}
+        />
+      )}
+      <KeyNotices chat={chat} keys={contactKeys} />
       {keyMissing && (
         <div className="form__error chat-window__notice chat-window__key-notice" role="alert">
           <p>{missingPrivateKeyText}</p>
