@@ -51,7 +51,9 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByText('me.png').waitFor();
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await saveRecoveryKey(page, 'Sign Up');
-    await page.waitForURL('**/login');
+    // Registering signs the new account in: no second sign-in.
+    await page.waitForURL('**/all-chats');
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('data') ?? '{}').username)).toBe(name);
     // The private keys (encryption and signing) are kept in this browser under the new account,
     // as non-extractable keys.
     const stored = await readKeyStore(page);
@@ -62,8 +64,8 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
       ]);
 
     // A second account with the same name is refused with the server's message.
+    await register(await veil.newPage(), other, 'other password 1');
     const again = await veil.newPage();
-    await register(again, other, 'other password 1');
     await again.goto('/register');
     await again.getByLabel('Username').fill(other);
     await again.getByLabel('Password').fill('other password 1');
@@ -72,7 +74,6 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await again.locator('.form__error').waitFor();
     expect(await again.locator('.form__error').textContent()).toMatch(/taken|exists|Registration failed/i);
 
-    await login(page, name, password);
     await page.getByText('No chats available').waitFor();
     await page.getByRole('link', { name: 'Veil home' }).click();
     await page.getByRole('heading', { name: `Welcome back, ${name}!` }).waitFor();
@@ -163,7 +164,6 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     const page = await veil.newPage();
     const name = uniqueName('err');
     await register(page, name, 'error password 1');
-    await login(page, name, 'error password 1');
     // Fault injection: the profile request fails on the network.
     await page.route('**/api/v1/user/getuser', (route) => route.abort());
     await page.goto('/profile');
@@ -184,19 +184,19 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Switch to dark theme' }).waitFor();
   });
 
-  it('fits a phone: icon-only navigation and a chat list reached through a button', async () => {
+  it('fits a phone: icon-only navigation, and the chats page opens on the list', async () => {
     const page = await veil.newPage(phone);
     const name = uniqueName('pho');
     await register(page, name, 'phone password 1');
-    await login(page, name, 'phone password 1');
     const usersLabel = page.getByRole('link', { name: 'Users' }).locator('.nav__label');
     expect((await usersLabel.boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
-    expect(await page.getByTestId('chat-list').isVisible()).toBe(false);
-    await page.getByRole('button', { name: 'Show chats' }).click();
+    // /all-chats without an open chat opens on the list.
     await page.getByTestId('chat-list').waitFor({ state: 'visible' });
     await page.getByText('No chats available').waitFor();
     await page.getByRole('button', { name: 'Hide chats' }).click();
     await page.getByTestId('chat-list').waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Show chats' }).click();
+    await page.getByTestId('chat-list').waitFor({ state: 'visible' });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   });
 });

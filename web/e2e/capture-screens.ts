@@ -2,16 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { desktop, phone, startVeilWeb } from './harness.ts';
-import {
-  login,
-  makePng,
-  messageWithText,
-  openChat,
-  register,
-  sayHi,
-  sendMessage,
-  uniqueName,
-} from './flows.ts';
+import { makePng, messageWithText, openChat, register, sayHi, sendMessage, uniqueName } from './flows.ts';
 
 /**
  * Not a test: screenshots of every screen, wide (1280 px) and phone (360 px), light and dark,
@@ -28,9 +19,7 @@ try {
   const aliceName = uniqueName('alice');
   const bobName = uniqueName('bob');
   await register(alice, aliceName, 'password 12345', makePng(32, [40, 120, 220]));
-  await login(alice, aliceName, 'password 12345');
   await register(bob, bobName, 'password 12345');
-  await login(bob, bobName, 'password 12345');
   await sayHi(alice, bobName);
   const chatUrl = alice.url();
   await openChat(bob, aliceName);

@@ -75,7 +75,7 @@ export const saveRecoveryKey = async (
 
 /**
  * Registers through the UI: the details, then the recovery key (saved, unless `skip`). Resolves
- * the recovery key (null when skipped) once the app has moved on to /login.
+ * the recovery key (null when skipped) once the new account is signed in, on /all-chats.
  */
 export const register = async (
   page: Page,
@@ -97,7 +97,8 @@ export const register = async (
   let recoveryKey: string | null = null;
   if (recovery.skip) await page.getByRole('button', { name: 'Skip for now' }).click();
   else recoveryKey = await saveRecoveryKey(page, 'Sign Up', recovery);
-  await page.waitForURL('**/login');
+  // Registering and signing in are one step now: twice a single step's time on a busy machine.
+  await page.waitForURL('**/all-chats', { timeout: 30_000 });
   return recoveryKey;
 };
 
@@ -116,9 +117,7 @@ export const signUpAndLogIn = async (
   password = 'correct horse 1',
   recovery: RecoveryStep = {},
 ): Promise<string | null> => {
-  const recoveryKey = await register(page, username, password, undefined, recovery);
-  await login(page, username, password);
-  return recoveryKey;
+  return register(page, username, password, undefined, recovery);
 };
 
 /** Logs out through the nav's dialog; `removeKeys` ticks "Remove this browser's keys" (off by default). */
@@ -161,14 +160,21 @@ export const eventually = async (check: () => Promise<void> | void, timeoutMs = 
     .toBe(true);
 };
 
-/** From the Users page, "Say Hi" to `username`; resolves once the chat is open. */
-export const sayHi = async (page: Page, username: string) => {
+/** From the Users page, opens the chat with `username` ("Say Hi"); nothing is sent. */
+export const openChatFromUsers = async (page: Page, username: string) => {
   await page.goto('/users');
   await page.getByLabel('Search users').fill(username);
   const card = page.getByRole('button', { name: `${username}: Say Hi` });
   await card.hover();
   await card.click();
   await page.waitForURL(/\/all-chats\?chat=/);
+};
+
+/** From the Users page, "Say Hi" to `username` and send the suggested "Hi {username}"; resolves once it is sent. */
+export const sayHi = async (page: Page, username: string) => {
+  await openChatFromUsers(page, username);
+  await page.getByRole('button', { name: `Send “Hi ${username}”` }).click();
+  await messageWithText(page, `Hi ${username}`).waitFor();
 };
 
 /** Opens the chat named `title` from the chat list (it may arrive live, so this waits for it). */

@@ -65,6 +65,10 @@ export interface VeilWeb {
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
   /** For afterEach: screenshots of every open page if the test failed, then closes them. */
   finishTest(test: { name: string; result?: { state?: string } }): Promise<void>;
+  /** Stops the server (the browsers stay), as a crash or a deploy would. */
+  stopServer(): Promise<void>;
+  /** Starts it again on the same address and data. */
+  startServer(): Promise<void>;
   stop(): Promise<void>;
   /** The server's read models, for tests that play a malicious server rewriting what it stored. */
   readStore: RunningVeil['ports']['readStore'];
@@ -75,7 +79,10 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
   const webDist = await ensureWebBuilt();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'veil-web-e2e-'));
   let browser: Browser | undefined;
-  const veil = await startVeil({ dataDir, port: 0, webDist, ...(options.env ? { env: options.env } : {}) });
+  const startOn = (port: number) =>
+    startVeil({ dataDir, port, webDist, ...(options.env ? { env: options.env } : {}) });
+  let veil: Awaited<ReturnType<typeof startVeil>> | null = await startOn(0);
+  const url = veil.url;
   try {
     browser = await chromium.launch(chromiumLaunchOptions());
   } catch (error) {
@@ -87,10 +94,10 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
   const contexts = new Set<BrowserContext>();
 
   return {
-    url: veil.url,
+    url,
     readStore: veil.ports.readStore,
     async newPage(viewport = desktop) {
-      const context = await launched.newContext({ viewport, baseURL: veil.url });
+      const context = await launched.newContext({ viewport, baseURL: url });
       contexts.add(context);
       const page = await context.newPage();
       // Fail at the step that hangs, well before the test's own timeout.
@@ -115,9 +122,16 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
       await Promise.all([...contexts].map((context) => context.close().catch(() => undefined)));
       contexts.clear();
     },
+    async stopServer() {
+      await veil?.stop();
+      veil = null;
+    },
+    async startServer() {
+      veil ??= await startOn(Number(new URL(url).port));
+    },
     async stop() {
       await launched.close().catch(() => undefined);
-      await veil.stop();
+      await veil?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -191,6 +191,7 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
     const newcomer = uniqueName('mne');
     await register(upgraded, newcomer, password);
     expect((await readKeyStore(upgraded)).legacy?.n).toBe(owner.jwk.n);
+    await logout(upgraded);
 
     // Someone else logs in: the key is not theirs (n and e differ from their published key), so
     // it stays where it is and they have no key here.

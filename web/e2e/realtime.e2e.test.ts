@@ -1,4 +1,3 @@
-import type { WebSocketRoute } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   login,
@@ -11,26 +10,7 @@ import {
   uniqueName,
 } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
-
-/**
- * A browser fires `error`, then `close`, on a websocket that cannot connect. Playwright's
- * `route.close()` on a socket that never opened fires only `close`, which Socket.IO's client does
- * not count as a failed attempt: it waits out its 20 s connect timeout before the next one, and
- * the test saw Bob reconnect only when no attempt fell in his time offline. Registered after
- * `routeWebSocket`, this wraps Playwright's mock so a refused socket reports the error first.
- */
-const refusedSocketsFailAsInABrowser = () => {
-  const Routed = window.WebSocket;
-  class FailingLikeABrowser extends Routed {
-    constructor(url: string | URL, protocols?: string | string[]) {
-      super(url, protocols);
-      let opened = false;
-      this.addEventListener('open', () => (opened = true));
-      this.addEventListener('close', () => opened || this.dispatchEvent(new Event('error')));
-    }
-  }
-  window.WebSocket = FailingLikeABrowser;
-};
+import { cuttableSocket } from './network-faults.ts';
 
 /** Issue 5 (web part): typing indicator, read receipts and presence between two browsers. */
 describe('realtime (browser)', { timeout: 150_000 }, () => {
@@ -147,8 +127,9 @@ describe('realtime (browser)', { timeout: 150_000 }, () => {
   it('retries an HTTP send whose answer was lost, and the message is stored and shown once', async () => {
     const alice = { page: await veil.newPage(), name: uniqueName('hal') };
     const bob = { page: await veil.newPage(), name: uniqueName('hbo') };
-    // Fault injection: Alice's first "Say Hi" (an HTTP send) reaches the server, which stores it,
-    // but its answer never reaches her page.
+    // Alice's websocket never connects, so her sends go over HTTP. Fault injection: her first
+    // send reaches the server, which stores it, but its answer never reaches her page.
+    await alice.page.routeWebSocket(/\/socket\.io\//, (route) => route.close());
     const bodies: unknown[] = [];
     await alice.page.route('**/api/v1/message/sendIndividualMessage/**', async (route) => {
       bodies.push(route.request().postDataJSON());
@@ -176,14 +157,7 @@ describe('realtime (browser)', { timeout: 150_000 }, () => {
     const alice = { page: await veil.newPage(), name: uniqueName('cal') };
     const bob = { page: await veil.newPage(), name: uniqueName('cbo') };
     const carol = { page: await veil.newPage(), name: uniqueName('cca') };
-    // Fault injection on Bob's network: his websocket can be cut and kept from reconnecting.
-    let down = false;
-    const routes = new Set<{ page: WebSocketRoute; server: WebSocketRoute }>();
-    await bob.page.routeWebSocket(/\/socket\.io\//, (route) => {
-      if (down) return void route.close();
-      routes.add({ page: route, server: route.connectToServer() });
-    });
-    await bob.page.addInitScript(refusedSocketsFailAsInABrowser);
+    const bobsSocket = await cuttableSocket(bob.page);
     await signUpAndLogIn(alice.page, alice.name);
     await signUpAndLogIn(bob.page, bob.name);
     await signUpAndLogIn(carol.page, carol.name);
@@ -191,12 +165,7 @@ describe('realtime (browser)', { timeout: 150_000 }, () => {
     await openChat(bob.page, alice.name);
     await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
 
-    down = true;
-    for (const { page, server } of routes) {
-      await server.close();
-      await page.close();
-    }
-    routes.clear();
+    await bobsSocket.cut();
     await sendMessage(alice.page, 'Sent while you were away');
     await messageWithText(alice.page, 'Sent while you were away').getByTestId('ticks').waitFor();
     await sayHi(carol.page, bob.name);
@@ -210,7 +179,7 @@ describe('realtime (browser)', { timeout: 150_000 }, () => {
     await httpSend;
     await messageWithText(alice.page, 'Sent without a socket').waitFor();
 
-    down = false;
+    bobsSocket.restore();
     await messageWithText(bob.page, 'Sent while you were away').waitFor({ timeout: 20_000 });
     await bob.page.getByTestId('chat-item').filter({ hasText: carol.name }).waitFor();
     await expect.poll(() => bob.page.getByTestId('message').count()).toBe(3);

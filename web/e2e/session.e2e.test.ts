@@ -58,7 +58,6 @@ describe('session renewal (browser)', { timeout: 150_000 }, () => {
     const danaElsewhere = await veil.newPage();
     await withoutRealtime(dana.page);
     await register(dana.page, dana.name, 'dana password 1');
-    await login(dana.page, dana.name, 'dana password 1');
     await login(danaElsewhere, dana.name, 'dana password 1');
     await danaElsewhere.goto('/profile');
     await danaElsewhere.getByLabel('New Password').fill('dana password 2');

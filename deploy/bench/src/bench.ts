@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
+import { runChatListBench } from './chat-list-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
 import { runLoginBench } from './login-bench.ts';
 import { runLinkBench } from './link-bench.ts';
@@ -30,7 +31,8 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * `npm run bench [-- --quick]`: delivery (Veil beside a durable and a bare Socket.IO relay), client
  * crypto, registrations and logins per second (`--logins <accounts>`, 0 skips it), the key backup
  * in Chromium (`--key-backup <rounds>`, 0 skips it), linking a browser in Chromium (`--link
- * <rounds>`, 0 skips it), and read-model replay; prints a table and writes
+ * <rounds>`, 0 skips it), the chat list of a user with many chats in Chromium (`--chat-list
+ * <chats>`, 0 skips it; needs the built client), and read-model replay; prints a table and writes
  * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
  * repeated and medians are reported. `--quick` is a tiny run that CI uses to keep the harness
  * working (accounting only, no timing claims). The load generator sends from its main thread and
@@ -61,6 +63,8 @@ export interface BenchOptions {
   changes: number;
   /** Rounds of the key-backup benchmark in Chromium (0 or absent: skipped). */
   keyBackupRepeats?: number;
+  /** Chats of the reader in the chat-list benchmark in Chromium (0 or absent: skipped). */
+  chatListChats?: number;
   /** Accounts the login benchmark registers and logs in (0 or absent: skipped). */
   loginAccounts?: number;
   /** Rounds of the browser-link benchmark in Chromium (0 or absent: skipped). */
@@ -156,6 +160,9 @@ export const runBench = async (options: BenchOptions) => {
     };
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
+  const chatList = options.chatListChats
+    ? await runChatListBench(options.chatListChats, options.quick ? 1 : 7, options.port + 2)
+    : undefined;
   const link = options.linkRepeats ? await runLinkBench(options.linkRepeats, options.port + 2) : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
@@ -199,6 +206,7 @@ export const runBench = async (options: BenchOptions) => {
       : undefined,
     crypto,
     keyBackup,
+    chatList,
     link,
     replay,
     logAppend,
@@ -247,6 +255,10 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   if (result.keyBackup) {
     console.log('Key backup in Chromium (median ms; passphrase KDF, and a restore beyond it)');
     console.table(result.keyBackup);
+  }
+  if (result.chatList) {
+    console.log('Chat list in Chromium (median ms from the page start, and from its first API call)');
+    console.table(result.chatList);
   }
   if (result.link) {
     console.log(
@@ -310,6 +322,7 @@ const main = async () => {
       connections: { type: 'string' },
       changes: { type: 'string' },
       'key-backup': { type: 'string' },
+      'chat-list': { type: 'string' },
       logins: { type: 'string' },
       link: { type: 'string' },
       port: { type: 'string', default: '18900' },
@@ -339,6 +352,7 @@ const main = async () => {
       .filter(Boolean)
       .map(Number),
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
+    chatListChats: Number(values['chat-list'] ?? (quick ? 0 : 500)),
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
     changes: Number(values.changes ?? (quick ? 5 : 200)),

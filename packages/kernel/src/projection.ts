@@ -38,11 +38,14 @@ export interface ProjectionDefinition<M extends ReadModels = ReadModels> {
 }
 
 /**
- * How a service gives its projection to tools (`npm run rebuild`) without starting. The log is
+ * How a service gives its projections to tools (`npm run rebuild`) without starting. The log is
  * for projections that act on it as they apply events (the message timeline erases a deleted
  * message's content).
  */
-export type OpenProjection = (readStore: ReadStore, log: EventStore) => Promise<ProjectionDefinition>;
+export type OpenProjection = (
+  readStore: ReadStore,
+  log: EventStore,
+) => Promise<ProjectionDefinition | readonly ProjectionDefinition[]>;
 
 export interface Checkpoint {
   _id: string;

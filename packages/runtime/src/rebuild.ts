@@ -39,23 +39,24 @@ export const rebuildReadModels = async (options: {
       for (const name of services) {
         const { openProjection } = await registry[name].load();
         if (!openProjection) throw new Error(`The ${name} service gives no projection to rebuild`);
-        const definition = await openProjection(readStore, eventLog.bus);
-        await resetProjection(readStore, definition);
-        let total = 0;
-        for (const context of definition.contexts) total += await eventLog.bus.headPosition(context);
-        const progress = createProgress(out, `${name} (${definition.name})`, total);
-        const projection = await startProjection({ bus: eventLog.bus, readStore, log, definition });
-        const applied = () =>
-          definition.contexts.reduce((sum, context) => sum + projection.position(context), 0);
-        const ticker = setInterval(() => progress.update(applied()), 100);
-        try {
-          await projection.catchUp(24 * 60 * 60 * 1000);
-        } finally {
-          clearInterval(ticker);
-          await projection.stop();
+        for (const definition of [await openProjection(readStore, eventLog.bus)].flat()) {
+          await resetProjection(readStore, definition);
+          let total = 0;
+          for (const context of definition.contexts) total += await eventLog.bus.headPosition(context);
+          const progress = createProgress(out, `${name} (${definition.name})`, total);
+          const projection = await startProjection({ bus: eventLog.bus, readStore, log, definition });
+          const applied = () =>
+            definition.contexts.reduce((sum, context) => sum + projection.position(context), 0);
+          const ticker = setInterval(() => progress.update(applied()), 100);
+          try {
+            await projection.catchUp(24 * 60 * 60 * 1000);
+          } finally {
+            clearInterval(ticker);
+            await projection.stop();
+          }
+          progress.update(applied());
+          progress.finish();
         }
-        progress.update(applied());
-        progress.finish();
       }
     } finally {
       await eventLog.close();

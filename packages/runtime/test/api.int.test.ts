@@ -6,12 +6,14 @@ import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { privacySuite } from './suites/privacy.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
+import { unreadSuite } from './suites/unread.suite.ts';
 
 /** The whole API on the embedded app: in-process bus and RPC, on-disk log, read models in SQLite. */
 describe('accounts (embedded)', () => accountsSuite());
 describe('encrypted key backup (embedded)', () => keyBackupSuite());
 describe('chats and messages (embedded)', () => messagingSuite());
 describe('sending over the socket (embedded)', () => socketSendSuite());
+describe('unread counts and opening chats (embedded)', () => unreadSuite());
 describe('editing, deleting and reacting (embedded)', () => messageChangesSuite());
 describe('groups (embedded)', () => groupsSuite());
 describe('privacy switches (embedded)', () => privacySuite());

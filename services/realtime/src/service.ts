@@ -6,6 +6,7 @@ import { Server, type ServerOptions } from 'socket.io';
 import { authenticate, originCheck } from './auth.middleware.ts';
 import { onConnection } from './connection.ts';
 import { startFanout } from './fanout.ts';
+import { startProfileUpdates } from './profile-updates.ts';
 import { announceGroupChange } from './group-changes.ts';
 import { attachToHttp } from './http-attach.ts';
 import { createLinkChannel } from './links/link-channel.ts';
@@ -134,6 +135,8 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
       sendsReceipts: (userId) => privacy.of(userId).readReceipts,
     });
     cleanups.push(() => fanout.stop());
+    const profileUpdates = await startProfileUpdates({ bus: ports.bus, io, membership, log });
+    cleanups.push(() => profileUpdates.stop());
     const fanoutLag = measureProjection(ports, { name: 'realtime_fanout', contexts: ['message'] }, fanout);
     cleanups.push(() => fanoutLag.stop());
     cleanups.push(metrics.countSockets(() => io.of('/').sockets.size));

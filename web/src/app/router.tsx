@@ -2,6 +2,7 @@ import { createBrowserRouter } from 'react-router';
 import { LoginPage } from '../features/auth/components/login-page.tsx';
 import { RegisterPage } from '../features/auth/components/register-page.tsx';
 import { AllChatsPage } from '../features/chats/components/all-chats-page.tsx';
+import { NotificationSwitch } from '../features/chats/notifications/notification-switch.tsx';
 import { WelcomePage } from '../features/home/components/welcome-page.tsx';
 import { LinkNewBrowser } from '../features/device-link/components/link-new-browser.tsx';
 import { BackupSettings } from '../features/key-backup/components/backup-settings.tsx';
@@ -49,6 +50,7 @@ export const createRouter = () =>
             <RequireLogin>
               <ProfilePage />
               <BackupSettings />
+              <NotificationSwitch />
               <LinkNewBrowser />
             </RequireLogin>
           ),

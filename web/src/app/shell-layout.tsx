@@ -1,9 +1,14 @@
 import { Outlet } from 'react-router';
+import { useMessageNotifications } from '../features/chats/notifications/use-message-notifications.ts';
+import { useOutboxRunner } from '../features/chats/outbox/use-outbox.ts';
 import { DeviceLinkCenter } from '../features/device-link/components/device-link-center.tsx';
 import { KeyBackupCenter } from '../features/key-backup/components/key-backup-center.tsx';
 import { ThemeToggle } from '../features/theme/components/theme-toggle.tsx';
 import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
+import { ConnectionBanner } from './connection-banner.tsx';
 import { NavBar } from './nav-bar.tsx';
+import { usePageTitle } from './page-title.ts';
+import { useProfileUpdates } from './profile-updates.ts';
 import { useRealtimeConnection } from './realtime-connection.ts';
 import { useSessionKeys } from './session-keys.ts';
 
@@ -12,6 +17,10 @@ export const ShellLayout = () => {
   useApplyTheme();
   useRealtimeConnection();
   useSessionKeys();
+  usePageTitle();
+  useOutboxRunner();
+  useProfileUpdates();
+  useMessageNotifications();
   return (
     <div className="shell">
       <NavBar />
@@ -19,6 +28,7 @@ export const ShellLayout = () => {
         <header className="topbar">
           <ThemeToggle />
         </header>
+        <ConnectionBanner />
         <KeyBackupCenter />
         <DeviceLinkCenter />
         <main className="shell__content" id="content">

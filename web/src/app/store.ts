@@ -1,10 +1,11 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
+import { outboxSlice } from '../features/chats/outbox/outbox.slice.ts';
 import { themeSlice } from '../features/theme/theme.slice.ts';
 import { api } from '../lib/api.ts';
 import { keyBackupSlice } from '../lib/key-backup.slice.ts';
 import { sessionSlice } from '../lib/session.slice.ts';
 
-const rootReducer = combineSlices(api, sessionSlice, themeSlice, keyBackupSlice);
+const rootReducer = combineSlices(api, sessionSlice, themeSlice, keyBackupSlice, outboxSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 

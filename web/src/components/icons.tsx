@@ -96,6 +96,11 @@ export const BackIcon = () => (
     <path d="M15 18l-6-6 6-6" />
   </Svg>
 );
+export const ArrowDownIcon = () => (
+  <Svg>
+    <path d="M12 5v14M5 12l7 7 7-7" />
+  </Svg>
+);
 export const SearchIcon = () => (
   <Svg>
     <circle cx="11" cy="11" r="7" />

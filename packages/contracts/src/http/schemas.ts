@@ -270,6 +270,17 @@ export interface SealedReaction {
   encryptedKeys: Record<string, string>;
 }
 
+/**
+ * The caller's unread state of one chat: how many others' messages came after the newest one the
+ * caller has seen or sent, and the chat's newest message (its key map holds the caller's key
+ * only) for the chat list's preview, which the browser decrypts.
+ */
+export interface ChatUnread {
+  chatId: string;
+  unread: number;
+  lastMessage: MessageView | null;
+}
+
 export interface ApiSuccess<T> {
   success: true;
   message: string;

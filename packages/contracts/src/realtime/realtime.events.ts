@@ -58,6 +58,13 @@ export interface TypingNotice {
   username?: string;
 }
 
+/** What changed in a user's public profile: the new name, or the new picture's URL (null: none). */
+export interface ProfileUpdate {
+  _id: string;
+  username?: string;
+  profilePicture?: string | null;
+}
+
 /** Which message a change is about. */
 export interface MessageRef {
   chatId: string;
@@ -83,6 +90,8 @@ export interface ServerToClientEvents {
   online: (userId: string) => void;
   'message received': (payload: { message: MessageView }) => void;
   'update seen': (payload: { chatId: string; messageId: string; userId: string }) => void;
+  /** A contact (or the user, on another device) renamed themselves or changed their picture. */
+  'user updated': (update: ProfileUpdate) => void;
   /** The sender edited a message (to every member, the sender's other devices included). */
   'message edited': (notice: MessageEditedNotice) => void;
   /** Deleted for everyone: show the tombstone. */

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
-import { clientMessageIdSchema, messageSignatureSchema, type MessageView } from '../http/schemas.ts';
+import {
+  clientMessageIdSchema,
+  messageSignatureSchema,
+  type ChatUnread,
+  type MessageView,
+} from '../http/schemas.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 const seenReport = z.object({ chatId: idSchema, messageId: idSchema });
@@ -42,6 +47,8 @@ export const messageRpc = defineRpcService('message', {
   markSeen: operation<{ marked: { chatId: string; messageId: string }[] }>()(
     z.object({ userId: idSchema, reports: z.array(seenReport).max(500) }),
   ),
+  /** The user's unread counts and newest messages, for every chat of theirs that has messages. */
+  unread: operation<{ chats: ChatUnread[] }>()(z.object({ userId: idSchema })),
   /** The sender replaces a message's text (within the time limit), keyed for the current members. */
   edit: operation<{ message: MessageView }>()(sealed.extend({ userId: idSchema, messageId: idSchema })),
   /**

@@ -6,6 +6,7 @@ export const serviceReadModels = [
   'chat_participants',
   'message_timeline',
   'message_memberships',
+  'message_unread',
   'message_receipt_settings',
   'auth_credentials',
   'auth_refresh_families',

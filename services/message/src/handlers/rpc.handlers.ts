@@ -17,17 +17,20 @@ import {
   type MessageReadModels,
 } from '../projections/timeline.projection.ts';
 import { changeHandlers } from './change.handlers.ts';
-import { ownWrites } from './own-writes.ts';
+import type { OwnWrites } from './own-writes.ts';
 
 type Deps = Pick<Ports, 'clock' | 'ids'> & {
   store: Ports['bus'];
   models: MessageReadModels;
   projection: RunningProjection;
+  /** Read-your-writes over every read model of the service. */
+  written: OwnWrites;
 };
 
-export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof messageRpc.operations> => {
-  const { store, models, projection } = deps;
-  const written = ownWrites(projection, 'message');
+export const messageRpcHandlers = (
+  deps: Deps,
+): Omit<RpcImplementation<typeof messageRpc.operations>, 'unread'> => {
+  const { store, models, projection, written } = deps;
 
   /** Membership comes from chat events; a chat created a moment ago may still be on its way. */
   const membershipOf = async (chatId: string, afterChatPosition?: number) => {

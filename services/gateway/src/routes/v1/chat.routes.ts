@@ -84,6 +84,16 @@ export const chatRoutes = ({
     respond(res, 200, 'Messages fetched', page);
   });
 
+  /**
+   * Opens the caller's one-to-one chat with a user, creating it (without a message) on first use:
+   * the Users page opens a chat without sending anything.
+   */
+  router.post('/direct/:userId', async (req, res) => {
+    const otherUserId = parseWith(idSchema, req.params.userId);
+    const { chat, created } = await services.chat.ensureDirect({ userId: currentUserId(res), otherUserId });
+    respond(res, created ? 201 : 200, created ? 'Chat created' : 'Chat fetched', chat);
+  });
+
   router.post('/creategroupchat', async (req, res) => {
     const body = parseWith(createGroupBodySchema, req.body);
     const { chat } = await services.chat.createGroup({

@@ -58,6 +58,12 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
     respond(res, 201, 'Message sent', { message });
   });
 
+  /** The caller's unread counts and newest messages per chat; the caller is the token's user. */
+  router.get('/unread', async (_req, res) => {
+    const { chats } = await services.message.unread({ userId: currentUserId(res) });
+    respond(res, 200, 'Unread counts fetched', chats);
+  });
+
   /** The sender's new text, encrypted for the chat's current members (docs/api.md, "Changing a message"). */
   router.put('/:messageId', async (req, res) => {
     const messageId = parseWith(idSchema, req.params.messageId);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { isApiError } from '../../../lib/api-error.ts';
@@ -7,21 +7,37 @@ import { storeTokens, storeUser } from '../../../lib/storage.ts';
 import { useLoginMutation } from '../api/auth.api.ts';
 import { loginErrorText } from '../auth-texts.ts';
 
-/** Logs in, stores tokens and the user record (`data`), and opens /all-chats (spec section 4). */
-export const useLogin = () => {
+/**
+ * Signs in and opens /all-chats: stores the tokens and the user record (`data`), spec section 4.
+ * Failures throw (ApiErrors). Shared by the login form and by registration, which signs the new
+ * account in at once.
+ */
+export const useSignIn = () => {
   const [login, { isLoading }] = useLoginMutation();
-  const [error, setError] = useState('');
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-
-  const submit = async (username: string, password: string) => {
-    setError('');
-    try {
+  const signIn = useCallback(
+    async (username: string, password: string) => {
       const { user } = await login({ username: username.trim(), password }).unwrap();
       storeTokens(user);
       storeUser(user.loggedUser);
       dispatch(loggedIn(user.loggedUser));
       await navigate('/all-chats');
+    },
+    [login, dispatch, navigate],
+  );
+  return { signIn, isLoading };
+};
+
+/** The login form: signs in, or says why not in the spec's words. */
+export const useLogin = () => {
+  const { signIn, isLoading } = useSignIn();
+  const [error, setError] = useState('');
+
+  const submit = async (username: string, password: string) => {
+    setError('');
+    try {
+      await signIn(username, password);
     } catch (failure) {
       setError(isApiError(failure) ? loginErrorText(failure) : 'An error occurred during login.');
     }

@@ -6,6 +6,7 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { generateKeyBundle, keepKeyBundle, type KeyBundle } from '../../../lib/identity-keys.ts';
 import { useRegisterMutation } from '../api/auth.api.ts';
 import { registerErrorText } from '../auth-texts.ts';
+import { useSignIn } from './use-login.ts';
 
 export interface Registration {
   username: string;
@@ -28,7 +29,7 @@ type BackupChoice = RecoveryKeyChoice | 'skipped';
  * ECDSA signing key) is made in the browser; only the public keys and the encrypted backup of the
  * private keys (made here, from the extractable originals, the one moment they can be exported
  * directly) are uploaded. Once the account exists (its id names the keys) the private keys are
- * kept in IndexedDB, non-extractable.
+ * kept in IndexedDB, non-extractable, and the account is signed in.
  */
 export const useRegister = () => {
   const [register] = useRegisterMutation();
@@ -38,6 +39,7 @@ export const useRegister = () => {
   const [askingRecovery, setAskingRecovery] = useState(false);
   const choice = useRef<BackupChoice | null>(null);
   const navigate = useNavigate();
+  const { signIn } = useSignIn();
 
   const send = async (details: Registration, keys: PreparedKeys, backup: BackupChoice) => {
     setError('');
@@ -60,7 +62,8 @@ export const useRegister = () => {
       if (details.picture) form.append('profilePicture', details.picture);
       const { user } = await register(form).unwrap();
       await keepKeyBundle(user._id, keys.bundle);
-      await navigate('/login');
+      // The new account is signed in at once; should that fail, it exists and the login form remains.
+      await signIn(details.username, details.password).catch(() => navigate('/login'));
     } catch (failure) {
       if (!isApiError(failure)) console.error('Registration failed', failure);
       setError(isApiError(failure) ? registerErrorText(failure) : 'An error occurred during registration.');

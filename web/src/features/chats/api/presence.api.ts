@@ -17,11 +17,15 @@ export const presenceApi = api.injectEndpoints({
             if (!ids.includes(id)) ids.push(id);
           });
         const onOffline = (id: string) => updateCachedData((ids) => ids.filter((known) => known !== id));
+        // Without a connection nobody's presence is known: no one is shown online until the
+        // next `online list`, sent when the socket connects again.
+        const onDisconnect = () => updateCachedData(() => []);
         try {
           await cacheDataLoaded;
           socket.on('online list', onList);
           socket.on('online', onOnline);
           socket.on('offline', onOffline);
+          socket.on('disconnect', onDisconnect);
           // The list sent at connection may predate this entry: `setup` makes the server send it again.
           if (socket.connected) socket.emit('setup', { _id: userId });
         } catch {
@@ -31,6 +35,7 @@ export const presenceApi = api.injectEndpoints({
         socket.off('online list', onList);
         socket.off('online', onOnline);
         socket.off('offline', onOffline);
+        socket.off('disconnect', onDisconnect);
       },
     }),
   }),

@@ -4,6 +4,7 @@ import { useAppSelector } from '../../../app/hooks.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { useGetChatsQuery } from '../api/chats.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
+import { useGetUnreadQuery } from '../api/unread.api.ts';
 import { useGroupUpdates } from '../hooks/use-group-updates.ts';
 import { ChatList } from './chat-list.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
@@ -20,7 +21,12 @@ export const AllChatsPage = () => {
   const chatId = params.get('chat');
   const { data: chats, isLoading, isFetching, refetch } = useGetChatsQuery();
   const { data: onlineIds = [] } = useGetOnlineUsersQuery(me?._id ?? '', { skip: !me });
-  const [listOpen, setListOpen] = useState(false);
+  const { data: unread } = useGetUnreadQuery(me?._id ?? '', { skip: !me });
+  // Small screens show one pane: without an open chat, that is the list.
+  const [listOpen, setListOpen] = useState(!chatId);
+  useEffect(() => {
+    if (!chatId) setListOpen(true);
+  }, [chatId]);
   const [creating, setCreating] = useState(false);
   useGroupUpdates();
 
@@ -45,6 +51,8 @@ export const AllChatsPage = () => {
     <div className="all-chats">
       <ChatList
         chats={chats}
+        unread={unread}
+        myId={me._id}
         loading={isLoading}
         selectedId={chatId}
         onlineIds={onlineIds}

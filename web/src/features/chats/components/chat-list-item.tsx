@@ -1,21 +1,39 @@
-import type { ChatView } from '@veil/contracts';
+import type { ChatUnread, ChatView } from '@veil/contracts';
+import { memo, useRef } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
+import { badgeText, listTime, previewLine } from '../chat-summary.model.ts';
+import { usePreview } from '../hooks/use-preview.ts';
 import { chatTitle } from '../messages.model.ts';
 
 interface ChatListItemProps {
   chat: ChatView;
+  myId: string;
+  summary: ChatUnread | undefined;
   selected: boolean;
   online: boolean;
   onSelect: (chatId: string) => void;
 }
 
-export const ChatListItem = ({ chat, selected, online, onSelect }: ChatListItemProps) => {
+/** Whose message the preview shows: "You", a group member's name, or nobody in a one-to-one chat. */
+const authorOf = (chat: ChatView, myId: string, senderId: string) => {
+  if (senderId === myId) return 'You';
+  if (!chat.isGroupChat) return null;
+  return chat.participants.find((p) => p._id === senderId)?.username ?? 'Former member';
+};
+
+export const ChatListItem = memo(({ chat, myId, summary, selected, online, onSelect }: ChatListItemProps) => {
   const title = chatTitle(chat);
+  const row = useRef<HTMLLIElement>(null);
+  const last = summary?.lastMessage ?? null;
+  const preview = usePreview(row, last, myId);
+  // The open chat is being read: its count is on its way to zero.
+  const unread = selected ? 0 : (summary?.unread ?? 0);
+  const subtitle = chat.isGroupChat ? `Group · ${chat.participants.length} members` : 'Direct message';
   return (
-    <li>
+    <li ref={row}>
       <button
         type="button"
-        className={`chat-item ${selected ? 'chat-item--selected' : ''}`}
+        className={`chat-item ${selected ? 'chat-item--selected' : ''} ${unread ? 'chat-item--unread' : ''}`}
         aria-current={selected ? 'true' : undefined}
         onClick={() => onSelect(chat._id)}
         data-testid="chat-item"
@@ -26,12 +44,31 @@ export const ChatListItem = ({ chat, selected, online, onSelect }: ChatListItemP
           online={online}
         />
         <span className="chat-item__text">
-          <span className="chat-item__title">{title}</span>
-          <span className="chat-item__subtitle">
-            {chat.isGroupChat ? `Group · ${chat.participants.length} members` : 'Direct message'}
+          <span className="chat-item__top">
+            <span className="chat-item__title">{title}</span>
+            {last && (
+              <time className="chat-item__time" dateTime={last.createdAt}>
+                {listTime(last.createdAt)}
+              </time>
+            )}
+          </span>
+          <span className="chat-item__bottom">
+            <span className="chat-item__subtitle" data-testid="chat-preview">
+              {last
+                ? preview === undefined
+                  ? '…'
+                  : previewLine(preview, authorOf(chat, myId, last.sender._id))
+                : subtitle}
+            </span>
+            {unread > 0 && (
+              <span className="chat-item__badge" aria-label={`${unread} unread`} data-testid="unread-badge">
+                {badgeText(unread)}
+              </span>
+            )}
           </span>
         </span>
       </button>
     </li>
   );
-};
+});
+ChatListItem.displayName = 'ChatListItem';

@@ -1,12 +1,16 @@
 import type { ChatView } from '@veil/contracts';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import type { UnreadByChat } from '../api/unread.api.ts';
 import { matchesChatFilter } from '../messages.model.ts';
 import { ChatListItem } from './chat-list-item.tsx';
 
 interface ChatListProps {
   chats: ChatView[] | undefined;
+  unread: UnreadByChat | undefined;
+  myId: string;
   loading: boolean;
   selectedId: string | null;
   onlineIds: string[];
@@ -20,6 +24,8 @@ interface ChatListProps {
 /** The left pane: searchable chats and the floating create-group button. */
 export const ChatList = ({
   chats,
+  unread,
+  myId,
   loading,
   selectedId,
   onlineIds,
@@ -60,13 +66,22 @@ export const ChatList = ({
       {loading ? (
         <Spinner label="Loading chats" />
       ) : shown.length === 0 ? (
-        <p className="empty-state">No chats available</p>
+        <div className="empty-state">
+          <p>No chats available</p>
+          {!chats?.length && (
+            <p>
+              <Link to="/users">Start a chat from Users</Link>
+            </p>
+          )}
+        </div>
       ) : (
         <ul className="chat-list__items">
           {shown.map((chat) => (
             <ChatListItem
               key={chat._id}
               chat={chat}
+              myId={myId}
+              summary={unread?.[chat._id]}
               selected={chat._id === selectedId}
               online={isOnline(chat)}
               onSelect={onSelect}

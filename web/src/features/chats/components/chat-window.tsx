@@ -8,14 +8,17 @@ import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.sli
 import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
+import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
 import { useContactKeys } from '../hooks/use-contact-keys.ts';
 import { useJoinChat } from '../hooks/use-join-chat.ts';
 import { useSendMessage } from '../hooks/use-send-message.ts';
 import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
 import { useTypingUsers } from '../hooks/use-typing-users.ts';
 import { chatTitle } from '../messages.model.ts';
+import { MuteButton } from '../notifications/mute-button.tsx';
 import { ChatHeader } from './chat-header.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
+import { FirstMessageSuggestion } from './first-message-suggestion.tsx';
 import { KeyNotices } from './key-notices.tsx';
 import { MessageComposer } from './message-composer.tsx';
 import { MessageList } from './message-list.tsx';
@@ -44,10 +47,11 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const dispatch = useAppDispatch();
   const typingIds = useTypingUsers(chatId);
   const { keystroke, stop } = useTypingEmitter(chatId);
-  const { send, error: sendError } = useSendMessage(chat, me);
+  const { send } = useSendMessage(chat);
   const { keys: contactKeys, recheck: recheckKeys } = useContactKeys(me._id, chat);
   const [verifying, setVerifying] = useState(false);
   useJoinChat(chatId);
+  const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
 
   useEffect(() => {
     let live = true;
@@ -102,14 +106,17 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         online={otherId !== undefined && online.includes(otherId)}
         onShowList={onShowList}
         actions={
-          checkedKeys && (
-            <>
-              {checkedKeys.verified && <span className="verified-badge">Verified</span>}
-              <button type="button" className="button" onClick={() => setVerifying(true)}>
-                Verify safety number
-              </button>
-            </>
-          )
+          <>
+            {checkedKeys && (
+              <>
+                {checkedKeys.verified && <span className="verified-badge">Verified</span>}
+                <button type="button" className="button" onClick={() => setVerifying(true)}>
+                  Verify safety number
+                </button>
+              </>
+            )}
+            <MuteButton userId={me._id} chatId={chatId} />
+          </>
         }
       />
       {verifying && other && checkedKeys && (
@@ -135,13 +142,12 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         me={me}
         messages={history.messages}
         hasMore={history.hasMore}
+        unreadAtOpen={unreadAtOpen}
         onReply={onReply}
       />
       <TypingIndicator names={names} />
-      {sendError && (
-        <p className="form__error chat-window__notice" role="alert">
-          {sendError}
-        </p>
+      {!chat.isGroupChat && history.messages.length === 0 && chat.participants[0] && (
+        <FirstMessageSuggestion name={chat.participants[0].username} onSend={(text) => void onSend(text)} />
       )}
       {replyTo && <ReplyBar message={replyTo} onClear={() => setReplyTo(null)} />}
       <MessageComposer onSend={onSend} onKeystroke={keystroke} />

@@ -2,6 +2,7 @@ import { memo, useCallback, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { restoreRequested } from '../../../lib/key-backup.slice.ts';
 import { ReplyIcon } from '../../../components/icons.tsx';
+import { LinkifiedText } from '../../../components/linkified-text.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { noKeyHereText } from '../../../lib/read-state.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
@@ -18,6 +19,8 @@ interface MessageBubbleProps {
   mine: boolean;
   /** Group chats name the sender of others' messages. */
   senderName: string | null;
+  /** Whose message this one replies to ("You" for one's own). */
+  replyAuthor: string | null;
   seen: boolean;
   /** Observes the element for read receipts; only given for others' unseen messages. */
   track: ((messageId: string, element: Element | null) => void) | null;
@@ -45,7 +48,7 @@ const MessageText = ({ message }: { message: DisplayMessage }) => {
   if (state === 'read')
     return (
       <p className="message__text" data-testid="message-text">
-        {message.decryptedContent}
+        <LinkifiedText text={message.decryptedContent} />
       </p>
     );
   return (
@@ -70,6 +73,7 @@ export const MessageBubble = memo(function MessageBubble({
   message,
   mine,
   senderName,
+  replyAuthor,
   seen,
   track,
   onReply,
@@ -96,6 +100,7 @@ export const MessageBubble = memo(function MessageBubble({
         {senderName && <span className="message__sender">{senderName}</span>}
         {message.replyTo && (
           <blockquote className="message__quote" data-testid="message-quote">
+            {replyAuthor && <span className="message__quote-author">{replyAuthor}</span>}
             {replyPreview(quoted)}
             {quoted.length > replyPreview(quoted).length ? '…' : ''}
           </blockquote>

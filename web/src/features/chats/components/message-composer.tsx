@@ -1,19 +1,29 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { SendIcon } from '../../../components/icons.tsx';
 
 interface MessageComposerProps {
-  /** Resolves true once the message is sent. */
+  /** Resolves true once the message is sent (or safely queued to be sent). */
   onSend: (text: string) => Promise<boolean>;
   onKeystroke: () => void;
 }
 
-/** Text input and send; Enter sends, empty or blank text does nothing. */
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line, empty or blank text does nothing.
+ * It grows with its text up to six lines (its CSS `max-height`), then scrolls.
+ */
 export const MessageComposer = ({ onSend, onKeystroke }: MessageComposerProps) => {
   const [text, setText] = useState('');
-  const input = useRef<HTMLInputElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  useLayoutEffect(() => {
+    const box = input.current;
+    if (!box) return;
+    box.style.height = 'auto';
+    box.style.height = `${box.scrollHeight + box.offsetHeight - box.clientHeight}px`;
+  }, [text]);
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
     if (!text.trim()) return;
     const sending = text;
     setText('');
@@ -22,16 +32,25 @@ export const MessageComposer = ({ onSend, onKeystroke }: MessageComposerProps) =
     input.current?.focus();
   };
 
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter while composing (an input method's candidate list) picks the candidate instead.
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    void submit();
+  };
+
   return (
     <form className="composer" onSubmit={(e) => void submit(e)}>
-      <input
+      <textarea
         ref={input}
         className="composer__input"
-        type="text"
         aria-label="Message"
+        aria-description="Enter sends, Shift+Enter starts a new line"
         placeholder="Type a message"
         autoComplete="off"
+        rows={1}
         value={text}
+        onKeyDown={onKeyDown}
         onChange={(e) => {
           setText(e.target.value);
           onKeystroke();

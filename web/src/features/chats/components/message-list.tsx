@@ -1,26 +1,33 @@
 import type { ChatView, MessageView, PublicUser } from '@veil/contracts';
-import { useCallback, useEffect, useState } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { useHistoryScroll } from '../hooks/use-history-scroll.ts';
 import { useMessageActions } from '../hooks/use-message-actions.ts';
 import { useOlderMessages } from '../hooks/use-older-messages.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
+import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
 import { noticeText, timelineOf } from '../group-notices.ts';
 import { isSeenByOthers, otherMemberIds } from '../messages.model.ts';
+import { messageDiscarded, retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
 import { MessageBubble } from './message-bubble.tsx';
+import { PendingMessage } from './pending-message.tsx';
+import { ScrollToNewest } from './scroll-to-newest.tsx';
 
 interface MessageListProps {
   chat: ChatView;
   me: PublicUser;
   messages: DisplayMessage[];
   hasMore: boolean;
+  /** Unread messages when the chat opened (undefined until known): where "New messages" goes. */
+  unreadAtOpen: number | undefined;
   onReply: (message: DisplayMessage) => void;
 }
 
 /** The open chat's messages, oldest at the top; scrolling up loads older pages. */
-export const MessageList = ({ chat, me, messages, hasMore, onReply }: MessageListProps) => {
+export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply }: MessageListProps) => {
   const myId = me._id;
   const [container, setContainer] = useState<HTMLOListElement | null>(null);
   const { loadOlder, loading } = useOlderMessages({ chatId: chat._id, userId: myId });
@@ -33,6 +40,13 @@ export const MessageList = ({ chat, me, messages, hasMore, onReply }: MessageLis
     (userId: string) => chat.participants.find((p) => p._id === userId)?.username ?? 'Former member',
     [chat.participants],
   );
+  const dividerBefore = useNewMessagesDivider(messages, myId, unreadAtOpen);
+  const dispatch = useAppDispatch();
+  const outbox = useAppSelector(selectOutbox).items;
+  const pending = outbox.filter((item) => item.chatId === chat._id);
+  const onRetry = useCallback((id: string) => dispatch(retryRequested(id)), [dispatch]);
+  const onDiscard = useCallback((id: string) => dispatch(messageDiscarded(id)), [dispatch]);
+  const positionOf = new Map(messages.map((message, index) => [message._id, index] as const));
 
   // A message arriving while its chat is open counts as seen at once (spec section 4).
   useEffect(() => {
@@ -56,7 +70,9 @@ export const MessageList = ({ chat, me, messages, hasMore, onReply }: MessageLis
         </div>
       )}
       <ol className="message-list" ref={setContainer} onScroll={onScroll} aria-label="Messages" tabIndex={0}>
-        {messages.length === 0 && <li className="empty-state">No messages available</li>}
+        {messages.length === 0 && pending.length === 0 && (
+          <li className="empty-state">No messages available</li>
+        )}
         {timelineOf(messages, chat.notices ?? [], hasMore).map((item) => {
           if (item.kind === 'notice')
             return (
@@ -70,22 +86,52 @@ export const MessageList = ({ chat, me, messages, hasMore, onReply }: MessageLis
             );
           const { message } = item;
           const mine = message.sender._id === myId;
+          const previous = messages[(positionOf.get(message._id) ?? 0) - 1];
           return (
-            <MessageBubble
-              key={message._id}
-              message={message}
-              mine={mine}
-              senderName={chat.isGroupChat && !mine ? nameOf(message.sender._id) : null}
-              seen={mine && isSeenByOthers(message, others)}
-              track={!mine && !message.seenBy[myId] ? track : null}
-              onReply={onReply}
-              myId={myId}
-              nameOf={nameOf}
-              actions={actions}
-            />
+            <Fragment key={message._id}>
+              {startsDay(message, previous) && (
+                <li className="history-marker" role="separator" data-testid="day-separator">
+                  {dayLabel(message.createdAt)}
+                </li>
+              )}
+              {message._id === dividerBefore && (
+                <li
+                  className="history-marker history-marker--new"
+                  role="separator"
+                  data-testid="new-messages"
+                >
+                  New messages
+                </li>
+              )}
+              <MessageBubble
+                message={message}
+                mine={mine}
+                replyAuthor={
+                  message.replyTo
+                    ? message.replyTo.sender._id === myId
+                      ? 'You'
+                      : nameOf(message.replyTo.sender._id)
+                    : null
+                }
+                senderName={chat.isGroupChat && !mine ? nameOf(message.sender._id) : null}
+                seen={mine && isSeenByOthers(message, others)}
+                track={!mine && !message.seenBy[myId] ? track : null}
+                onReply={onReply}
+                myId={myId}
+                nameOf={nameOf}
+                actions={actions}
+              />
+            </Fragment>
           );
         })}
+        {pending.map((item) => (
+          <PendingMessage key={item.clientMessageId} item={item} onRetry={onRetry} onDiscard={onDiscard} />
+        ))}
       </ol>
+      <ScrollToNewest
+        container={container}
+        unseen={messages.filter((m) => m.sender._id !== myId && !m.seenBy[myId]).length}
+      />
       {error && (
         <p className="form__error message-list__error" role="alert">
           {error}
@@ -96,4 +142,20 @@ export const MessageList = ({ chat, me, messages, hasMore, onReply }: MessageLis
       )}
     </div>
   );
+};
+
+/** The first unread message when the chat opened, decided once: later messages do not move it. */
+const useNewMessagesDivider = (
+  messages: DisplayMessage[],
+  myId: string,
+  unreadAtOpen: number | undefined,
+) => {
+  const [dividerBefore, setDividerBefore] = useState<string | undefined>(undefined);
+  const decided = useRef(false);
+  useEffect(() => {
+    if (decided.current || unreadAtOpen === undefined) return;
+    decided.current = true;
+    setDividerBefore(firstUnreadId(messages, myId, unreadAtOpen));
+  }, [messages, myId, unreadAtOpen]);
+  return dividerBefore;
 };

@@ -1,4 +1,4 @@
-import type { PublicUser } from '@veil/contracts';
+import type { ChatView, PublicUser } from '@veil/contracts';
 import { api, listTag } from '../../../lib/api.ts';
 
 export const usersApi = api.injectEndpoints({
@@ -11,7 +11,12 @@ export const usersApi = api.injectEndpoints({
           : { url: 'user/getallusers' },
       providesTags: [{ type: 'User', id: listTag }],
     }),
+    /** The one-to-one chat with a user, created on first use; nothing is sent. */
+    openDirectChat: build.mutation<ChatView, string>({
+      query: (userId) => ({ url: `chat/direct/${encodeURIComponent(userId)}`, method: 'POST' }),
+      invalidatesTags: [{ type: 'Chat', id: listTag }],
+    }),
   }),
 });
 
-export const { useSearchUsersQuery } = usersApi;
+export const { useSearchUsersQuery, useOpenDirectChatMutation } = usersApi;

@@ -5,7 +5,7 @@ import { useAppSelector } from '../../../app/hooks.ts';
 import { SearchIcon } from '../../../components/icons.tsx';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { useSearchUsersQuery } from '../api/users.api.ts';
-import { useSayHi } from '../hooks/use-say-hi.ts';
+import { useOpenChat } from '../hooks/use-open-chat.ts';
 import { UserCard } from './user-card.tsx';
 
 /** /users: the All Users grid; search runs on every change and on Enter (spec section 2). */
@@ -13,7 +13,7 @@ export const UsersPage = () => {
   const me = useAppSelector(selectCurrentUser);
   const [search, setSearch] = useState('');
   const { data: users, isLoading, isError, refetch } = useSearchUsersQuery(search);
-  const { sayHi, pendingId, error } = useSayHi();
+  const { openChat, pendingId, error } = useOpenChat();
   const navigate = useNavigate();
 
   const onSubmit = (event: FormEvent) => {
@@ -24,7 +24,7 @@ export const UsersPage = () => {
   const select = (user: PublicUser) => {
     if (!me) void navigate('/login');
     else if (user._id === me._id) void navigate('/profile');
-    else void sayHi(user);
+    else void openChat(user);
   };
 
   const actionFor = (user: PublicUser) =>

@@ -1,0 +1,241 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import {
+  login,
+  messageWithText,
+  openChat,
+  openChatFromUsers,
+  sayHi,
+  sendMessage,
+  signedUpPerson,
+  uniqueName,
+  signUpAndLogIn,
+} from './flows.ts';
+import { useVeilWeb } from './harness.ts';
+import { cuttableSocket } from './network-faults.ts';
+
+/** The badge of the chat named `title` in the page's chat list ('' when there is none). */
+const badgeOf = async (page: Page, title: string) => {
+  const badge = page.getByTestId('chat-item').filter({ hasText: title }).getByTestId('unread-badge');
+  return (await badge.count()) ? ((await badge.textContent()) ?? '') : '';
+};
+
+describe('conversations (browser)', { timeout: 150_000 }, () => {
+  const suite = useVeilWeb();
+
+  it('opens a chat from Users without sending anything, and sends the suggested "Hi" with one click', async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'oal');
+    const bob = await signedUpPerson(veil, 'obo');
+    await alice.page.goto('/all-chats');
+    await alice.page.getByText('No chats available').waitFor();
+    await alice.page.getByRole('link', { name: 'Start a chat from Users' }).click();
+    await alice.page.waitForURL('**/users');
+
+    const sends: string[] = [];
+    alice.page.on(
+      'request',
+      (r) => r.method() === 'POST' && r.url().includes('/api/v1/message/') && sends.push(r.url()),
+    );
+    alice.page.on('websocket', (ws) =>
+      ws.on('framesent', (frame) => String(frame.payload).includes('send message') && sends.push('socket')),
+    );
+    await openChatFromUsers(alice.page, bob.name);
+    await alice.page.getByTestId('chat-title').filter({ hasText: bob.name }).waitFor();
+    await alice.page.getByText('No messages available').waitFor();
+    const suggestion = alice.page.getByRole('button', { name: `Send “Hi ${bob.name}”` });
+    await suggestion.waitFor();
+    expect(sends).toEqual([]);
+
+    // Bob sees the new, empty chat without a badge; opening it from his side finds the same chat.
+    await bob.page.goto('/all-chats');
+    await bob.page.getByTestId('chat-item').filter({ hasText: alice.name }).waitFor();
+    expect(await badgeOf(bob.page, alice.name)).toBe('');
+
+    await suggestion.click();
+    await messageWithText(alice.page, `Hi ${bob.name}`).waitFor();
+    await suggestion.waitFor({ state: 'detached' });
+    expect(sends).toHaveLength(1);
+    await expect.poll(() => badgeOf(bob.page, alice.name)).toBe('1');
+  });
+
+  it('counts unread messages live, across two browsers of one user and a reconnect', async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'ual');
+    const bobName = uniqueName('ubo');
+    const bob = await veil.newPage();
+    await signUpAndLogIn(bob, bobName);
+    // Bob's second device, whose network can be cut.
+    const bobElsewhere = await veil.newPage();
+    const elsewhereSocket = await cuttableSocket(bobElsewhere);
+    await login(bobElsewhere, bobName, 'correct horse 1');
+
+    await sayHi(alice.page, bobName);
+    await bob.goto('/users');
+    for (const text of ['first line\nsecond line', 'two', 'three']) await sendMessage(alice.page, text);
+    await messageWithText(alice.page, 'three').waitFor();
+    // The tab's title and icon carry the total on every page.
+    await expect.poll(() => bob.title(), { timeout: 10_000 }).toBe('(4) Users · Veil');
+    expect(await bob.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml/);
+
+    await expect.poll(() => badgeOf(bobElsewhere, alice.name), { timeout: 10_000 }).toBe('4');
+    expect(await bobElsewhere.title()).toBe('(4) Chats · Veil');
+    // The preview is decrypted in the browser that holds Bob's key.
+    await bob.getByRole('link', { name: 'All-chats' }).click();
+    const item = bob.getByTestId('chat-item').filter({ hasText: alice.name });
+    await expect.poll(() => item.getByTestId('chat-preview').textContent()).toBe('three');
+    expect(await item.locator('time').count()).toBe(1);
+    expect(await badgeOf(bob, alice.name)).toBe('4');
+
+    // Read on one device: the other's badge clears, and the opened chat marks where the new messages began.
+    await openChat(bob, alice.name);
+    await bob.getByTestId('new-messages').waitFor();
+    const divider = bob.locator('[data-testid="new-messages"] + [data-testid="message"]');
+    expect(await divider.getByTestId('message-text').textContent()).toBe(`Hi ${bobName}`);
+    // Seen reports go out every 2 s.
+    await expect.poll(() => badgeOf(bobElsewhere, alice.name), { timeout: 10_000 }).toBe('');
+    await expect.poll(() => bob.title(), { timeout: 10_000 }).toBe('Chats · Veil');
+
+    // Bob's other device goes offline while two more arrive; back online, it counts them.
+    await elsewhereSocket.cut();
+    await bob.goto('/users');
+    await sendMessage(alice.page, 'while away 1');
+    await sendMessage(alice.page, 'while away 2');
+    await messageWithText(alice.page, 'while away 2').waitFor();
+    await expect.poll(() => bob.title(), { timeout: 10_000 }).toBe('(2) Users · Veil');
+    expect(await badgeOf(bobElsewhere, alice.name)).toBe('');
+    elsewhereSocket.restore();
+    await expect.poll(() => badgeOf(bobElsewhere, alice.name), { timeout: 20_000 }).toBe('2');
+    await expect.poll(() => bobElsewhere.title(), { timeout: 10_000 }).toBe('(2) Chats · Veil');
+  });
+
+  it('writes several lines, shows links safely, names the quoted sender and offers a way back to the newest', async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'cal');
+    const bob = await signedUpPerson(veil, 'cbo');
+    await sayHi(alice.page, bob.name);
+    await openChat(bob.page, alice.name);
+    await bob.page.getByTestId('day-separator').filter({ hasText: 'Today' }).waitFor();
+
+    // Shift+Enter starts a new line, Enter sends; the lines stay lines.
+    const box = alice.page.getByRole('textbox', { name: 'Message' });
+    await box.pressSequentially('first line');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('second line');
+    expect(await box.inputValue()).toBe('first line\nsecond line');
+    await box.press('Enter');
+    const lines = messageWithText(bob.page, 'first line\nsecond line');
+    await lines.waitFor();
+    expect(await lines.getByTestId('message-text').evaluate((el) => (el as HTMLElement).innerText)).toBe(
+      'first line\nsecond line',
+    );
+
+    // A link opens in a new tab without a handle on this one; markup in a message stays text.
+    await sendMessage(alice.page, 'see example.com/docs?a=1 and <img src=x onerror="window.injected=1">');
+    const link = bob.page.getByRole('link', { name: 'example.com/docs?a=1' });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe('http://example.com/docs?a=1');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    await bob.page.getByTestId('message-text').getByText('<img src=x onerror="window.injected=1">').waitFor();
+    expect(await bob.page.locator('.message img').count()).toBe(0);
+    expect(await bob.page.evaluate(() => 'injected' in window)).toBe(false);
+
+    // A reply quotes its message under the sender's name.
+    const greeting = messageWithText(bob.page, `Hi ${bob.name}`);
+    await greeting.hover();
+    await greeting.getByRole('button', { name: 'Reply' }).click();
+    await sendMessage(bob.page, 'replying to you');
+    const reply = messageWithText(alice.page, 'replying to you');
+    await reply.waitFor();
+    expect(await reply.locator('.message__quote-author').textContent()).toBe('You');
+    const quoteOnBobsSide = messageWithText(bob.page, 'replying to you').locator('.message__quote-author');
+    expect(await quoteOnBobsSide.textContent()).toBe(alice.name);
+
+    // Scrolled up, Bob gets a button back to the newest messages, counting what he has not seen.
+    for (let index = 0; index < 25; index += 1) await sendMessage(alice.page, `filler ${index}`);
+    await messageWithText(bob.page, 'filler 24').waitFor();
+    await bob.page.getByRole('list', { name: 'Messages' }).evaluate((list) => list.scrollTo({ top: 0 }));
+    await sendMessage(alice.page, 'while scrolled up');
+    const toNewest = bob.page.getByRole('button', { name: /^Scroll to the newest message, \d+ unread$/ });
+    await toNewest.waitFor();
+    await toNewest.click();
+    await expect.poll(() => messageWithText(bob.page, 'while scrolled up').isVisible()).toBe(true);
+    await toNewest.waitFor({ state: 'detached' });
+  });
+
+  it("shows a contact's rename live, in the chat list and the open chat", async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'nal');
+    const bob = await signedUpPerson(veil, 'nbo');
+    await sayHi(alice.page, bob.name);
+    await alice.page.getByTestId('chat-title').filter({ hasText: bob.name }).waitFor();
+
+    const renamed = uniqueName('nbr');
+    await bob.page.goto('/profile');
+    await bob.page.getByRole('button', { name: 'Edit Profile' }).click();
+    await bob.page.getByLabel('Username').fill(renamed);
+    await bob.page.getByRole('button', { name: 'Save' }).click();
+    await bob.page.getByText('Profile updated successfully!').waitFor();
+
+    await alice.page.getByTestId('chat-title').filter({ hasText: renamed }).waitFor();
+    await alice.page.getByTestId('chat-item').filter({ hasText: renamed }).waitFor();
+  });
+
+  it('notifies of messages while the tab is hidden, once turned on, except in muted chats', async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'bal');
+    const bob = await signedUpPerson(veil, 'bbo');
+    await alice.page.context().grantPermissions(['notifications'], { origin: veil.url });
+    // The test decides whether the tab is hidden, and records the notifications shown.
+    await alice.page.addInitScript(() => {
+      const state = window as unknown as {
+        hiddenForTest?: boolean;
+        shown: { title: string; body?: string }[];
+      };
+      state.shown = [];
+      Object.defineProperty(Document.prototype, 'visibilityState', {
+        get: () => (state.hiddenForTest ? 'hidden' : 'visible'),
+        configurable: true,
+      });
+      const Shown = window.Notification;
+      window.Notification = class extends Shown {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          state.shown.push({ title, ...(options?.body !== undefined && { body: options.body }) });
+        }
+      } as typeof Notification;
+    });
+    const shown = () => alice.page.evaluate(() => (window as unknown as { shown: unknown[] }).shown);
+    const hide = (hidden: boolean) =>
+      alice.page.evaluate(
+        (value) => ((window as unknown as { hiddenForTest: boolean }).hiddenForTest = value),
+        hidden,
+      );
+
+    await sayHi(bob.page, alice.name);
+    await alice.page.goto('/profile');
+    const toggle = alice.page.getByRole('switch', { name: /Notify me of new messages/ });
+    // It turns on once the browser has said yes, so the click's own state is not the end of it.
+    await toggle.click();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+
+    await alice.page.getByRole('link', { name: 'Users' }).click();
+    await hide(true);
+    await sendMessage(bob.page, 'ping while hidden');
+    await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: bob.name, body: 'ping while hidden' }]);
+
+    await hide(false);
+    await sendMessage(bob.page, 'ping while visible');
+    await openChat(alice.page, bob.name);
+    await messageWithText(alice.page, 'ping while visible').waitFor();
+    await alice.page.getByRole('button', { name: 'Mute' }).click();
+    await alice.page.getByRole('button', { name: 'Unmute' }).waitFor();
+    await alice.page.getByRole('link', { name: 'Users' }).click();
+    await hide(true);
+    await sendMessage(bob.page, 'ping while muted');
+    await expect.poll(() => alice.page.title(), { timeout: 10_000 }).toBe('(1) Users · Veil');
+    // (Opening the chat loaded the page again, which started a new record.)
+    expect(await shown()).toEqual([]);
+  });
+});

@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'react';
+import { useConnectionState } from '../lib/connection.ts';
+import { selectCurrentUser } from '../lib/session.slice.ts';
+import { useAppSelector } from './hooks.ts';
+
+/** A connection that comes back within this long (a page load, a quick reconnect) shows nothing. */
+const graceMs = 1500;
+
+const texts = {
+  connecting: 'Connecting…',
+  offline: 'You are offline. Messages you write are sent when you are back online.',
+} as const;
+
+/** Under the top bar while a logged-in user's connection is down: what is happening, and that nothing is lost. */
+export const ConnectionBanner = () => {
+  const loggedIn = Boolean(useAppSelector(selectCurrentUser));
+  const state = useConnectionState();
+  const [shown, setShown] = useState<keyof typeof texts | null>(null);
+  useEffect(() => {
+    if (!loggedIn || state === 'online') return setShown(null);
+    const timer = setTimeout(() => setShown(state), state === 'offline' ? 0 : graceMs);
+    return () => clearTimeout(timer);
+  }, [loggedIn, state]);
+  if (!shown) return null;
+  return (
+    <p
+      className={`connection-banner connection-banner--${shown}`}
+      role="status"
+      data-testid="connection-state"
+    >
+      {texts[shown]}
+    </p>
+  );
+};

@@ -1,0 +1,49 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+import { unreadTotal, useGetUnreadQuery } from '../features/chats/api/unread.api.ts';
+import { selectCurrentUser } from '../lib/session.slice.ts';
+import { useAppSelector } from './hooks.ts';
+
+const pageNames: Record<string, string> = {
+  '/': 'Welcome',
+  '/login': 'Sign in',
+  '/register': 'Create account',
+  '/all-chats': 'Chats',
+  '/users': 'Users',
+  '/profile': 'Profile',
+};
+
+/** "(3) Chats · Veil": the page, and the unread total when there is one. */
+export const pageTitle = (pathname: string, unread: number) =>
+  `${unread > 0 ? `(${unread}) ` : ''}${pageNames[pathname] ?? 'Page not found'} · Veil`;
+
+const plainIcon = '/favicon.svg';
+
+/** The app's icon with a red badge holding the count (an SVG data URL: no canvas, no request). */
+const badgedIcon = (count: number) => {
+  const label = count > 99 ? '99+' : String(count);
+  const size = label.length > 2 ? 9 : 12;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">` +
+    `<rect width="32" height="32" rx="8" fill="#4f46e5"/>` +
+    `<path d="M9 10l7 13 7-13" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/>` +
+    `<circle cx="22" cy="10" r="10" fill="#dc2626"/>` +
+    `<text x="22" y="14" font-family="sans-serif" font-size="${size}" font-weight="700" fill="#fff" text-anchor="middle">${label}</text>` +
+    `</svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+};
+
+/** Keeps the tab's title and icon in step with the route and the unread total. */
+export const usePageTitle = () => {
+  const { pathname } = useLocation();
+  const me = useAppSelector(selectCurrentUser);
+  const { data } = useGetUnreadQuery(me?._id ?? '', { skip: !me });
+  const total = me ? unreadTotal(data) : 0;
+  useEffect(() => {
+    document.title = pageTitle(pathname, total);
+  }, [pathname, total]);
+  useEffect(() => {
+    const icon = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+    if (icon) icon.href = total > 0 ? badgedIcon(total) : plainIcon;
+  }, [total]);
+};

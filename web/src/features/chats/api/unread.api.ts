@@ -1,0 +1,83 @@
+import type { ChatUnread, MessageView } from '@veil/contracts';
+import { api } from '../../../lib/api.ts';
+import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
+import { isReadingChat } from '../open-chat.ts';
+
+/** The caller's unread state by chat id. */
+export type UnreadByChat = Record<string, ChatUnread>;
+
+/** Reports of one's own reading come in bursts (a batch every 2 s, several devices): one refetch. */
+const refetchDelayMs = 300;
+
+export const unreadApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /**
+     * Unread counts and each chat's newest message, kept live: a message from someone else
+     * counts at once; what the user read (on any of their devices: the server sends `update
+     * seen` to every member, the reader included) and anything missed while the socket was down
+     * comes from the server, which keeps the counts.
+     */
+    getUnread: build.query<UnreadByChat, string>({
+      query: () => ({ url: 'message/unread' }),
+      transformResponse: (chats: ChatUnread[]) =>
+        Object.fromEntries(chats.map((chat) => [chat.chatId, chat])),
+      keepUnusedDataFor: 0,
+      async onCacheEntryAdded(myId, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, dispatch }) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const refetch = () => {
+          clearTimeout(timer);
+          timer = setTimeout(
+            () =>
+              void dispatch(
+                unreadApi.endpoints.getUnread.initiate(myId, { subscribe: false, forceRefetch: true }),
+              ),
+            refetchDelayMs,
+          );
+        };
+        const onMessage = ({ message }: { message: MessageView }) =>
+          updateCachedData((byChat) => {
+            const entry = byChat[message.chat] ?? { chatId: message.chat, unread: 0, lastMessage: null };
+            const counts = message.sender._id !== myId && !isReadingChat(message.chat);
+            byChat[message.chat] = {
+              ...entry,
+              unread: entry.unread + (counts ? 1 : 0),
+              lastMessage: message,
+            };
+          });
+        const onSeen = ({ userId }: { userId: string }) => {
+          if (userId === myId) refetch();
+        };
+        const socket = getSocket();
+        let connectedBefore = socket.connected;
+        const stopOnConnect = onSocketConnect(() => {
+          if (connectedBefore) refetch();
+          connectedBefore = true;
+        });
+        try {
+          await cacheDataLoaded;
+          socket.on('message received', onMessage);
+          socket.on('update seen', onSeen);
+        } catch {
+          // removed before it loaded
+        }
+        await cacheEntryRemoved;
+        clearTimeout(timer);
+        socket.off('message received', onMessage);
+        socket.off('update seen', onSeen);
+        stopOnConnect();
+      },
+    }),
+  }),
+});
+
+export const { useGetUnreadQuery } = unreadApi;
+
+/** The unread total shown in the tab's title and icon. */
+export const unreadTotal = (byChat: UnreadByChat | undefined) =>
+  Object.values(byChat ?? {}).reduce((sum, chat) => sum + chat.unread, 0);
+
+/** Records the user's own message as the chat's newest, and the chat as read (sending reads it). */
+export const rememberOwnMessage = (myId: string, message: MessageView) =>
+  unreadApi.util.updateQueryData('getUnread', myId, (byChat) => {
+    byChat[message.chat] = { chatId: message.chat, unread: 0, lastMessage: message };
+  });

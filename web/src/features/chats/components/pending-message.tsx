@@ -1,0 +1,45 @@
+import { useEffect, useRef } from 'react';
+import { LinkifiedText } from '../../../components/linkified-text.tsx';
+import type { OutboxItem } from '../outbox/outbox.slice.ts';
+
+interface PendingMessageProps {
+  item: OutboxItem;
+  onRetry: (clientMessageId: string) => void;
+  onDiscard: (clientMessageId: string) => void;
+}
+
+/** A message of the outbox at the end of its chat: "Sending…", or "Not sent" with Retry and Discard. */
+export const PendingMessage = ({ item, onRetry, onDiscard }: PendingMessageProps) => {
+  const row = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    row.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
+  const failed = item.status === 'failed';
+  return (
+    <li
+      ref={row}
+      className={`message message--mine message--pending ${failed ? 'message--failed' : ''}`}
+      data-testid="pending-message"
+      data-status={item.status}
+    >
+      <div className="message__bubble">
+        <p className="message__text">
+          <LinkifiedText text={item.text} />
+        </p>
+        <span className="message__meta">
+          {failed ? <span role="alert">Not sent. {item.error}</span> : <span>Sending…</span>}
+        </span>
+        {failed && (
+          <span className="message__pending-actions">
+            <button type="button" className="link-button" onClick={() => onRetry(item.clientMessageId)}>
+              Retry
+            </button>
+            <button type="button" className="link-button" onClick={() => onDiscard(item.clientMessageId)}>
+              Discard
+            </button>
+          </span>
+        )}
+      </div>
+    </li>
+  );
+};

@@ -1,0 +1,16 @@
+import { toggleMute, useNotificationSettings } from './notification-settings.ts';
+
+/** In the chat header: mutes or unmutes this chat's notifications in this browser. */
+export const MuteButton = ({ userId, chatId }: { userId: string; chatId: string }) => {
+  const muted = useNotificationSettings(userId).muted.includes(chatId);
+  return (
+    <button
+      type="button"
+      className="button chat-header__mute"
+      aria-pressed={muted}
+      onClick={() => void toggleMute(userId, chatId)}
+    >
+      {muted ? 'Unmute' : 'Mute'}
+    </button>
+  );
+};

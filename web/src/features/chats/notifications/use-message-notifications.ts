@@ -1,0 +1,49 @@
+import type { MessageView } from '@veil/contracts';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
+import { decryptForUser } from '../../../lib/crypto.ts';
+import { getSocket } from '../../../lib/realtime.ts';
+import { selectCurrentUser } from '../../../lib/session.slice.ts';
+import { chatsApi } from '../api/chats.api.ts';
+import { chatTitle } from '../messages.model.ts';
+import { loadNotificationSettings, notificationSettings } from './notification-settings.ts';
+
+/**
+ * A browser notification for each message that arrives while the tab is hidden, when the user
+ * turned them on (and the browser allows them) and the chat is not muted: the sender, the chat,
+ * and the text, decrypted here. Clicking it opens the chat.
+ */
+export const useMessageNotifications = () => {
+  const me = useAppSelector(selectCurrentUser);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!me) return;
+    void loadNotificationSettings(me._id);
+    const socket = getSocket();
+    const onMessage = async ({ message }: { message: MessageView }) => {
+      const settings = notificationSettings(me._id);
+      if (!settings.enabled || settings.muted.includes(message.chat)) return;
+      if (document.visibilityState !== 'hidden' || !('Notification' in window)) return;
+      if (Notification.permission !== 'granted') return;
+      const chat = await dispatch(chatsApi.endpoints.getChatById.initiate(message.chat, { subscribe: false }))
+        .unwrap()
+        .catch(() => undefined);
+      const sender = chat?.participants.find((p) => p._id === message.sender._id)?.username ?? 'New message';
+      const { decryptedContent } = await decryptForUser({ ...message, replyTo: null }, me._id);
+      const title = chat?.isGroupChat ? `${sender} in ${chatTitle(chat)}` : sender;
+      const shown = new Notification(title, { body: decryptedContent, tag: message.chat });
+      shown.onclick = () => {
+        window.focus();
+        void navigate(`/all-chats?chat=${encodeURIComponent(message.chat)}`);
+        shown.close();
+      };
+    };
+    const listener = (payload: { message: MessageView }) => void onMessage(payload);
+    socket.on('message received', listener);
+    return () => {
+      socket.off('message received', listener);
+    };
+  }, [me, dispatch, navigate]);
+};

@@ -1,0 +1,143 @@
+import { current } from '@reduxjs/toolkit';
+import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contracts';
+import type { useAppDispatch } from '../../../app/hooks.ts';
+import { encryptForGroup, encryptForIndividual, type DisplayMessage } from '../../../lib/crypto.ts';
+import { messagingApi } from '../../../lib/messaging.api.ts';
+import { sendOverSocket } from '../../../lib/socket-send.ts';
+import { chatsApi } from '../api/chats.api.ts';
+import { withCurrentMembers } from '../current-members.ts';
+import { messagesApi } from '../api/messages.api.ts';
+import { rememberOwnMessage } from '../api/unread.api.ts';
+import { withHeldReceipts } from '../held-receipts.ts';
+import { mergeMessages } from '../messages.model.ts';
+import { rememberPreview } from '../previews.ts';
+import type { OutboxItem } from './outbox.slice.ts';
+
+type AppDispatch = ReturnType<typeof useAppDispatch>;
+
+/** A stored message as its sender knows it: what it sent, and what the server assigned. */
+interface Sent {
+  encrypted: Pick<MessageView, 'content' | 'iv' | 'encryptedKeys'>;
+  receipt: SentReceipt;
+}
+
+// Written here, not imported: the web app takes only types from @veil/contracts, which keeps zod
+// (about 100 KB) out of its bundle.
+const receiptOf = ({ _id, seq, createdAt }: MessageView): SentReceipt => ({ _id, seq, createdAt });
+
+/**
+ * Encrypts and sends one message of the outbox, then puts it in the chat's history (the server
+ * does not echo it to the sender's socket), moves the chat to the top of the list and makes it
+ * the chat's preview. While the socket is connected the message goes over it (`send message`);
+ * otherwise over the spec's HTTP calls. Either way the server stores it before answering, and
+ * the item's `clientMessageId` makes every repeat of it safe. Failures throw (ApiErrors).
+ */
+export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item: OutboxItem) => {
+  const chat = await dispatch(
+    chatsApi.endpoints.getChatById.initiate(item.chatId, { subscribe: false }),
+  ).unwrap();
+  const replyTo = item.replyTo?._id;
+
+  /**
+   * Group keys are wrapped for every current member (read again once if the server says the
+   * membership changed).
+   */
+  const sendToGroup = async (): Promise<Sent> => {
+    const attempt = async (members: ChatView['participants']): Promise<Sent> => {
+      const payload = await encryptForGroup(item.text, [...members.map((p) => p._id), me._id], replyTo);
+      const { clientMessageId } = item;
+      const receipt =
+        (await sendOverSocket({ chatId: chat._id, ...payload, clientMessageId })) ??
+        receiptOf(
+          (
+            await dispatch(
+              messagesApi.endpoints.sendGroupMessage.initiate({ chatId: chat._id, payload, clientMessageId }),
+            ).unwrap()
+          ).message,
+        );
+      const { encryptedMessage: content, iv, encryptedKeys } = payload;
+      return { encrypted: { content, iv, encryptedKeys }, receipt };
+    };
+    return withCurrentMembers(dispatch, chat, attempt);
+  };
+
+  const sendToPerson = async (recipientId: string): Promise<Sent> => {
+    const payload = await encryptForIndividual(item.text, me._id, recipientId, replyTo);
+    const encrypted = {
+      content: payload.encryptedMessage,
+      iv: payload.iv,
+      encryptedKeys: {
+        [recipientId]: payload.encryptedAESKeyForRecipient,
+        [me._id]: payload.encryptedAESKeyForSender,
+      },
+    };
+    const { clientMessageId } = item;
+    const receipt =
+      (await sendOverSocket({
+        chatId: chat._id,
+        encryptedMessage: encrypted.content,
+        iv: encrypted.iv,
+        encryptedKeys: encrypted.encryptedKeys,
+        replyTo: payload.replyTo,
+        clientMessageId,
+      })) ??
+      receiptOf(
+        (
+          await dispatch(
+            messagingApi.endpoints.sendIndividualMessage.initiate({ recipientId, payload, clientMessageId }),
+          ).unwrap()
+        ).message,
+      );
+    return { encrypted, receipt };
+  };
+
+  const recipientId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
+  if (!chat.isGroupChat && !recipientId) throw new Error('This chat has nobody to send to');
+  const sent = chat.isGroupChat ? await sendToGroup() : await sendToPerson(recipientId!);
+  remember(dispatch, me, chat._id, sent, item.text, item.replyTo);
+};
+
+/** The sender's own copy: built from what it sent, so nothing is decrypted again. */
+const remember = (
+  dispatch: AppDispatch,
+  me: PublicUser,
+  chatId: string,
+  { encrypted, receipt }: Sent,
+  text: string,
+  replyTo: DisplayMessage | null,
+) => {
+  const display: DisplayMessage = {
+    ...encrypted,
+    ...receipt,
+    chat: chatId,
+    sender: { _id: me._id },
+    replyTo: replyTo && { ...replyTo, replyTo: null },
+    seenBy: {},
+    decryptedContent: text,
+    readState: 'read',
+    reactionTexts: {},
+  };
+  dispatch(
+    messagesApi.util.updateQueryData('getMessages', { chatId, userId: me._id }, (draft) => {
+      draft.messages = mergeMessages(current(draft).messages, withHeldReceipts([display]));
+    }),
+  );
+  rememberPreview(receipt._id, text);
+  dispatch(
+    rememberOwnMessage(me._id, {
+      ...encrypted,
+      ...receipt,
+      chat: chatId,
+      sender: { _id: me._id },
+      replyTo: null,
+      seenBy: {},
+    }),
+  );
+  dispatch(
+    chatsApi.util.updateQueryData('getChats', undefined, (chats) => {
+      const index = chats.findIndex((c) => c._id === chatId);
+      const [moved] = index >= 0 ? chats.splice(index, 1) : [];
+      if (moved) chats.unshift({ ...moved, updatedAt: receipt.createdAt });
+    }),
+  );
+};

@@ -1,0 +1,71 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { DisplayMessage } from '../../../lib/crypto.ts';
+
+/**
+ * A message the user wrote that the server has not stored yet. `clientMessageId` is fixed when
+ * it is written and sent with every attempt, so however often it is tried the server stores it
+ * once. `sending`: it goes out as soon as there is a connection; `failed`: the server refused it
+ * and the user decides (retry or discard).
+ */
+export interface OutboxItem {
+  clientMessageId: string;
+  chatId: string;
+  text: string;
+  replyTo: DisplayMessage | null;
+  queuedAt: string;
+  status: 'sending' | 'failed';
+  error?: string;
+}
+
+interface OutboxState {
+  /** Whose outbox is loaded (from IndexedDB), or null before it is. */
+  owner: string | null;
+  /** Oldest first: they are sent in this order. */
+  items: OutboxItem[];
+}
+
+const initialState: OutboxState = { owner: null, items: [] };
+
+export const outboxSlice = createSlice({
+  name: 'outbox',
+  initialState,
+  reducers: {
+    outboxLoaded: (_state, action: PayloadAction<{ owner: string; items: OutboxItem[] }>) => action.payload,
+    outboxCleared: () => initialState,
+    messageQueued: (state, action: PayloadAction<OutboxItem>) => {
+      state.items.push(action.payload);
+    },
+    messageStored: (state, action: PayloadAction<string>) => {
+      state.items = state.items.filter((item) => item.clientMessageId !== action.payload);
+    },
+    messageRefused: (state, action: PayloadAction<{ clientMessageId: string; error: string }>) => {
+      const item = state.items.find((queued) => queued.clientMessageId === action.payload.clientMessageId);
+      if (item) Object.assign(item, { status: 'failed', error: action.payload.error });
+    },
+    retryRequested: (state, action: PayloadAction<string>) => {
+      const item = state.items.find((queued) => queued.clientMessageId === action.payload);
+      if (item) {
+        item.status = 'sending';
+        delete item.error;
+      }
+    },
+    /** Only ever by the user's own choice, on a refused message. */
+    messageDiscarded: (state, action: PayloadAction<string>) => {
+      state.items = state.items.filter((item) => item.clientMessageId !== action.payload);
+    },
+  },
+  selectors: {
+    selectOutbox: (state) => state,
+  },
+});
+
+export const {
+  outboxLoaded,
+  outboxCleared,
+  messageQueued,
+  messageStored,
+  messageRefused,
+  retryRequested,
+  messageDiscarded,
+} = outboxSlice.actions;
+export const { selectOutbox } = outboxSlice.selectors;

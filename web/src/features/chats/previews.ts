@@ -1,0 +1,27 @@
+import type { MessageView } from '@veil/contracts';
+import { decryptForUser } from '../../lib/crypto.ts';
+
+/**
+ * Chat list previews, decrypted once per message and page load. Only the previews that come
+ * into view are decrypted (an RSA decryption each), so a list of hundreds of chats shows at once.
+ */
+const texts = new Map<string, string>();
+
+/** A preview this browser cannot read (no key for it here, or a damaged message). */
+export const unreadablePreview = 'Encrypted message';
+
+export const knownPreview = (messageId: string) => texts.get(messageId);
+
+/** The sender's own text needs no decryption: it is remembered when sent. */
+export const rememberPreview = (messageId: string, text: string) => void texts.set(messageId, text);
+
+export const decryptPreview = async (message: MessageView, userId: string): Promise<string> => {
+  const known = texts.get(message._id);
+  if (known !== undefined) return known;
+  const { decryptedContent, readState } = await decryptForUser({ ...message, replyTo: null }, userId);
+  // The open chat says why a message cannot be read; a list row only that it cannot. That can
+  // change (a key restored), so only a read text is kept.
+  if (readState !== 'read') return unreadablePreview;
+  texts.set(message._id, decryptedContent);
+  return decryptedContent;
+};
