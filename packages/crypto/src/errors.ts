@@ -9,7 +9,9 @@ export type CryptoErrorCode =
   | 'ERR_BACKUP_SECRET'
   | 'ERR_BACKUP_DAMAGED'
   | 'ERR_BACKUP_VERSION'
-  | 'ERR_BACKUP_FORMAT';
+  | 'ERR_BACKUP_FORMAT'
+  | 'ERR_ATTACHMENT_DAMAGED'
+  | 'ERR_ATTACHMENT_FORMAT';
 
 export class VeilCryptoError extends Error {
   readonly code: CryptoErrorCode;

@@ -51,9 +51,23 @@ export {
   type RecoveryKeyUnlock,
   type SealedBytes,
 } from './key-backup.ts';
+export { sealPrivateKey, sealPrivateKeyJwk, unsealPrivateKey, type SealedPrivateKey } from './sealed-key.ts';
 export {
-  sealPrivateKey,
-  sealPrivateKeyJwk,
-  unsealPrivateKey,
-  type SealedPrivateKey,
-} from './sealed-key.ts';
+  attachmentChunkBytes,
+  attachmentFormatVersion,
+  chunkCountOf,
+  encryptBlobInChunks,
+  encryptedChunkSizeOf,
+  encryptedSizeOf,
+  newAttachmentCipher,
+  openAttachmentCipher,
+  type AttachmentCipher,
+  type AttachmentKey,
+} from './attachment.ts';
+export {
+  decodeMessageContent,
+  encodeMessageContent,
+  type AttachmentRef,
+  type AttachmentThumbnail,
+  type MessageContent,
+} from './message-content.ts';

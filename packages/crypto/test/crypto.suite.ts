@@ -1,4 +1,5 @@
 import type * as VeilCrypto from '../src/index.ts';
+import { attachmentCases } from './attachment.suite.ts';
 
 /**
  * The crypto cases, written once and run in every runtime (jose's approach): the module under
@@ -555,5 +556,6 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         );
       },
     },
+    ...attachmentCases(c),
   ];
 };
