@@ -1,9 +1,6 @@
-import type { CryptoCase, CryptoModule } from './crypto.suite.ts';
+import { assert, type CryptoCase, type CryptoModule } from './crypto-case.ts';
 
 /** Chunked attachment encryption and the versioned message content, run in Node and Chromium. */
-const assert: (condition: unknown, message: string) => asserts condition = (condition, message) => {
-  if (!condition) throw new Error(message);
-};
 
 const damaged = async (promise: Promise<unknown>, what: string) => {
   try {

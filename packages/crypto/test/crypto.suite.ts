@@ -1,20 +1,7 @@
-import type * as VeilCrypto from '../src/index.ts';
 import { attachmentCases } from './attachment.suite.ts';
+import { assert, type CryptoCase, type CryptoModule } from './crypto-case.ts';
 
-/**
- * The crypto cases, written once and run in every runtime (jose's approach): the module under
- * test is a parameter, each case throws on failure. Node runs them through vitest; Chromium runs
- * the same bundle in a page.
- */
-export type CryptoModule = typeof VeilCrypto;
-export interface CryptoCase {
-  name: string;
-  run(): Promise<void>;
-}
-
-const assert: (condition: unknown, message: string) => asserts condition = (condition, message) => {
-  if (!condition) throw new Error(message);
-};
+export type { CryptoCase, CryptoModule } from './crypto-case.ts';
 
 const rejects = async (
   promise: Promise<unknown>,

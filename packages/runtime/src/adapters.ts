@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { checkpointCollection } from '@veil/kernel';
-import type { Logger, Metrics, Ports, Tracing } from '@veil/ports';
+import type { Clock, Logger, Metrics, Ports, Tracing } from '@veil/ports';
 import { dataOwners, type VeilConfig } from './config.ts';
 import { createIdGenerator } from './ids.ts';
 import { commitMetrics, publishMetrics } from './log-metrics.ts';
@@ -22,6 +22,8 @@ export interface Observability {
   log: Logger;
   metrics: Metrics;
   tracing: Tracing;
+  /** The wall clock unless a test moves time itself (the attachment sweep's grace period). */
+  clock?: Clock;
 }
 
 /**
@@ -133,7 +135,7 @@ export const createPorts = async (config: VeilConfig, observability: Observabili
       blobs,
       rateLimits,
       realtimeScaling,
-      clock: { now: () => new Date() },
+      clock: observability.clock ?? { now: () => new Date() },
       ids: createIdGenerator(),
       log,
       metrics,

@@ -1,3 +1,4 @@
+import type { Clock } from '@veil/ports';
 import { loadConfig, type ServiceName } from './config.ts';
 import { startFromConfig, type RunningVeil } from './start.ts';
 
@@ -19,6 +20,8 @@ export interface StartVeilOptions {
   services?: ServiceName[];
   /** Extra environment, as the process would get it (e.g. NATS_URL for the cluster adapters). */
   env?: Record<string, string>;
+  /** Time as the services see it (tests that move it); the wall clock by default. */
+  clock?: Clock;
 }
 
 /** Starts Veil on loopback for tests and tools: embedded adapters unless `env` names real ones. */
@@ -33,4 +36,5 @@ export const startVeil = (options: StartVeilOptions): Promise<RunningVeil> =>
       ...(options.webDist ? { WEB_DIST: options.webDist } : {}),
       ...(options.services ? { VEIL_SERVICES: options.services.join(',') } : {}),
     }),
+    options.clock ? { clock: options.clock } : {},
   );

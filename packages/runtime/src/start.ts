@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Logger, Ports, RunningService } from '@veil/ports';
+import type { Clock, Logger, Ports, RunningService } from '@veil/ports';
 import type { ServiceName, VeilConfig } from './config.ts';
 import { createPorts } from './adapters.ts';
 import { createHttpHost } from './http-host.ts';
@@ -32,12 +32,15 @@ export const defaultWebDist = path.join(repoRoot, 'web', 'dist');
  * config selects, behind one HTTP port. `stop()` shuts down in reverse: the HTTP edge first
  * (no new work), then services (in-flight work finishes), then adapters (drain, flush).
  */
-export const startFromConfig = async (config: VeilConfig): Promise<RunningVeil> => {
+export const startFromConfig = async (
+  config: VeilConfig,
+  overrides: { clock?: Clock } = {},
+): Promise<RunningVeil> => {
   const tracing = createTracing();
   const log = createLogger(config, tracing);
   const metricsRegistry = createMetricsRegistry(log);
   const wanted = startOrder.filter((name) => config.VEIL_SERVICES.includes(name));
-  const owned = await createPorts(config, { log, metrics: metricsRegistry.metrics, tracing });
+  const owned = await createPorts(config, { log, metrics: metricsRegistry.metrics, tracing, ...overrides });
   const running: { name: ServiceName; service: RunningService }[] = [];
   let started = false;
   let readiness: RunningService | null = null;

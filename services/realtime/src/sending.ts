@@ -36,7 +36,7 @@ export const registerSending = (deps: SendingDeps): void => {
       throw new DomainError('VALIDATION_FAILED', 'send message needs an acknowledgement callback');
     }
     if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many messages; slow down');
-    const { chatId, encryptedMessage, iv, encryptedKeys, replyTo, clientMessageId } = parseWith(
+    const { chatId, encryptedMessage, iv, encryptedKeys, replyTo, clientMessageId, attachments } = parseWith(
       socketSendSchema,
       payload,
     );
@@ -48,6 +48,7 @@ export const registerSending = (deps: SendingDeps): void => {
       encryptedKeys,
       replyTo: replyTo ?? null,
       ...(clientMessageId && { clientMessageId }),
+      ...(attachments?.length && { attachments }),
     });
     return { _id: message._id, seq: message.seq, createdAt: message.createdAt };
   };

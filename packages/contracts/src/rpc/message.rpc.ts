@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
-import { clientMessageIdSchema, type MessageView } from '../http/schemas.ts';
+import { attachmentIdsSchema, clientMessageIdSchema, type MessageView } from '../http/schemas.ts';
+import { attachmentOperations } from './attachment.rpc.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 const seenReport = z.object({ chatId: idSchema, messageId: idSchema });
@@ -20,6 +21,8 @@ export const messageRpc = defineRpcService('message', {
       afterChatPosition: z.number().int().nonnegative().optional(),
       /** The sender's idempotency key: a retry with the same key answers with the stored message. */
       clientMessageId: clientMessageIdSchema.optional(),
+      /** Blob ids of complete uploads of this sender in this chat, sent with the message. */
+      attachments: attachmentIdsSchema.optional(),
     }),
   ),
   history: operation<{ messages: MessageView[]; hasMore: boolean }>()(
@@ -37,4 +40,5 @@ export const messageRpc = defineRpcService('message', {
   ),
   /** One message in the API shape (trusted internal callers: the realtime gateway). */
   getMessage: operation<{ message: MessageView }>()(z.object({ messageId: idSchema })),
+  ...attachmentOperations,
 });

@@ -8,12 +8,15 @@ import {
   type MessageDoc,
   type MessageReadModels,
 } from '../projections/timeline.projection.ts';
+import type { AttachmentSettings } from '../settings.ts';
+import { attachmentHandlers } from './attachment.handlers.ts';
 import { ownWrites } from './own-writes.ts';
 
-type Deps = Pick<Ports, 'clock' | 'ids'> & {
+type Deps = Pick<Ports, 'clock' | 'ids' | 'blobs'> & {
   store: Ports['bus'];
   models: MessageReadModels;
   projection: RunningProjection;
+  attachmentSettings: AttachmentSettings;
 };
 
 export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof messageRpc.operations> => {
@@ -25,6 +28,16 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
     if (afterChatPosition) await projection.waitFor('chat', afterChatPosition);
     const membership = await projection.readFresh('chat', () => models.memberships.get(chatId), Boolean);
     return membership?.members ?? null;
+  };
+
+  /** Uploads completed a moment ago, perhaps through another replica, are caught up with once. */
+  const attachmentsNamed = async (ids: string[]) => {
+    const docs = await projection.readFresh(
+      'attachment',
+      () => models.attachments.getMany(ids),
+      (found) => found.length === new Set(ids).size,
+    );
+    return new Map(docs.map((doc) => [doc._id, doc]));
   };
 
   const requireMember = async (chatId: string, userId: string) => {
@@ -61,9 +74,13 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
       const original = replyTo
         ? await projection.readFresh('message', () => models.messages.get(replyTo), Boolean)
         : null;
+      const attachments = command.attachments?.length
+        ? await attachmentsNamed(command.attachments)
+        : undefined;
       const data = decideSend(command, {
         members,
         ...(replyTo && { replyToChat: original?.chat ?? null }),
+        ...(attachments && { attachments }),
         messageId: deps.ids.next(),
       });
       if (clientMessageId) {
@@ -135,6 +152,12 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
       for (const { position } of positions) written.wrote(userId, position);
       return { marked: receipts.map(({ chatId, messageId }) => ({ chatId, messageId })) };
     },
+
+    ...attachmentHandlers({
+      ...deps,
+      settings: deps.attachmentSettings,
+      membersOf: (chatId) => membersOf(chatId),
+    }),
 
     async getMessage({ messageId }) {
       const doc = await projection.readFresh('message', () => models.messages.get(messageId), Boolean);

@@ -1,10 +1,17 @@
-import type { ChatEvent, MessageEvent, MessageView } from '@veil/contracts';
+import type { AttachmentEvent, ChatEvent, MessageEvent, MessageView } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
+import {
+  applyAttachmentEvent,
+  attachmentIndexes,
+  markSentAttachments,
+  type AttachmentDoc,
+} from './attachments.projection.ts';
 
 /**
  * The message service's read models: every chat's timeline, and chat membership learnt from
- * the chat context's events (the message service never reads the chat service's data).
+ * the chat context's events (the message service never reads the chat service's data), and the
+ * encrypted files sent with messages.
  */
 export interface MessageDoc {
   _id: string;
@@ -31,6 +38,7 @@ export interface MembershipDoc {
 export type MessageReadModels = {
   messages: Collection<MessageDoc>;
   memberships: Collection<MembershipDoc>;
+  attachments: Collection<AttachmentDoc>;
 };
 
 export const openMessageReadModels = async (readStore: ReadStore): Promise<MessageReadModels> => ({
@@ -39,6 +47,7 @@ export const openMessageReadModels = async (readStore: ReadStore): Promise<Messa
     { fields: { sender: 1, clientMessageId: 1 } },
   ]),
   memberships: await readStore.collection<MembershipDoc>('message_memberships'),
+  attachments: await readStore.collection<AttachmentDoc>('message_attachments', attachmentIndexes),
 });
 
 type MessageSent = Extract<MessageEvent, { type: 'MessageSent' }>;
@@ -67,14 +76,15 @@ export const messageDocOf = (
 
 export const timelineProjection = (models: MessageReadModels): ProjectionDefinition<MessageReadModels> => ({
   name: 'message_timeline',
-  contexts: ['message', 'chat'],
+  contexts: ['message', 'chat', 'attachment'],
   models,
-  async handle({ event: raw, position }, { messages, memberships }) {
-    const event = raw as MessageEvent | ChatEvent;
+  async handle({ event: raw, position }, { messages, memberships, attachments }) {
+    const event = raw as MessageEvent | ChatEvent | AttachmentEvent;
     switch (event.type) {
       case 'MessageSent': {
         const existing = await messages.get(event.data.messageId);
         await messages.put(messageDocOf(event, position, existing?.seenBy ?? {}));
+        await markSentAttachments(event, attachments);
         return;
       }
       case 'MessageSeen': {
@@ -103,6 +113,11 @@ export const timelineProjection = (models: MessageReadModels): ProjectionDefinit
         return;
       }
       case 'DirectPairClaimed':
+        return;
+      case 'AttachmentUploadStarted':
+      case 'AttachmentUploadCompleted':
+      case 'AttachmentRemoved':
+        await applyAttachmentEvent(event, attachments);
         return;
       default: {
         // Every event of the contexts followed is named above: a new one must be decided on.

@@ -58,13 +58,18 @@ export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<
     return { sent: first.event as Sent, position: first.position, seenBy };
   };
 
+  const notPartOfThisDouble = async (): Promise<never> => {
+    throw new DomainError('UNAVAILABLE', 'not part of this test double');
+  };
+
   const handle: RpcServeHandle = await serveRpc(rpc, messageRpc, {
-    send: async () => {
-      throw new DomainError('UNAVAILABLE', 'not part of this test double');
-    },
-    history: async () => {
-      throw new DomainError('UNAVAILABLE', 'not part of this test double');
-    },
+    send: notPartOfThisDouble,
+    history: notPartOfThisDouble,
+    startUpload: notPartOfThisDouble,
+    uploadInProgress: notPartOfThisDouble,
+    completeUpload: notPartOfThisDouble,
+    cancelUpload: notPartOfThisDouble,
+    readableBlob: notPartOfThisDouble,
     async getMessage({ messageId }) {
       if (failures > 0) {
         failures -= 1;

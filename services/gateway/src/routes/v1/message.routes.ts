@@ -29,6 +29,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       replyTo: body.replyTo ?? null,
       afterChatPosition: position,
       ...(body.clientMessageId && { clientMessageId: body.clientMessageId }),
+      ...(body.attachments?.length && { attachments: body.attachments }),
     });
     respond(res, 201, 'Message sent', { message, chat });
   });
@@ -44,6 +45,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       encryptedKeys: body.encryptedKeys,
       replyTo: body.replyTo ?? null,
       ...(body.clientMessageId && { clientMessageId: body.clientMessageId }),
+      ...(body.attachments?.length && { attachments: body.attachments }),
     });
     respond(res, 201, 'Message sent', { message });
   });
