@@ -1,7 +1,10 @@
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachmentFolder } from '@veil/contracts';
 import {
   encodeMessageContent,
   encryptBlobInChunks,
@@ -10,101 +13,133 @@ import {
   openAttachmentCipher,
   type AttachmentCipher,
 } from '@veil/crypto';
+import { uniquePrefix } from '@veil/test-env';
 import { createApi, type Api } from './support/api-client.ts';
 import { startTestVeil, type TestVeil } from './support/test-veil.ts';
 import { createUser, sendDirect, type TestUser } from './support/users.ts';
 
 /**
- * Encrypted attachments over real HTTP on the embedded app (files under DATA_DIR/blobs): who
- * may read a blob, the size limit and quota, malformed and truncated uploads, and the sweep of
- * uploads never sent, on a clock the test moves.
+ * Encrypted attachments over real HTTP: who may read a blob, the size limit and quota, malformed
+ * and truncated uploads, and the sweep of uploads never sent, on a clock the test moves. Run on
+ * the embedded app (files under DATA_DIR/blobs) and with the MinIO adapter against an
+ * S3-compatible server (s3rver) started on loopback.
  */
-const maxFileBytes = 1024 * 1024;
-const graceSeconds = 3600;
-let veil: TestVeil;
-let api: Api;
-let alice: TestUser, bob: TestUser, carol: TestUser;
-let aliceBobChat: string, carolAliceChat: string;
-let clockOffsetMs = 0;
+interface BlobBackend {
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
 
-const blobsDir = () => path.join(veil.dataDir, 'blobs', 'attachments');
-/** The chunks stored for a blob (the filesystem store keeps each one's content type beside it). */
-const storedChunks = async (blobId: string) => {
-  const folder = path.join(blobsDir(), blobId);
-  if (!existsSync(folder)) return [];
-  return (await readdir(folder)).filter((name) => !name.endsWith('.type')).sort();
-};
-const octets = (bytes: Uint8Array) => ({ raw: { body: bytes, contentType: 'application/octet-stream' } });
+const filesUnderDataDir = async (): Promise<BlobBackend> => ({ env: {}, close: async () => {} });
 
-/** A patterned file of `size` bytes, encrypted: its chunks, in order. */
-const encryptedFile = async (size: number) => {
-  const plain = Uint8Array.from({ length: size }, (_, i) => (i * 13) % 256);
-  const cipher = await newAttachmentCipher(size);
-  const chunks: Uint8Array[] = [];
-  await encryptBlobInChunks(new Blob([plain]), cipher, async (_index, bytes) => {
-    chunks.push(bytes);
-  });
-  return { plain, cipher, chunks };
-};
-
-const startUpload = (user: TestUser, chatId: string, size: number) =>
-  api.post('/api/v1/attachments/uploads', { chatId, size }, user.accessToken);
-
-const putChunk = (user: TestUser, blobId: string, index: number | string, bytes: Uint8Array) =>
-  api.call('PUT', `/api/v1/attachments/uploads/${blobId}/chunks/${index}`, {
-    token: user.accessToken,
-    ...octets(bytes),
-  });
-
-/** Starts, stores every chunk and completes: the blob id. */
-const upload = async (
-  user: TestUser,
-  chatId: string,
-  file: { chunks: Uint8Array[]; cipher: AttachmentCipher },
-) => {
-  const started = await startUpload(user, chatId, encryptedSizeOf(file.cipher.secret.size));
-  expect(started.status).toBe(201);
-  const { blobId } = started.body.data;
-  for (const [index, bytes] of file.chunks.entries())
-    expect((await putChunk(user, blobId, index, bytes)).status).toBe(200);
-  const completed = await api.post(`/api/v1/attachments/uploads/${blobId}/complete`, {}, user.accessToken);
-  expect(completed.status).toBe(200);
-  return blobId as string;
-};
-
-const sendWith = (from: TestUser, to: TestUser, blobIds: string[]) =>
-  sendDirect(api, from, to, encodeMessageContent({ text: 'files', attachments: [] }), {
-    attachments: blobIds,
-  });
-
-const readChunk = (user: TestUser, blobId: string, index: number) =>
-  fetch(`${veil.url}/api/v1/attachments/blobs/${blobId}/chunks/${index}`, {
-    headers: { authorization: `Bearer ${user.accessToken}` },
-  });
-
-beforeAll(async () => {
-  veil = await startTestVeil({
+const s3OnLoopback = async (): Promise<BlobBackend> => {
+  const directory = await mkdtemp(path.join(tmpdir(), 'veil-s3-'));
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
+  const address = (await server.run()) as AddressInfo;
+  return {
     env: {
-      ATTACHMENT_MAX_BYTES: String(maxFileBytes),
-      ATTACHMENT_QUOTA_BYTES: String(3 * maxFileBytes + 1024),
-      ATTACHMENT_GRACE_SECONDS: String(graceSeconds),
-      ATTACHMENT_SWEEP_SECONDS: '1',
+      S3_ENDPOINT: `http://127.0.0.1:${address.port}`,
+      S3_ACCESS_KEY: 'S3RVER',
+      S3_SECRET_KEY: 'S3RVER',
+      S3_BUCKET: uniquePrefix('veilfiles').toLowerCase(),
     },
-    clock: { now: () => new Date(Date.now() + clockOffsetMs) },
+    close: async () => {
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+};
+
+const attachmentSuite = (makeBackend: () => Promise<BlobBackend>) => {
+  const maxFileBytes = 1024 * 1024;
+  const graceSeconds = 3600;
+  let backend: BlobBackend;
+  let veil: TestVeil;
+  let api: Api;
+  let alice: TestUser, bob: TestUser, carol: TestUser;
+  let aliceBobChat: string, carolAliceChat: string;
+  let clockOffsetMs = 0;
+
+  /** The chunks the blob store holds for a blob, by index. */
+  const storedChunks = async (blobId: string) => {
+    const folder = attachmentFolder(blobId);
+    return (await veil.ports.blobs.list(folder)).map((key) => key.slice(folder.length)).sort();
+  };
+  const allStoredKeys = () => veil.ports.blobs.list('attachments/');
+  const octets = (bytes: Uint8Array) => ({ raw: { body: bytes, contentType: 'application/octet-stream' } });
+
+  /** A patterned file of `size` bytes, encrypted: its chunks, in order. */
+  const encryptedFile = async (size: number) => {
+    const plain = Uint8Array.from({ length: size }, (_, i) => (i * 13) % 256);
+    const cipher = await newAttachmentCipher(size);
+    const chunks: Uint8Array[] = [];
+    await encryptBlobInChunks(new Blob([plain]), cipher, async (_index, bytes) => {
+      chunks.push(bytes);
+    });
+    return { plain, cipher, chunks };
+  };
+
+  const startUpload = (user: TestUser, chatId: string, size: number) =>
+    api.post('/api/v1/attachments/uploads', { chatId, size }, user.accessToken);
+
+  const putChunk = (user: TestUser, blobId: string, index: number | string, bytes: Uint8Array) =>
+    api.call('PUT', `/api/v1/attachments/uploads/${blobId}/chunks/${index}`, {
+      token: user.accessToken,
+      ...octets(bytes),
+    });
+
+  /** Starts, stores every chunk and completes: the blob id. */
+  const upload = async (
+    user: TestUser,
+    chatId: string,
+    file: { chunks: Uint8Array[]; cipher: AttachmentCipher },
+  ) => {
+    const started = await startUpload(user, chatId, encryptedSizeOf(file.cipher.secret.size));
+    expect(started.status).toBe(201);
+    const { blobId } = started.body.data;
+    for (const [index, bytes] of file.chunks.entries())
+      expect((await putChunk(user, blobId, index, bytes)).status).toBe(200);
+    const completed = await api.post(`/api/v1/attachments/uploads/${blobId}/complete`, {}, user.accessToken);
+    expect(completed.status).toBe(200);
+    return blobId as string;
+  };
+
+  const sendWith = (from: TestUser, to: TestUser, blobIds: string[]) =>
+    sendDirect(api, from, to, encodeMessageContent({ text: 'files', attachments: [] }), {
+      attachments: blobIds,
+    });
+
+  const readChunk = (user: TestUser, blobId: string, index: number) =>
+    fetch(`${veil.url}/api/v1/attachments/blobs/${blobId}/chunks/${index}`, {
+      headers: { authorization: `Bearer ${user.accessToken}` },
+    });
+
+  beforeAll(async () => {
+    backend = await makeBackend();
+    veil = await startTestVeil({
+      env: {
+        ...backend.env,
+        ATTACHMENT_MAX_BYTES: String(maxFileBytes),
+        ATTACHMENT_QUOTA_BYTES: String(3 * maxFileBytes + 1024),
+        ATTACHMENT_GRACE_SECONDS: String(graceSeconds),
+        ATTACHMENT_SWEEP_SECONDS: '1',
+      },
+      clock: { now: () => new Date(Date.now() + clockOffsetMs) },
+    });
+    api = createApi(veil.url);
+    [alice, bob, carol] = await Promise.all([
+      createUser(api, 'alice'),
+      createUser(api, 'bob'),
+      createUser(api, 'carol'),
+    ]);
+    aliceBobChat = (await sendDirect(api, alice, bob, 'hi')).body.data.chat._id;
+    carolAliceChat = (await sendDirect(api, carol, alice, 'hi')).body.data.chat._id;
+  }, 60_000);
+
+  afterAll(async () => {
+    await veil?.destroy();
+    await backend?.close();
   });
-  api = createApi(veil.url);
-  [alice, bob, carol] = await Promise.all([
-    createUser(api, 'alice'),
-    createUser(api, 'bob'),
-    createUser(api, 'carol'),
-  ]);
-  aliceBobChat = (await sendDirect(api, alice, bob, 'hi')).body.data.chat._id;
-  carolAliceChat = (await sendDirect(api, carol, alice, 'hi')).body.data.chat._id;
-}, 60_000);
 
-afterAll(() => veil?.destroy());
-
-describe('encrypted attachments (embedded)', () => {
   it('uploads in any chunk order, resumes from what is stored, and a member decrypts what was sent', async () => {
     const file = await encryptedFile(600_000);
     const started = await startUpload(alice, aliceBobChat, encryptedSizeOf(600_000));
@@ -166,7 +201,7 @@ describe('encrypted attachments (embedded)', () => {
   });
 
   it('refuses a file over the size limit or the quota with 413 before anything is stored', async () => {
-    const before = existsSync(blobsDir()) ? (await readdir(blobsDir())).length : 0;
+    const before = await allStoredKeys();
     const over = await startUpload(carol, carolAliceChat, encryptedSizeOf(maxFileBytes + 1));
     expect(over.status).toBe(413);
     expect(over.body).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
@@ -176,7 +211,7 @@ describe('encrypted attachments (embedded)', () => {
     const quota = await startUpload(carol, carolAliceChat, encryptedSizeOf(1000));
     expect(quota.status).toBe(413);
     expect(quota.body.message).toMatch(/quota/);
-    expect(existsSync(blobsDir()) ? (await readdir(blobsDir())).length : 0).toBe(before);
+    expect(await allStoredKeys()).toEqual(before);
     // A size no file encrypts to.
     expect((await startUpload(alice, aliceBobChat, 5)).status).toBe(400);
   });
@@ -242,4 +277,8 @@ describe('encrypted attachments (embedded)', () => {
     expect((await api.get(`/api/v1/attachments/blobs/${unsent}`, alice.accessToken)).status).toBe(404);
     expect((await sendWith(bob, alice, [unsent])).status).toBe(400);
   });
-});
+};
+
+describe('encrypted attachments (embedded: files under DATA_DIR)', () => attachmentSuite(filesUnderDataDir));
+describe('encrypted attachments (MinIO adapter against s3rver on loopback)', () =>
+  attachmentSuite(s3OnLoopback));
