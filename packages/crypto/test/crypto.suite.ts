@@ -1,3 +1,4 @@
+import type * as VeilCrypto from '../src/index.ts';
 import { attachmentCases } from './attachment.suite.ts';
 import { assert, type CryptoCase, type CryptoModule } from './crypto-case.ts';
 
