@@ -11,6 +11,7 @@ import './styles/chat-list.css';
 import './styles/chat-window.css';
 import './styles/group-panel.css';
 import './styles/key-backup.css';
+import './styles/attachments.css';
 
 // Before the first paint, so a dark-theme user never sees a white flash (the store agrees later).
 document.documentElement.dataset.theme =

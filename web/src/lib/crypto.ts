@@ -3,7 +3,9 @@ import {
   PublicKeyCache,
   buildGroupPayload,
   buildIndividualPayload,
+  decodeMessageContent,
   readMessage,
+  type AttachmentRef,
   type GroupPayload,
   type IndividualPayload,
 } from '@veil/crypto';
@@ -24,6 +26,8 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
   decryptedContent: string;
   readState: ReadState;
   replyTo: DisplayMessage | null;
+  /** Files sent with it (their keys were inside the ciphertext); absent: none. */
+  attachments?: AttachmentRef[];
 }
 
 /** Public keys are fetched once per page and user; its errors read "Failed to fetch recipient public key". */
@@ -55,7 +59,7 @@ export const encryptForGroup = async (
 const readForUser = async (
   message: MessageView,
   userId: string,
-): Promise<{ decryptedContent: string; readState: ReadState }> => {
+): Promise<Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments'>> => {
   const keys = await accountKeyRing(userId);
   const envelope = { content: message.content, iv: message.iv, encryptedKeys: message.encryptedKeys };
   const reading = await readMessage(
@@ -63,7 +67,10 @@ const readForUser = async (
     userId,
     keys.map((key) => key.privateKey),
   );
-  if (reading.ok) return { decryptedContent: reading.text, readState: 'read' };
+  if (reading.ok) {
+    const { text, attachments } = decodeMessageContent(reading.text);
+    return { decryptedContent: text, readState: 'read', ...(attachments.length && { attachments }) };
+  }
   // The published key is needed only to tell a reset key from a missing or damaged one.
   const published =
     keys.length && reading.failure === 'no-key-fits' ? await publishedAccountKey(userId) : null;

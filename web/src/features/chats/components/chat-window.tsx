@@ -13,6 +13,9 @@ import { useSendMessage } from '../hooks/use-send-message.ts';
 import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
 import { useTypingUsers } from '../hooks/use-typing-users.ts';
 import { chatTitle } from '../messages.model.ts';
+import { AttachmentPicker } from '../attachments/attachment-picker.tsx';
+import { UploadTray } from '../attachments/upload-tray.tsx';
+import { maxFilesPerMessage, useAttachmentUploads } from '../attachments/use-attachment-uploads.ts';
 import { ChatHeader } from './chat-header.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { MessageComposer } from './message-composer.tsx';
@@ -42,6 +45,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const typingIds = useTypingUsers(chatId);
   const { keystroke, stop } = useTypingEmitter(chatId);
   const { send, error: sendError } = useSendMessage(chat, me);
+  const uploads = useAttachmentUploads(chatId);
   useJoinChat(chatId);
 
   useEffect(() => {
@@ -58,7 +62,9 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
     stop();
     const replying = replyTo;
     setReplyTo(null);
-    const sent = await send(text, replying);
+    const files = await uploads.finish();
+    const sent = files !== null && (await send(text, replying, files));
+    if (sent) uploads.clear();
     if (!sent) setReplyTo((now) => now ?? replying);
     return sent;
   };
@@ -115,7 +121,15 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         </p>
       )}
       {replyTo && <ReplyBar message={replyTo} onClear={() => setReplyTo(null)} />}
-      <MessageComposer onSend={onSend} onKeystroke={keystroke} />
+      <UploadTray uploads={uploads} />
+      <MessageComposer
+        onSend={onSend}
+        onKeystroke={keystroke}
+        canSendEmpty={uploads.items.length > 0}
+        accessory={
+          <AttachmentPicker onPick={uploads.add} disabled={uploads.items.length >= maxFilesPerMessage} />
+        }
+      />
     </div>
   );
 };

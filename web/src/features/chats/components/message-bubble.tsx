@@ -5,6 +5,7 @@ import { ReplyIcon } from '../../../components/icons.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { noKeyHereText } from '../../../lib/read-state.ts';
 import { replyPreview } from '../messages.model.ts';
+import { AttachmentList } from '../attachments/attachment-view.tsx';
 import { SeenTicks } from './seen-ticks.tsx';
 
 interface MessageBubbleProps {
@@ -74,7 +75,8 @@ export const MessageBubble = memo(function MessageBubble({
             {quoted.length > replyPreview(quoted).length ? '…' : ''}
           </blockquote>
         )}
-        <MessageText message={message} />
+        {message.attachments && <AttachmentList attachments={message.attachments} />}
+        {(message.decryptedContent || !message.attachments) && <MessageText message={message} />}
         <span className="message__meta">
           <time dateTime={message.createdAt}>{timeFormat.format(new Date(message.createdAt))}</time>
           {mine && <SeenTicks seen={seen} />}

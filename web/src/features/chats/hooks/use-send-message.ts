@@ -1,5 +1,6 @@
 import { current } from '@reduxjs/toolkit';
 import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contracts';
+import { encodeMessageContent, type AttachmentRef } from '@veil/crypto';
 import { useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { isApiError } from '../../../lib/api-error.ts';
@@ -17,6 +18,9 @@ interface Sent {
   encrypted: Pick<MessageView, 'content' | 'iv' | 'encryptedKeys'>;
   receipt: SentReceipt;
 }
+
+/** The blob ids a message is sent with, beside its ciphertext. */
+type Files = { attachments?: string[] };
 
 // Written here, not imported: the web app takes only types from @veil/contracts, which keeps zod
 // (about 100 KB) out of its bundle.
@@ -43,9 +47,11 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
     text: string,
     clientMessageId: string,
     replyTo?: string,
+    files: Files = {},
   ): Promise<Sent> => {
     const attempt = async (members: ChatView['participants']): Promise<Sent> => {
-      const payload = await encryptForGroup(text, [...members.map((p) => p._id), me._id], replyTo);
+      const encrypted = await encryptForGroup(text, [...members.map((p) => p._id), me._id], replyTo);
+      const payload = { ...encrypted, ...files };
       const receipt =
         (await sendOverSocket({ chatId: target._id, ...payload, clientMessageId })) ??
         receiptOf((await sendGroup({ chatId: target._id, payload, clientMessageId }).unwrap()).message);
@@ -69,8 +75,9 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
     text: string,
     clientMessageId: string,
     replyTo?: string,
+    files: Files = {},
   ): Promise<Sent> => {
-    const payload = await encryptForIndividual(text, me._id, recipientId, replyTo);
+    const payload = { ...(await encryptForIndividual(text, me._id, recipientId, replyTo)), ...files };
     const encrypted = {
       content: payload.encryptedMessage,
       iv: payload.iv,
@@ -87,6 +94,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
         encryptedKeys: encrypted.encryptedKeys,
         replyTo: payload.replyTo,
         clientMessageId,
+        ...files,
       })) ?? receiptOf((await sendIndividual({ recipientId, payload, clientMessageId }).unwrap()).message);
     return { encrypted, receipt };
   };
@@ -97,6 +105,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
     { encrypted, receipt }: Sent,
     text: string,
     replyTo: DisplayMessage | null,
+    attachments: AttachmentRef[],
   ) => {
     const display: DisplayMessage = {
       ...encrypted,
@@ -107,6 +116,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
       seenBy: {},
       decryptedContent: text,
       readState: 'read',
+      ...(attachments.length && { attachments }),
     };
     dispatch(
       messagesApi.util.updateQueryData('getMessages', { chatId, userId: me._id }, (draft) => {
@@ -122,18 +132,28 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
     );
   };
 
-  /** Resolves true once sent; empty text or no recipient does nothing (spec section 5). */
-  const send = async (text: string, replyTo: DisplayMessage | null): Promise<boolean> => {
+  /**
+   * Resolves true once sent; empty text without files, or no recipient, does nothing (spec
+   * section 5). Files travel inside the ciphertext (their keys, names and types) and by blob id
+   * beside it, so the server keeps them.
+   */
+  const send = async (
+    text: string,
+    replyTo: DisplayMessage | null,
+    attachments: AttachmentRef[] = [],
+  ): Promise<boolean> => {
     const recipientId = chat && !chat.isGroupChat ? chat.participants[0]?._id : undefined;
-    if (!chat || !text.trim() || (!chat.isGroupChat && !recipientId)) return false;
+    if (!chat || (!text.trim() && !attachments.length) || (!chat.isGroupChat && !recipientId)) return false;
     setError('');
     try {
       // One key per message, kept across this send's attempts: the server stores it once.
       const clientMessageId = crypto.randomUUID();
+      const plaintext = encodeMessageContent({ text, attachments });
+      const files: Files = attachments.length ? { attachments: attachments.map((a) => a.blobId) } : {};
       const sent = chat.isGroupChat
-        ? await sendToGroup(chat, text, clientMessageId, replyTo?._id)
-        : await sendToPerson(chat, recipientId!, text, clientMessageId, replyTo?._id);
-      remember(chat._id, sent, text, replyTo);
+        ? await sendToGroup(chat, plaintext, clientMessageId, replyTo?._id, files)
+        : await sendToPerson(chat, recipientId!, plaintext, clientMessageId, replyTo?._id, files);
+      remember(chat._id, sent, text, replyTo, attachments);
       return true;
     } catch (failure) {
       setError(sendFailureText(chat.isGroupChat, failure));
