@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startVeil } from '@veil/runtime';
 import { chromiumLaunchOptions } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startLoggedVeil, type LogEntry } from '../../packages/runtime/test/support/logged-veil.ts';
 
 /**
  * Browser tests against the real Veil: the embedded app (API, realtime, the built web client)
@@ -60,6 +61,10 @@ export const ensureWebBuilt = async (): Promise<string> => {
 
 export interface VeilWeb {
   url: string;
+  /** Where the server keeps its event log, read models and blobs. */
+  dataDir: string;
+  /** The server's log lines, when started with `ownProcess` (else empty). */
+  logs: LogEntry[];
   /** A fresh browser context (a different person, or the same person on another device). */
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
   /** For afterEach: screenshots of every open page if the test failed, then closes them. */
@@ -67,17 +72,37 @@ export interface VeilWeb {
   stop(): Promise<void>;
 }
 
-/** `env` reaches Veil's configuration, e.g. a short ACCESS_TOKEN_TTL_SECONDS. */
-export const startVeilWeb = async (options: { env?: Record<string, string> } = {}): Promise<VeilWeb> => {
-  const webDist = await ensureWebBuilt();
+/** Veil in this process, in a temp dir of its own. */
+const inProcessVeil = async (webDist: string, env?: Record<string, string>) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'veil-web-e2e-'));
+  const veil = await startVeil({ dataDir, port: 0, webDist, ...(env ? { env } : {}) });
+  return {
+    url: veil.url,
+    dataDir,
+    entries: [] as LogEntry[],
+    async stop() {
+      await veil.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+/**
+ * `env` reaches Veil's configuration, e.g. a short ACCESS_TOKEN_TTL_SECONDS. `ownProcess` runs
+ * it as `npm start` does, with its JSON log lines (debug level) kept in `logs`.
+ */
+export const startVeilWeb = async (
+  options: { env?: Record<string, string>; ownProcess?: boolean } = {},
+): Promise<VeilWeb> => {
+  const webDist = await ensureWebBuilt();
   let browser: Browser | undefined;
-  const veil = await startVeil({ dataDir, port: 0, webDist, ...(options.env ? { env: options.env } : {}) });
+  const veil = options.ownProcess
+    ? await startLoggedVeil({ WEB_DIST: webDist, ...options.env })
+    : await inProcessVeil(webDist, options.env);
   try {
     browser = await chromium.launch(chromiumLaunchOptions());
   } catch (error) {
     await veil.stop();
-    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
   const launched = browser;
@@ -85,6 +110,8 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
 
   return {
     url: veil.url,
+    dataDir: veil.dataDir,
+    logs: veil.entries,
     async newPage(viewport = desktop) {
       const context = await launched.newContext({ viewport, baseURL: veil.url });
       contexts.add(context);
@@ -114,7 +141,6 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
     async stop() {
       await launched.close().catch(() => undefined);
       await veil.stop();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 };

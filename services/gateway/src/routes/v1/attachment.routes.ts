@@ -73,7 +73,16 @@ export const attachmentRoutes = ({
         `Chunk ${index} must be ${expected} bytes, not ${req.body.length}`,
       );
     }
-    await blobs.put(attachmentChunkKey(blobId, index), new Uint8Array(req.body), 'application/octet-stream');
+    const key = attachmentChunkKey(blobId, index);
+    await blobs.put(key, new Uint8Array(req.body), 'application/octet-stream');
+    // Cancelled (or swept) while this chunk was on its way: its folder is already gone, so this
+    // chunk must go too.
+    await services.message
+      .uploadInProgress({ userId: currentUserId(res), blobId })
+      .catch(async (error: unknown) => {
+        await blobs.delete(key);
+        throw error;
+      });
     respond(res, 200, 'Chunk stored', { index });
   });
 

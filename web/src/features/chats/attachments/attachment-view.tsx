@@ -1,5 +1,5 @@
 import type { AttachmentRef } from '@veil/crypto';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorText } from '../../../lib/api-error.ts';
 import { decryptAttachment, saveBlob } from './download-file.ts';
 import { Lightbox } from './lightbox.tsx';
@@ -60,6 +60,16 @@ const FileCard = ({ attachment, onOpen }: { attachment: AttachmentRef; onOpen: (
 /** A message's files: thumbnails that open the full image or video, cards for everything else. */
 export const AttachmentList = ({ attachments }: { attachments: AttachmentRef[] }) => {
   const [open, setOpen] = useState<AttachmentRef | null>(null);
+  /** What opened the lightbox gets the focus back when it closes. */
+  const opener = useRef<HTMLElement | null>(null);
+  const show = (attachment: AttachmentRef) => {
+    opener.current = document.activeElement as HTMLElement | null;
+    setOpen(attachment);
+  };
+  // After the dialog has closed: while it is open, everything outside it is inert.
+  useEffect(() => {
+    if (!open) opener.current?.focus();
+  }, [open]);
   return (
     <div className="attachments">
       {attachments.map((attachment) =>
@@ -69,7 +79,7 @@ export const AttachmentList = ({ attachments }: { attachments: AttachmentRef[] }
             type="button"
             className="attachment attachment--thumbnail"
             aria-label={`Open ${attachment.name}`}
-            onClick={() => setOpen(attachment)}
+            onClick={() => show(attachment)}
           >
             <img
               src={thumbnailUrl(attachment.thumbnail)}
@@ -83,7 +93,7 @@ export const AttachmentList = ({ attachments }: { attachments: AttachmentRef[] }
           <FileCard
             key={attachment.blobId}
             attachment={attachment}
-            onOpen={opensInLightbox(attachment) ? () => setOpen(attachment) : null}
+            onOpen={opensInLightbox(attachment) ? () => show(attachment) : null}
           />
         ),
       )}
