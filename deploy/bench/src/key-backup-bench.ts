@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { benchChromiumOptions } from './chromium.ts';
 import type { KeyBackupPage } from './key-backup-page.ts';
 import { median, round } from './stats.ts';
 
@@ -24,8 +25,6 @@ export interface KeyBackupBenchResult {
   iterationsFor750Ms: number;
 }
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 export const runKeyBackupBench = async (repeats: number): Promise<KeyBackupBenchResult> => {
   const bundle = await build({
     entryPoints: [path.join(import.meta.dirname, 'key-backup-page.ts')],
@@ -44,11 +43,7 @@ export const runKeyBackupBench = async (repeats: number): Promise<KeyBackupBench
         .end('<!doctype html><script src="/bundle.js"></script>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await chromium.launch(benchChromiumOptions);
   try {
     const page = await browser.newPage();
     // 127.0.0.1 is a secure context: crypto.subtle exists there.
