@@ -1,4 +1,3 @@
-import { build } from 'esbuild';
 import { open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +6,7 @@ import { buildIndividualPayload, exportPublicKeySpkiBase64, generateUserKeyPair 
 import { freePort } from '@veil/test-env';
 import { chromium } from 'playwright-core';
 import type { AttachmentPage } from './attachment-page.ts';
-import { benchChromiumOptions } from './chromium.ts';
+import { benchChromiumOptions, bundlePage } from './chromium.ts';
 import { round } from './stats.ts';
 import { startVeilProcess } from './veil-process.ts';
 
@@ -87,14 +86,7 @@ const fileOnDisk = async (megabytes: number) => {
 };
 
 export const runAttachmentBench = async (megabytes: number): Promise<AttachmentBenchResult> => {
-  const bundle = await build({
-    entryPoints: [path.join(import.meta.dirname, 'attachment-page.ts')],
-    bundle: true,
-    format: 'iife',
-    write: false,
-    platform: 'browser',
-    target: 'chrome120',
-  });
+  const pageScript = await bundlePage('attachment-page.ts');
   const veil = await startVeilProcess(await freePort(), {
     ATTACHMENT_MAX_BYTES: String(megabytes * 1024 * 1024),
   });
@@ -111,7 +103,7 @@ export const runAttachmentBench = async (megabytes: number): Promise<AttachmentB
     await page.route(`${veil.url}/bench`, (route) =>
       route.fulfill({
         contentType: 'text/html',
-        body: `<!doctype html><input type="file" id="file"><script>${bundle.outputFiles[0]!.text}</script>`,
+        body: `<!doctype html><input type="file" id="file"><script>${pageScript}</script>`,
       }),
     );
     await page.goto(`${veil.url}/bench`);

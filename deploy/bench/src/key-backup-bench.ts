@@ -1,9 +1,8 @@
-import { build } from 'esbuild';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { benchChromiumOptions } from './chromium.ts';
+import { benchChromiumOptions, bundlePage } from './chromium.ts';
 import type { KeyBackupPage } from './key-backup-page.ts';
 import { median, round } from './stats.ts';
 
@@ -26,15 +25,7 @@ export interface KeyBackupBenchResult {
 }
 
 export const runKeyBackupBench = async (repeats: number): Promise<KeyBackupBenchResult> => {
-  const bundle = await build({
-    entryPoints: [path.join(import.meta.dirname, 'key-backup-page.ts')],
-    bundle: true,
-    format: 'iife',
-    write: false,
-    platform: 'browser',
-    target: 'chrome120',
-  });
-  const script = bundle.outputFiles[0]!.text;
+  const script = await bundlePage('key-backup-page.ts');
   const server = createServer((req, res) => {
     if (req.url === '/bundle.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     else
