@@ -282,3 +282,30 @@ const attachmentSuite = (makeBackend: () => Promise<BlobBackend>) => {
 describe('encrypted attachments (embedded: files under DATA_DIR)', () => attachmentSuite(filesUnderDataDir));
 describe('encrypted attachments (MinIO adapter against s3rver on loopback)', () =>
   attachmentSuite(s3OnLoopback));
+
+describe('attachment uploads and the write budget (embedded)', () => {
+  let veil: TestVeil;
+  afterAll(() => veil?.destroy());
+
+  it('spends the per-user write budget on every upload call: 429 with Retry-After, and the chunk is not stored', async () => {
+    veil = await startTestVeil({ env: { WRITES_PER_USER_PER_MINUTE: '3' } });
+    const api = createApi(veil.url);
+    const [alice, bob] = await Promise.all([createUser(api, 'alice'), createUser(api, 'bob')]);
+    const chatId = (await sendDirect(api, alice, bob, 'hi')).body.data.chat._id;
+    const { blobId } = (
+      await api.post('/api/v1/attachments/uploads', { chatId, size: 26 }, alice.accessToken)
+    ).body.data;
+    const chunk = (index: number) =>
+      api.call('PUT', `/api/v1/attachments/uploads/${blobId}/chunks/${index}`, {
+        token: alice.accessToken,
+        raw: { body: new Uint8Array(26), contentType: 'application/octet-stream' },
+      });
+    expect((await chunk(0)).status).toBe(200);
+    await veil.ports.blobs.deleteFolder(attachmentFolder(blobId));
+    const refused = await chunk(0);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await veil.ports.blobs.list(attachmentFolder(blobId))).toEqual([]);
+  });
+});
