@@ -3,9 +3,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { makePng, messageWithText, openChat, sayHi, sendMessage, signedUpPerson } from './flows.ts';
-import { startVeilWeb, type VeilWeb } from './harness.ts';
+import { useVeilWeb } from './harness.ts';
 
 /**
  * Encrypted attachments between two real browsers: an image with its thumbnail and lightbox, a
@@ -44,17 +44,11 @@ const filesUnder = async (dir: string): Promise<string[]> => {
 };
 
 describe('encrypted attachments (browser)', { timeout: 240_000 }, () => {
-  let veil: VeilWeb;
-  beforeAll(async () => {
-    veil = await startVeilWeb({ ownProcess: true });
-  }, 240_000);
-  afterEach(({ task }) => veil.finishTest(task));
-  afterAll(async () => {
-    await veil?.stop();
-    await Promise.all(pickedDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  });
+  const veilWeb = useVeilWeb({ ownProcess: true });
+  afterAll(() => Promise.all(pickedDirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
   it('sends an image and a 20 MB file, cancels an upload, and nothing of the files reaches the server', async () => {
+    const veil = veilWeb();
     const alice = await signedUpPerson(veil, 'fal');
     const bob = await signedUpPerson(veil, 'fbo');
     const requestBodies: Buffer[] = [];

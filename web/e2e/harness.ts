@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startVeil } from '@veil/runtime';
 import { chromiumLaunchOptions } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startLoggedVeil, type LogEntry } from '../../packages/runtime/test/support/logged-veil.ts';
 
 /**
@@ -143,4 +144,18 @@ export const startVeilWeb = async (
       await veil.stop();
     },
   };
+};
+
+/**
+ * One Veil and browser for the test file: started before its tests, screenshots of a failed
+ * test's pages after it, stopped after the file. Returns the running Veil (read it inside tests).
+ */
+export const useVeilWeb = (options: Parameters<typeof startVeilWeb>[0] = {}): (() => VeilWeb) => {
+  let veil: VeilWeb | undefined;
+  beforeAll(async () => {
+    veil = await startVeilWeb(options);
+  }, 240_000);
+  afterEach(({ task }) => veil?.finishTest(task));
+  afterAll(() => veil?.stop());
+  return () => veil!;
 };

@@ -9,7 +9,9 @@ import './styles/forms.css';
 import './styles/pages.css';
 import './styles/chat-list.css';
 import './styles/chat-window.css';
+import './styles/message-actions.css';
 import './styles/group-panel.css';
+import './styles/group-info.css';
 import './styles/key-backup.css';
 import './styles/attachments.css';
 

@@ -23,6 +23,7 @@ describe('benchmark harness (quick)', () => {
       replayEvents: [500],
       directoryUsers: [500],
       connectionSteps: [20],
+      changes: 3,
       // The embedded Veil on port, the idle-socket server on port + 1, the relay on port + 200.
       port: await freePortBlock([0, 1, 200]),
     });
@@ -46,5 +47,7 @@ describe('benchmark harness (quick)', () => {
     expect(result.directory).toEqual([expect.objectContaining({ users: 500 })]);
     expect(result.crypto.encryptFor2Ms).toBeGreaterThan(0);
     expect(result.connections).toEqual([expect.objectContaining({ sockets: 20, failed: 0 })]);
+    // Each change reached every other member of the group (each operation waits for that).
+    expect(result.changes.map((row) => row.kind)).toEqual(['message', 'edit', 'reaction', 'delete']);
   }, 120_000);
 });

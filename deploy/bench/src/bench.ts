@@ -16,6 +16,7 @@ import {
 import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
 import { runReplayBench } from './replay-bench.ts';
+import { runChangesBench } from './changes-bench.ts';
 import { runDirectoryBench } from './directory-bench.ts';
 import { medianDelivery, sweepCapacity, type CapacityResult } from './capacity.ts';
 import { cpuSecondsOf } from './process-cpu.ts';
@@ -48,6 +49,8 @@ export interface BenchOptions {
   replayEvents: number[];
   directoryUsers: number[];
   connectionSteps: number[];
+  /** Operations of each kind in the message-changes part (0: skipped). */
+  changes: number;
   /** Rounds of the key-backup benchmark in Chromium (0 or absent: skipped). */
   keyBackupRepeats?: number;
   port: number;
@@ -127,6 +130,7 @@ export const runBench = async (options: BenchOptions) => {
   for (const users of options.directoryUsers) {
     directory.push(await runDirectoryBench(users, options.quick ? 3 : 101));
   }
+  const changes = options.changes ? await runChangesBench(options.changes) : [];
   const connections = options.connectionSteps.length
     ? await runConnectionsBench(options.connectionSteps, options.port + 1)
     : [];
@@ -160,6 +164,7 @@ export const runBench = async (options: BenchOptions) => {
     keyBackup,
     replay,
     directory,
+    changes,
     connections,
   };
 };
@@ -196,6 +201,8 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   console.table(result.replay);
   console.log('User directory (ms per answer of the user service: median, p99)');
   console.table(result.directory);
+  console.log('Changes to a message next to the message (group of 5, embedded, one at a time)');
+  console.table(result.changes);
   console.log('Idle authenticated sockets in one process');
   console.table(result.connections);
 };
@@ -231,6 +238,7 @@ const main = async () => {
       replay: { type: 'string' },
       directory: { type: 'string' },
       connections: { type: 'string' },
+      changes: { type: 'string' },
       'key-backup': { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
@@ -258,6 +266,7 @@ const main = async () => {
       .filter(Boolean)
       .map(Number),
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
+    changes: Number(values.changes ?? (quick ? 5 : 200)),
     port: Number(values.port),
   };
   const result = await runBench(options);

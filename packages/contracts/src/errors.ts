@@ -21,6 +21,8 @@ export const errorCodes = [
   'USER_NOT_FOUND',
   'MESSAGE_NOT_FOUND',
   'KEY_MAP_MISMATCH',
+  /** Too late for this change (editing or deleting for everyone after the time limit). */
+  'TIME_LIMIT_PASSED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA',
   'UNAVAILABLE',

@@ -1,5 +1,5 @@
 import { DomainError } from '@veil/contracts';
-import type { EventBus, Logger, ReadStore, RecordedEvent, Subscription } from '@veil/ports';
+import type { EventBus, EventStore, Logger, ReadStore, RecordedEvent, Subscription } from '@veil/ports';
 import { createCatchUpReport } from './catch-up-report.ts';
 import {
   mergeInto,
@@ -37,8 +37,12 @@ export interface ProjectionDefinition<M extends ReadModels = ReadModels> {
   handle(recorded: RecordedEvent, models: Staged<M>): Promise<void>;
 }
 
-/** How a service gives its projection to tools (`npm run rebuild`) without starting. */
-export type OpenProjection = (readStore: ReadStore) => Promise<ProjectionDefinition>;
+/**
+ * How a service gives its projection to tools (`npm run rebuild`) without starting. The log is
+ * for projections that act on it as they apply events (the message timeline erases a deleted
+ * message's content).
+ */
+export type OpenProjection = (readStore: ReadStore, log: EventStore) => Promise<ProjectionDefinition>;
 
 export interface Checkpoint {
   _id: string;

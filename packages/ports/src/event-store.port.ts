@@ -47,6 +47,14 @@ export interface EventStore {
   readLast(context: string, streamId: string): Promise<RecordedEvent | null>;
   /** Position of the newest event in `context` (0 when empty). */
   headPosition(context: string): Promise<number>;
+  /**
+   * Removes events from the log for good: their bytes are overwritten where they are stored,
+   * and reads, follows and subscribers skip them from then on (a replay never meets them). For
+   * content that must not outlive a deletion (docs/event-backbone.md, "Erasing events"). Their
+   * positions are never reused and every other event keeps its own. Erasing a position that is
+   * already erased, or that holds no event, is a no-op.
+   */
+  erase(context: string, positions: readonly number[]): Promise<void>;
 }
 
 export type EventHandler = (recorded: RecordedEvent) => Promise<void> | void;

@@ -22,7 +22,7 @@ export interface Observability {
   log: Logger;
   metrics: Metrics;
   tracing: Tracing;
-  /** The wall clock unless a test moves time itself (the attachment sweep's grace period). */
+  /** The time every service reads (default: the system's); tests move it to cross time limits. */
   clock?: Clock;
 }
 

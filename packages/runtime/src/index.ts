@@ -1,5 +1,5 @@
-import type { Clock } from '@veil/ports';
 import { loadConfig, type ServiceName } from './config.ts';
+import type { Clock } from '@veil/ports';
 import { startFromConfig, type RunningVeil } from './start.ts';
 
 export {
@@ -20,7 +20,7 @@ export interface StartVeilOptions {
   services?: ServiceName[];
   /** Extra environment, as the process would get it (e.g. NATS_URL for the cluster adapters). */
   env?: Record<string, string>;
-  /** Time as the services see it (tests that move it); the wall clock by default. */
+  /** The services' clock, for tests that cross a time limit without waiting. */
   clock?: Clock;
 }
 

@@ -39,7 +39,7 @@ export const rebuildReadModels = async (options: {
       for (const name of services) {
         const { openProjection } = await registry[name].load();
         if (!openProjection) throw new Error(`The ${name} service gives no projection to rebuild`);
-        const definition = await openProjection(readStore);
+        const definition = await openProjection(readStore, eventLog.bus);
         await resetProjection(readStore, definition);
         let total = 0;
         for (const context of definition.contexts) total += await eventLog.bus.headPosition(context);

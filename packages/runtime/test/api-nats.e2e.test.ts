@@ -4,8 +4,11 @@ import { connectNats } from '@veil/bus-nats';
 import { jetStreamName } from '@veil/contracts';
 import { natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { accountsSuite } from './suites/accounts.suite.ts';
+import { groupsSuite } from './suites/groups.suite.ts';
 import { keyBackupSuite } from './suites/key-backup.suite.ts';
+import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
+import { privacySuite } from './suites/privacy.suite.ts';
 import { metricsSuite } from './suites/metrics.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 
@@ -45,4 +48,7 @@ describe('chats and messages (NATS + Redis)', () => {
   });
 });
 describe('sending over the socket (NATS + Redis)', () => socketSendSuite(withNats()));
+describe('editing, deleting and reacting (NATS + Redis)', () => messageChangesSuite(withNats()));
+describe('groups (NATS + Redis)', () => groupsSuite(withNats()));
+describe('privacy switches (NATS + Redis)', () => privacySuite(withNats()));
 describe('metrics (NATS + Redis)', () => metricsSuite('jetstream', withNats()));

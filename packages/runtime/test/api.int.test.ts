@@ -1,7 +1,10 @@
 import { describe } from 'vitest';
 import { accountsSuite } from './suites/accounts.suite.ts';
+import { groupsSuite } from './suites/groups.suite.ts';
 import { keyBackupSuite } from './suites/key-backup.suite.ts';
+import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
+import { privacySuite } from './suites/privacy.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 
 /** The whole API on the embedded app: in-process bus and RPC, on-disk log, read models in SQLite. */
@@ -9,3 +12,6 @@ describe('accounts (embedded)', () => accountsSuite());
 describe('encrypted key backup (embedded)', () => keyBackupSuite());
 describe('chats and messages (embedded)', () => messagingSuite());
 describe('sending over the socket (embedded)', () => socketSendSuite());
+describe('editing, deleting and reacting (embedded)', () => messageChangesSuite());
+describe('groups (embedded)', () => groupsSuite());
+describe('privacy switches (embedded)', () => privacySuite());

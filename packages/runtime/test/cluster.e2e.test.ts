@@ -1,13 +1,14 @@
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decryptMessage } from '@veil/crypto';
+import { buildGroupPayload, decryptMessage } from '@veil/crypto';
 import { natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { createApi } from './support/api-client.ts';
 import { ready, startCluster, type ClusterProcess } from './support/cluster-process.ts';
 import { scrape } from './support/prometheus.ts';
 import { allClusterPortOffsets, clusterPortOffsets } from '../src/cluster-ports.ts';
 import { deleteRedisKeys, deleteStreams } from '../src/testing/cleanup.ts';
-import { createUser, directMessage } from './support/users.ts';
+import { connectSocket } from './support/sockets.ts';
+import { createUser, directMessage, type TestUser } from './support/users.ts';
 
 /**
  * `npm run cluster` for real: seven OS processes on NATS and Redis, the gateway proxying sockets
@@ -143,6 +144,61 @@ describe('npm run cluster', () => {
     expect(sum('veil_realtime_deliveries_total', { event: 'message received' })).toBeGreaterThanOrEqual(2);
     socket.close();
   }, 30_000);
+
+  it('stops delivering a group to a removed member at once, on both realtime replicas', async () => {
+    const url = `http://127.0.0.1:${base}`;
+    const api = createApi(url);
+    const [alice, bob, carol] = [
+      await createUser(api, 'ga'),
+      await createUser(api, 'gb'),
+      await createUser(api, 'gc'),
+    ];
+    const created = await api.post(
+      '/api/v1/chat/creategroupchat',
+      { groupName: 'two replicas', participants: [bob._id, carol._id] },
+      alice.accessToken,
+    );
+    const chatId = created.body.data._id as string;
+    // The gateway hands sockets to the replicas in turn: two each for Bob and Carol span both.
+    const sockets = [
+      await connectSocket(url, bob),
+      await connectSocket(url, bob),
+      await connectSocket(url, carol),
+      await connectSocket(url, carol),
+    ];
+    const bobSockets = sockets.slice(0, 2);
+    const received = sockets.map((socket) => {
+      const ids: string[] = [];
+      socket.on('message received', ({ message }) => void ids.push(message._id));
+      return ids;
+    });
+    const updates = bobSockets.map((socket) => {
+      let count = 0;
+      socket.on('chat updated', () => void count++);
+      return () => count;
+    });
+    const keys = (...users: TestUser[]) => Object.fromEntries(users.map((u) => [u._id, u.keys.publicKey]));
+    const send = async (text: string, ...users: TestUser[]) =>
+      (
+        await api.post(
+          `/api/v1/message/sendGroupMessage/${chatId}`,
+          await buildGroupPayload(text, keys(...users)),
+          alice.accessToken,
+        )
+      ).body.data.message._id as string;
+
+    const before = await send('all three', alice, bob, carol);
+    await expect.poll(() => received.every((ids) => ids.includes(before))).toBe(true);
+    const removed = await api.call('DELETE', `/api/v1/chat/${chatId}/members/${bob._id}`, {
+      token: alice.accessToken,
+    });
+    expect(removed.status).toBe(200);
+    await expect.poll(() => updates.every((count) => count() > 0)).toBe(true);
+    const after = await send('without bob', alice, carol);
+    await expect.poll(() => received.slice(2).every((ids) => ids.includes(after))).toBe(true);
+    expect(received.slice(0, 2)).toEqual([[before], [before]]);
+    for (const socket of sockets) socket.close();
+  });
 
   it('starts a service again when it dies, and it serves again', async () => {
     const pid = cluster.pidOf('message');

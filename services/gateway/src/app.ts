@@ -74,7 +74,7 @@ export const createApp = (deps: AppDeps): Express => {
     next();
   });
   api.use('/user', userRoutes({ services, blobs: deps.blobs, ids: deps.ids, requireAuth: auth, writes }));
-  api.use('/chat', auth, writes.byUser, chatRoutes({ services }));
+  api.use('/chat', auth, writes.byUser, chatRoutes({ services, blobs: deps.blobs, ids: deps.ids }));
   api.use('/message', auth, writes.byUser, messageRoutes({ services }));
   api.use('/attachments', auth, writes.byUser, attachmentRoutes({ services, blobs: deps.blobs }));
   api.use('/media', mediaRoutes({ blobs: deps.blobs }));

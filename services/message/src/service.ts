@@ -9,8 +9,8 @@ import { defaultAttachmentSettings, type MessageSettings } from './settings.ts';
 export type { MessageSettings } from './settings.ts';
 
 /** The timeline's projection, for tools that rebuild it. */
-export const openProjection: OpenProjection = async (readStore) =>
-  timelineProjection(await openMessageReadModels(readStore));
+export const openProjection: OpenProjection = async (readStore, log) =>
+  timelineProjection(await openMessageReadModels(readStore), log);
 
 /**
  * The message service: stores ciphertext only, refuses non-members, records read receipts, and
@@ -28,7 +28,7 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
   });
   return startProjectedRpcService(ports, {
     contract: messageRpc,
-    projection: timelineProjection(models),
+    projection: timelineProjection(models, ports.bus),
     handlers: (projection) =>
       messageRpcHandlers({
         store: ports.bus,

@@ -21,6 +21,8 @@ export interface ConnectionDeps {
   now: () => number;
   tracing: Pick<Tracing, 'run'>;
   metrics: Pick<RealtimeMetrics, 'sent'>;
+  /** The typer's privacy switch. */
+  showsTyping: (userId: string) => boolean;
 }
 
 const forbidden = (socket: RealtimeSocket, what: string) =>
@@ -87,7 +89,7 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
     presence.socketOffline(socket).catch(failed);
   });
 
-  registerTyping({ io, socket, membership, limiter: chatter, now });
+  registerTyping({ io, socket, membership, limiter: chatter, now, showsTyping: deps.showsTyping });
   registerReceipts({
     socket,
     messages: deps.messages,

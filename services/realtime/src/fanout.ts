@@ -28,6 +28,8 @@ export interface FanoutDeps {
   log: Logger;
   tracing: Pick<Tracing, 'run'>;
   metrics: Pick<RealtimeMetrics, 'delivered'>;
+  /** Whether a user sends (and so sees) read receipts. */
+  sendsReceipts: (userId: string) => boolean;
 }
 
 export interface Fanout extends Subscription {
@@ -74,7 +76,9 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       // The message service stores one wrapped key per member at send time.
       const members = await membersOf(event.data.chatId, Object.keys(event.data.encryptedKeys));
       const message = messageViewFromEvent(event, recorded.position, await replyView(event.data.replyTo));
-      const recipients = members.filter((id) => id !== event.data.senderId);
+      // Only members it is keyed for: a member removed a moment before the send, whom this
+      // replica's membership has not dropped yet, gets nothing they could not read anyway.
+      const recipients = members.filter((id) => id !== event.data.senderId && id in event.data.encryptedKeys);
       if (recipients.length === 0) return;
       io.local.to(recipients.map(userRoom)).emit('message received', { message });
       metrics.delivered('message received');
@@ -82,8 +86,44 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
     async MessageSeen(event) {
       const { chatId, messageId, userId } = event.data;
       const members = await membersOf(chatId, [userId]);
-      io.local.to(members.map(userRoom)).emit('update seen', { chatId, messageId, userId });
+      // Reciprocal: a reader who sends none is seen by no one, and whoever sends none sees none.
+      const told = deps.sendsReceipts(userId)
+        ? members.filter((id) => id === userId || deps.sendsReceipts(id))
+        : [userId];
+      io.local.to(told.map(userRoom)).emit('update seen', { chatId, messageId, userId });
       metrics.delivered('update seen');
+    },
+    // Changes go to every member, the author included: their other devices show them too.
+    async MessageEdited(event) {
+      const { chatId, messageId, content, iv, encryptedKeys } = event.data;
+      const members = await membersOf(chatId, Object.keys(encryptedKeys));
+      const notice = { chatId, messageId, content, iv, encryptedKeys, editedAt: event.occurredAt };
+      io.local.to(members.filter((id) => id in encryptedKeys).map(userRoom)).emit('message edited', notice);
+      metrics.delivered('message edited');
+    },
+    async MessageDeleted(event) {
+      const { chatId, messageId, deletedBy } = event.data;
+      const members = await membersOf(chatId, [deletedBy]);
+      io.local.to(members.map(userRoom)).emit('message deleted', { chatId, messageId });
+      metrics.delivered('message deleted');
+    },
+    async MessageHidden(event) {
+      const { chatId, messageId, userId } = event.data;
+      io.local.to(userRoom(userId)).emit('message hidden', { chatId, messageId });
+      metrics.delivered('message hidden');
+    },
+    async ReactionSet(event) {
+      const { chatId, messageId, userId, content, iv, encryptedKeys } = event.data;
+      const members = await membersOf(chatId, Object.keys(encryptedKeys));
+      const notice = { chatId, messageId, userId, reaction: { content, iv, encryptedKeys } };
+      io.local.to(members.filter((id) => id in encryptedKeys).map(userRoom)).emit('reaction', notice);
+      metrics.delivered('reaction');
+    },
+    async ReactionRemoved(event) {
+      const { chatId, messageId, userId } = event.data;
+      const members = await membersOf(chatId, [userId]);
+      io.local.to(members.map(userRoom)).emit('reaction', { chatId, messageId, userId, reaction: null });
+      metrics.delivered('reaction');
     },
   };
 

@@ -11,10 +11,15 @@ export interface ChatMembership {
   members: ReadonlySet<string>;
 }
 
-/** Members that joined a chat, with the members it had before (empty for a new chat). */
+/**
+ * A chat event applied: members that joined or went (removed or left), with the members it had
+ * before (empty for a new chat). A group's other changes (admins, name, picture) change no one.
+ */
 export interface MembershipChange {
   chatId: string;
+  isGroup: boolean;
   added: string[];
+  removed: string[];
   previous: string[];
 }
 
@@ -51,7 +56,24 @@ export const createMembershipMap = (): MembershipMap => {
       if (!own) chatsByUser.set(member, (own = new Set()));
       own.add(chatId);
     }
-    return { chatId, added, previous };
+    return { chatId, isGroup, added, removed: [], previous };
+  };
+
+  const removeMember = (chatId: string, member: string): MembershipChange | null => {
+    const chat = chats.get(chatId);
+    if (!chat) return null;
+    const previous = [...chat.members];
+    if (!chat.members.delete(member))
+      return { chatId, isGroup: chat.isGroup, added: [], removed: [], previous };
+    chatsByUser.get(member)?.delete(chatId);
+    return { chatId, isGroup: chat.isGroup, added: [], removed: [member], previous };
+  };
+
+  const unchanged = (chatId: string): MembershipChange | null => {
+    const chat = chats.get(chatId);
+    return chat
+      ? { chatId, isGroup: chat.isGroup, added: [], removed: [], previous: [...chat.members] }
+      : null;
   };
 
   return {
@@ -70,6 +92,13 @@ export const createMembershipMap = (): MembershipMap => {
           if (!chat) return null;
           return addMembers(event.data.chatId, chat.isGroup, event.data.members);
         }
+        case 'ChatMemberRemoved':
+        case 'ChatMemberLeft':
+          return removeMember(event.data.chatId, event.data.memberId);
+        case 'ChatAdminPromoted':
+        case 'GroupRenamed':
+        case 'GroupPictureChanged':
+          return unchanged(event.data.chatId);
         case 'DirectPairClaimed':
           return null; // the claim precedes DirectChatCreated, which carries the members
         default: {

@@ -27,7 +27,13 @@ describe('membership map', () => {
     const map = createMembershipMap();
     map.apply(groupChatCreated('g1', ['alice', 'bob']));
     const change = map.apply(chatMembersAdded('g1', ['bob', 'carol'], 'alice'));
-    expect(change).toEqual({ chatId: 'g1', added: ['carol'], previous: ['alice', 'bob'] });
+    expect(change).toEqual({
+      chatId: 'g1',
+      isGroup: true,
+      added: ['carol'],
+      removed: [],
+      previous: ['alice', 'bob'],
+    });
     expect(map.contactsOf('carol').sort()).toEqual(['alice', 'bob']);
     expect(map.chat('g1')?.isGroup).toBe(true);
   });
@@ -36,7 +42,13 @@ describe('membership map', () => {
     const map = createMembershipMap();
     const created = groupChatCreated('g1', ['alice', 'bob']);
     map.apply(created);
-    expect(map.apply(created)).toEqual({ chatId: 'g1', added: [], previous: ['alice', 'bob'] });
+    expect(map.apply(created)).toEqual({
+      chatId: 'g1',
+      isGroup: true,
+      added: [],
+      removed: [],
+      previous: ['alice', 'bob'],
+    });
   });
 
   it('ignores members added to an unknown chat and pair claims', () => {

@@ -73,7 +73,7 @@ export const startMembershipProjection = async (deps: {
       const parsed = chatEventSchema.safeParse(recorded.event);
       if (parsed.success) {
         const change = map.apply(parsed.data);
-        if (change && change.added.length > 0 && recorded.position > liveAfter) deps.onChange?.(change);
+        if (change && recorded.position > liveAfter) deps.onChange?.(change);
       } else {
         // A malformed event must not stall the follower: skip it, loudly.
         log.error(

@@ -17,6 +17,8 @@ export interface Presence {
   sendOnlineList(socket: RealtimeSocket): Promise<void>;
   /** New chat or new members: introduce the newly related users who are online to each other. */
   membersJoined(change: MembershipChange): Promise<void>;
+  /** A user's online state was hidden or shown: their contacts see them go offline or come online. */
+  visibilityChanged(userId: string, visible: boolean): Promise<void>;
   start(): Promise<void>;
   /** Waits for in-flight presence work, then stops the store's upkeep. */
   stop(): Promise<void>;
@@ -26,8 +28,10 @@ export const createPresence = (deps: {
   io: RealtimeServer;
   store: PresenceStore;
   membership: Pick<MembershipProjection, 'contactsOf'>;
+  /** Whether a user's contacts may see them online (their privacy switch). */
+  visible: (userId: string) => boolean;
 }): Presence => {
-  const { io, store, membership } = deps;
+  const { io, store, membership, visible } = deps;
   const inFlight = new Set<Promise<unknown>>();
 
   /** Presence work is fire-and-forget from socket events, but stop() must wait for it. */
@@ -38,13 +42,14 @@ export const createPresence = (deps: {
   };
 
   const announce = (userId: string, event: 'online' | 'offline') => {
+    if (!visible(userId)) return;
     const contacts = membership.contactsOf(userId);
     if (contacts.length > 0) io.to(contacts.map(userRoom)).emit(event, userId);
   };
 
   const sendOnlineList = async (socket: RealtimeSocket) => {
     const online = await store.onlineAmong(membership.contactsOf(socket.data.userId));
-    socket.emit('online list', online);
+    socket.emit('online list', online.filter(visible));
   };
 
   return {
@@ -74,7 +79,7 @@ export const createPresence = (deps: {
       track(
         (async () => {
           const everyone = [...change.previous, ...change.added];
-          const online = new Set(await store.onlineAmong(everyone));
+          const online = new Set((await store.onlineAmong(everyone)).filter(visible));
           // Every replica runs this for the same change, so each tells only its own sockets.
           for (const userId of change.added) {
             if (!online.has(userId)) continue;
@@ -85,6 +90,16 @@ export const createPresence = (deps: {
           for (const userId of change.previous) {
             if (online.has(userId)) io.local.to(addedRooms).emit('online', userId);
           }
+        })(),
+      ),
+
+    visibilityChanged: (userId, nowVisible) =>
+      track(
+        (async () => {
+          if (!(await store.onlineAmong([userId])).length) return;
+          // Every replica sees the same change: each tells only its own sockets.
+          const rooms = membership.contactsOf(userId).map(userRoom);
+          if (rooms.length) io.local.to(rooms).emit(nowVisible ? 'online' : 'offline', userId);
         })(),
       ),
 

@@ -1,6 +1,13 @@
+import type { ServerToClientEvents } from '@veil/contracts';
 import type { Metrics } from '@veil/ports';
 
 export type SendResult = 'stored' | 'refused' | 'failed';
+
+/** The socket events the fan-out emits. */
+export type DeliveredEvent = Extract<
+  keyof ServerToClientEvents,
+  'message received' | 'update seen' | 'message edited' | 'message deleted' | 'message hidden' | 'reaction'
+>;
 
 /** What a realtime replica counts: its sockets, the sends they make, the deliveries it emits. */
 export interface RealtimeMetrics {
@@ -9,7 +16,7 @@ export interface RealtimeMetrics {
   /** A `send message` request answered: stored, refused (a 4xx-like code) or failed (INTERNAL, UNAVAILABLE). */
   sent(result: SendResult): void;
   /** One emit of the fan-out to the recipients' rooms among this replica's sockets. */
-  delivered(event: 'message received' | 'update seen'): void;
+  delivered(event: DeliveredEvent): void;
 }
 
 export const realtimeMetrics = (metrics: Metrics): RealtimeMetrics => {

@@ -6,9 +6,11 @@ import { Server, type ServerOptions } from 'socket.io';
 import { authenticate, originCheck } from './auth.middleware.ts';
 import { onConnection } from './connection.ts';
 import { startFanout } from './fanout.ts';
+import { announceGroupChange } from './group-changes.ts';
 import { attachToHttp } from './http-attach.ts';
 import type { MembershipChange } from './membership.map.ts';
 import { startMembershipProjection } from './membership.projection.ts';
+import { startPrivacyProjection } from './privacy.projection.ts';
 import { createPresence, type Presence } from './presence.ts';
 import { realtimeMetrics } from './realtime-metrics.ts';
 import { defaultPresenceTtlSeconds, type RealtimeSettings } from './settings.ts';
@@ -83,19 +85,39 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
     const membership = await startMembershipProjection({
       bus: ports.bus,
       log,
-      onChange: (change: MembershipChange) =>
-        late.presence
-          ?.membersJoined(change)
-          .catch((error: unknown) => log.warn({ err: error }, 'presence intro failed')),
+      onChange: (change: MembershipChange) => {
+        announceGroupChange(io, change);
+        if (change.added.length)
+          late.presence
+            ?.membersJoined(change)
+            .catch((error: unknown) => log.warn({ err: error }, 'presence intro failed'));
+      },
     });
     cleanups.push(() => membership.stop());
+
+    const privacy = await startPrivacyProjection({
+      bus: ports.bus,
+      log,
+      onChange: (userId, before, after) => {
+        if (before.onlineVisibleTo !== after.onlineVisibleTo)
+          late.presence
+            ?.visibilityChanged(userId, after.onlineVisibleTo === 'contacts')
+            .catch((error: unknown) => log.warn({ err: error }, 'presence visibility change failed'));
+      },
+    });
+    cleanups.push(() => privacy.stop());
 
     const store = await ports.realtimeScaling.presence({
       instanceId: settings.instanceId,
       ttlSeconds: settings.presenceTtlSeconds ?? defaultPresenceTtlSeconds,
       log,
     });
-    const livePresence = createPresence({ io, store, membership });
+    const livePresence = createPresence({
+      io,
+      store,
+      membership,
+      visible: (userId) => privacy.of(userId).onlineVisibleTo === 'contacts',
+    });
     late.presence = livePresence;
     await livePresence.start();
     cleanups.push(() => livePresence.stop());
@@ -108,6 +130,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
       log,
       tracing: ports.tracing,
       metrics,
+      sendsReceipts: (userId) => privacy.of(userId).readReceipts,
     });
     cleanups.push(() => fanout.stop());
     const fanoutLag = measureProjection(ports, { name: 'realtime_fanout', contexts: ['message'] }, fanout);
@@ -132,6 +155,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
         now,
         tracing: ports.tracing,
         metrics,
+        showsTyping: (userId) => privacy.of(userId).typing,
       }),
     );
     // An ended session's sockets go at once, not when their token expires.

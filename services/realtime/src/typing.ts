@@ -43,13 +43,15 @@ export const registerTyping = (deps: {
   membership: Membership;
   limiter: RateLimiter;
   now: () => number;
+  /** The typer's privacy switch: false means no one is told. */
+  showsTyping: (userId: string) => boolean;
 }): void => {
   const { io, socket, membership, limiter, now } = deps;
   const userId = socket.data.userId;
   const lastForwarded = new Map<string, number>();
 
   const relay = async (event: 'typing' | 'stop typing', payload: unknown) => {
-    if (!limiter.take(now())) return;
+    if (!limiter.take(now()) || !deps.showsTyping(userId)) return;
     const targetId = typingTargetId(payload);
     const chatId = targetId && (await resolveTypingChat(membership, userId, targetId));
     if (!chatId) {

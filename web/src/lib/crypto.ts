@@ -26,9 +26,14 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
   decryptedContent: string;
   readState: ReadState;
   replyTo: DisplayMessage | null;
+  /** Each member's reaction as this reader sees it (an emoji), by user id; unreadable ones left out. */
+  reactionTexts: Record<string, string>;
   /** Files sent with it (their keys were inside the ciphertext); absent: none. */
   attachments?: AttachmentRef[];
 }
+
+/** Ciphertext with its iv and wrapped keys: a message's text, an edit, a reaction. */
+export type Sealed = Pick<MessageView, 'content' | 'iv' | 'encryptedKeys'>;
 
 /** Public keys are fetched once per page and user; its errors read "Failed to fetch recipient public key". */
 export const publicKeys = new PublicKeyCache(fetchPublishedKey);
@@ -55,13 +60,17 @@ export const encryptForGroup = async (
 ): Promise<GroupPayload> =>
   buildGroupPayload(text, await publicKeys.getMany([...new Set(memberIds)]), replyTo);
 
-/** The message's text for `userId`, or why it cannot be read in this browser. */
-const readForUser = async (
-  message: MessageView,
+/**
+ * Sealed text for `userId`, or why it cannot be read in this browser. `sentAt` tells a key
+ * reset apart from a missing key.
+ */
+export const readSealedForUser = async (
+  sealed: Sealed,
+  sentAt: string,
   userId: string,
 ): Promise<Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments'>> => {
   const keys = await accountKeyRing(userId);
-  const envelope = { content: message.content, iv: message.iv, encryptedKeys: message.encryptedKeys };
+  const envelope = { content: sealed.content, iv: sealed.iv, encryptedKeys: sealed.encryptedKeys };
   const reading = await readMessage(
     envelope,
     userId,
@@ -75,17 +84,35 @@ const readForUser = async (
   const published =
     keys.length && reading.failure === 'no-key-fits' ? await publishedAccountKey(userId) : null;
   const held = keys.map((key) => key.publicKey);
-  const readState = unreadableState(reading.failure, held, published, message.createdAt);
+  const readState = unreadableState(reading.failure, held, published, sentAt);
   return { decryptedContent: readStateTexts[readState], readState };
+};
+
+/** The reactions this reader can read, as emoji by user id. */
+export const readReactionsForUser = async (
+  reactions: MessageView['reactions'],
+  userId: string,
+): Promise<Record<string, string>> => {
+  const read = await Promise.all(
+    Object.entries(reactions ?? {}).map(async ([reactor, sealed]) => {
+      const { decryptedContent, readState } = await readSealedForUser(sealed, '', userId);
+      return readState === 'read' ? [[reactor, decryptedContent] as const] : [];
+    }),
+  );
+  return Object.fromEntries(read.flat());
 };
 
 /** Decrypts a message (and the message it replies to) for `userId` with the account's keys in this browser. */
 export const decryptForUser = async (message: MessageView, userId: string): Promise<DisplayMessage> => {
-  const [read, replyTo] = await Promise.all([
-    readForUser(message, userId),
+  // A message deleted for everyone has no ciphertext left: nothing to read.
+  const [read, replyTo, reactionTexts] = await Promise.all([
+    message.deleted
+      ? { decryptedContent: '', readState: 'read' as const }
+      : readSealedForUser(message, message.createdAt, userId),
     message.replyTo ? decryptForUser({ ...message.replyTo, replyTo: null }, userId) : Promise.resolve(null),
+    readReactionsForUser(message.reactions, userId),
   ]);
-  return { ...message, seenBy: { ...message.seenBy }, ...read, replyTo };
+  return { ...message, seenBy: { ...message.seenBy }, ...read, replyTo, reactionTexts };
 };
 
 export const decryptAllForUser = (

@@ -1,5 +1,5 @@
 import { constants, createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { deepFreeze, DomainError, type DomainEvent } from '@veil/contracts';
 import type { AppendResult, Logger, RecordedEvent } from '@veil/ports';
@@ -20,8 +20,10 @@ export interface ContextLog {
   append(event: DomainEvent, expectedVersion: number | undefined): Promise<AppendResult>;
   /** Position of the newest durable event (0 when empty). */
   durableHead(): number;
-  /** The recorded event at a position, frozen. */
-  at(position: number): RecordedEvent;
+  /** The recorded event at a position, frozen; null once it is erased. */
+  at(position: number): RecordedEvent | null;
+  /** Overwrites durable events on disk and drops them from the index (`erase` in the port). */
+  erase(positions: readonly number[]): Promise<void>;
   streamPositions(streamId: string): readonly number[];
   onDurable(listener: () => void): () => void;
   close(): Promise<void>;
@@ -39,6 +41,7 @@ export interface LogFileHandle {
 
 interface Pending {
   bytes: Buffer;
+  position: number;
   result: AppendResult;
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
@@ -58,29 +61,54 @@ export class DamagedLogError extends Error {
 }
 
 /**
+ * An erased event's line: its position and nothing else, padded with spaces to the length of the
+ * line it replaces, so it is overwritten in place and every other line keeps its byte offset.
+ */
+const erasedLine = (position: number, length: number): Buffer => {
+  const record = JSON.stringify({ p: position, erased: true });
+  return Buffer.from(record.padEnd(length, ' '));
+};
+
+interface StoredRecord {
+  p: number;
+  /** null: erased. */
+  e: DomainEvent | null;
+  /** Byte offset of the line in the file, and its length without the newline. */
+  offset: number;
+  length: number;
+}
+
+/**
  * Reads the log line by line (it can outgrow a single string). Bytes after the last newline are
  * the torn tail of an append that was never acknowledged (the crash came before its write
  * finished) and are left out; a whole line that does not hold the next record is damage.
  */
 const readRecords = async (file: string) => {
-  const records: { p: number; e: DomainEvent }[] = [];
+  const records: StoredRecord[] = [];
   let goodBytes = 0;
   const take = (line: string, lineNumber: number) => {
-    let record: { p?: unknown; e?: unknown };
+    let record: { p?: unknown; e?: unknown; erased?: unknown };
     try {
-      record = JSON.parse(line) as { p?: unknown; e?: unknown };
+      record = JSON.parse(line) as { p?: unknown; e?: unknown; erased?: unknown };
     } catch {
       throw new DamagedLogError(file, lineNumber, goodBytes, 'the line is not a JSON record');
     }
-    if (record?.p !== records.length + 1 || typeof record.e !== 'object' || record.e === null)
+    const holdsEvent = typeof record?.e === 'object' && record.e !== null;
+    if (record?.p !== records.length + 1 || !(holdsEvent || record.erased === true))
       throw new DamagedLogError(
         file,
         lineNumber,
         goodBytes,
         `it does not hold position ${records.length + 1}`,
       );
-    records.push(record as { p: number; e: DomainEvent });
-    goodBytes += Buffer.byteLength(line) + 1;
+    const length = Buffer.byteLength(line);
+    records.push({
+      p: record.p,
+      e: holdsEvent ? (record.e as DomainEvent) : null,
+      offset: goodBytes,
+      length,
+    });
+    goodBytes += length + 1;
   };
 
   const input = createReadStream(file);
@@ -154,7 +182,10 @@ export const openContextLog = async (
     await handle.sync();
   }
 
-  const events: RecordedEvent[] = [];
+  /** By position - 1; null once erased. */
+  const events: (RecordedEvent | null)[] = [];
+  /** Where each durable event's line starts and how long it is (without the newline), by position - 1. */
+  const lines: { offset: number; length: number }[] = [];
   const byStream = new Map<string, number[]>();
   const byEventId = new Map<string, number>();
   const index = (recorded: RecordedEvent) => {
@@ -167,13 +198,17 @@ export const openContextLog = async (
   /** Takes back every event after the durable head: they were never acknowledged. */
   const unindexAfter = (head: number) => {
     while (events.length > head) {
-      const { event } = events.pop()!;
+      const { event } = events.pop()!; // not durable yet, so never erased
       byStream.get(event.streamId)!.pop();
       if (!byStream.get(event.streamId)!.length) byStream.delete(event.streamId);
       byEventId.delete(event.eventId);
     }
   };
-  for (const { p, e } of records) index({ context, position: p, event: e });
+  for (const { p, e, offset, length } of records) {
+    lines.push({ offset, length });
+    if (e) index({ context, position: p, event: e });
+    else events.push(null);
+  }
 
   let durable = events.length;
   let durableBytes = goodBytes;
@@ -238,7 +273,10 @@ export const openContextLog = async (
         return;
       }
       durable += batch.length;
-      durableBytes += bytes.length;
+      for (const p of batch) {
+        lines[p.position - 1] = { offset: durableBytes, length: p.bytes.length - 1 };
+        durableBytes += p.bytes.length;
+      }
       if (refusedSinceFailure) {
         log.info({ context, refusedAppends: refusedSinceFailure }, 'the event log writes to disk again');
         refusedSinceFailure = 0;
@@ -273,11 +311,40 @@ export const openContextLog = async (
     index({ context, position, event });
     const appended = new Promise<AppendResult>((resolve, reject) => {
       const bytes = Buffer.from(`${JSON.stringify({ p: position, e: event })}\n`);
-      pending.push({ bytes, result: { position, duplicate: false }, resolve, reject });
+      pending.push({ bytes, position, result: { position, duplicate: false }, resolve, reject });
       flushing ??= flush().finally(() => (flushing = null));
     });
     appending.set(position, appended);
     return appended;
+  };
+
+  /**
+   * Erasing writes inside the file, which the append handle cannot do (O_APPEND sends every
+   * write to the end, whatever its offset): a second handle, opened on first use.
+   */
+  let eraser: Promise<FileHandle> | null = null;
+  const erase = async (positions: readonly number[]) => {
+    const targets = [...new Set(positions)].filter(
+      (position) => position >= 1 && position <= durable && events[position - 1],
+    );
+    if (!targets.length) return;
+    eraser ??= open(file, constants.O_WRONLY | (constants.O_DSYNC ?? 0));
+    const handle = await eraser;
+    for (const position of targets) {
+      const recorded = events[position - 1];
+      if (!recorded) continue; // erased meanwhile
+      const { offset, length } = lines[position - 1]!;
+      const blank = erasedLine(position, length);
+      await handle.write(blank, 0, blank.length, offset);
+      if (!syncOnWrite) await handle.datasync();
+      events[position - 1] = null;
+      const streamPositions = byStream.get(recorded.event.streamId);
+      if (streamPositions) {
+        const remaining = streamPositions.filter((p) => p !== position);
+        if (remaining.length) byStream.set(recorded.event.streamId, remaining);
+        else byStream.delete(recorded.event.streamId);
+      }
+    }
   };
 
   return {
@@ -294,7 +361,11 @@ export const openContextLog = async (
     durableHead: () => durable,
     // Handed out as they are, frozen (on first use, so a long log opens quickly): a subscriber
     // that tried to change an event would throw instead of changing the log.
-    at: (position) => deepFreeze(events[position - 1]!),
+    at: (position) => {
+      const recorded = events[position - 1];
+      return recorded ? deepFreeze(recorded) : null;
+    },
+    erase,
     streamPositions: (streamId) => byStream.get(streamId) ?? [],
     onDurable(listener) {
       listeners.add(listener);
@@ -304,6 +375,7 @@ export const openContextLog = async (
       await flushing;
       await repairing;
       await handle.close();
+      if (eraser) await (await eraser).close();
     },
   };
 };

@@ -45,6 +45,23 @@ describe('embedded log on disk', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  it('overwrites an erased event in the file, in place, keeping every other line', async () => {
+    const dataDir = await tempDir();
+    const bus = await createEmbeddedBus({ dataDir, log: quiet });
+    const file = path.join(dataDir, 'message.jsonl');
+    await bus.append('message', testEvent('before'));
+    const erased = await bus.append('message', testEvent('gone', { secret: 'ciphertext-to-forget' }));
+    await bus.append('message', testEvent('after', { n: 3 }));
+    const size = (await stat(file)).size;
+    await bus.erase('message', [erased.position]);
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain('ciphertext-to-forget');
+    expect((await stat(file)).size).toBe(size);
+    expect(text.split('\n')[1]).toMatch(/^\{"p":2,"erased":true\} +$/);
+    await bus.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
   it('answers a repeat of a pending append only once the original is on disk', async () => {
     const dataDir = await tempDir();
     const bus = await createEmbeddedBus({ dataDir, log: quiet });

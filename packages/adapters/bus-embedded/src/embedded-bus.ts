@@ -78,7 +78,7 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
     async readStream(context, streamId) {
       const log = await logOf(context);
       const positions = log.streamPositions(streamId);
-      return { events: positions.map((p) => log.at(p)), version: positions.at(-1) ?? 0 };
+      return { events: positions.map((p) => log.at(p)!), version: positions.at(-1) ?? 0 };
     },
     async readLast(context, streamId) {
       const log = await logOf(context);
@@ -87,6 +87,9 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
     },
     async headPosition(context) {
       return (await logOf(context)).durableHead();
+    },
+    async erase(context, positions) {
+      await (await logOf(context)).erase(positions);
     },
     async subscribe(subscribeOptions) {
       const log = await logOf(subscribeOptions.context);

@@ -29,6 +29,10 @@ export const followLog = (log: ContextLog, options: FollowOptions, logger: Logge
         continue;
       }
       const recorded = log.at(cursor + 1);
+      if (!recorded) {
+        cursor += 1; // erased: nothing to deliver
+        continue;
+      }
       try {
         await options.handler(recorded);
         cursor = recorded.position;
@@ -82,9 +86,12 @@ export const createDurableGroup = (
   const next = (): Delivery | undefined => {
     const again = redeliveries.shift();
     if (again) return again;
-    if (cursor >= log.durableHead()) return undefined;
-    cursor += 1;
-    return { recorded: log.at(cursor), attempts: 0 };
+    while (cursor < log.durableHead()) {
+      cursor += 1;
+      const recorded = log.at(cursor);
+      if (recorded) return { recorded, attempts: 0 };
+    }
+    return undefined;
   };
 
   const freeMember = (): Member | undefined => {

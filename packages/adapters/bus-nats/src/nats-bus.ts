@@ -31,6 +31,10 @@ export interface NatsBusOptions {
   onPublish?(context: string, milliseconds: number, stored: boolean): void;
 }
 
+/** JetStream's answer to deleting a message that cannot be deleted, with the reason in its text. */
+const messageDeleteFailed = 10057;
+const nothingThere = /no message found|store EOF/i;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const NANOS_PER_MS = 1_000_000;
 
@@ -146,6 +150,26 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
     async headPosition(context) {
       const info = await jsm.streams.info(await streamOf(context));
       return info.state.last_seq;
+    },
+
+    async erase(context, positions) {
+      const stream = await streamOf(context);
+      for (const position of new Set(positions)) {
+        try {
+          // erase = true: JetStream overwrites the message's bytes in its store, not just its index.
+          await jsm.streams.deleteMessage(stream, position, true);
+        } catch (error) {
+          // Already erased ("no message found") or past the end ("stream store EOF"): the outcome
+          // the caller asked for. Both come as the generic delete failure, 10057.
+          if (
+            error instanceof JetStreamApiError &&
+            error.code === messageDeleteFailed &&
+            nothingThere.test(error.message)
+          )
+            continue;
+          throw error;
+        }
+      }
     },
 
     async subscribe(subscribeOptions) {

@@ -69,6 +69,10 @@ export const openDatabase = (file: string): DatabaseSync => {
     // a checkpoint every 16 MB of WAL instead of 4 MB means a quarter of the syncs when building.
     db.exec('PRAGMA cache_size = -65536');
     db.exec('PRAGMA wal_autocheckpoint = 4000');
+    // A document replaced or deleted (a message deleted for everyone) leaves no copy in the
+    // file's free space: SQLite zeroes it. Earlier page images can stay in the WAL until it
+    // wraps around after the next checkpoints (docs/storage.md).
+    db.exec('PRAGMA secure_delete = ON');
     // Takes the exclusive lock now, not at the first write.
     db.exec('BEGIN IMMEDIATE');
     const version = Number(db.prepare('PRAGMA user_version').get()!.user_version);

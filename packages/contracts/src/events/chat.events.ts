@@ -3,7 +3,8 @@ import { defineEvent, idSchema } from './event.ts';
 
 /**
  * The chat context. Streams:
- *  - `chat-<chatId>`        the chat aggregate (created, members added)
+ *  - `chat-<chatId>`        the chat aggregate (created, members added, removed or gone, admins,
+ *                           name and picture); the creator of a group is its first admin
  *  - `pair-<idA>-<idB>`     the one-to-one claim for a pair (ids sorted); its first event wins,
  *                           so two users messaging each other first at once get one chat.
  */
@@ -24,6 +25,31 @@ export const ChatMembersAdded = defineEvent(
   'ChatMembersAdded',
   z.object({ chatId: idSchema, members: z.array(idSchema).min(1), addedBy: idSchema }),
 );
+/** An admin removed a member from a group: they stop receiving it and later messages exclude them. */
+export const ChatMemberRemoved = defineEvent(
+  'ChatMemberRemoved',
+  z.object({ chatId: idSchema, memberId: idSchema, removedBy: idSchema }),
+);
+/**
+ * A member left a group. When they were its last admin and others remain, `newAdmin` is the
+ * member promoted in the same event (the longest-standing one), so a group always has an admin.
+ */
+export const ChatMemberLeft = defineEvent(
+  'ChatMemberLeft',
+  z.object({ chatId: idSchema, memberId: idSchema, newAdmin: idSchema.nullable() }),
+);
+export const ChatAdminPromoted = defineEvent(
+  'ChatAdminPromoted',
+  z.object({ chatId: idSchema, memberId: idSchema, promotedBy: idSchema }),
+);
+export const GroupRenamed = defineEvent(
+  'GroupRenamed',
+  z.object({ chatId: idSchema, name: z.string(), renamedBy: idSchema }),
+);
+export const GroupPictureChanged = defineEvent(
+  'GroupPictureChanged',
+  z.object({ chatId: idSchema, pictureKey: z.string().nullable(), changedBy: idSchema }),
+);
 export const DirectPairClaimed = defineEvent(
   'DirectPairClaimed',
   z.object({ chatId: idSchema, members: z.tuple([idSchema, idSchema]) }),
@@ -33,6 +59,11 @@ export const chatEventSchema = z.discriminatedUnion('type', [
   DirectChatCreated,
   GroupChatCreated,
   ChatMembersAdded,
+  ChatMemberRemoved,
+  ChatMemberLeft,
+  ChatAdminPromoted,
+  GroupRenamed,
+  GroupPictureChanged,
   DirectPairClaimed,
 ]);
 export type ChatEvent = z.infer<typeof chatEventSchema>;

@@ -27,7 +27,61 @@ export const MessageSeen = defineEvent(
   z.object({ messageId: idSchema, chatId: idSchema, userId: idSchema }),
 );
 
-export const messageEventSchema = z.discriminatedUnion('type', [MessageSent, MessageSeen]);
+/** Ciphertext of one message or reaction: AES-GCM output, its iv, the key wrapped per member. */
+const sealed = { content: z.string(), iv: z.string(), encryptedKeys: z.record(z.string(), z.string()) };
+
+/** The sender replaced the text: new ciphertext, keyed for the chat's members at the time of the edit. */
+export const MessageEdited = defineEvent(
+  'MessageEdited',
+  z.object({ messageId: idSchema, chatId: idSchema, senderId: idSchema, ...sealed }),
+);
+
+/**
+ * Deleted for everyone. Every earlier event of the message that carries ciphertext (its
+ * MessageSent, edits, reactions) is erased from the log once this is recorded, so this event
+ * holds what the "message deleted" tombstone shows: who sent it, when, and where in the history.
+ */
+export const MessageDeleted = defineEvent(
+  'MessageDeleted',
+  z.object({
+    messageId: idSchema,
+    chatId: idSchema,
+    senderId: idSchema,
+    deletedBy: idSchema,
+    sentAt: z.iso.datetime(),
+    /** The position of its MessageSent: the message's place in the history. */
+    seq: z.number().int().positive(),
+  }),
+);
+
+/** Deleted for one account only ("delete for me"): hidden from that user's history on every device. */
+export const MessageHidden = defineEvent(
+  'MessageHidden',
+  z.object({ messageId: idSchema, chatId: idSchema, userId: idSchema }),
+);
+
+/** A member's reaction, end-to-end encrypted like a message: the server never sees the emoji. */
+export const ReactionSet = defineEvent(
+  'ReactionSet',
+  z.object({ messageId: idSchema, chatId: idSchema, userId: idSchema, ...sealed }),
+);
+export const ReactionRemoved = defineEvent(
+  'ReactionRemoved',
+  z.object({ messageId: idSchema, chatId: idSchema, userId: idSchema }),
+);
+
+/** Events of a message that carry ciphertext: erased from the log when the message is deleted. */
+export const contentEventTypes: readonly string[] = ['MessageSent', 'MessageEdited', 'ReactionSet'];
+
+export const messageEventSchema = z.discriminatedUnion('type', [
+  MessageSent,
+  MessageSeen,
+  MessageEdited,
+  MessageDeleted,
+  MessageHidden,
+  ReactionSet,
+  ReactionRemoved,
+]);
 export type MessageEvent = z.infer<typeof messageEventSchema>;
 
 export const messageStreamId = (messageId: string) => `msg-${messageId}`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keyBackupSchema } from '../http/key-backup.schemas.ts';
+import { privacySchema } from '../http/schemas.ts';
 import { defineEvent, idSchema } from './event.ts';
 
 /**
@@ -43,6 +44,12 @@ export const KeyBackupStored = defineEvent(
   z.object({ userId: idSchema, backup: keyBackupSchema }),
 );
 
+/** The owner changed what their account shares (read receipts, typing, online state). */
+export const PrivacyChanged = defineEvent(
+  'PrivacyChanged',
+  z.object({ userId: idSchema, privacy: privacySchema }),
+);
+
 export const userEventSchema = z.discriminatedUnion('type', [
   UsernameClaimed,
   UsernameReleased,
@@ -51,6 +58,7 @@ export const userEventSchema = z.discriminatedUnion('type', [
   ProfilePictureChanged,
   UserRegistrationCancelled,
   KeyBackupStored,
+  PrivacyChanged,
 ]);
 export type UserEvent = z.infer<typeof userEventSchema>;
 

@@ -135,11 +135,57 @@ export const socketSendSchema = z.object({
 });
 export type SocketSendPayload = z.infer<typeof socketSendSchema>;
 
+/** An edit: the new text, encrypted for the chat's current members like a new message. */
+export const editMessageBodySchema = z.object({
+  encryptedMessage: ciphertext,
+  iv: ivSchema,
+  encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
+});
+
+/** `DELETE /message/:messageId?for=everyone|me`. */
+export const deleteMessageQuerySchema = z.object({
+  for: z.enum(['everyone', 'me'], { error: 'for must be "everyone" or "me"' }),
+});
+
+/** A reaction: the emoji encrypted like a message, for every current member. */
+export const reactionBodySchema = z.object({
+  encryptedReaction: base64(limits.reactionCiphertextMaxChars, 'encryptedReaction'),
+  iv: ivSchema,
+  encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
+});
+
+export const addMembersBodySchema = z.object({
+  members: z
+    .array(idSchema, { error: 'members must be a list of user ids' })
+    .min(1, 'Name at least one member to add')
+    .max(limits.groupMaxMembers, 'Too many members'),
+});
+
+export const renameGroupBodySchema = createGroupBodySchema.pick({ groupName: true });
+
+export const promoteAdminBodySchema = z.object({ userId: idSchema });
+
 export const historyQuerySchema = z.object({
   before: idSchema.optional(),
   after: idSchema.optional(),
   limit: z.coerce.number().int().min(1).max(limits.historyPageMax).optional(),
 });
+
+/**
+ * What an account shares. Read receipts are reciprocal: whoever does not send them sees no one's.
+ * Typing shows to the chat's other members or to no one; online state to contacts or to no one.
+ */
+export const privacySchema = z.object({
+  readReceipts: z.boolean({ error: 'readReceipts must be true or false' }),
+  typing: z.boolean({ error: 'typing must be true or false' }),
+  onlineVisibleTo: z.enum(['contacts', 'nobody'], {
+    error: 'onlineVisibleTo must be "contacts" or "nobody"',
+  }),
+});
+export type Privacy = z.infer<typeof privacySchema>;
+
+/** Until an account changes them: everything shared, as the spec's app does. */
+export const defaultPrivacy: Privacy = { readReceipts: true, typing: true, onlineVisibleTo: 'contacts' };
 
 /** Public user: never carries hashes, tokens or internal fields. */
 export const publicUserSchema = z.object({
@@ -149,6 +195,18 @@ export const publicUserSchema = z.object({
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
+/** A change to a group, shown as a system line in the chat. People are named as they are now. */
+export const groupNoticeSchema = z.object({
+  kind: z.enum(['created', 'added', 'removed', 'left', 'promoted', 'renamed', 'picture']),
+  by: publicUserSchema,
+  /** Who was added, removed, promoted, or left (and, after a last admin left, who was promoted). */
+  members: z.array(publicUserSchema),
+  /** The new name, for `created` and `renamed`. */
+  name: z.string().optional(),
+  at: z.string(),
+});
+export type GroupNotice = z.infer<typeof groupNoticeSchema>;
+
 export const chatViewSchema = z.object({
   _id: idSchema,
   isGroupChat: z.boolean(),
@@ -157,6 +215,12 @@ export const chatViewSchema = z.object({
   createdBy: idSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Groups: who may add, remove and promote members, rename the group and set its picture. */
+  admins: z.array(idSchema).optional(),
+  /** Groups: the picture's URL path, or null. */
+  groupPicture: z.string().nullable().optional(),
+  /** Groups: what changed, oldest first (the newest ones only). */
+  notices: z.array(groupNoticeSchema).optional(),
 });
 export type ChatView = z.infer<typeof chatViewSchema>;
 
@@ -172,6 +236,18 @@ export interface MessageView {
   createdAt: string;
   /** Position in the chat's history; clients page and catch up with it. */
   seq: number;
+  /** When the sender last edited it; absent when never edited. */
+  editedAt?: string;
+  /** Deleted for everyone: a tombstone, with no ciphertext and no keys. */
+  deleted?: true;
+  /** Each member's reaction, by user id, encrypted like a message; absent when there is none. */
+  reactions?: Record<string, SealedReaction>;
+}
+
+export interface SealedReaction {
+  content: string;
+  iv: string;
+  encryptedKeys: Record<string, string>;
 }
 
 export interface ApiSuccess<T> {

@@ -1,4 +1,4 @@
-import type { MessageView, SocketSendPayload } from '../http/schemas.ts';
+import type { MessageView, SealedReaction, SocketSendPayload } from '../http/schemas.ts';
 import type { ErrorBody } from '../errors.ts';
 
 /**
@@ -45,12 +45,40 @@ export interface TypingNotice {
   username?: string;
 }
 
+/** Which message a change is about. */
+export interface MessageRef {
+  chatId: string;
+  messageId: string;
+}
+
+export interface MessageEditedNotice extends MessageRef {
+  content: string;
+  iv: string;
+  encryptedKeys: Record<string, string>;
+  editedAt: string;
+}
+
+export interface ReactionNotice extends MessageRef {
+  userId: string;
+  /** null: the member took their reaction back. */
+  reaction: SealedReaction | null;
+}
+
 export interface ServerToClientEvents {
   'online list': (userIds: string[]) => void;
   offline: (userId: string) => void;
   online: (userId: string) => void;
   'message received': (payload: { message: MessageView }) => void;
   'update seen': (payload: { chatId: string; messageId: string; userId: string }) => void;
+  /** The sender edited a message (to every member, the sender's other devices included). */
+  'message edited': (notice: MessageEditedNotice) => void;
+  /** Deleted for everyone: show the tombstone. */
+  'message deleted': (notice: MessageRef) => void;
+  /** Deleted for me: sent only to the account that hid it, on every device. */
+  'message hidden': (notice: MessageRef) => void;
+  reaction: (notice: ReactionNotice) => void;
+  /** A group changed (members, admins, name, picture): fetch it again. Sent to members before and after. */
+  'chat updated': (notice: { chatId: string }) => void;
   typing: (notice: TypingNotice) => void;
   'stop typing': (notice: TypingNotice) => void;
   error: (error: ErrorBody) => void;

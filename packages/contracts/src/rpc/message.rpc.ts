@@ -5,6 +5,11 @@ import { attachmentOperations } from './attachment.rpc.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 const seenReport = z.object({ chatId: idSchema, messageId: idSchema });
+const sealed = z.object({
+  content: z.string(),
+  iv: z.string(),
+  encryptedKeys: z.record(z.string(), z.string()),
+});
 
 /** The message service: owns messages; learns chat membership from chat events. */
 export const messageRpc = defineRpcService('message', {
@@ -37,6 +42,19 @@ export const messageRpc = defineRpcService('message', {
   /** Marks messages seen by `userId` (only others' messages in chats the user belongs to). */
   markSeen: operation<{ marked: { chatId: string; messageId: string }[] }>()(
     z.object({ userId: idSchema, reports: z.array(seenReport).max(500) }),
+  ),
+  /** The sender replaces a message's text (within the time limit), keyed for the current members. */
+  edit: operation<{ message: MessageView }>()(sealed.extend({ userId: idSchema, messageId: idSchema })),
+  /**
+   * `everyone`: the sender deletes it for all (within the time limit); its ciphertext leaves the
+   * log and the read models. `me`: a member hides it from their own history, at any time.
+   */
+  remove: operation<{ chatId: string; messageId: string }>()(
+    z.object({ userId: idSchema, messageId: idSchema, scope: z.enum(['everyone', 'me']) }),
+  ),
+  /** Sets the member's reaction (encrypted like a message), or removes it with `reaction: null`. */
+  react: operation<{ chatId: string; messageId: string }>()(
+    z.object({ userId: idSchema, messageId: idSchema, reaction: sealed.nullable() }),
   ),
   /** One message in the API shape (trusted internal callers: the realtime gateway). */
   getMessage: operation<{ message: MessageView }>()(z.object({ messageId: idSchema })),

@@ -6,7 +6,7 @@ import {
   type KeyBackupSummary,
   type KeyStatus,
 } from '../http/key-backup.schemas.ts';
-import type { PublicUser } from '../http/schemas.ts';
+import { privacySchema, type Privacy, type PublicUser } from '../http/schemas.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 /** The user service: owns usernames, profiles, public keys and the encrypted key backups. */
@@ -38,6 +38,9 @@ export const userRpc = defineRpcService('user', {
   keyBackup: operation<{ backup: KeyBackupBlob; storedAt: string }>()(z.object({ userId: idSchema })),
   /** Stores or replaces the caller's backup; throttled per account. */
   storeKeyBackup: operation<KeyBackupSummary>()(z.object({ userId: idSchema, backup: keyBackupSchema })),
+  /** The caller's privacy switches (the defaults until changed). */
+  privacy: operation<{ privacy: Privacy }>()(z.object({ userId: idSchema })),
+  setPrivacy: operation<{ privacy: Privacy }>()(z.object({ userId: idSchema, privacy: privacySchema })),
   /** Returns the replaced picture key, so the caller can delete that blob. */
   updateProfile: operation<{ user: PublicUser; replacedPictureKey: string | null }>()(
     z.object({

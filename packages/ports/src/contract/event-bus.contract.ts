@@ -144,6 +144,57 @@ export const describeEventBusContract = (name: string, make: () => Promise<BusUn
     );
 
     it(
+      'erases events for good: reads, follows, groups and a reopened log skip them; the rest keep their positions',
+      withBus(make, async (bus, subject) => {
+        const sent = await bus.append('message', testEvent('e-1', { secret: 'first' }));
+        const kept = await bus.append('message', testEvent('e-2', { i: 2 }));
+        const edited = await bus.append('message', testEvent('e-1', { secret: 'second' }));
+        const deleted = await bus.append('message', testEvent('e-1', { deleted: true }));
+        await bus.erase('message', [sent.position, edited.position]);
+        await bus.erase('message', [sent.position, deleted.position + 100]); // already gone, never there
+
+        const read = async (from: EventBus) => {
+          const { events, version } = await from.readStream('message', 'e-1');
+          expect(events.map((e) => e.event.data)).toEqual([{ deleted: true }]);
+          expect(version).toBe(deleted.position);
+          expect((await from.readLast('message', 'e-1'))?.position).toBe(deleted.position);
+        };
+        await read(bus);
+        expect(await bus.headPosition('message')).toBe(deleted.position);
+
+        const followed: number[] = [];
+        const grouped: number[] = [];
+        const subs = [
+          await bus.follow({
+            context: 'message',
+            afterPosition: 0,
+            handler: (r) => void followed.push(r.position),
+          }),
+          await bus.subscribe({
+            durable: 'after-erase',
+            context: 'message',
+            startAt: 'beginning',
+            handler: (r) => void grouped.push(r.position),
+          }),
+        ];
+        const next = await bus.append('message', testEvent('e-3'));
+        await until(() => followed.includes(next.position) && grouped.includes(next.position), 'delivery');
+        expect(followed).toEqual([kept.position, deleted.position, next.position]);
+        expect(grouped).toEqual([kept.position, deleted.position, next.position]);
+        await Promise.all(subs.map((s) => s.stop()));
+
+        if (!subject.reopen) return;
+        const again = await subject.reopen();
+        try {
+          await read(again);
+          expect((await again.append('message', testEvent('e-4'))).position).toBe(next.position + 1);
+        } finally {
+          await again.close();
+        }
+      }),
+    );
+
+    it(
       'follow replays from a position in order, then stays live',
       withBus(make, async (bus) => {
         const appended = [];

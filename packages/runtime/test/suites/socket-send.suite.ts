@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ClientToServerEvents, MessageView, ServerToClientEvents } from '@veil/contracts';
+import type { MessageView } from '@veil/contracts';
 import { buildGroupPayload, decryptMessage } from '@veil/crypto';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { createApi, type Api } from '../support/api-client.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
-import { createUser, type TestUser } from '../support/users.ts';
-
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+import { socketPool, type ClientSocket } from '../support/sockets.ts';
+import { createGroup, createUser, type TestUser } from '../support/users.ts';
 
 /**
  * `send message` over a real socket into the whole app: the message service persists it and the
@@ -22,21 +21,8 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
   let carol: TestUser;
   let mallory: TestUser;
   let chatId: string;
-  const sockets: ClientSocket[] = [];
-
-  const connect = async (user: TestUser) => {
-    const socket: ClientSocket = io(veil.url, {
-      transports: ['websocket'],
-      auth: { token: user.accessToken },
-      extraHeaders: { origin: veil.url },
-    });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('connect_error', reject);
-    });
-    return socket;
-  };
+  const sockets = socketPool(() => veil.url);
+  const connect = sockets.connect;
 
   const keysFor = (...users: TestUser[]) => Object.fromEntries(users.map((u) => [u._id, u.keys.publicKey]));
 
@@ -60,15 +46,10 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
       ['sa', 'sb', 'sc', 'sm'].map((n) => createUser(api, n)),
     )) as [TestUser, TestUser, TestUser, TestUser];
     // The chat exists first: a first message to someone is the HTTP call, which creates it.
-    const created = await api.post(
-      `/api/v1/chat/creategroupchat`,
-      { groupName: 'socket senders', participants: [bob._id, carol._id] },
-      alice.accessToken,
-    );
-    chatId = created.body.data._id;
+    chatId = await createGroup(api, alice, 'socket senders', [bob, carol]);
   });
   afterAll(async () => {
-    for (const socket of sockets) socket.close();
+    sockets.closeAll();
     await veil.destroy();
   });
 

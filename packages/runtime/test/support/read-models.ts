@@ -5,6 +5,7 @@ export const serviceReadModels = [
   'chat_participants',
   'message_timeline',
   'message_memberships',
+  'message_receipt_settings',
   'auth_credentials',
   'auth_refresh_families',
   'auth_pending_registrations',

@@ -84,3 +84,14 @@ export const sendDirect = async (
     },
     from.accessToken,
   );
+
+/** A group created by `creator` with `others` over the spec's HTTP call; its chat id. */
+export const createGroup = async (api: Api, creator: TestUser, name: string, others: TestUser[]) => {
+  const created = await api.post(
+    '/api/v1/chat/creategroupchat',
+    { groupName: name, participants: others.map((user) => user._id) },
+    creator.accessToken,
+  );
+  if (created.status !== 201) throw new Error(`group not created: ${JSON.stringify(created.body)}`);
+  return created.body.data._id as string;
+};

@@ -109,6 +109,7 @@ export const credentialsProjection = (models: AuthReadModels): ProjectionDefinit
       case 'UserRegistered':
       case 'ProfilePictureChanged':
       case 'KeyBackupStored':
+      case 'PrivacyChanged':
         return;
       default: {
         // Every event of the contexts followed is named above: a new one must be decided on.

@@ -3,12 +3,21 @@ import {
   chatStreamId,
   createGroupBodySchema,
   pairStreamId,
+  renameGroupBodySchema,
   type chatRpc,
 } from '@veil/contracts';
-import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
+import {
+  loadAggregate,
+  newEvent,
+  withRetry,
+  type RpcImplementation,
+  type RunningProjection,
+} from '@veil/kernel';
 import type { Ports } from '@veil/ports';
+import { decideGroupChange, groupAggregate } from '../domain/group.decider.ts';
 import { ensureDirectChat } from './direct-pair.ts';
 import {
+  peopleNamedIn,
   toChatView,
   type ChatDoc,
   type ChatReadModels,
@@ -25,7 +34,7 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
   const { store, models, projection } = deps;
 
   const peopleOf = async (chats: ChatDoc[]): Promise<Map<string, ParticipantDoc>> => {
-    const ids = [...new Set(chats.flatMap((chat) => chat.members))];
+    const ids = [...new Set(chats.flatMap(peopleNamedIn))];
     return new Map((await models.participants.getMany(ids)).map((p) => [p._id, p]));
   };
 
@@ -84,6 +93,33 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
       );
       await projection.waitFor('chat', position);
       return { chat: await viewFor(await requireChat(chatId), userId), position };
+    },
+
+    async changeGroup({ userId, chatId, change }) {
+      if (change.kind === 'rename') {
+        const parsed = renameGroupBodySchema.safeParse({ groupName: change.name });
+        if (!parsed.success) throw new DomainError('VALIDATION_FAILED', parsed.error.issues[0]!.message);
+        change = { kind: 'rename', name: parsed.data.groupName };
+      }
+      if (change.kind === 'add') await requireUsers([...new Set(change.memberIds)]);
+      const before = await models.chats.get(chatId);
+      // Decided on the chat's own stream and appended with its version: of two admins changing
+      // the group at once, the second decides again on what the first did.
+      const position = await withRetry(async () => {
+        const { state, version } = await loadAggregate(store, groupAggregate, chatStreamId(chatId));
+        const decision = decideGroupChange(userId, chatId, change, state);
+        if (!decision) return null;
+        const event = newEvent(deps, decision.type, chatStreamId(chatId), decision.data);
+        return (await store.append('chat', event, { expectedVersion: version })).position;
+      });
+      if (position) await projection.waitFor('chat', position);
+      const chat = await requireChat(chatId);
+      const replaced = change.kind === 'picture' && position ? before?.pictureKey : null;
+      return {
+        chat: chat.members.includes(userId) ? await viewFor(chat, userId) : null,
+        position: position ?? chat.createdPosition,
+        ...(replaced && { replacedPictureKey: replaced }),
+      };
     },
 
     async ensureDirect({ userId, otherUserId }) {

@@ -1,4 +1,4 @@
-import type { ChatEvent, ChatView, MessageEvent, UserEvent } from '@veil/contracts';
+import type { ChatEvent, ChatView, GroupNotice, MessageEvent, UserEvent } from '@veil/contracts';
 import { mediaUrl, pairStreamId } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
@@ -22,7 +22,32 @@ export interface ChatDoc {
   pairKey: string | null;
   /** Position of the creating event in the chat log (other services wait for it). */
   createdPosition: number;
+  /** Groups: its admins (absent on chats stored before groups had admins: the creator). */
+  admins?: string[];
+  pictureKey?: string | null;
+  /** Groups: the newest changes, oldest first, for the chat's system lines. */
+  notices?: NoticeDoc[];
 }
+
+export interface NoticeDoc {
+  kind: GroupNotice['kind'];
+  by: string;
+  members: string[];
+  name?: string;
+  at: string;
+}
+
+/** System lines kept per group: the oldest fall off. */
+const noticesKept = 100;
+
+const withNotice = (chat: ChatDoc, notice: NoticeDoc): ChatDoc => ({
+  ...chat,
+  notices: [...(chat.notices ?? []), notice].slice(-noticesKept),
+  updatedAt: notice.at,
+});
+
+const adminsOf = (chat: ChatDoc) => chat.admins ?? [chat.createdBy];
+const without = (ids: readonly string[], id: string) => ids.filter((other) => other !== id);
 
 export interface ParticipantDoc {
   _id: string;
@@ -64,6 +89,18 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
           lastActivityId: event.data.chatId,
           pairKey: event.type === 'DirectChatCreated' ? pairStreamId(...event.data.members) : null,
           createdPosition: position,
+          ...(event.type === 'GroupChatCreated' && {
+            admins: [event.data.createdBy],
+            notices: [
+              {
+                kind: 'created',
+                by: event.data.createdBy,
+                members: [],
+                name: event.data.name,
+                at: event.occurredAt,
+              },
+            ],
+          }),
         });
         return;
       }
@@ -71,7 +108,85 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
         const chat = await chats.get(event.data.chatId);
         if (!chat) return;
         const members = [...new Set([...chat.members, ...event.data.members])];
-        await chats.put({ ...chat, members, updatedAt: event.occurredAt });
+        const notice: NoticeDoc = {
+          kind: 'added',
+          by: event.data.addedBy,
+          members: event.data.members,
+          at: event.occurredAt,
+        };
+        await chats.put(withNotice({ ...chat, members }, notice));
+        return;
+      }
+      case 'ChatMemberRemoved': {
+        const chat = await chats.get(event.data.chatId);
+        if (!chat || !chat.members.includes(event.data.memberId)) return;
+        const { memberId, removedBy } = event.data;
+        const changed = {
+          ...chat,
+          members: without(chat.members, memberId),
+          admins: without(adminsOf(chat), memberId),
+        };
+        await chats.put(
+          withNotice(changed, { kind: 'removed', by: removedBy, members: [memberId], at: event.occurredAt }),
+        );
+        return;
+      }
+      case 'ChatMemberLeft': {
+        const chat = await chats.get(event.data.chatId);
+        if (!chat || !chat.members.includes(event.data.memberId)) return;
+        const { memberId, newAdmin } = event.data;
+        const admins = without(adminsOf(chat), memberId);
+        let changed = withNotice(
+          {
+            ...chat,
+            members: without(chat.members, memberId),
+            admins: newAdmin ? [...admins, newAdmin] : admins,
+          },
+          { kind: 'left', by: memberId, members: [memberId], at: event.occurredAt },
+        );
+        if (newAdmin)
+          changed = withNotice(changed, {
+            kind: 'promoted',
+            by: memberId,
+            members: [newAdmin],
+            at: event.occurredAt,
+          });
+        await chats.put(changed);
+        return;
+      }
+      case 'ChatAdminPromoted': {
+        const chat = await chats.get(event.data.chatId);
+        if (!chat || adminsOf(chat).includes(event.data.memberId)) return;
+        const { memberId, promotedBy } = event.data;
+        const changed = { ...chat, admins: [...adminsOf(chat), memberId] };
+        await chats.put(
+          withNotice(changed, {
+            kind: 'promoted',
+            by: promotedBy,
+            members: [memberId],
+            at: event.occurredAt,
+          }),
+        );
+        return;
+      }
+      case 'GroupRenamed': {
+        const chat = await chats.get(event.data.chatId);
+        if (!chat) return;
+        const { name, renamedBy } = event.data;
+        await chats.put(
+          withNotice(
+            { ...chat, name },
+            { kind: 'renamed', by: renamedBy, members: [], name, at: event.occurredAt },
+          ),
+        );
+        return;
+      }
+      case 'GroupPictureChanged': {
+        const chat = await chats.get(event.data.chatId);
+        if (!chat) return;
+        const { pictureKey, changedBy } = event.data;
+        const notice: NoticeDoc = { kind: 'picture', by: changedBy, members: [], at: event.occurredAt };
+        await chats.put(withNotice({ ...chat, pictureKey }, notice));
         return;
       }
       case 'MessageSent': {
@@ -106,7 +221,13 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
       case 'UsernameClaimed':
       case 'UsernameReleased':
       case 'MessageSeen':
+      case 'MessageEdited':
+      case 'MessageDeleted':
+      case 'MessageHidden':
+      case 'ReactionSet':
+      case 'ReactionRemoved':
       case 'KeyBackupStored':
+      case 'PrivacyChanged':
         return;
       default: {
         // Every event of the contexts followed is named above: a new one must be decided on.
@@ -129,14 +250,15 @@ export const toChatView = (
   const ordered = chat.isGroupChat
     ? chat.members
     : [...chat.members.filter((id) => id !== viewerId), ...chat.members.filter((id) => id === viewerId)];
-  const participants = ordered.map((id) => {
+  const personOf = (id: string) => {
     const person = people.get(id);
     return {
       _id: id,
       username: person?.username ?? 'Deleted user',
       profilePicture: mediaUrl(person?.pictureKey ?? null),
     };
-  });
+  };
+  const participants = ordered.map(personOf);
   return {
     _id: chat._id,
     isGroupChat: chat.isGroupChat,
@@ -145,5 +267,22 @@ export const toChatView = (
     createdBy: chat.createdBy,
     createdAt: chat.createdAt,
     updatedAt: chat.updatedAt,
+    ...(chat.isGroupChat && {
+      admins: adminsOf(chat),
+      groupPicture: mediaUrl(chat.pictureKey ?? null),
+      notices: (chat.notices ?? []).map(({ kind, by, members, name, at }) => ({
+        kind,
+        by: personOf(by),
+        members: members.map(personOf),
+        ...(name !== undefined && { name }),
+        at,
+      })),
+    }),
   };
 };
+
+/** Everyone a chat's view names: its members and the people in its system lines. */
+export const peopleNamedIn = (chat: ChatDoc): string[] => [
+  ...chat.members,
+  ...(chat.notices ?? []).flatMap((notice) => [notice.by, ...notice.members]),
+];

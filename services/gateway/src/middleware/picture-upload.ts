@@ -95,3 +95,18 @@ const reencode = (bytes: Buffer, mime: string): Promise<Buffer> => {
       return image.gif().toBuffer();
   }
 };
+
+/** Runs `work` with the uploaded picture stored; a failure deletes it again, so no orphan blob stays. */
+export const withStoredPicture = async <T>(
+  deps: { blobs: BlobStore; ids: IdGenerator },
+  file: Express.Multer.File | undefined,
+  work: (key: string | null) => Promise<T>,
+): Promise<T> => {
+  const key = file ? await storePicture(deps, file) : null;
+  try {
+    return await work(key);
+  } catch (error) {
+    if (key) await deps.blobs.delete(key);
+    throw error;
+  }
+};

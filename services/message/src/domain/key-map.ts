@@ -19,3 +19,17 @@ export const checkKeyMapCoversMembers = (
     );
   }
 };
+
+/**
+ * Ciphertext as the server accepts it (a message, an edit, a reaction): keyed for exactly the
+ * chat's members, and within its size limit.
+ */
+export const checkSealedForMembers = (
+  sealed: { content: string; encryptedKeys: Record<string, string> },
+  members: readonly string[],
+  maxChars: number,
+  tooLarge: string,
+): void => {
+  checkKeyMapCoversMembers(sealed.encryptedKeys, members);
+  if (sealed.content.length > maxChars) throw new DomainError('PAYLOAD_TOO_LARGE', tooLarge);
+};

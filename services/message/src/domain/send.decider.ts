@@ -1,5 +1,5 @@
 import { DomainError, limits, type EventData } from '@veil/contracts';
-import { checkKeyMapCoversMembers } from './key-map.ts';
+import { checkSealedForMembers } from './key-map.ts';
 
 export interface SendMessage {
   /** The sender, from the verified token. */
@@ -43,10 +43,7 @@ const chatNotFound = () => new DomainError('CHAT_NOT_FOUND', 'Chat not found');
  */
 export const decideSend = (command: SendMessage, state: SendState): EventData<'MessageSent'> => {
   if (!state.members || !state.members.includes(command.userId)) throw chatNotFound();
-  checkKeyMapCoversMembers(command.encryptedKeys, state.members);
-  if (command.content.length > limits.messageCiphertextMaxChars) {
-    throw new DomainError('PAYLOAD_TOO_LARGE', 'Message is too large');
-  }
+  checkSealedForMembers(command, state.members, limits.messageCiphertextMaxChars, 'Message is too large');
   if (command.replyTo && state.replyToChat !== command.chatId) {
     throw new DomainError('VALIDATION_FAILED', 'replyTo must be a message of this chat');
   }

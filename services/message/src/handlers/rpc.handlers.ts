@@ -1,6 +1,14 @@
-import { DomainError, limits, messageStreamId, messageViewFromEvent, type messageRpc } from '@veil/contracts';
+import {
+  DomainError,
+  limits,
+  messageStreamId,
+  messageViewFromEvent,
+  type MessageView,
+  type messageRpc,
+} from '@veil/contracts';
 import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Filter, Ports } from '@veil/ports';
+import { visibleSeenBy } from '../domain/receipts-visibility.ts';
 import { decideSeen } from '../domain/seen.decider.ts';
 import { decideSend } from '../domain/send.decider.ts';
 import {
@@ -10,6 +18,7 @@ import {
 } from '../projections/timeline.projection.ts';
 import type { AttachmentSettings } from '../settings.ts';
 import { attachmentHandlers } from './attachment.handlers.ts';
+import { changeHandlers } from './change.handlers.ts';
 import { ownWrites } from './own-writes.ts';
 
 type Deps = Pick<Ports, 'clock' | 'ids' | 'blobs'> & {
@@ -24,11 +33,12 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
   const written = ownWrites(projection, 'message');
 
   /** Membership comes from chat events; a chat created a moment ago may still be on its way. */
-  const membersOf = async (chatId: string, afterChatPosition?: number) => {
+  const membershipOf = async (chatId: string, afterChatPosition?: number) => {
     if (afterChatPosition) await projection.waitFor('chat', afterChatPosition);
-    const membership = await projection.readFresh('chat', () => models.memberships.get(chatId), Boolean);
-    return membership?.members ?? null;
+    return projection.readFresh('chat', () => models.memberships.get(chatId), Boolean);
   };
+  const membersOf = async (chatId: string, afterChatPosition?: number) =>
+    (await membershipOf(chatId, afterChatPosition))?.members ?? null;
 
   /** Uploads completed a moment ago, perhaps through another replica, are caught up with once. */
   const attachmentsNamed = async (ids: string[]) => {
@@ -40,16 +50,29 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
     return new Map(docs.map((doc) => [doc._id, doc]));
   };
 
+  /** The chat's membership, for one of its members; anyone else is told it does not exist. */
   const requireMember = async (chatId: string, userId: string) => {
+    const membership = await membershipOf(chatId);
     // Not yours answers as "not found": chat ids cannot be probed for existence.
-    if (!(await membersOf(chatId))?.includes(userId))
-      throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+    if (!membership?.members.includes(userId)) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+    return membership;
   };
 
   const withReplies = async (docs: MessageDoc[]) => {
     const replyIds = [...new Set(docs.flatMap((d) => (d.replyTo ? [d.replyTo] : [])))];
     const replies = new Map((await models.messages.getMany(replyIds)).map((d) => [d._id, d]));
     return docs.map((doc) => toMessageView(doc, doc.replyTo ? (replies.get(doc.replyTo) ?? null) : null));
+  };
+
+  /** Each message's `seenBy` as `viewerId` may see it (their read-receipt switch and the readers'). */
+  const withVisibleReceipts = async (views: MessageView[], viewerId: string) => {
+    const readers = [...new Set([viewerId, ...views.flatMap((view) => Object.keys(view.seenBy))])];
+    const silent = new Set(
+      (await models.receipts.getMany(readers)).filter((doc) => !doc.readReceipts).map((doc) => doc._id),
+    );
+    if (!silent.size) return views;
+    const sends = (id: string) => !silent.has(id);
+    return views.map((view) => ({ ...view, seenBy: visibleSeenBy(view.seenBy, viewerId, sends) }));
   };
 
   /**
@@ -68,6 +91,8 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
   };
 
   return {
+    ...changeHandlers({ ...deps, written, membersOf: (chatId) => membersOf(chatId), viewsOf: withReplies }),
+
     async send(command) {
       const { userId, chatId, replyTo, afterChatPosition, clientMessageId } = command;
       const members = await membersOf(chatId, afterChatPosition);
@@ -109,13 +134,17 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
     },
 
     async history({ userId, chatId, before, after, limit }) {
-      await requireMember(chatId, userId);
+      const membership = await requireMember(chatId, userId);
       await written.applied(userId);
       const pageSize = Math.min(limit ?? limits.historyPageDefault, limits.historyPageMax);
       const seq: Record<string, number> = {};
       if (before !== undefined) seq.$lt = before;
       if (after !== undefined) seq.$gt = after;
       const filter: Filter = Object.keys(seq).length ? { chat: chatId, seq } : { chat: chatId };
+      // Someone added to a group reads it from the moment they joined: earlier messages were
+      // never keyed for them (docs/decisions.md, "Group membership and history").
+      const joinedAt = membership.joinedAt?.[userId];
+      if (joinedAt) filter.createdAt = { $gte: joinedAt };
       // Catch-up after a reconnect reads forwards from `after`; paging reads backwards from the newest.
       const forwards = after !== undefined && before === undefined;
       const page = await models.messages.find(filter, {
@@ -123,9 +152,10 @@ export const messageRpcHandlers = (deps: Deps): RpcImplementation<typeof message
         limit: pageSize + 1,
       });
       const hasMore = page.length > pageSize;
-      const docs = page.slice(0, pageSize);
+      // Messages the user deleted for themselves are left out; the page may then be shorter.
+      const docs = page.slice(0, pageSize).filter((doc) => !doc.hiddenFor?.includes(userId));
       if (!forwards) docs.reverse();
-      return { messages: await withReplies(docs), hasMore };
+      return { messages: await withVisibleReceipts(await withReplies(docs), userId), hasMore };
     },
 
     async markSeen({ userId, reports }) {

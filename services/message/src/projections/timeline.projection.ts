@@ -1,4 +1,11 @@
-import type { AttachmentEvent, ChatEvent, MessageEvent, MessageView } from '@veil/contracts';
+import type {
+  AttachmentEvent,
+  ChatEvent,
+  MessageEvent,
+  MessageView,
+  SealedReaction,
+  UserEvent,
+} from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 import {
@@ -7,6 +14,7 @@ import {
   markSentAttachments,
   type AttachmentDoc,
 } from './attachments.projection.ts';
+import { eraseMessageContent, type ContentLog } from './content-purge.ts';
 
 /**
  * The message service's read models: every chat's timeline, and chat membership learnt from
@@ -27,17 +35,33 @@ export interface MessageDoc {
   seq: number;
   /** The sender's key for this message, when it sent one: a retry finds the stored message by it. */
   clientMessageId?: string;
+  editedAt?: string;
+  /** Deleted for everyone: content, iv and keys are empty, reactions gone. */
+  deleted?: true;
+  /** Each member's encrypted reaction, by user id. */
+  reactions?: Record<string, SealedReaction>;
+  /** Members who deleted it for themselves: their history leaves it out. */
+  hiddenFor?: string[];
 }
 
 export interface MembershipDoc {
   _id: string;
   isGroupChat: boolean;
   members: string[];
+  /** When members added to a group joined: they read its history from then on. */
+  joinedAt?: Record<string, string>;
+}
+
+/** Members who turned read receipts off (a user with no document sends them). */
+export interface ReceiptsDoc {
+  _id: string;
+  readReceipts: boolean;
 }
 
 export type MessageReadModels = {
   messages: Collection<MessageDoc>;
   memberships: Collection<MembershipDoc>;
+  receipts: Collection<ReceiptsDoc>;
   attachments: Collection<AttachmentDoc>;
 };
 
@@ -47,6 +71,7 @@ export const openMessageReadModels = async (readStore: ReadStore): Promise<Messa
     { fields: { sender: 1, clientMessageId: 1 } },
   ]),
   memberships: await readStore.collection<MembershipDoc>('message_memberships'),
+  receipts: await readStore.collection<ReceiptsDoc>('message_receipt_settings'),
   attachments: await readStore.collection<AttachmentDoc>('message_attachments', attachmentIndexes),
 });
 
@@ -74,17 +99,92 @@ export const messageDocOf = (
   };
 };
 
-export const timelineProjection = (models: MessageReadModels): ProjectionDefinition<MessageReadModels> => ({
+/**
+ * The tombstone of a message deleted for everyone: who sent it, when, where in the history,
+ * and nothing of its content. Built from the MessageDeleted event alone, because a replay no
+ * longer meets the message's MessageSent (erased from the log).
+ */
+const tombstoneOf = (
+  event: Extract<MessageEvent, { type: 'MessageDeleted' }>,
+  existing: MessageDoc | null,
+): MessageDoc => ({
+  _id: event.data.messageId,
+  chat: event.data.chatId,
+  sender: event.data.senderId,
+  content: '',
+  iv: '',
+  encryptedKeys: {},
+  replyTo: existing?.replyTo ?? null,
+  seenBy: existing?.seenBy ?? {},
+  createdAt: event.data.sentAt,
+  seq: event.data.seq,
+  deleted: true,
+  ...(existing?.hiddenFor && { hiddenFor: existing.hiddenFor }),
+});
+
+/**
+ * `log` is the message log itself: applying a deletion erases the message's content from it
+ * (docs/event-backbone.md, "Erasing events"), here, where it is retried until it succeeds and
+ * checkpointed, so a crash between recording the deletion and erasing cannot leave content
+ * behind. Content that reaches a message after its deletion (an edit or a reaction racing it)
+ * is erased as it arrives.
+ */
+export const timelineProjection = (
+  models: MessageReadModels,
+  log: ContentLog,
+): ProjectionDefinition<MessageReadModels> => ({
   name: 'message_timeline',
-  contexts: ['message', 'chat', 'attachment'],
+  contexts: ['message', 'chat', 'user', 'attachment'],
   models,
-  async handle({ event: raw, position }, { messages, memberships, attachments }) {
-    const event = raw as MessageEvent | ChatEvent | AttachmentEvent;
+  async handle({ event: raw, position }, { messages, memberships, receipts, attachments }) {
+    const event = raw as MessageEvent | ChatEvent | UserEvent | AttachmentEvent;
     switch (event.type) {
       case 'MessageSent': {
         const existing = await messages.get(event.data.messageId);
+        if (existing?.deleted) return log.erase('message', [position]);
         await messages.put(messageDocOf(event, position, existing?.seenBy ?? {}));
         await markSentAttachments(event, attachments);
+        return;
+      }
+      case 'MessageEdited': {
+        const message = await messages.get(event.data.messageId);
+        if (message?.deleted) return log.erase('message', [position]);
+        if (message) {
+          const { content, iv, encryptedKeys } = event.data;
+          await messages.put({ ...message, content, iv, encryptedKeys, editedAt: event.occurredAt });
+        }
+        return;
+      }
+      case 'MessageDeleted': {
+        const existing = await messages.get(event.data.messageId);
+        await messages.put(tombstoneOf(event, existing));
+        await eraseMessageContent(log, event.data.messageId);
+        return;
+      }
+      case 'MessageHidden': {
+        const message = await messages.get(event.data.messageId);
+        const hiddenFor = message?.hiddenFor ?? [];
+        if (message && !hiddenFor.includes(event.data.userId)) {
+          await messages.put({ ...message, hiddenFor: [...hiddenFor, event.data.userId] });
+        }
+        return;
+      }
+      case 'ReactionSet': {
+        const message = await messages.get(event.data.messageId);
+        if (message?.deleted) return log.erase('message', [position]);
+        if (message) {
+          const { userId, content, iv, encryptedKeys } = event.data;
+          const reactions = { ...message.reactions, [userId]: { content, iv, encryptedKeys } };
+          await messages.put({ ...message, reactions });
+        }
+        return;
+      }
+      case 'ReactionRemoved': {
+        const message = await messages.get(event.data.messageId);
+        if (message?.reactions?.[event.data.userId]) {
+          const { [event.data.userId]: _removed, ...reactions } = message.reactions;
+          await messages.put({ ...message, reactions });
+        }
         return;
       }
       case 'MessageSeen': {
@@ -105,14 +205,38 @@ export const timelineProjection = (models: MessageReadModels): ProjectionDefinit
       case 'ChatMembersAdded': {
         const membership = await memberships.get(event.data.chatId);
         if (membership) {
+          const joined = Object.fromEntries(event.data.members.map((id) => [id, event.occurredAt]));
           await memberships.put({
             ...membership,
             members: [...new Set([...membership.members, ...event.data.members])],
+            joinedAt: { ...membership.joinedAt, ...joined },
           });
         }
         return;
       }
+      case 'ChatMemberRemoved':
+      case 'ChatMemberLeft': {
+        const membership = await memberships.get(event.data.chatId);
+        if (membership?.members.includes(event.data.memberId)) {
+          const members = membership.members.filter((id) => id !== event.data.memberId);
+          await memberships.put({ ...membership, members });
+        }
+        return;
+      }
+      case 'PrivacyChanged':
+        await receipts.put({ _id: event.data.userId, readReceipts: event.data.privacy.readReceipts });
+        return;
+      case 'ChatAdminPromoted':
+      case 'GroupRenamed':
+      case 'GroupPictureChanged':
       case 'DirectPairClaimed':
+      case 'UsernameClaimed':
+      case 'UsernameReleased':
+      case 'UserRegistered':
+      case 'UserRenamed':
+      case 'ProfilePictureChanged':
+      case 'UserRegistrationCancelled':
+      case 'KeyBackupStored':
         return;
       case 'AttachmentUploadStarted':
       case 'AttachmentUploadCompleted':
@@ -139,4 +263,7 @@ export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): Mess
   seenBy: doc.seenBy,
   createdAt: doc.createdAt,
   seq: doc.seq,
+  ...(doc.editedAt && { editedAt: doc.editedAt }),
+  ...(doc.deleted && { deleted: true }),
+  ...(doc.reactions && Object.keys(doc.reactions).length > 0 && { reactions: doc.reactions }),
 });

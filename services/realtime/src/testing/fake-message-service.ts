@@ -58,18 +58,20 @@ export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<
     return { sent: first.event as Sent, position: first.position, seenBy };
   };
 
-  const notPartOfThisDouble = async (): Promise<never> => {
+  const notHere = async (): Promise<never> => {
     throw new DomainError('UNAVAILABLE', 'not part of this test double');
   };
-
   const handle: RpcServeHandle = await serveRpc(rpc, messageRpc, {
-    send: notPartOfThisDouble,
-    history: notPartOfThisDouble,
-    startUpload: notPartOfThisDouble,
-    uploadInProgress: notPartOfThisDouble,
-    completeUpload: notPartOfThisDouble,
-    cancelUpload: notPartOfThisDouble,
-    readableBlob: notPartOfThisDouble,
+    send: notHere,
+    history: notHere,
+    edit: notHere,
+    remove: notHere,
+    react: notHere,
+    startUpload: notHere,
+    uploadInProgress: notHere,
+    completeUpload: notHere,
+    cancelUpload: notHere,
+    readableBlob: notHere,
     async getMessage({ messageId }) {
       if (failures > 0) {
         failures -= 1;

@@ -1,4 +1,4 @@
-import type { UserEvent } from '@veil/contracts';
+import { defaultPrivacy, type Privacy, type UserEvent } from '@veil/contracts';
 import type { Aggregate } from '@veil/kernel';
 
 /** The profile aggregate (`user-<userId>`): what commands need to decide, nothing more. */
@@ -7,11 +7,18 @@ export interface ProfileState {
   cancelled: boolean;
   username: string;
   pictureKey: string | null;
+  privacy: Privacy;
 }
 
 export const profileAggregate: Aggregate<ProfileState, UserEvent> = {
   context: 'user',
-  initialState: () => ({ exists: false, cancelled: false, username: '', pictureKey: null }),
+  initialState: () => ({
+    exists: false,
+    cancelled: false,
+    username: '',
+    pictureKey: null,
+    privacy: defaultPrivacy,
+  }),
   evolve: (state, event) => {
     switch (event.type) {
       case 'UserRegistered':
@@ -22,6 +29,8 @@ export const profileAggregate: Aggregate<ProfileState, UserEvent> = {
         return { ...state, pictureKey: event.data.pictureKey };
       case 'UserRegistrationCancelled':
         return { ...state, cancelled: true };
+      case 'PrivacyChanged':
+        return { ...state, privacy: event.data.privacy };
       case 'UsernameClaimed':
       case 'UsernameReleased':
       case 'KeyBackupStored':

@@ -1,4 +1,11 @@
-import { DomainError, publicKeySchema, userStreamId, usernameSchema, type userRpc } from '@veil/contracts';
+import {
+  DomainError,
+  defaultPrivacy,
+  publicKeySchema,
+  userStreamId,
+  usernameSchema,
+  type userRpc,
+} from '@veil/contracts';
 import { importPublicKeySpkiBase64 } from '@veil/crypto';
 import { loadAggregate, newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Collection, Ports } from '@veil/ports';
@@ -97,6 +104,23 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
         limit: 200,
       });
       return { users: found.map(toPublicUser) };
+    },
+
+    async privacy({ userId }) {
+      return { privacy: (await requireUser(userId)).privacy ?? defaultPrivacy };
+    },
+
+    async setPrivacy({ userId, privacy }) {
+      const streamId = userStreamId(userId);
+      const { state, version } = await loadAggregate(store, profileAggregate, streamId);
+      if (!isActive(state)) throw new DomainError('USER_NOT_FOUND', 'User not found');
+      const { position } = await store.append(
+        'user',
+        newEvent(deps, 'PrivacyChanged', streamId, { userId, privacy }),
+        { expectedVersion: version },
+      );
+      await directory.waitFor('user', position);
+      return { privacy };
     },
 
     async publicKey({ userId }) {

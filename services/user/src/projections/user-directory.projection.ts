@@ -1,4 +1,4 @@
-import { mediaUrl, type PublicUser, type UserEvent } from '@veil/contracts';
+import { mediaUrl, type Privacy, type PublicUser, type UserEvent } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -10,6 +10,8 @@ export interface UserDoc {
   pictureKey: string | null;
   publicKey: string;
   registeredAt: string;
+  /** Absent until the owner changes a switch: the defaults. */
+  privacy?: Privacy;
 }
 
 export const openUserDirectory = (readStore: ReadStore): Promise<Collection<UserDoc>> =>
@@ -60,6 +62,11 @@ export const userDirectoryProjection = (
       case 'UserRegistrationCancelled':
         await users.delete(event.data.userId);
         return;
+      case 'PrivacyChanged': {
+        const doc = await users.get(event.data.userId);
+        if (doc) await users.put({ ...doc, privacy: event.data.privacy });
+        return;
+      }
       case 'UsernameClaimed':
       case 'UsernameReleased':
       case 'KeyBackupStored':

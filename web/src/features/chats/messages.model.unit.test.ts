@@ -27,6 +27,7 @@ const message = (
   seq,
   decryptedContent: `text ${id}`,
   readState: 'read',
+  reactionTexts: {},
 });
 
 describe('mergeMessages', () => {

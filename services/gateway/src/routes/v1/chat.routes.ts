@@ -1,7 +1,19 @@
-import { Router } from 'express';
-import { createGroupBodySchema, historyQuerySchema, idSchema, parseWith } from '@veil/contracts';
+import { Router, type Request, type Response } from 'express';
+import {
+  addMembersBodySchema,
+  createGroupBodySchema,
+  historyQuerySchema,
+  idSchema,
+  parseWith,
+  promoteAdminBodySchema,
+  renameGroupBodySchema,
+  type chatRpc,
+  type RpcInput,
+} from '@veil/contracts';
+import type { BlobStore, IdGenerator } from '@veil/ports';
 import { z } from 'zod';
 import { currentUserId } from '../../middleware/auth.ts';
+import { pictureUpload, withStoredPicture } from '../../middleware/picture-upload.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
 import { respond } from './respond.ts';
 
@@ -11,8 +23,29 @@ const seqQuerySchema = historyQuerySchema.extend({
 });
 
 /** `/api/v1/chat/*` (spec section 7). Every route needs a token; a chat you are not in is "not found". */
-export const chatRoutes = ({ services }: { services: ServiceClients }): Router => {
+export const chatRoutes = ({
+  services,
+  blobs,
+  ids,
+}: {
+  services: ServiceClients;
+  blobs: BlobStore;
+  ids: IdGenerator;
+}): Router => {
   const router = Router();
+
+  type GroupChange = RpcInput<typeof chatRpc.operations.changeGroup>['change'];
+  /** A group change by the caller; answers with the group as the caller now sees it (null once gone). */
+  const changeGroup = async (req: Request, res: Response, change: GroupChange, done: string) => {
+    const chatId = parseWith(idSchema, req.params.chatId);
+    const { chat, replacedPictureKey } = await services.chat.changeGroup({
+      userId: currentUserId(res),
+      chatId,
+      change,
+    });
+    if (replacedPictureKey) await blobs.delete(replacedPictureKey);
+    respond(res, 200, done, chat);
+  };
 
   router.get('/getallchats', async (_req, res) => {
     respond(
@@ -59,6 +92,39 @@ export const chatRoutes = ({ services }: { services: ServiceClients }): Router =
       memberIds: body.participants,
     });
     respond(res, 201, 'Group chat created', chat);
+  });
+
+  // Groups (docs/api.md, "Groups"): admins add, remove and promote members, rename the group and
+  // set its picture; any member leaves.
+  router.post('/:chatId/members', async (req, res) => {
+    const { members } = parseWith(addMembersBodySchema, req.body);
+    await changeGroup(req, res, { kind: 'add', memberIds: members }, 'Members added');
+  });
+
+  router.delete('/:chatId/members/:userId', async (req, res) => {
+    const memberId = parseWith(idSchema, req.params.userId);
+    await changeGroup(req, res, { kind: 'remove', memberId }, 'Member removed');
+  });
+
+  router.post('/:chatId/admins', async (req, res) => {
+    const { userId } = parseWith(promoteAdminBodySchema, req.body);
+    await changeGroup(req, res, { kind: 'promote', memberId: userId }, 'Admin added');
+  });
+
+  router.put('/:chatId/name', async (req, res) => {
+    const { groupName } = parseWith(renameGroupBodySchema, req.body);
+    await changeGroup(req, res, { kind: 'rename', name: groupName }, 'Group renamed');
+  });
+
+  /** Multipart with a `profilePicture` part, as profiles send theirs; without one, the picture is removed. */
+  router.put('/:chatId/picture', pictureUpload, async (req, res) => {
+    await withStoredPicture({ blobs, ids }, req.file, (pictureKey) =>
+      changeGroup(req, res, { kind: 'picture', pictureKey }, 'Group picture changed'),
+    );
+  });
+
+  router.post('/:chatId/leave', async (req, res) => {
+    await changeGroup(req, res, { kind: 'leave' }, 'Left the group');
   });
 
   return router;

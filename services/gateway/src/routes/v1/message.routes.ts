@@ -1,5 +1,13 @@
 import { Router } from 'express';
-import { idSchema, parseWith, sendGroupBodySchema, sendIndividualBodySchema } from '@veil/contracts';
+import {
+  deleteMessageQuerySchema,
+  editMessageBodySchema,
+  idSchema,
+  parseWith,
+  reactionBodySchema,
+  sendGroupBodySchema,
+  sendIndividualBodySchema,
+} from '@veil/contracts';
 import { currentUserId } from '../../middleware/auth.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
 import { respond } from './respond.ts';
@@ -48,6 +56,45 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       ...(body.attachments?.length && { attachments: body.attachments }),
     });
     respond(res, 201, 'Message sent', { message });
+  });
+
+  /** The sender's new text, encrypted for the chat's current members (docs/api.md, "Changing a message"). */
+  router.put('/:messageId', async (req, res) => {
+    const messageId = parseWith(idSchema, req.params.messageId);
+    const body = parseWith(editMessageBodySchema, req.body);
+    const { message } = await services.message.edit({
+      userId: currentUserId(res),
+      messageId,
+      content: body.encryptedMessage,
+      iv: body.iv,
+      encryptedKeys: body.encryptedKeys,
+    });
+    respond(res, 200, 'Message edited', { message });
+  });
+
+  router.delete('/:messageId', async (req, res) => {
+    const messageId = parseWith(idSchema, req.params.messageId);
+    const query = parseWith(deleteMessageQuerySchema, req.query);
+    const deleted = await services.message.remove({
+      userId: currentUserId(res),
+      messageId,
+      scope: query.for,
+    });
+    respond(res, 200, 'Message deleted', deleted);
+  });
+
+  router.put('/:messageId/reaction', async (req, res) => {
+    const messageId = parseWith(idSchema, req.params.messageId);
+    const body = parseWith(reactionBodySchema, req.body);
+    const reaction = { content: body.encryptedReaction, iv: body.iv, encryptedKeys: body.encryptedKeys };
+    const reacted = await services.message.react({ userId: currentUserId(res), messageId, reaction });
+    respond(res, 200, 'Reaction set', reacted);
+  });
+
+  router.delete('/:messageId/reaction', async (req, res) => {
+    const messageId = parseWith(idSchema, req.params.messageId);
+    const reacted = await services.message.react({ userId: currentUserId(res), messageId, reaction: null });
+    respond(res, 200, 'Reaction removed', reacted);
   });
 
   return router;

@@ -4,6 +4,7 @@ import {
   loginBodySchema,
   parseKeyBackupText,
   parseWith,
+  privacySchema,
   refreshBodySchema,
   registerBodySchema,
   updatePasswordBodySchema,
@@ -11,7 +12,7 @@ import {
 } from '@veil/contracts';
 import type { BlobStore, IdGenerator } from '@veil/ports';
 import { currentUserId } from '../../middleware/auth.ts';
-import { pictureUpload, storePicture } from '../../middleware/picture-upload.ts';
+import { pictureUpload, withStoredPicture } from '../../middleware/picture-upload.ts';
 import type { WriteLimits } from '../../middleware/write-limits.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
 import { keyBackupRoutes } from './key-backup.routes.ts';
@@ -32,19 +33,8 @@ interface Deps {
 export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps): Router => {
   const router = Router();
 
-  /** Runs `work` with the uploaded picture stored; a failure deletes it again, so no orphan blob stays. */
-  const withPicture = async <T>(
-    file: Express.Multer.File | undefined,
-    work: (key: string | null) => Promise<T>,
-  ) => {
-    const key = file ? await storePicture({ blobs, ids }, file) : null;
-    try {
-      return await work(key);
-    } catch (error) {
-      if (key) await blobs.delete(key);
-      throw error;
-    }
-  };
+  const withPicture = <T>(file: Express.Multer.File | undefined, work: (key: string | null) => Promise<T>) =>
+    withStoredPicture({ blobs, ids }, file, work);
 
   router.post('/register', writes.byIp, pictureUpload, async (req, res) => {
     const body = parseWith(registerBodySchema, req.body);
@@ -132,6 +122,22 @@ export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps):
     const body = parseWith(updatePasswordBodySchema, req.body);
     await services.auth.changePassword({ userId: currentUserId(res), password: body.password });
     respond(res, 200, 'Password updated successfully', {});
+  });
+
+  /** The caller's privacy switches (docs/api.md, "Privacy"); the server enforces them. */
+  router.get('/privacy', requireAuth, async (_req, res) => {
+    respond(
+      res,
+      200,
+      'Privacy settings',
+      (await services.user.privacy({ userId: currentUserId(res) })).privacy,
+    );
+  });
+
+  router.put('/privacy', requireAuth, writes.byUser, async (req, res) => {
+    const privacy = parseWith(privacySchema, req.body);
+    const result = await services.user.setPrivacy({ userId: currentUserId(res), privacy });
+    respond(res, 200, 'Privacy settings saved', result.privacy);
   });
 
   router.use(keyBackupRoutes({ services, requireAuth, writes }));

@@ -7,6 +7,7 @@ import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../..
 import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { holdReceipt, withHeldReceipts } from '../held-receipts.ts';
+import { followMessageChanges, type HistoryChange } from './live-message-changes.ts';
 import { catchUpAfter, mergeMessages, newestSeq, type MessageWindow } from '../messages.model.ts';
 
 export interface HistoryArgs {
@@ -102,6 +103,13 @@ export const messagesApi = api.injectEndpoints({
 
         socket.on('message received', onMessage);
         socket.on('update seen', onSeen);
+        const applyChange = (change: HistoryChange) =>
+          whenLoaded(() =>
+            updateCachedData((draft) => {
+              draft.messages = change(current(draft).messages);
+            }),
+          );
+        const stopChanges = followMessageChanges(socket, chatId, userId, applyChange);
         const stopOnConnect = onSocketConnect(() => void catchUp());
         try {
           await cacheDataLoaded;
@@ -113,6 +121,7 @@ export const messagesApi = api.injectEndpoints({
         await cacheEntryRemoved;
         socket.off('message received', onMessage);
         socket.off('update seen', onSeen);
+        stopChanges();
         stopOnConnect();
       },
     }),

@@ -4,6 +4,7 @@ import { useAppSelector } from '../../../app/hooks.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { useGetChatsQuery } from '../api/chats.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
+import { useGroupUpdates } from '../hooks/use-group-updates.ts';
 import { ChatList } from './chat-list.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { ChatWindow } from './chat-window.tsx';
@@ -21,6 +22,7 @@ export const AllChatsPage = () => {
   const { data: onlineIds = [] } = useGetOnlineUsersQuery(me?._id ?? '', { skip: !me });
   const [listOpen, setListOpen] = useState(false);
   const [creating, setCreating] = useState(false);
+  useGroupUpdates();
 
   // A chat that is open but not listed is new (a cached list predates it): fetch the list again.
   // Once per chat id: an id that is not ours at all must not refetch forever.

@@ -1,20 +1,23 @@
-import type { ChatView } from '@veil/contracts';
+import type { ChatView, PublicUser } from '@veil/contracts';
+import { useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
+import { GroupInfoPanel } from './group-info-panel.tsx';
 
 interface ChatHeaderProps {
   chat: ChatView;
+  me: PublicUser;
   title: string;
   online: boolean;
   onShowList: () => void;
 }
 
-export const ChatHeader = ({ chat, title, online, onShowList }: ChatHeaderProps) => (
+export const ChatHeader = ({ chat, me, title, online, onShowList }: ChatHeaderProps) => (
   <header className="chat-header">
     <ChatListButton onClick={onShowList} />
     <Avatar
       name={title}
-      picture={chat.isGroupChat ? null : chat.participants[0]?.profilePicture}
+      picture={chat.isGroupChat ? chat.groupPicture : chat.participants[0]?.profilePicture}
       online={online}
     />
     <div className="chat-header__text">
@@ -25,5 +28,19 @@ export const ChatHeader = ({ chat, title, online, onShowList }: ChatHeaderProps)
         <p className="chat-header__members">{chat.participants.map((p) => p.username).join(', ')}</p>
       )}
     </div>
+    {chat.isGroupChat && <GroupInfoButton chat={chat} me={me} />}
   </header>
 );
+
+/** Opens the group's details: members, admins, name, picture, leaving. */
+const GroupInfoButton = ({ chat, me }: { chat: ChatView; me: PublicUser }) => {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="button chat-header__info" onClick={() => setOpen(true)}>
+        Group info
+      </button>
+      {open && <GroupInfoPanel chat={chat} me={me} onClose={() => setOpen(false)} />}
+    </>
+  );
+};

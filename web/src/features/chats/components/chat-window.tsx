@@ -95,6 +95,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
     <div className="chat-window">
       <ChatHeader
         chat={chat}
+        me={me}
         title={title}
         online={otherId !== undefined && online.includes(otherId)}
         onShowList={onShowList}
@@ -109,7 +110,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
       )}
       <MessageList
         chat={chat}
-        myId={me._id}
+        me={me}
         messages={history.messages}
         hasMore={history.hasMore}
         onReply={onReply}

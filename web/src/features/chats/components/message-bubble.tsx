@@ -1,11 +1,17 @@
-import { memo, useCallback } from 'react';
+import { memo, useCallback, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { restoreRequested } from '../../../lib/key-backup.slice.ts';
 import { ReplyIcon } from '../../../components/icons.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { noKeyHereText } from '../../../lib/read-state.ts';
+import type { MessageActions } from '../hooks/use-message-actions.ts';
+import { canChangeForEveryone } from '../message-changes.ts';
 import { replyPreview } from '../messages.model.ts';
 import { AttachmentList } from '../attachments/attachment-view.tsx';
+import { MessageActionsMenu } from './message-actions-menu.tsx';
+import { ForwardDialog } from './forward-dialog.tsx';
+import { MessageEditForm } from './message-edit-form.tsx';
+import { ReactionBar } from './reaction-bar.tsx';
 import { SeenTicks } from './seen-ticks.tsx';
 
 interface MessageBubbleProps {
@@ -17,7 +23,13 @@ interface MessageBubbleProps {
   /** Observes the element for read receipts; only given for others' unseen messages. */
   track: ((messageId: string, element: Element | null) => void) | null;
   onReply: (message: DisplayMessage) => void;
+  myId: string;
+  /** Who a user id is, for reactions and the actions menu's name. */
+  nameOf: (userId: string) => string;
+  actions: MessageActions;
 }
+
+export const deletedText = 'This message was deleted';
 
 const noKeyHereLead = noKeyHereText.replace(/restore it$/, '');
 
@@ -25,6 +37,12 @@ const noKeyHereLead = noKeyHereText.replace(/restore it$/, '');
 const MessageText = ({ message }: { message: DisplayMessage }) => {
   const dispatch = useAppDispatch();
   const state = message.readState;
+  if (message.deleted)
+    return (
+      <p className="message__text message__text--deleted" data-testid="message-text">
+        {deletedText}
+      </p>
+    );
   if (state === 'read')
     return (
       <p className="message__text" data-testid="message-text">
@@ -56,10 +74,18 @@ export const MessageBubble = memo(function MessageBubble({
   seen,
   track,
   onReply,
+  myId,
+  nameOf,
+  actions,
 }: MessageBubbleProps) {
   const { _id: id } = message;
+  const [editing, setEditing] = useState(false);
+  const [forwarding, setForwarding] = useState(false);
   const ref = useCallback((element: HTMLLIElement | null) => track?.(id, element), [track, id]);
-  const quoted = message.replyTo?.decryptedContent ?? '';
+  const quoted = message.replyTo?.deleted ? deletedText : (message.replyTo?.decryptedContent ?? '');
+  const time = timeFormat.format(new Date(message.createdAt));
+  const changeable = canChangeForEveryone(message, myId);
+  const readable = !message.deleted && message.readState === 'read';
   return (
     <li
       ref={ref}
@@ -75,21 +101,67 @@ export const MessageBubble = memo(function MessageBubble({
             {quoted.length > replyPreview(quoted).length ? '…' : ''}
           </blockquote>
         )}
-        {message.attachments && <AttachmentList attachments={message.attachments} />}
-        {(message.decryptedContent || !message.attachments) && <MessageText message={message} />}
+        {message.attachments && !message.deleted && <AttachmentList attachments={message.attachments} />}
+        {editing ? (
+          <MessageEditForm
+            initial={message.decryptedContent}
+            onCancel={() => setEditing(false)}
+            onSave={async (text) => {
+              const saved = await actions.edit(message, text);
+              if (saved) setEditing(false);
+              return saved;
+            }}
+          />
+        ) : (
+          (message.decryptedContent || !message.attachments) && <MessageText message={message} />
+        )}
         <span className="message__meta">
-          <time dateTime={message.createdAt}>{timeFormat.format(new Date(message.createdAt))}</time>
+          {message.editedAt && !message.deleted && <span className="message__edited">edited</span>}
+          <time dateTime={message.createdAt}>{time}</time>
           {mine && <SeenTicks seen={seen} />}
         </span>
+        <ReactionBar
+          reactionTexts={message.reactionTexts}
+          myId={myId}
+          nameOf={nameOf}
+          onToggle={(emoji) => void actions.toggleReaction(message, emoji)}
+        />
       </div>
-      <button
-        type="button"
-        className="icon-button message__reply"
-        aria-label="Reply"
-        onClick={() => onReply(message)}
-      >
-        <ReplyIcon />
-      </button>
+      {!message.deleted && (
+        <button
+          type="button"
+          className="icon-button message__reply"
+          aria-label="Reply"
+          onClick={() => onReply(message)}
+        >
+          <ReplyIcon />
+        </button>
+      )}
+      <MessageActionsMenu
+        label={`message from ${mine ? 'you' : nameOf(message.sender._id)} at ${time}`}
+        {...(!message.deleted && {
+          onReply: () => onReply(message),
+          onReact: (emoji: string) => void actions.toggleReaction(message, emoji),
+        })}
+        {...(readable && {
+          onCopy: () => void actions.copy(message),
+          onForward: () => setForwarding(true),
+        })}
+        {...(changeable && readable && { onEdit: () => setEditing(true) })}
+        onDeleteForMe={() => void actions.deleteForMe(message)}
+        {...(changeable && {
+          onDeleteForEveryone: () => {
+            if (window.confirm('Delete this message for everyone?')) void actions.deleteForEveryone(message);
+          },
+        })}
+      />
+      {forwarding && (
+        <ForwardDialog
+          text={message.decryptedContent}
+          onForward={(to) => actions.forward(message, to)}
+          onClose={() => setForwarding(false)}
+        />
+      )}
     </li>
   );
 });

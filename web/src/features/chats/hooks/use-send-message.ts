@@ -3,11 +3,11 @@ import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contr
 import { encodeMessageContent, type AttachmentRef } from '@veil/crypto';
 import { useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
-import { isApiError } from '../../../lib/api-error.ts';
 import { encryptForGroup, encryptForIndividual, type DisplayMessage } from '../../../lib/crypto.ts';
 import { useSendIndividualMessageMutation } from '../../../lib/messaging.api.ts';
 import { chatsApi } from '../api/chats.api.ts';
 import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
+import { withCurrentMembers } from '../current-members.ts';
 import { mergeMessages } from '../messages.model.ts';
 import { withHeldReceipts } from '../held-receipts.ts';
 import { sendFailureText } from '../../../lib/send-errors.ts';
@@ -58,15 +58,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
       const { encryptedMessage: content, iv, encryptedKeys } = payload;
       return { encrypted: { content, iv, encryptedKeys }, receipt };
     };
-    try {
-      return await attempt(target.participants);
-    } catch (failure) {
-      if (!isApiError(failure) || failure.code !== 'KEY_MAP_MISMATCH') throw failure;
-      const fresh = await dispatch(
-        chatsApi.endpoints.getChatById.initiate(target._id, { subscribe: false, forceRefetch: true }),
-      ).unwrap();
-      return attempt(fresh.participants);
-    }
+    return withCurrentMembers(dispatch, target, attempt);
   };
 
   const sendToPerson = async (
@@ -116,6 +108,7 @@ export const useSendMessage = (chat: ChatView | undefined, me: PublicUser) => {
       seenBy: {},
       decryptedContent: text,
       readState: 'read',
+      reactionTexts: {},
       ...(attachments.length && { attachments }),
     };
     dispatch(

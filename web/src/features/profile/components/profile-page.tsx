@@ -4,6 +4,7 @@ import { useGetProfileQuery } from '../api/profile.api.ts';
 import { useProfileUpdate } from '../hooks/use-profile-update.ts';
 import { profileTexts } from '../profile-texts.ts';
 import { PasswordForm } from './password-form.tsx';
+import { PrivacyForm } from './privacy-form.tsx';
 import { ProfileDetails } from './profile-details.tsx';
 import { ProfileEditForm } from './profile-edit-form.tsx';
 import { StatusMessage, type Status } from './status-message.tsx';
@@ -67,6 +68,7 @@ export const ProfilePage = () => {
         <StatusMessage status={status} />
       </div>
       <PasswordForm username={user.username} />
+      <PrivacyForm />
     </section>
   );
 };

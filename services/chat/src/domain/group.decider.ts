@@ -1,0 +1,128 @@
+import { DomainError, limits, type ChatEvent, type EventData } from '@veil/contracts';
+import type { Aggregate } from '@veil/kernel';
+
+/** A chat as group rules see it, folded from its stream. */
+export interface GroupState {
+  exists: boolean;
+  isGroup: boolean;
+  /** In the order they joined: the longest-standing first. */
+  members: string[];
+  admins: string[];
+}
+
+const removeId = (ids: readonly string[], id: string) => ids.filter((other) => other !== id);
+
+export const groupAggregate: Aggregate<GroupState, ChatEvent> = {
+  context: 'chat',
+  initialState: () => ({ exists: false, isGroup: false, members: [], admins: [] }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'DirectChatCreated':
+        return { exists: true, isGroup: false, members: [...event.data.members], admins: [] };
+      case 'GroupChatCreated':
+        return {
+          exists: true,
+          isGroup: true,
+          members: [...event.data.members],
+          admins: [event.data.createdBy],
+        };
+      case 'ChatMembersAdded':
+        return { ...state, members: [...new Set([...state.members, ...event.data.members])] };
+      case 'ChatMemberRemoved':
+        return {
+          ...state,
+          members: removeId(state.members, event.data.memberId),
+          admins: removeId(state.admins, event.data.memberId),
+        };
+      case 'ChatMemberLeft': {
+        const admins = removeId(state.admins, event.data.memberId);
+        return {
+          ...state,
+          members: removeId(state.members, event.data.memberId),
+          admins: event.data.newAdmin ? [...admins, event.data.newAdmin] : admins,
+        };
+      }
+      case 'ChatAdminPromoted':
+        return state.admins.includes(event.data.memberId)
+          ? state
+          : { ...state, admins: [...state.admins, event.data.memberId] };
+      case 'GroupRenamed':
+      case 'GroupPictureChanged':
+      case 'DirectPairClaimed':
+        return state;
+      default: {
+        const unhandled: never = event;
+        return unhandled;
+      }
+    }
+  },
+};
+
+export type GroupChange =
+  | { kind: 'add'; memberIds: readonly string[] }
+  | { kind: 'remove'; memberId: string }
+  | { kind: 'promote'; memberId: string }
+  | { kind: 'rename'; name: string }
+  | { kind: 'picture'; pictureKey: string | null }
+  | { kind: 'leave' };
+
+type GroupEventType =
+  | 'ChatMembersAdded'
+  | 'ChatMemberRemoved'
+  | 'ChatMemberLeft'
+  | 'ChatAdminPromoted'
+  | 'GroupRenamed'
+  | 'GroupPictureChanged';
+
+/** The event a change records. */
+export type GroupDecision = { [T in GroupEventType]: { type: T; data: EventData<T> } }[GroupEventType];
+
+const chatNotFound = () => new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+const invalid = (message: string) => new DomainError('VALIDATION_FAILED', message);
+
+/**
+ * The rules of a group, without I/O. A chat that is not yours answers as one that does not
+ * exist; only groups change; admins add, remove and promote members, rename the group and set
+ * its picture (anyone else: 403); any member may leave, and a last admin who leaves promotes
+ * the longest-standing member left. Returns the event to record, or null when nothing changes
+ * (promoting an admin). Names are checked by the contract's schema before this.
+ */
+export const decideGroupChange = (
+  userId: string,
+  chatId: string,
+  change: GroupChange,
+  state: GroupState,
+): GroupDecision | null => {
+  if (!state.exists || !state.members.includes(userId)) throw chatNotFound();
+  if (!state.isGroup) throw invalid('Only a group chat has members to change');
+  if (change.kind === 'leave') {
+    const remaining = removeId(state.members, userId);
+    const lastAdmin = state.admins.length === 1 && state.admins[0] === userId;
+    const newAdmin = lastAdmin ? (remaining[0] ?? null) : null;
+    return { type: 'ChatMemberLeft', data: { chatId, memberId: userId, newAdmin } };
+  }
+  if (!state.admins.includes(userId)) throw new DomainError('FORBIDDEN', 'Only a group admin can do that');
+  switch (change.kind) {
+    case 'add': {
+      const added = [...new Set(change.memberIds)].filter((id) => !state.members.includes(id));
+      if (!added.length) throw invalid('They are already members');
+      if (state.members.length + added.length > limits.groupMaxMembers) throw invalid('Too many members');
+      return { type: 'ChatMembersAdded', data: { chatId, members: added, addedBy: userId } };
+    }
+    case 'remove':
+      if (change.memberId === userId) throw invalid('To leave the group, leave it');
+      if (!state.members.includes(change.memberId)) throw invalid('Not a member of this group');
+      return { type: 'ChatMemberRemoved', data: { chatId, memberId: change.memberId, removedBy: userId } };
+    case 'promote':
+      if (!state.members.includes(change.memberId)) throw invalid('Not a member of this group');
+      if (state.admins.includes(change.memberId)) return null;
+      return { type: 'ChatAdminPromoted', data: { chatId, memberId: change.memberId, promotedBy: userId } };
+    case 'rename':
+      return { type: 'GroupRenamed', data: { chatId, name: change.name, renamedBy: userId } };
+    case 'picture':
+      return {
+        type: 'GroupPictureChanged',
+        data: { chatId, pictureKey: change.pictureKey, changedBy: userId },
+      };
+  }
+};

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { chatStreamId, limits, type ChatEvent } from '@veil/contracts';
+import { decideGroupChange, groupAggregate, type GroupState } from './group.decider.ts';
+
+const group: GroupState = {
+  exists: true,
+  isGroup: true,
+  members: ['alice', 'bob', 'carol'],
+  admins: ['alice'],
+};
+const code = (c: string) => expect.objectContaining({ code: c });
+
+describe('deciding a group change', () => {
+  it('lets an admin add new members only, remove one, promote one, rename and set the picture', () => {
+    expect(
+      decideGroupChange('alice', 'g', { kind: 'add', memberIds: ['bob', 'dave', 'dave'] }, group),
+    ).toEqual({
+      type: 'ChatMembersAdded',
+      data: { chatId: 'g', members: ['dave'], addedBy: 'alice' },
+    });
+    expect(decideGroupChange('alice', 'g', { kind: 'remove', memberId: 'bob' }, group)?.type).toBe(
+      'ChatMemberRemoved',
+    );
+    expect(decideGroupChange('alice', 'g', { kind: 'promote', memberId: 'bob' }, group)?.data).toEqual({
+      chatId: 'g',
+      memberId: 'bob',
+      promotedBy: 'alice',
+    });
+    expect(decideGroupChange('alice', 'g', { kind: 'promote', memberId: 'alice' }, group)).toBeNull();
+    expect(decideGroupChange('alice', 'g', { kind: 'rename', name: 'New' }, group)?.type).toBe(
+      'GroupRenamed',
+    );
+    expect(decideGroupChange('alice', 'g', { kind: 'picture', pictureKey: null }, group)?.type).toBe(
+      'GroupPictureChanged',
+    );
+  });
+
+  it('refuses a member who is not an admin (403), a stranger and a direct chat', () => {
+    for (const change of [
+      { kind: 'add', memberIds: ['dave'] },
+      { kind: 'remove', memberId: 'carol' },
+      { kind: 'promote', memberId: 'carol' },
+      { kind: 'rename', name: 'Mine now' },
+    ] as const) {
+      expect(() => decideGroupChange('bob', 'g', change, group)).toThrow(code('FORBIDDEN'));
+      expect(() => decideGroupChange('mallory', 'g', change, group)).toThrow(code('CHAT_NOT_FOUND'));
+    }
+    const direct = { ...group, isGroup: false, members: ['alice', 'bob'], admins: [] };
+    expect(() => decideGroupChange('alice', 'c', { kind: 'leave' }, direct)).toThrow(
+      code('VALIDATION_FAILED'),
+    );
+    expect(() => decideGroupChange('alice', 'g', { kind: 'leave' }, { ...group, exists: false })).toThrow(
+      code('CHAT_NOT_FOUND'),
+    );
+  });
+
+  it('refuses adding only members, removing a stranger or oneself, and growing past the limit', () => {
+    const refused = [
+      { kind: 'add', memberIds: ['bob'] },
+      { kind: 'remove', memberId: 'dave' },
+      { kind: 'remove', memberId: 'alice' },
+      { kind: 'promote', memberId: 'dave' },
+    ] as const;
+    for (const change of refused)
+      expect(() => decideGroupChange('alice', 'g', change, group)).toThrow(code('VALIDATION_FAILED'));
+    const many = Array.from({ length: limits.groupMaxMembers - 2 }, (_, i) => `u${i}`);
+    expect(() => decideGroupChange('alice', 'g', { kind: 'add', memberIds: many }, group)).toThrow(
+      code('VALIDATION_FAILED'),
+    );
+  });
+
+  it('lets anyone leave; the last admin leaving promotes the longest-standing member', () => {
+    expect(decideGroupChange('bob', 'g', { kind: 'leave' }, group)?.data).toEqual({
+      chatId: 'g',
+      memberId: 'bob',
+      newAdmin: null,
+    });
+    expect(decideGroupChange('alice', 'g', { kind: 'leave' }, group)?.data).toEqual({
+      chatId: 'g',
+      memberId: 'alice',
+      newAdmin: 'bob',
+    });
+    const twoAdmins = { ...group, admins: ['alice', 'carol'] };
+    expect(decideGroupChange('alice', 'g', { kind: 'leave' }, twoAdmins)?.data).toMatchObject({
+      newAdmin: null,
+    });
+    const alone = { ...group, members: ['alice'] };
+    expect(decideGroupChange('alice', 'g', { kind: 'leave' }, alone)?.data).toMatchObject({ newAdmin: null });
+  });
+});
+
+describe('folding a group', () => {
+  const meta = {
+    eventId: 'e',
+    streamId: chatStreamId('g'),
+    occurredAt: '2026-01-01T00:00:00.000Z',
+    schemaVersion: 1,
+  };
+  it('follows members and admins through adds, removals, promotions and a last admin leaving', () => {
+    const events: ChatEvent[] = [
+      {
+        ...meta,
+        type: 'GroupChatCreated',
+        data: { chatId: 'g', name: 'G', members: ['alice', 'bob'], createdBy: 'alice' },
+      },
+      { ...meta, type: 'ChatMembersAdded', data: { chatId: 'g', members: ['carol'], addedBy: 'alice' } },
+      { ...meta, type: 'ChatAdminPromoted', data: { chatId: 'g', memberId: 'carol', promotedBy: 'alice' } },
+      { ...meta, type: 'ChatMemberRemoved', data: { chatId: 'g', memberId: 'carol', removedBy: 'alice' } },
+      { ...meta, type: 'ChatMemberLeft', data: { chatId: 'g', memberId: 'alice', newAdmin: 'bob' } },
+    ];
+    const state = events.reduce(groupAggregate.evolve, groupAggregate.initialState());
+    expect(state).toEqual({ exists: true, isGroup: true, members: ['bob'], admins: ['bob'] });
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  currentUserId,
+  messageWithText,
+  openChat,
+  sendMessage,
+  signedUpPerson,
+  uniqueName,
+} from './flows.ts';
+import { useVeilWeb } from './harness.ts';
+
+/** Group membership between three real browsers: adding, removing and leaving, with system lines. */
+describe('groups (browser)', { timeout: 150_000 }, () => {
+  const veilWeb = useVeilWeb();
+
+  const systemLine = (page: Page, text: string) => page.getByTestId('system-line').filter({ hasText: text });
+  const groupInfo = async (page: Page) => {
+    await page.getByRole('button', { name: 'Group info' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Group info' });
+    await dialog.waitFor();
+    return dialog;
+  };
+
+  it('adds a member who reads from then on, removes one who stops receiving, and lets one leave', async () => {
+    const alice = await signedUpPerson(veilWeb(), 'qal');
+    const bob = await signedUpPerson(veilWeb(), 'qbo');
+    const carol = await signedUpPerson(veilWeb(), 'qca');
+    const groupName = uniqueName('Crew');
+    const bobId = await currentUserId(bob.page);
+    await alice.page.evaluate(
+      async ({ name, member }) => {
+        await fetch('/api/v1/chat/creategroupchat', {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${localStorage.getItem('accesstoken')}`,
+            'Content-Type': 'application/json',
+          },
+          body: JSON.stringify({ groupName: name, participants: [member] }),
+        });
+      },
+      { name: groupName, member: bobId },
+    );
+    await openChat(alice.page, groupName);
+    await openChat(bob.page, groupName);
+    await systemLine(bob.page, `${alice.name} created the group`).waitFor();
+    await sendMessage(alice.page, 'Before carol');
+    await messageWithText(bob.page, 'Before carol').waitFor();
+
+    // Alice, the admin, adds Carol; the panel says what Carol will be able to read.
+    let panel = await groupInfo(alice.page);
+    await panel.getByText('New members read messages from the moment they join').waitFor();
+    await panel.getByRole('checkbox', { name: carol.name }).check();
+    await panel.getByRole('button', { name: 'Add to group' }).click();
+    await panel.getByRole('button', { name: `Remove ${carol.name}` }).waitFor();
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await systemLine(alice.page, `You added ${carol.name}`).waitFor();
+    await systemLine(bob.page, `${alice.name} added ${carol.name}`).waitFor();
+
+    // The group reaches Carol's list live; she reads from the moment she joined.
+    await openChat(carol.page, groupName);
+    await systemLine(carol.page, `${alice.name} added you`).waitFor();
+    expect(await messageWithText(carol.page, 'Before carol').count()).toBe(0);
+    await sendMessage(carol.page, 'Hello from carol');
+    await messageWithText(alice.page, 'Hello from carol').waitFor();
+    await messageWithText(bob.page, 'Hello from carol').waitFor();
+
+    // Bob is not an admin: he is offered no way to change members.
+    const bobPanel = await groupInfo(bob.page);
+    expect(await bobPanel.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+    await bobPanel.getByRole('button', { name: 'Close' }).click();
+
+    // Alice removes Bob: the group leaves his screen, and later messages never reach him.
+    panel = await groupInfo(alice.page);
+    await panel.getByRole('button', { name: `Remove ${bob.name}` }).click();
+    await panel.getByRole('button', { name: `Remove ${bob.name}` }).waitFor({ state: 'detached' });
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await systemLine(alice.page, `You removed ${bob.name}`).waitFor();
+    await systemLine(carol.page, `${alice.name} removed ${bob.name}`).waitFor();
+    await bob.page.getByTestId('chat-item').filter({ hasText: groupName }).waitFor({ state: 'detached' });
+    await sendMessage(alice.page, 'After bob');
+    await messageWithText(carol.page, 'After bob').waitFor();
+    expect(await messageWithText(bob.page, 'After bob').count()).toBe(0);
+
+    // Carol leaves.
+    carol.page.once('dialog', (dialog) => void dialog.accept());
+    await (await groupInfo(carol.page)).getByRole('button', { name: 'Leave group' }).click();
+    await systemLine(alice.page, `${carol.name} left`).waitFor();
+    await carol.page.getByTestId('chat-item').filter({ hasText: groupName }).waitFor({ state: 'detached' });
+  });
+});

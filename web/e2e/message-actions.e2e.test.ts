@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { messageWithText, openChat, sayHi, sendMessage, signedUpPerson } from './flows.ts';
+import { useVeilWeb } from './harness.ts';
+
+/** A message's actions menu between real browsers: edit, delete for everyone and for me, react, copy. */
+describe('message actions (browser)', { timeout: 150_000 }, () => {
+  const veilWeb = useVeilWeb();
+
+  /** Opens a message's menu from the keyboard: focus its actions button, Enter. */
+  const openMenu = async (message: Locator) => {
+    await message.getByRole('button', { name: /^Actions for message from / }).focus();
+    await message.page().keyboard.press('Enter');
+    const menu = message.getByRole('menu');
+    await menu.waitFor();
+    return menu;
+  };
+
+  const chatBetween = async () => {
+    const alice = await signedUpPerson(veilWeb(), 'mal');
+    const bob = await signedUpPerson(veilWeb(), 'mbo');
+    await sayHi(alice.page, bob.name);
+    await openChat(bob.page, alice.name);
+    await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
+    return { alice, bob };
+  };
+
+  it('edits a message: the other side sees the new text and the edited mark live, and after a reload', async () => {
+    const { alice, bob } = await chatBetween();
+    await sendMessage(alice.page, 'See you at 5');
+    await messageWithText(bob.page, 'See you at 5').waitFor();
+
+    const menu = await openMenu(messageWithText(alice.page, 'See you at 5'));
+    // The menu names the message, and is worked from the keyboard.
+    expect(await menu.getAttribute('aria-label')).toMatch(/^Actions for message from you at /);
+    await menu.getByRole('menuitem', { name: 'Edit' }).click();
+    const editor = alice.page.getByRole('textbox', { name: 'Edit message' });
+    await editor.fill('See you at 6');
+    await editor.press('Enter');
+
+    const atBob = messageWithText(bob.page, 'See you at 6');
+    await atBob.getByText('edited').waitFor();
+    expect(await messageWithText(bob.page, 'See you at 5').count()).toBe(0);
+    await messageWithText(alice.page, 'See you at 6').getByText('edited').waitFor();
+    await bob.page.reload();
+    await messageWithText(bob.page, 'See you at 6').getByText('edited').waitFor();
+
+    // Someone else's message offers no edit and no delete for everyone.
+    const theirs = await openMenu(messageWithText(bob.page, 'See you at 6'));
+    expect(await theirs.getByRole('menuitem', { name: 'Edit' }).count()).toBe(0);
+    expect(await theirs.getByRole('menuitem', { name: 'Delete for everyone' }).count()).toBe(0);
+    await bob.page.keyboard.press('Escape');
+    await theirs.waitFor({ state: 'detached' });
+  });
+
+  it('deletes for everyone (a tombstone live and after a reload) and for me (gone from my history, still in theirs)', async () => {
+    const { alice, bob } = await chatBetween();
+    await sendMessage(alice.page, 'Oops, wrong chat');
+    await sendMessage(alice.page, 'Keep this one');
+    await messageWithText(bob.page, 'Keep this one').waitFor();
+
+    alice.page.once('dialog', (dialog) => void dialog.accept());
+    const menu = await openMenu(messageWithText(alice.page, 'Oops, wrong chat'));
+    await menu.getByRole('menuitem', { name: 'Delete for everyone' }).click();
+    for (const page of [alice.page, bob.page])
+      await messageWithText(page, 'This message was deleted').waitFor();
+    expect(await messageWithText(bob.page, 'Oops, wrong chat').count()).toBe(0);
+    await bob.page.reload();
+    await messageWithText(bob.page, 'This message was deleted').waitFor();
+    expect(await messageWithText(bob.page, 'Oops, wrong chat').count()).toBe(0);
+
+    const mine = await openMenu(messageWithText(bob.page, 'Keep this one'));
+    await mine.getByRole('menuitem', { name: 'Delete for me' }).click();
+    await messageWithText(bob.page, 'Keep this one').waitFor({ state: 'detached' });
+    await bob.page.reload();
+    await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
+    expect(await messageWithText(bob.page, 'Keep this one').count()).toBe(0);
+    await messageWithText(alice.page, 'Keep this one').waitFor();
+  });
+
+  it('reacts with an emoji: counts and who reacted, live on the other side, toggled off again', async () => {
+    const { alice, bob } = await chatBetween();
+    await sendMessage(alice.page, 'Shipped it!');
+    const atBob = messageWithText(bob.page, 'Shipped it!');
+    await atBob.waitFor();
+
+    await (await openMenu(atBob)).getByRole('menuitem', { name: 'React with 👍' }).click();
+    const atAlice = messageWithText(alice.page, 'Shipped it!');
+    await atAlice.getByRole('button', { name: `👍 1: ${bob.name}` }).waitFor();
+    // Any emoji, typed in.
+    const menu = await openMenu(atAlice);
+    await menu.getByRole('textbox', { name: 'Any emoji' }).fill('🚀');
+    await menu.getByRole('button', { name: 'React' }).click();
+    await atBob.getByRole('button', { name: `🚀 1: ${alice.name}` }).waitFor();
+
+    await atBob.getByRole('button', { name: '👍 1: you' }).click();
+    await atAlice.getByRole('button', { name: /^👍/ }).waitFor({ state: 'detached' });
+    await bob.page.reload();
+    await messageWithText(bob.page, 'Shipped it!')
+      .getByRole('button', { name: `🚀 1: ${alice.name}` })
+      .waitFor();
+  });
+
+  it('forwards a message to another chat, encrypted anew for its members', async () => {
+    const { alice, bob } = await chatBetween();
+    const carol = await signedUpPerson(veilWeb(), 'mca');
+    await sayHi(alice.page, carol.name);
+    await openChat(alice.page, bob.name);
+    await sendMessage(bob.page, 'Pass this on');
+    const menu = await openMenu(messageWithText(alice.page, 'Pass this on'));
+    await menu.getByRole('menuitem', { name: 'Forward' }).click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Forward message' });
+    await dialog.getByRole('button', { name: `Forward to ${carol.name}` }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await openChat(carol.page, alice.name);
+    await messageWithText(carol.page, 'Pass this on').waitFor();
+  });
+
+  it('copies the text of a message', async () => {
+    const { alice } = await chatBetween();
+    await alice.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await sendMessage(alice.page, 'Copy me exactly');
+    const menu = await openMenu(messageWithText(alice.page, 'Copy me exactly'));
+    await menu.getByRole('menuitem', { name: 'Copy text' }).click();
+    await expect
+      .poll(() => alice.page.evaluate(() => navigator.clipboard.readText()))
+      .toBe('Copy me exactly');
+  });
+});

@@ -1,0 +1,43 @@
+import type { MessageView } from '@veil/contracts';
+import type { GroupPayload } from '@veil/crypto';
+import { api } from '../../../lib/api.ts';
+
+interface MessageRef {
+  chatId: string;
+  messageId: string;
+}
+
+const path = (messageId: string) => `message/${encodeURIComponent(messageId)}`;
+
+/** Changes to a stored message: edit, delete, react (docs/api.md, "Changing a message"). */
+export const messageActionsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    editMessage: build.mutation<{ message: MessageView }, { messageId: string; payload: GroupPayload }>({
+      query: ({ messageId, payload: { encryptedMessage, iv, encryptedKeys } }) => ({
+        url: path(messageId),
+        method: 'PUT',
+        body: { encryptedMessage, iv, encryptedKeys },
+      }),
+    }),
+    deleteMessage: build.mutation<MessageRef, { messageId: string; scope: 'everyone' | 'me' }>({
+      query: ({ messageId, scope }) => ({ url: path(messageId), method: 'DELETE', params: { for: scope } }),
+    }),
+    /** `sealed` null takes the reaction back. */
+    setReaction: build.mutation<MessageRef, { messageId: string; sealed: GroupPayload | null }>({
+      query: ({ messageId, sealed }) =>
+        sealed
+          ? {
+              url: `${path(messageId)}/reaction`,
+              method: 'PUT',
+              body: {
+                encryptedReaction: sealed.encryptedMessage,
+                iv: sealed.iv,
+                encryptedKeys: sealed.encryptedKeys,
+              },
+            }
+          : { url: `${path(messageId)}/reaction`, method: 'DELETE' },
+    }),
+  }),
+});
+
+export const { useEditMessageMutation, useDeleteMessageMutation, useSetReactionMutation } = messageActionsApi;

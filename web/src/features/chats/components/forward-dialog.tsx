@@ -1,0 +1,67 @@
+import type { ChatView } from '@veil/contracts';
+import { useId, useState } from 'react';
+import { Avatar } from '../../../components/avatar.tsx';
+import { ModalDialog } from '../../../components/modal-dialog.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { useGetChatsQuery } from '../api/chats.api.ts';
+import { chatTitle, replyPreview } from '../messages.model.ts';
+
+interface ForwardDialogProps {
+  text: string;
+  /** Resolves true once forwarded. */
+  onForward: (to: ChatView) => Promise<boolean>;
+  onClose: () => void;
+}
+
+/** Picks the chat a message goes to; it is encrypted anew for that chat's members. */
+export const ForwardDialog = ({ text, onForward, onClose }: ForwardDialogProps) => {
+  const titleId = useId();
+  const { data: chats, isLoading } = useGetChatsQuery();
+  const [sending, setSending] = useState<string | null>(null);
+
+  const forward = async (chat: ChatView) => {
+    setSending(chat._id);
+    if (await onForward(chat)) onClose();
+    else setSending(null);
+  };
+
+  return (
+    <ModalDialog labelledBy={titleId} onClose={onClose} className="panel group-info">
+      <h2 id={titleId}>Forward message</h2>
+      <blockquote className="message__quote">{replyPreview(text)}</blockquote>
+      {isLoading ? (
+        <Spinner label="Loading chats" />
+      ) : (
+        <ul className="group-info__members" aria-label="Chats">
+          {(chats ?? []).map((chat) => {
+            const title = chatTitle(chat);
+            return (
+              <li key={chat._id}>
+                <button
+                  type="button"
+                  className="chat-item"
+                  disabled={sending !== null}
+                  aria-label={`Forward to ${title}`}
+                  onClick={() => void forward(chat)}
+                >
+                  <Avatar
+                    name={title}
+                    picture={chat.isGroupChat ? chat.groupPicture : chat.participants[0]?.profilePicture}
+                    size="sm"
+                  />
+                  <span className="chat-item__title">{title}</span>
+                  {sending === chat._id && <Spinner label="Forwarding" />}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <div className="form__actions">
+        <button type="button" className="button" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </ModalDialog>
+  );
+};

@@ -1,0 +1,50 @@
+import { useState, type FormEvent } from 'react';
+
+interface MessageEditFormProps {
+  initial: string;
+  /** Resolves true once saved. */
+  onSave: (text: string) => Promise<boolean>;
+  onCancel: () => void;
+}
+
+/** Edits a message in place: Enter or Save stores it, Escape or Cancel leaves it as it was. */
+export const MessageEditForm = ({ initial, onSave, onCancel }: MessageEditFormProps) => {
+  const [text, setText] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  const unchanged = !text.trim() || text === initial;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (unchanged) return onCancel();
+    setSaving(true);
+    if (!(await onSave(text))) setSaving(false);
+  };
+
+  return (
+    <form className="message-edit" onSubmit={(event) => void submit(event)}>
+      <input
+        className="message-edit__input"
+        type="text"
+        aria-label="Edit message"
+        autoFocus
+        value={text}
+        disabled={saving}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            event.preventDefault();
+            onCancel();
+          }
+        }}
+      />
+      <div className="message-edit__buttons">
+        <button type="button" className="button" onClick={onCancel} disabled={saving}>
+          Cancel
+        </button>
+        <button type="submit" className="button button--primary" disabled={saving}>
+          {saving ? 'Saving...' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+};

@@ -1,0 +1,157 @@
+import { current } from '@reduxjs/toolkit';
+import type { ChatView, PublicUser } from '@veil/contracts';
+import { useCallback, useMemo, useState } from 'react';
+import { useAppDispatch } from '../../../app/hooks.ts';
+import { errorText } from '../../../lib/api-error.ts';
+import { encryptForGroup, type DisplayMessage } from '../../../lib/crypto.ts';
+import type { HistoryChange } from '../api/live-message-changes.ts';
+import {
+  useDeleteMessageMutation,
+  useEditMessageMutation,
+  useSetReactionMutation,
+} from '../api/message-actions.api.ts';
+import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
+import { api, listTag } from '../../../lib/api.ts';
+import { withCurrentMembers } from '../current-members.ts';
+import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
+
+export interface MessageActions {
+  edit(message: DisplayMessage, text: string): Promise<boolean>;
+  deleteForEveryone(message: DisplayMessage): Promise<void>;
+  deleteForMe(message: DisplayMessage): Promise<void>;
+  /** Sets `emoji` as my reaction, or takes it back when it already is. */
+  toggleReaction(message: DisplayMessage, emoji: string): Promise<void>;
+  copy(message: DisplayMessage): Promise<void>;
+  /** Sends the message's text to another chat, encrypted anew for that chat's members. */
+  forward(message: DisplayMessage, to: ChatView): Promise<boolean>;
+}
+
+/**
+ * What the actions menu does to a message of the open chat. An edit and a reaction are
+ * encrypted for the chat's current members, like a new message; if membership changed since
+ * the chat was loaded, the server refuses the key map and the members are read again once.
+ * Each change shows at once from the server's answer; the socket's copy of it changes nothing.
+ */
+export const useMessageActions = (
+  chat: ChatView,
+  me: PublicUser,
+): { actions: MessageActions; error: string; clearError: () => void } => {
+  const dispatch = useAppDispatch();
+  const [editMessage] = useEditMessageMutation();
+  const [deleteMessage] = useDeleteMessageMutation();
+  const [setReaction] = useSetReactionMutation();
+  const [sendGroupMessage] = useSendGroupMessageMutation();
+  const [error, setError] = useState('');
+
+  const update = useCallback(
+    (change: HistoryChange) =>
+      dispatch(
+        messagesApi.util.updateQueryData('getMessages', { chatId: chat._id, userId: me._id }, (draft) => {
+          draft.messages = change(current(draft).messages);
+        }),
+      ),
+    [dispatch, chat._id, me._id],
+  );
+
+  /** Encrypts `text` for the members of `target` and sends it with `send` (see `withCurrentMembers`). */
+  const sealForMembers = useCallback(
+    <T>(
+      text: string,
+      send: (payload: Awaited<ReturnType<typeof encryptForGroup>>) => Promise<T>,
+      target: ChatView = chat,
+    ) =>
+      withCurrentMembers(dispatch, target, async (participants) =>
+        send(await encryptForGroup(text, [...participants.map((p) => p._id), me._id])),
+      ),
+    [dispatch, chat, me._id],
+  );
+
+  /** Runs one action; a failure is shown, not thrown. */
+  const guarded = useCallback(async (what: string, action: () => Promise<void>): Promise<boolean> => {
+    setError('');
+    try {
+      await action();
+      return true;
+    } catch (failure) {
+      setError(`${what}: ${errorText(failure) || 'Unknown error'}`);
+      return false;
+    }
+  }, []);
+
+  const actions = useMemo<MessageActions>(
+    () => ({
+      edit: (message, text) =>
+        guarded('Could not edit the message', async () => {
+          const { message: stored } = await sealForMembers(text, (payload) =>
+            editMessage({ messageId: message._id, payload }).unwrap(),
+          );
+          const { content, iv, encryptedKeys, editedAt = new Date().toISOString() } = stored;
+          const change = {
+            content,
+            iv,
+            encryptedKeys,
+            editedAt,
+            decryptedContent: text,
+            readState: 'read' as const,
+          };
+          update((messages) => changeMessage(messages, message._id, (m) => edited(m, change)));
+        }),
+      deleteForEveryone: async (message) => {
+        await guarded('Could not delete the message', async () => {
+          await deleteMessage({ messageId: message._id, scope: 'everyone' }).unwrap();
+          update((messages) => changeMessage(messages, message._id, tombstone));
+        });
+      },
+      deleteForMe: async (message) => {
+        await guarded('Could not delete the message', async () => {
+          await deleteMessage({ messageId: message._id, scope: 'me' }).unwrap();
+          update((messages) => withoutMessage(messages, message._id));
+        });
+      },
+      toggleReaction: async (message, emoji) => {
+        await guarded('Could not react', async () => {
+          const taken = message.reactionTexts[me._id] === emoji;
+          if (taken) await setReaction({ messageId: message._id, sealed: null }).unwrap();
+          else
+            await sealForMembers(emoji, (sealed) => setReaction({ messageId: message._id, sealed }).unwrap());
+          update((messages) =>
+            changeMessage(messages, message._id, (m) => reacted(m, me._id, taken ? null : emoji)),
+          );
+        });
+      },
+      forward: (message, to) =>
+        guarded('Could not forward the message', async () => {
+          await sealForMembers(
+            message.decryptedContent,
+            (payload) =>
+              sendGroupMessage({ chatId: to._id, payload, clientMessageId: crypto.randomUUID() }).unwrap(),
+            to,
+          );
+          dispatch(
+            api.util.invalidateTags([
+              { type: 'Messages', id: to._id },
+              { type: 'Chat', id: listTag },
+            ]),
+          );
+        }),
+      copy: async (message) => {
+        await guarded('Could not copy the text', () =>
+          navigator.clipboard.writeText(message.decryptedContent),
+        );
+      },
+    }),
+    [
+      guarded,
+      sealForMembers,
+      editMessage,
+      deleteMessage,
+      setReaction,
+      sendGroupMessage,
+      dispatch,
+      update,
+      me._id,
+    ],
+  );
+  const clearError = useCallback(() => setError(''), []);
+  return { actions, error, clearError };
+};
