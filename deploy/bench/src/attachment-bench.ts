@@ -4,9 +4,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { buildIndividualPayload, exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
 import { freePort } from '@veil/test-env';
-import { chromium } from 'playwright-core';
 import type { AttachmentPage } from './attachment-page.ts';
-import { benchChromiumOptions, bundlePage } from './chromium.ts';
+import { bundleForBrowser, launchBenchChromium } from './browser-bundle.ts';
 import { round } from './stats.ts';
 import { startVeilProcess } from './veil-process.ts';
 
@@ -86,12 +85,12 @@ const fileOnDisk = async (megabytes: number) => {
 };
 
 export const runAttachmentBench = async (megabytes: number): Promise<AttachmentBenchResult> => {
-  const pageScript = await bundlePage('attachment-page.ts');
+  const pageScript = await bundleForBrowser(path.join(import.meta.dirname, 'attachment-page.ts'));
   const veil = await startVeilProcess(await freePort(), {
     ATTACHMENT_MAX_BYTES: String(megabytes * 1024 * 1024),
   });
   const file = await fileOnDisk(megabytes);
-  const browser = await chromium.launch(benchChromiumOptions).catch(async (error: unknown) => {
+  const browser = await launchBenchChromium().catch(async (error: unknown) => {
     await veil.stop();
     await rm(file, { force: true });
     throw error;

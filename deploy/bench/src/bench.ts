@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
+import { runLinkBench } from './link-bench.ts';
 import {
   runDelivery,
   usingTarget,
@@ -25,11 +26,13 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
 
 /**
  * `npm run bench [-- --quick]`: delivery (Veil beside a bare Socket.IO relay), client crypto,
- * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), and read-model replay; prints a table and writes bench-results/<time>.json. Machines here are
- * shared and noisy, so each delivery run is repeated and medians are reported. `--quick` is a
- * tiny run that CI uses to keep the harness working (accounting only, no timing claims). The
- * load generator sends from its main thread and holds the receiving sockets in worker threads
- * (`--receiver-workers`, default 2), so arrivals are not timed behind its own sending.
+ * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), linking a browser in
+ * Chromium (`--link <rounds>`, 0 skips it), and read-model replay; prints a table and writes
+ * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
+ * repeated and medians are reported. `--quick` is a tiny run that CI uses to keep the harness
+ * working (accounting only, no timing claims). The load generator sends from its main thread and
+ * holds the receiving sockets in worker threads (`--receiver-workers`, default 2), so arrivals
+ * are not timed behind its own sending.
  */
 export interface BenchOptions {
   quick: boolean;
@@ -53,6 +56,8 @@ export interface BenchOptions {
   changes: number;
   /** Rounds of the key-backup benchmark in Chromium (0 or absent: skipped). */
   keyBackupRepeats?: number;
+  /** Rounds of the browser-link benchmark in Chromium (0 or absent: skipped). */
+  linkRepeats?: number;
   port: number;
 }
 
@@ -124,6 +129,7 @@ export const runBench = async (options: BenchOptions) => {
   const [embedded, cluster, relay] = [summaryOf('embedded'), summaryOf('cluster'), summaryOf('relay')];
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
+  const link = options.linkRepeats ? await runLinkBench(options.linkRepeats, options.port + 2) : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
   const directory = [];
@@ -162,6 +168,7 @@ export const runBench = async (options: BenchOptions) => {
       : undefined,
     crypto,
     keyBackup,
+    link,
     replay,
     directory,
     changes,
@@ -196,6 +203,12 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   if (result.keyBackup) {
     console.log('Key backup in Chromium (median ms; passphrase KDF, and a restore beyond it)');
     console.table(result.keyBackup);
+  }
+  if (result.link) {
+    console.log(
+      'Linking a browser in Chromium (median ms; join with the code → keys stored, and a history page read)',
+    );
+    console.table(result.link);
   }
   console.log('Replay (build every read model from the log, restart on them, pages of history in ms)');
   console.table(result.replay);
@@ -240,6 +253,7 @@ const main = async () => {
       connections: { type: 'string' },
       changes: { type: 'string' },
       'key-backup': { type: 'string' },
+      link: { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -266,6 +280,7 @@ const main = async () => {
       .filter(Boolean)
       .map(Number),
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
+    linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
     changes: Number(values.changes ?? (quick ? 5 : 200)),
     port: Number(values.port),
   };

@@ -1,11 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import { Pool } from 'undici';
-import {
-  buildGroupPayload,
-  buildIndividualPayload,
-  exportPublicKeySpkiBase64,
-  generateUserKeyPair,
-} from '@veil/crypto';
+import { buildGroupPayload, buildIndividualPayload } from '@veil/crypto';
+import { registerBenchAccount } from './bench-account.ts';
 import { RECEIVER_WORKERS, startReceivers, type Receivers } from './receivers.ts';
 import type { ReceiverSpec } from './receiver-worker.ts';
 import { connectSender } from './sender-socket.ts';
@@ -204,23 +200,7 @@ export const veilTarget = async (
   };
   const run = Date.now().toString(36);
   // Accounts are made a few at a time: each costs a deliberately slow password hash.
-  const makeAccount = async (i: number) => {
-    const keys = await generateUserKeyPair();
-    const username = `b${run}${i}`.slice(0, 30);
-    const form = new FormData();
-    form.append('username', username);
-    form.append('password', 'bench-password');
-    form.append('publicKey', await exportPublicKeySpkiBase64(keys.publicKey));
-    const registered = await fetch(`${url}/api/v1/user/register`, { method: 'POST', body: form });
-    if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
-    const login = await post('/api/v1/user/login', { username, password: 'bench-password' });
-    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
-    return {
-      keys,
-      id: login.body.data.user.loggedUser._id as string,
-      token: login.body.data.user.accesstoken as string,
-    };
-  };
+  const makeAccount = (i: number) => registerBenchAccount(url, `b${run}${i}`);
   const accounts: Awaited<ReturnType<typeof makeAccount>>[] = [];
   for (let i = 0; i < options.users; i += 4) {
     const batch = Array.from({ length: Math.min(4, options.users - i) }, (_, k) => makeAccount(i + k));

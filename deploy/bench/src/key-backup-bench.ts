@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { benchChromiumOptions, bundlePage } from './chromium.ts';
+import { bundleForBrowser, launchBenchChromium } from './browser-bundle.ts';
 import type { KeyBackupPage } from './key-backup-page.ts';
 import { median, round } from './stats.ts';
 
@@ -25,7 +24,7 @@ export interface KeyBackupBenchResult {
 }
 
 export const runKeyBackupBench = async (repeats: number): Promise<KeyBackupBenchResult> => {
-  const script = await bundlePage('key-backup-page.ts');
+  const script = await bundleForBrowser(path.join(import.meta.dirname, 'key-backup-page.ts'));
   const server = createServer((req, res) => {
     if (req.url === '/bundle.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     else
@@ -34,7 +33,7 @@ export const runKeyBackupBench = async (repeats: number): Promise<KeyBackupBench
         .end('<!doctype html><script src="/bundle.js"></script>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser = await chromium.launch(benchChromiumOptions);
+  const browser = await launchBenchChromium();
   try {
     const page = await browser.newPage();
     // 127.0.0.1 is a secure context: crypto.subtle exists there.

@@ -24,6 +24,9 @@ export const errorCodes = [
   /** Too late for this change (editing or deleting for everyone after the time limit). */
   'TIME_LIMIT_PASSED',
   'PAYLOAD_TOO_LARGE',
+  'LINK_NOT_FOUND',
+  'LINK_EXPIRED',
+  'LINK_USED',
   'UNSUPPORTED_MEDIA',
   'UNAVAILABLE',
   'INTERNAL',

@@ -16,6 +16,7 @@ export * from './http/schemas.ts';
 export * from './http/key-backup.schemas.ts';
 export * from './parse.ts';
 export type * from './realtime/realtime.events.ts';
+export * from './realtime/link.schemas.ts';
 export * from './rpc/rpc.ts';
 export * from './rpc/auth.rpc.ts';
 export * from './rpc/user.rpc.ts';

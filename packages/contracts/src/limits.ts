@@ -30,6 +30,10 @@ export const limits = {
   /** PBKDF2 iterations a passphrase unlock may name: OWASP's floor, and a ceiling that keeps a restore bounded. */
   keyBackupMinIterations: 600_000,
   keyBackupMaxIterations: 10_000_000,
+  /** A browser link: how long it stays open, the largest message it relays and how many it relays. */
+  linkTtlSeconds: 120,
+  linkMessageMaxChars: 64 * 1024,
+  linkMessagesMax: 8,
   /** One encrypted attachment chunk: 256 KiB of the file and its 16-byte AES-GCM tag (docs/attachments.md). */
   attachmentChunkBytes: 256 * 1024 + 16,
   /** Files one message may carry. */

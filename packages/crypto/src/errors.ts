@@ -11,7 +11,9 @@ export type CryptoErrorCode =
   | 'ERR_BACKUP_VERSION'
   | 'ERR_BACKUP_FORMAT'
   | 'ERR_ATTACHMENT_DAMAGED'
-  | 'ERR_ATTACHMENT_FORMAT';
+  | 'ERR_ATTACHMENT_FORMAT'
+  | 'ERR_LINK_KEY'
+  | 'ERR_LINK_BUNDLE';
 
 export class VeilCryptoError extends Error {
   readonly code: CryptoErrorCode;

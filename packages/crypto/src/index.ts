@@ -52,6 +52,18 @@ export {
   type SealedBytes,
 } from './key-backup.ts';
 export { sealPrivateKey, sealPrivateKeyJwk, unsealPrivateKey, type SealedPrivateKey } from './sealed-key.ts';
+export { linkCodeOf, linkIdOfCode } from './link-code.ts';
+export {
+  agreeLink,
+  generateLinkKeyPair,
+  linkCommitment,
+  linkCommitmentMatches,
+  openLinkBundle,
+  sealLinkBundle,
+  type LinkAgreement,
+  type LinkKeyPair,
+  type LinkParties,
+} from './device-link.ts';
 export {
   attachmentChunkBytes,
   attachmentFormatVersion,

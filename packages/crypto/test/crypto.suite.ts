@@ -544,6 +544,53 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         );
       },
     },
+    {
+      name: 'links two browsers: equal confirmations, the bundle opens only under the same agreement',
+      async run() {
+        const fresh = await c.generateLinkKeyPair();
+        const old = await c.generateLinkKeyPair();
+        assert(!fresh.privateKey.extractable, 'the one-time private key stays in the browser');
+        assert(c.base64ToBytes(fresh.publicKey).length === 65, 'an uncompressed P-256 point');
+        const commitment = await c.linkCommitment(fresh.publicKey);
+        assert(await c.linkCommitmentMatches(commitment, fresh.publicKey), 'the commitment matches its key');
+        assert(!(await c.linkCommitmentMatches(commitment, old.publicKey)), 'and no other key');
+
+        const parties = { newBrowser: fresh.publicKey, oldBrowser: old.publicKey };
+        const atOld = await c.agreeLink(old.privateKey, fresh.publicKey, parties);
+        const atNew = await c.agreeLink(fresh.privateKey, old.publicKey, parties);
+        assert(/^\d{6}$/.test(atOld.confirmation), 'six digits');
+        assert(atOld.confirmation === atNew.confirmation, 'both screens show the same digits');
+        const bundle = JSON.stringify({ version: 1, keys: [{ publicKey: 'p', privateKey: { kty: 'RSA' } }] });
+        const sealed = await c.sealLinkBundle(atOld, bundle);
+        assert((await c.openLinkBundle(atNew, sealed)) === bundle, 'the new browser opens the bundle');
+
+        // A relay that swapped in a key of its own: other digits, and the bundle does not open.
+        const relay = await c.generateLinkKeyPair();
+        const fooled = await c.agreeLink(fresh.privateKey, relay.publicKey, {
+          newBrowser: fresh.publicKey,
+          oldBrowser: relay.publicKey,
+        });
+        assert(fooled.confirmation !== atOld.confirmation, 'a swapped key shows other digits');
+        await rejects(c.openLinkBundle(fooled, sealed), (e) => e.code === 'ERR_LINK_BUNDLE', 'swapped key');
+        const tampered = c.base64ToBytes(sealed.ciphertext);
+        tampered[0]! ^= 1;
+        await rejects(
+          c.openLinkBundle(atNew, { ...sealed, ciphertext: c.bytesToBase64(tampered) }),
+          (e) => e.code === 'ERR_LINK_BUNDLE',
+          'tampered bundle',
+        );
+        await rejects(
+          c.agreeLink(old.privateKey, c.bytesToBase64(new Uint8Array(65)), parties),
+          (e) => e.code === 'ERR_LINK_KEY',
+          'a point not on the curve',
+        );
+        await rejects(
+          c.agreeLink(old.privateKey, 'AAAA', parties),
+          (e) => e.code === 'ERR_LINK_KEY',
+          'short',
+        );
+      },
+    },
     ...attachmentCases(c),
   ];
 };

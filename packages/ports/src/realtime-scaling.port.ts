@@ -30,9 +30,25 @@ export interface PresenceOptions {
 }
 
 /**
+ * Small records every replica sees, each with a version for compare-and-replace and an expiry:
+ * short-lived shared state such as a browser link's rendezvous. Values are opaque strings.
+ */
+export interface ExpiringRecords {
+  /** Stores `value` under `key` unless the key exists; it vanishes after `ttlMs`. True when stored. */
+  create(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** The value and its version (1 when created, one more per replace), or null when absent or expired. */
+  read(key: string): Promise<{ value: string; version: number } | null>;
+  /**
+   * Replaces the value when its version is still `version`, keeping the expiry. False when another
+   * replica replaced it first (read again and decide again) or it is gone.
+   */
+  replace(key: string, version: number, value: string): Promise<boolean>;
+}
+
+/**
  * What lets realtime replicas act as one: a Socket.IO adapter that carries broadcasts between
- * them, and presence they share. One replica alone needs neither: no adapter (Socket.IO's
- * in-memory default) and presence in memory.
+ * them, and presence and records they share. One replica alone needs none of it: no adapter
+ * (Socket.IO's in-memory default), presence and records in memory.
  */
 export interface RealtimeScaling {
   /**
@@ -41,5 +57,7 @@ export interface RealtimeScaling {
    */
   socketAdapter(): Promise<unknown>;
   presence(options: PresenceOptions): Promise<PresenceStore>;
+  /** Records shared by the replicas, under `namespace` (one per kind of record). */
+  records(namespace: string): Promise<ExpiringRecords>;
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import type { RpcClient } from '@veil/kernel';
 import type { Logger, Tracing } from '@veil/ports';
 import { asAck } from './acks.ts';
 import { scheduleTokenExpiry } from './auth.middleware.ts';
+import { registerLinking, type LinkChannel } from './links/link-channel.ts';
 import type { MembershipProjection } from './membership.projection.ts';
 import type { Presence } from './presence.ts';
 import { createRateLimiter, socketBudgets } from './rate-limit.ts';
@@ -21,6 +22,7 @@ export interface ConnectionDeps {
   now: () => number;
   tracing: Pick<Tracing, 'run'>;
   metrics: Pick<RealtimeMetrics, 'sent'>;
+  links: LinkChannel;
   /** The typer's privacy switch. */
   showsTyping: (userId: string) => boolean;
 }
@@ -107,6 +109,8 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
     tracing: deps.tracing,
     metrics: deps.metrics,
   });
+
+  registerLinking({ socket, channel: deps.links, limiter: createRateLimiter(socketBudgets.links), now, log });
 
   socket.on('disconnect', () => {
     cancelExpiry();

@@ -34,6 +34,11 @@ export const socketBudgets = {
    * a flood is cut. (HTTP sends spend from the gateway's per-user write budget.)
    */
   sends: { capacity: 200, refillPerSecond: 100 },
+  /**
+   * link open / join / relay / close: a link takes about three of each side's events, so this
+   * allows a few attempts in a row and then about one a second.
+   */
+  links: { capacity: 20, refillPerSecond: 1 },
 } as const;
 
 /** A `typing` for one chat is forwarded at most this often; the indicator lasts 3 s on the client. */

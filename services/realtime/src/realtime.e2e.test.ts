@@ -3,6 +3,7 @@ import { createRedisScaling } from '@veil/realtime-scaling/redis';
 import { redisUrl } from '@veil/test-env';
 import { startFakeMessageService, type FakeMessageService } from './testing/fake-message-service.ts';
 import {
+  linkTtlSeconds,
   newTokenKeys,
   startRealtimeNode,
   testOrigin,
@@ -53,6 +54,7 @@ const startCluster = async (replicas: number, presenceTtlSeconds = 15) => {
           accessTokenPublicJwk: keys.publicJwk,
           instanceId: `replica-${i}`,
           presenceTtlSeconds,
+          linkTtlSeconds,
         },
         scaling: createRedisScaling({ url: redisUrl(), keyPrefix: redisKeyPrefix, log }),
       });

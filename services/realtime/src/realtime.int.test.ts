@@ -1,5 +1,11 @@
 import { startFakeMessageService } from './testing/fake-message-service.ts';
-import { newTokenKeys, startRealtimeNode, testOrigin, type RealtimeCluster } from './testing/harness.ts';
+import {
+  linkTtlSeconds,
+  newTokenKeys,
+  startRealtimeNode,
+  testOrigin,
+  type RealtimeCluster,
+} from './testing/harness.ts';
 import { describeRealtimeSuite } from './testing/realtime.suite.ts';
 import { embeddedPorts } from './testing/test-adapters.ts';
 import { testLogger } from './testing/test-logger.ts';
@@ -16,7 +22,12 @@ describeRealtimeSuite(
       bus,
       rpc,
       log,
-      settings: { allowedOrigins: [testOrigin], accessTokenPublicJwk: keys.publicJwk, instanceId: 'single' },
+      settings: {
+        allowedOrigins: [testOrigin],
+        accessTokenPublicJwk: keys.publicJwk,
+        instanceId: 'single',
+        linkTtlSeconds,
+      },
     });
     return {
       nodes: [node.url],

@@ -8,6 +8,7 @@ import { onConnection } from './connection.ts';
 import { startFanout } from './fanout.ts';
 import { announceGroupChange } from './group-changes.ts';
 import { attachToHttp } from './http-attach.ts';
+import { createLinkChannel } from './links/link-channel.ts';
 import type { MembershipChange } from './membership.map.ts';
 import { startMembershipProjection } from './membership.projection.ts';
 import { startPrivacyProjection } from './privacy.projection.ts';
@@ -137,6 +138,14 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
     cleanups.push(() => fanoutLag.stop());
     cleanups.push(metrics.countSockets(() => io.of('/').sockets.size));
 
+    const links = createLinkChannel({
+      io,
+      records: await ports.realtimeScaling.records('link'),
+      ttlMs: (settings.linkTtlSeconds ?? limits.linkTtlSeconds) * 1000,
+      now,
+      log,
+    });
+
     let accepting = true;
     const auth = authenticate(verify, log);
     io.use((socket, next) => {
@@ -155,6 +164,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
         now,
         tracing: ports.tracing,
         metrics,
+        links,
         showsTyping: (userId) => privacy.of(userId).typing,
       }),
     );

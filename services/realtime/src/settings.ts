@@ -10,6 +10,8 @@ export interface RealtimeSettings {
   instanceId: string;
   /** How long a silent replica's users stay online. Default 15 s; tests use ~2 s. */
   presenceTtlSeconds?: number;
+  /** How long a browser link stays open. Default `limits.linkTtlSeconds` (2 minutes); tests use a few seconds. */
+  linkTtlSeconds?: number;
 }
 
 export const defaultPresenceTtlSeconds = 15;

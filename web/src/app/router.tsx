@@ -3,6 +3,7 @@ import { LoginPage } from '../features/auth/components/login-page.tsx';
 import { RegisterPage } from '../features/auth/components/register-page.tsx';
 import { AllChatsPage } from '../features/chats/components/all-chats-page.tsx';
 import { WelcomePage } from '../features/home/components/welcome-page.tsx';
+import { LinkNewBrowser } from '../features/device-link/components/link-new-browser.tsx';
 import { BackupSettings } from '../features/key-backup/components/backup-settings.tsx';
 import { ProfilePage } from '../features/profile/components/profile-page.tsx';
 import { UsersPage } from '../features/users/components/users-page.tsx';
@@ -48,6 +49,7 @@ export const createRouter = () =>
             <RequireLogin>
               <ProfilePage />
               <BackupSettings />
+              <LinkNewBrowser />
             </RequireLogin>
           ),
         },

@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { DeviceLinkCenter } from '../features/device-link/components/device-link-center.tsx';
 import { KeyBackupCenter } from '../features/key-backup/components/key-backup-center.tsx';
 import { ThemeToggle } from '../features/theme/components/theme-toggle.tsx';
 import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
@@ -19,6 +20,7 @@ export const ShellLayout = () => {
           <ThemeToggle />
         </header>
         <KeyBackupCenter />
+        <DeviceLinkCenter />
         <main className="shell__content" id="content">
           <Outlet />
         </main>

@@ -1,4 +1,5 @@
 import {
+  exportPrivateKeyJwk,
   importPrivateKeyJwk,
   nonExtractablePrivateKey,
   privateJwkMatchesPublicKey,
@@ -14,6 +15,7 @@ import {
   readLegacyKey,
   type StoredPrivateKey,
 } from './key-store.ts';
+import { KeyBundleError, parseKeyBundle, serializeKeyBundle, type BundledKey } from './key-bundle.ts';
 import { fetchKeyStatus, fetchPublishedKey } from './public-key-api.ts';
 import type { PublishedKey } from './read-state.ts';
 
@@ -97,6 +99,47 @@ export const accountKeys = async (userId: string): Promise<CryptoKey[]> =>
 export const exportableAccountKey = async (userId: string, publicKey: string): Promise<CryptoKey | null> => {
   const stored = (await accountKeyRing(userId)).find((key) => key.publicKey === publicKey);
   return stored?.sealed ? unsealPrivateKey(stored.sealed) : null;
+};
+
+/**
+ * The account's private keys this browser can export (those with a sealed copy), as the bundle
+ * another browser of the account stores (`key-bundle.ts`); null when it can export none. The
+ * extractable forms live only inside this call.
+ */
+export const exportAccountKeyBundle = async (userId: string): Promise<string | null> => {
+  const exportable = (await accountKeyRing(userId)).filter((key) => key.sealed);
+  const keys: BundledKey[] = await Promise.all(
+    exportable.map(async (key) => ({
+      publicKey: key.publicKey,
+      privateKey: await exportPrivateKeyJwk(await unsealPrivateKey(key.sealed!)),
+    })),
+  );
+  return keys.length > 0 ? serializeKeyBundle(keys) : null;
+};
+
+/** Whether this browser holds keys of the account it can export (to link another browser). */
+export const canExportAccountKeys = async (userId: string): Promise<boolean> =>
+  (await accountKeyRing(userId)).some((key) => key.sealed);
+
+/**
+ * Keeps every key of a bundle from another browser of the account, as a restore keeps one:
+ * non-extractable, with a sealed copy. Each private key must match the public key it came with.
+ */
+export const keepAccountKeyBundle = async (userId: string, text: string): Promise<void> => {
+  const { keys } = parseKeyBundle(text);
+  for (const key of keys)
+    if (!(await privateJwkMatchesPublicKey(key.privateKey, key.publicKey)))
+      throw new KeyBundleError('A key that arrived does not match its public key');
+  const storedAt = Date.now();
+  // Oldest first, so the newest key is also the newest stored.
+  for (const [index, key] of [...keys].reverse().entries()) {
+    const [privateKey, sealed] = await Promise.all([
+      importPrivateKeyJwk(key.privateKey),
+      sealPrivateKeyJwk(key.privateKey),
+    ]);
+    await addAccountKey(userId, { privateKey, publicKey: key.publicKey, storedAt: storedAt + index, sealed });
+  }
+  loaded.delete(userId);
 };
 
 /**

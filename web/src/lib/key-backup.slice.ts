@@ -2,7 +2,7 @@ import { createSlice } from '@reduxjs/toolkit';
 import { loggedIn, loggedOut } from './session.slice.ts';
 
 /**
- * The session's key-backup screens. In lib/ because several features open them: the chat's
+ * The session's key-backup screens (and the link from another browser, their alternative). In lib/ because several features open them: the chat's
  * "restore it" and banner, the shell's prompt, the profile. `keysVersion` counts the keys this
  * session added (a restore): what shows key state reads it again.
  */
@@ -16,6 +16,8 @@ export interface KeyBackupState {
   /** The "Protect your messages" prompt was dismissed since the page loaded. */
   promptDismissed: boolean;
   keysVersion: number;
+  /** "Link from another browser" is open (this browser has no key; another one has). */
+  linkOpen: boolean;
 }
 
 const initialState: KeyBackupState = {
@@ -23,6 +25,7 @@ const initialState: KeyBackupState = {
   offerRestore: false,
   promptDismissed: false,
   keysVersion: 0,
+  linkOpen: false,
 };
 
 export const keyBackupSlice = createSlice({
@@ -36,6 +39,15 @@ export const keyBackupSlice = createSlice({
     /** "Not now". */
     restoreClosed: (state) => {
       state.restoreOpen = false;
+    },
+    /** From the restore screen: get the keys from another browser instead. */
+    linkRequested: (state) => {
+      state.restoreOpen = false;
+      state.offerRestore = false;
+      state.linkOpen = true;
+    },
+    linkClosed: (state) => {
+      state.linkOpen = false;
     },
     keysRestored: (state) => {
       state.restoreOpen = false;
@@ -54,10 +66,22 @@ export const keyBackupSlice = createSlice({
     selectOfferRestore: (state) => state.offerRestore,
     selectPromptDismissed: (state) => state.promptDismissed,
     selectKeysVersion: (state) => state.keysVersion,
+    selectLinkOpen: (state) => state.linkOpen,
   },
 });
 
-export const { restoreRequested, restoreClosed, keysRestored, backupPromptDismissed } =
-  keyBackupSlice.actions;
-export const { selectRestoreOpen, selectOfferRestore, selectPromptDismissed, selectKeysVersion } =
-  keyBackupSlice.selectors;
+export const {
+  restoreRequested,
+  restoreClosed,
+  keysRestored,
+  backupPromptDismissed,
+  linkRequested,
+  linkClosed,
+} = keyBackupSlice.actions;
+export const {
+  selectRestoreOpen,
+  selectOfferRestore,
+  selectPromptDismissed,
+  selectKeysVersion,
+  selectLinkOpen,
+} = keyBackupSlice.selectors;

@@ -1,4 +1,5 @@
-import type { PresenceStore, RealtimeScaling } from '@veil/ports';
+import type { ExpiringRecords, PresenceStore, RealtimeScaling } from '@veil/ports';
+import { createMemoryRecords } from './memory-records.ts';
 
 /** One replica alone: presence is a count per user in this process. */
 export const createMemoryPresence = (): PresenceStore => {
@@ -27,9 +28,20 @@ export const createMemoryPresence = (): PresenceStore => {
   };
 };
 
-/** The embedded app and any single realtime replica: Socket.IO's default adapter, presence in memory. */
-export const createMemoryScaling = (): RealtimeScaling => ({
-  socketAdapter: async () => undefined,
-  presence: async () => createMemoryPresence(),
-  close: async () => {},
-});
+/**
+ * The embedded app and any single realtime replica: Socket.IO's default adapter, presence and
+ * records in memory.
+ */
+export const createMemoryScaling = (): RealtimeScaling => {
+  const namespaces = new Map<string, ExpiringRecords>();
+  return {
+    socketAdapter: async () => undefined,
+    presence: async () => createMemoryPresence(),
+    records: async (namespace) => {
+      let records = namespaces.get(namespace);
+      if (!records) namespaces.set(namespace, (records = createMemoryRecords()));
+      return records;
+    },
+    close: async () => {},
+  };
+};

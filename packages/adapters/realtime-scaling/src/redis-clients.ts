@@ -5,7 +5,7 @@ import type { Logger } from '@veil/ports';
 
 /**
  * The three connections one replica holds: `pub` and `sub` for the Socket.IO adapter (a
- * subscribed connection can run nothing else), `data` for presence.
+ * subscribed connection can run nothing else), `data` for presence and shared records.
  */
 export interface RedisClients {
   pub: Redis;

@@ -8,6 +8,7 @@ import {
   reassertScript,
   sweepScript,
 } from './redis-presence.scripts.ts';
+import { script } from './redis-script.ts';
 
 /**
  * Presence shared by every replica through Redis. Each replica counts its sockets per user under
@@ -22,22 +23,6 @@ export interface RedisPresenceOptions {
   ttlSeconds: number;
   log: Logger;
 }
-
-type ScriptRunner = (keys: string[], args: (string | number)[]) => Promise<unknown>;
-
-/** EVALSHA with a fallback to EVAL when the script cache was flushed (NOSCRIPT). */
-const script = (redis: Redis, lua: string): ScriptRunner => {
-  let sha: string | undefined;
-  return async (keys, args) => {
-    sha ??= (await redis.script('LOAD', lua)) as string;
-    try {
-      return await redis.evalsha(sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
-      return redis.eval(lua, keys.length, ...keys, ...args);
-    }
-  };
-};
 
 export const createRedisPresence = (options: RedisPresenceOptions): PresenceStore => {
   const { redis, instanceId, log } = options;

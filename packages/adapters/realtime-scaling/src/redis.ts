@@ -1,10 +1,11 @@
 import type { Logger, RealtimeScaling } from '@veil/ports';
 import { connectRedis, type RedisClients } from './redis-clients.ts';
 import { createRedisPresence } from './redis-presence.ts';
+import { createRedisRecords } from './redis-records.ts';
 
 /**
  * Any number of realtime replicas: the Socket.IO Redis adapter carries broadcasts between them
- * and presence lives in Redis. The three connections open on first use, so a process that runs
+ * and presence and shared records live in Redis. The three connections open on first use, so a process that runs
  * no realtime gateway never opens them. Keys and channels live under `keyPrefix`.
  */
 export const createRedisScaling = (options: {
@@ -19,6 +20,8 @@ export const createRedisScaling = (options: {
     socketAdapter: async () => (await connected()).adapter,
     presence: async ({ instanceId, ttlSeconds, log }) =>
       createRedisPresence({ redis: (await connected()).data, keyPrefix, instanceId, ttlSeconds, log }),
+    records: async (namespace) =>
+      createRedisRecords({ redis: (await connected()).data, keyPrefix, namespace }),
     async close() {
       if (clients) await (await clients.catch(() => null))?.quit();
     },

@@ -1,4 +1,4 @@
-import { describePresenceContract } from '@veil/ports/contract';
+import { describeExpiringRecordsContract, describePresenceContract } from '@veil/ports/contract';
 import type { Logger, PresenceStore } from '@veil/ports';
 import { deleteRedisKeysUnder, redisUrl, uniquePrefix } from '@veil/test-env';
 import { createMemoryPresence } from './memory.ts';
@@ -38,3 +38,16 @@ describePresenceContract(
   },
   { sharedByReplicas: true },
 );
+
+/** Two replicas' views of one namespace on the test run's Redis, each with its own connections. */
+describeExpiringRecordsContract('Redis', async () => {
+  const keyPrefix = `${uniquePrefix('rt')}:`;
+  const scalings = ['a', 'b'].map(() => createRedisScaling({ url: redisUrl(), keyPrefix, log: quiet }));
+  return {
+    replicas: await Promise.all(scalings.map((scaling) => scaling.records('contract'))),
+    teardown: async () => {
+      await Promise.all(scalings.map((s) => s.close()));
+      await deleteRedisKeysUnder(redisUrl(), keyPrefix);
+    },
+  };
+});

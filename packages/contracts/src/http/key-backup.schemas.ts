@@ -2,17 +2,14 @@ import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { parseWith } from '../parse.ts';
-import { isPaddedBase64, publicKeySchema } from './schemas.ts';
+import { base64OfBytes, isPaddedBase64, publicKeySchema } from './schemas.ts';
 
 /**
  * The encrypted key backup as the server accepts it (format version 1, made by @veil/crypto's
  * `createKeyBackup`). The server cannot open it; it checks only that it is a well-formed backup
  * of the right size, so nothing else can be parked under this name. Unknown fields are refused.
  */
-const bytes = (count: number, what: string) =>
-  z
-    .string({ error: `${what} is required` })
-    .refine((s) => isPaddedBase64(s) && atob(s).length === count, `${what} must be ${count} bytes, base64`);
+const bytes = base64OfBytes;
 
 /** A 256-bit data key, AES-GCM-wrapped: 32 bytes and the 16-byte tag. */
 const wrappedDataKey = bytes(48, 'wrappedKey');

@@ -19,6 +19,12 @@ export const isPaddedBase64 = (s: string): boolean => {
   }
 };
 
+/** Exactly `count` bytes as padded base64. */
+export const base64OfBytes = (count: number, what: string) =>
+  z
+    .string({ error: `${what} is required` })
+    .refine((s) => isPaddedBase64(s) && atob(s).length === count, `${what} must be ${count} bytes, base64`);
+
 const base64 = (max: number, what: string) =>
   z
     .string({ error: `${what} is required` })

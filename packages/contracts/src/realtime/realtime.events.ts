@@ -1,5 +1,13 @@
 import type { MessageView, SealedReaction, SocketSendPayload } from '../http/schemas.ts';
 import type { ErrorBody } from '../errors.ts';
+import type {
+  LinkClosedReason,
+  LinkJoined,
+  LinkOpenRequest,
+  LinkOpened,
+  LinkRef,
+  LinkRelayRequest,
+} from './link.schemas.ts';
 
 /**
  * Socket.IO event maps (spec section 7, "Real-time events"), shared by the realtime gateway and
@@ -37,6 +45,11 @@ export interface ClientToServerEvents {
   'stop typing': (to: { to?: string; chatId?: string } | string) => void;
   online: () => void;
   'set offline': (userId: string) => void;
+  /** Linking a browser (docs/realtime.md, "Browser links"): the new browser opens, the old one joins. */
+  'link open': (request: LinkOpenRequest, ack: Ack<LinkOpened>) => void;
+  'link join': (request: LinkRef, ack: Ack<LinkJoined>) => void;
+  'link relay': (request: LinkRelayRequest, ack: Ack) => void;
+  'link close': (request: LinkRef, ack?: Ack) => void;
 }
 
 export interface TypingNotice {
@@ -81,5 +94,9 @@ export interface ServerToClientEvents {
   'chat updated': (notice: { chatId: string }) => void;
   typing: (notice: TypingNotice) => void;
   'stop typing': (notice: TypingNotice) => void;
+  /** To the browser that opened the link: another browser of the account joined it. */
+  'link joined': (notice: LinkRef) => void;
+  'link relay': (message: LinkRelayRequest) => void;
+  'link closed': (notice: LinkRef & { reason: LinkClosedReason }) => void;
   error: (error: ErrorBody) => void;
 }

@@ -11,3 +11,4 @@ export type { ReadStoreUnderTest } from './read-store-under-test.ts';
 export { describeBlobStoreContract } from './blob-store.contract.ts';
 export { describeRateLimitsContract, type RateLimitsUnderTest } from './rate-limits.contract.ts';
 export { describePresenceContract, type PresenceUnderTest } from './presence.contract.ts';
+export { describeExpiringRecordsContract, type RecordsUnderTest } from './expiring-records.contract.ts';

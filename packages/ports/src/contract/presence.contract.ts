@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withFixture } from './fixture.ts';
 import type { PresenceStore } from '../realtime-scaling.port.ts';
 
 /**
@@ -20,14 +21,8 @@ export const describePresenceContract = (
   { sharedByReplicas }: { sharedByReplicas: boolean },
 ) => {
   describe(`Presence contract: ${name}`, () => {
-    const withStores = (body: (replicas: PresenceStore[]) => Promise<void>) => async () => {
-      const { replicas, teardown } = await make();
-      try {
-        await body(replicas);
-      } finally {
-        await teardown();
-      }
-    };
+    const withStores = (body: (replicas: PresenceStore[]) => Promise<void>) =>
+      withFixture(make, ({ replicas }) => body(replicas));
 
     it(
       'reports the first connect and the last disconnect only',

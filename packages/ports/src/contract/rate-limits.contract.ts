@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withFixture } from './fixture.ts';
 import type { RateLimits } from '../rate-limit.port.ts';
 
 /**
@@ -15,14 +16,8 @@ const uniqueName = () => `budget${Date.now().toString(36)}${(budgetCounter++).to
 
 export const describeRateLimitsContract = (name: string, make: () => Promise<RateLimitsUnderTest>) => {
   describe(`RateLimits contract: ${name}`, () => {
-    const withLimits = (body: (replicas: [RateLimits, RateLimits]) => Promise<void>) => async () => {
-      const { replicas, teardown } = await make();
-      try {
-        await body(replicas);
-      } finally {
-        await teardown();
-      }
-    };
+    const withLimits = (body: (replicas: [RateLimits, RateLimits]) => Promise<void>) =>
+      withFixture(make, ({ replicas }) => body(replicas));
 
     it(
       'allows a key its points per window, then refuses with the time left, and keeps keys apart',

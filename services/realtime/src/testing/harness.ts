@@ -10,6 +10,9 @@ import { realtimePorts } from './test-ports.ts';
 /** The Origin every test client sends, and the one each test node allows. */
 export const testOrigin = 'http://app.veil.test';
 
+/** Links in the suite expire this soon, so a test can watch one expire. */
+export const linkTtlSeconds = 4;
+
 /** What the shared suite needs from a single node or a cluster of replicas. */
 export interface RealtimeCluster {
   /** Base URLs of the replicas; clients are spread over them round-robin. */

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import type { RealtimeCluster } from './harness.ts';
 import { describeAccess } from './suite-access.ts';
 import { describeDelivery } from './suite-delivery.ts';
+import { describeLinks } from './suite-link.ts';
 import { describePresence } from './suite-presence.ts';
 import { createWorld } from './suite-world.ts';
 
@@ -31,5 +32,6 @@ export const describeRealtimeSuite = (name: string, setup: () => Promise<Realtim
     describeDelivery(world, current);
     describePresence(world, current);
     describeAccess(world, current);
+    describeLinks(world);
   });
 };

@@ -1,6 +1,8 @@
 import type { KeyStatus } from '@veil/contracts';
 import { useState, type FormEvent } from 'react';
+import { useAppDispatch } from '../../../app/hooks.ts';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
+import { linkRequested } from '../../../lib/key-backup.slice.ts';
 import { noBackupText, useRestore } from '../hooks/use-restore.ts';
 import { SecretField } from './secret-field.tsx';
 
@@ -13,10 +15,12 @@ interface RestoreDialogProps {
 
 /**
  * "Restore your messages": this browser has no key for the account. The recovery key (any
- * case, spaces or dashes) or the passphrase restores it from the backup; "Not now" leaves the
- * messages saying why they cannot be read.
+ * case, spaces or dashes) or the passphrase restores it from the backup, or another browser that
+ * has it links this one (the device-link feature); "Not now" leaves the messages saying why
+ * they cannot be read.
  */
 export const RestoreDialog = ({ userId, backup, onNotNow }: RestoreDialogProps) => {
+  const dispatch = useAppDispatch();
   const [typed, setTyped] = useState('');
   const { restore, busy, error, waitSeconds } = useRestore(userId);
   const hasPassphrase = backup === undefined || (backup?.unlocks.includes('passphrase') ?? false);
@@ -56,7 +60,9 @@ export const RestoreDialog = ({ userId, backup, onNotNow }: RestoreDialogProps) 
             )}
           </>
         ) : (
-          <p className="panel__hint">{noBackupText}</p>
+          <p className="panel__hint">
+            {noBackupText} If another browser of yours has it, link this one from there.
+          </p>
         )}
         <div className="form__actions">
           {backup !== null && (
@@ -68,6 +74,9 @@ export const RestoreDialog = ({ userId, backup, onNotNow }: RestoreDialogProps) 
               {busy ? 'Restoring…' : waitSeconds > 0 ? `Try again in ${waitSeconds} s` : 'Restore'}
             </button>
           )}
+          <button type="button" className="button" onClick={() => dispatch(linkRequested())} disabled={busy}>
+            Link from another browser
+          </button>
           <button type="button" className="button" onClick={onNotNow} disabled={busy}>
             Not now
           </button>

@@ -1,30 +1,13 @@
 import { openKeyBackup, type KeyBackup } from '@veil/crypto';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { keepAccountKey } from '../../../lib/account-keys.ts';
 import { api } from '../../../lib/api.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { keysRestored } from '../../../lib/key-backup.slice.ts';
+import { useCountdown } from '../../../lib/use-countdown.ts';
 import { useDownloadKeyBackupMutation } from '../api/key-backup.api.ts';
 import { retryDelaySeconds, unlockErrorText, withTypedSecret } from '../unlock.ts';
-
-const secondsUntil = (until: number) => Math.max(0, Math.ceil((until - Date.now()) / 1000));
-
-/** Whole seconds left until `until` (ms since the epoch), ticking while there are any. */
-const useCountdown = (until: number): number => {
-  const [seconds, setSeconds] = useState(() => secondsUntil(until));
-  useEffect(() => {
-    setSeconds(secondsUntil(until));
-    if (until <= Date.now()) return;
-    const timer = setInterval(() => {
-      const left = secondsUntil(until);
-      setSeconds(left);
-      if (left === 0) clearInterval(timer);
-    }, 250);
-    return () => clearInterval(timer);
-  }, [until]);
-  return seconds;
-};
 
 export const noBackupText =
   'There is no backup of your key. Messages sent to you can be read only in a browser that has your key.';

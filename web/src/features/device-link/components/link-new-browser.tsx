@@ -1,0 +1,159 @@
+import type { PublicUser } from '@veil/contracts';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { useAppSelector } from '../../../app/hooks.ts';
+import { FormField } from '../../../components/form-field.tsx';
+import { canExportAccountKeys } from '../../../lib/account-keys.ts';
+import { selectKeysVersion } from '../../../lib/key-backup.slice.ts';
+import { selectCurrentUser } from '../../../lib/session.slice.ts';
+import { useOldBrowserLink } from '../hooks/use-old-browser-link.ts';
+import type { LinkState } from '../link-session.ts';
+import { ConfirmationDigits } from './confirmation-digits.tsx';
+import { LinkProgress } from './link-progress.tsx';
+
+/** The camera and its QR decoder load only when someone scans. */
+const QrScanner = lazy(() => import('./qr-scanner.tsx').then((module) => ({ default: module.QrScanner })));
+
+const CodeForm = ({ onJoin }: { onJoin: (code: string) => Promise<string | null> }) => {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState('');
+  const [scanning, setScanning] = useState(false);
+  const submit = async (typed: string) => {
+    const problem = await onJoin(typed);
+    setError(problem ?? '');
+    return problem === null;
+  };
+  /** A scanned QR code that is a link code ends the scanning (the link takes over the card). */
+  const onScanned = async (text: string) => {
+    const joined = await submit(text);
+    if (joined) setScanning(false);
+    return joined;
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit(code);
+  };
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      <p className="panel__hint">
+        On the new browser, log in and choose <strong>Link from another browser</strong>. Then scan its QR
+        code or type its code here.
+      </p>
+      {scanning ? (
+        <Suspense fallback={<LinkProgress label="Starting the camera" />}>
+          <QrScanner onText={onScanned} onClose={() => setScanning(false)} />
+        </Suspense>
+      ) : (
+        <FormField
+          label="Link code"
+          name="link-code"
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          error={error}
+        />
+      )}
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={!code.trim() || scanning}>
+          Link
+        </button>
+        {!scanning && (
+          <button type="button" className="button" onClick={() => setScanning(true)}>
+            Scan QR code
+          </button>
+        )}
+      </div>
+    </form>
+  );
+};
+
+interface StepProps {
+  state: LinkState;
+  onConfirm: () => void;
+  onReset: () => void;
+}
+
+const OldBrowserStep = ({ state, onConfirm, onReset }: StepProps) => {
+  const again = (label: string) => (
+    <div className="form__actions">
+      <button type="button" className="button" onClick={onReset}>
+        {label}
+      </button>
+    </div>
+  );
+  switch (state.step) {
+    case 'starting':
+    case 'waiting':
+      return <LinkProgress label="Joining the link" />;
+    case 'confirm':
+      return (
+        <>
+          <p className="panel__hint">Does the new browser show this code?</p>
+          <ConfirmationDigits digits={state.confirmation} />
+          <div className="form__actions">
+            <button type="button" className="button button--primary" onClick={onConfirm}>
+              They match: send my keys
+            </button>
+            <button type="button" className="button" onClick={onReset}>
+              They differ: cancel
+            </button>
+          </div>
+        </>
+      );
+    case 'transferring':
+      return <LinkProgress label="Sending your keys" />;
+    case 'done':
+      return (
+        <>
+          <p className="status status--success" role="status">
+            The new browser has your keys: your messages can be read there now.
+          </p>
+          {again('Link another browser')}
+        </>
+      );
+    case 'expired':
+    case 'refused':
+      return (
+        <>
+          <p className="form__error" role="alert">
+            {state.step === 'expired'
+              ? 'The link expired before it was used. Start again on the new browser and enter its new code.'
+              : state.message}
+          </p>
+          {again('Enter another code')}
+        </>
+      );
+  }
+};
+
+/** The profile's "Link a new browser" card, on a browser that holds the account's keys. */
+const LinkNewBrowserFor = ({ user }: { user: PublicUser }) => {
+  const keysVersion = useAppSelector(selectKeysVersion);
+  const [canLink, setCanLink] = useState(false);
+  const { state, join, confirm, reset } = useOldBrowserLink(user._id);
+
+  useEffect(() => {
+    let live = true;
+    void canExportAccountKeys(user._id).then((can) => live && setCanLink(can));
+    return () => {
+      live = false;
+    };
+  }, [user._id, keysVersion]);
+
+  if (!canLink) return null;
+  return (
+    <section className="profile-card link-new-browser" aria-labelledby="link-new-browser-title">
+      <h2 id="link-new-browser-title">Link a new browser</h2>
+      {state ? (
+        <OldBrowserStep state={state} onConfirm={confirm} onReset={reset} />
+      ) : (
+        <CodeForm onJoin={join} />
+      )}
+    </section>
+  );
+};
+
+export const LinkNewBrowser = () => {
+  const user = useAppSelector(selectCurrentUser);
+  return user ? <LinkNewBrowserFor key={user._id} user={user} /> : null;
+};

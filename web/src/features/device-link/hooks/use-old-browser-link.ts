@@ -1,0 +1,42 @@
+import { linkIdOfCode } from '@veil/crypto';
+import { useEffect, useRef, useState } from 'react';
+import { exportAccountKeyBundle } from '../../../lib/account-keys.ts';
+import { getSocket } from '../../../lib/realtime.ts';
+import { LinkFailure, linkFromOldBrowser, type JoinedLinkSession, type LinkState } from '../link-session.ts';
+
+export const notALinkCodeText = 'This is not a link code: check it for typos';
+
+/**
+ * This browser (which holds the account's keys) joins the link whose code was typed or scanned,
+ * and sends the keys once the user confirms the digits. `join` answers a code that cannot be one
+ * at once, without asking the server.
+ */
+export const useOldBrowserLink = (userId: string) => {
+  const session = useRef<JoinedLinkSession | null>(null);
+  const [state, setState] = useState<LinkState | null>(null);
+
+  useEffect(() => () => session.current?.cancel(), []);
+
+  const join = async (code: string): Promise<string | null> => {
+    const linkId = await linkIdOfCode(code);
+    if (!linkId) return notALinkCodeText;
+    session.current?.cancel();
+    session.current = linkFromOldBrowser(getSocket(), linkId, {
+      exportBundle: async () => {
+        const bundle = await exportAccountKeyBundle(userId);
+        if (!bundle) throw new LinkFailure('This browser cannot export your keys');
+        return bundle;
+      },
+      onState: setState,
+    });
+    return null;
+  };
+
+  const reset = () => {
+    session.current?.cancel();
+    session.current = null;
+    setState(null);
+  };
+
+  return { state, join, confirm: () => session.current?.confirm(), reset };
+};

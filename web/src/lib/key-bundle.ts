@@ -1,0 +1,59 @@
+/**
+ * The account's private keys as one versioned JSON text, for carrying them to another browser
+ * of the account (linking): `{"version": 1, "keys": [{"publicKey": <base64 SPKI>, "privateKey":
+ * <JWK>}, …]}`, newest first. A key the account gains later (another kind of key) joins as a
+ * field of its own; a reader refuses a version it does not know rather than guess.
+ */
+export const keyBundleVersion = 1;
+/** More than any account holds (its current key and the older ones it kept). */
+const maxKeys = 32;
+
+export interface BundledKey {
+  publicKey: string;
+  privateKey: JsonWebKey;
+}
+
+export interface AccountKeyBundle {
+  version: typeof keyBundleVersion;
+  keys: BundledKey[];
+}
+
+export class KeyBundleError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyBundleError';
+  }
+}
+
+const isBundledKey = (value: unknown): value is BundledKey => {
+  const key = value as Partial<BundledKey> | null;
+  return (
+    typeof key === 'object' &&
+    key !== null &&
+    typeof key.publicKey === 'string' &&
+    typeof key.privateKey === 'object' &&
+    key.privateKey !== null
+  );
+};
+
+export const serializeKeyBundle = (keys: BundledKey[]): string =>
+  JSON.stringify({ version: keyBundleVersion, keys } satisfies AccountKeyBundle);
+
+/** The bundle in `text`; KeyBundleError when it is not one this version can read. */
+export const parseKeyBundle = (text: string): AccountKeyBundle => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new KeyBundleError('The keys that arrived are not readable');
+  }
+  const bundle = value as Partial<AccountKeyBundle> | null;
+  if (typeof bundle !== 'object' || bundle === null)
+    throw new KeyBundleError('The keys that arrived are not readable');
+  if (bundle.version !== keyBundleVersion)
+    throw new KeyBundleError('The other browser runs a newer Veil: reload both pages and start again');
+  const keys = bundle.keys;
+  if (!Array.isArray(keys) || keys.length === 0 || keys.length > maxKeys || !keys.every(isBundledKey))
+    throw new KeyBundleError('The keys that arrived are not readable');
+  return { version: keyBundleVersion, keys };
+};

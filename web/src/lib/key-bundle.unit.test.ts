@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { KeyBundleError, parseKeyBundle, serializeKeyBundle } from './key-bundle.ts';
+
+const key = { publicKey: 'MIIB', privateKey: { kty: 'RSA', n: 'x', e: 'AQAB' } };
+
+describe('account key bundle', () => {
+  it('round-trips the keys, in order', () => {
+    const keys = [key, { ...key, publicKey: 'older' }];
+    expect(parseKeyBundle(serializeKeyBundle(keys))).toEqual({ version: 1, keys });
+  });
+
+  it('refuses what it cannot read: not JSON, another version, no keys, keys of the wrong shape', () => {
+    for (const text of [
+      'not json',
+      'null',
+      JSON.stringify({ version: 2, keys: [key] }),
+      JSON.stringify({ version: 1, keys: [] }),
+      JSON.stringify({ version: 1, keys: [{ publicKey: 1, privateKey: {} }] }),
+      JSON.stringify({ version: 1, keys: [{ publicKey: 'p', privateKey: null }] }),
+      JSON.stringify({ version: 1, keys: Array.from({ length: 33 }, () => key) }),
+    ])
+      expect(() => parseKeyBundle(text), text).toThrow(KeyBundleError);
+    expect(() => parseKeyBundle(JSON.stringify({ version: 2, keys: [key] }))).toThrow(/newer Veil/);
+  });
+});
