@@ -52,12 +52,14 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await saveRecoveryKey(page, 'Sign Up');
     await page.waitForURL('**/login');
-    // The private key is kept in this browser under the new account, as a non-extractable key.
+    // The private keys (encryption and signing) are kept in this browser under the new account,
+    // as non-extractable keys.
     const stored = await readKeyStore(page);
-    expect(stored.entries).toHaveLength(1);
-    expect(Object.values(stored.accounts)[0]).toEqual([
-      expect.objectContaining({ isCryptoKey: true, extractable: false }),
-    ]);
+    expect(stored.entries).toHaveLength(2);
+    for (const keys of [stored.accounts, stored.signing])
+      expect(Object.values(keys)[0]).toEqual([
+        expect.objectContaining({ isCryptoKey: true, extractable: false }),
+      ]);
 
     // A second account with the same name is refused with the server's message.
     const again = await veil.newPage();

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVeil } from '@veil/runtime';
+import { startVeil, type RunningVeil } from '@veil/runtime';
 import { chromiumLaunchOptions } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -71,6 +71,9 @@ export interface VeilWeb {
   /** For afterEach: screenshots of every open page if the test failed, then closes them. */
   finishTest(test: { name: string; result?: { state?: string } }): Promise<void>;
   stop(): Promise<void>;
+  /** The server's read models, for tests that play a malicious server rewriting what it stored. */
+  /** The read models (a Veil in this process only: not with `ownProcess`). */
+  readStore: RunningVeil['ports']['readStore'];
 }
 
 /** Veil in this process, in a temp dir of its own. */
@@ -81,6 +84,7 @@ const inProcessVeil = async (webDist: string, env?: Record<string, string>) => {
     url: veil.url,
     dataDir,
     entries: [] as LogEntry[],
+    readStore: veil.ports.readStore,
     async stop() {
       await veil.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -98,7 +102,7 @@ export const startVeilWeb = async (
   const webDist = await ensureWebBuilt();
   let browser: Browser | undefined;
   const veil = options.ownProcess
-    ? await startLoggedVeil({ WEB_DIST: webDist, ...options.env })
+    ? { ...(await startLoggedVeil({ WEB_DIST: webDist, ...options.env })), readStore: undefined }
     : await inProcessVeil(webDist, options.env);
   try {
     browser = await chromium.launch(chromiumLaunchOptions());
@@ -113,6 +117,11 @@ export const startVeilWeb = async (
     url: veil.url,
     dataDir: veil.dataDir,
     logs: veil.entries,
+    get readStore() {
+      if (!veil.readStore)
+        throw new Error('readStore is there for a Veil in this process only, not ownProcess');
+      return veil.readStore;
+    },
     async newPage(viewport = desktop) {
       const context = await launched.newContext({ viewport, baseURL: veil.url });
       contexts.add(context);

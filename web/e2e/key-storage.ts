@@ -21,6 +21,8 @@ export interface KeyStoreSnapshot {
   entries: string[];
   /** `private-keys:<userId>` entries by user id. */
   accounts: Record<string, StoredKeySummary[]>;
+  /** `signing-keys:<userId>` entries by user id. */
+  signing: Record<string, StoredKeySummary[]>;
   /** The JWK an earlier version kept under `my-private-key`, if any. */
   legacy: JsonWebKey | null;
 }
@@ -38,13 +40,18 @@ export const readKeyStore = (page: Page): Promise<KeyStoreSnapshot> =>
     try {
       const store = db.transaction('keyval').objectStore('keyval');
       const [names, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
-      const snapshot: KeyStoreSnapshot = { entries: names.map(String).sort(), accounts: {}, legacy: null };
+      const snapshot: KeyStoreSnapshot = {
+        entries: names.map(String).sort(),
+        accounts: {},
+        signing: {},
+        legacy: null,
+      };
       for (const [index, name] of names.entries()) {
         const value: unknown = values[index];
         if (name === 'my-private-key') snapshot.legacy = value as JsonWebKey;
-        const userId = String(name).match(/^private-keys:(.+)$/)?.[1];
+        const [, kind, userId] = String(name).match(/^(private|signing)-keys:(.+)$/) ?? [];
         if (!userId) continue;
-        snapshot.accounts[userId] = await Promise.all(
+        snapshot[kind === 'private' ? 'accounts' : 'signing'][userId] = await Promise.all(
           (value as { privateKey: unknown; publicKey: string }[]).map(async ({ privateKey, publicKey }) => {
             const isCryptoKey = privateKey instanceof CryptoKey;
             const exportRejected = isCryptoKey

@@ -90,7 +90,9 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
     const { contact, browser, first, second } = await twoAccountsInOneBrowser('k');
 
     const stored = await readKeyStore(browser);
-    expect(stored.entries).toEqual([`private-keys:${first.id}`, `private-keys:${second.id}`].sort());
+    expect(stored.entries).toEqual(
+      [first.id, second.id].flatMap((id) => [`private-keys:${id}`, `signing-keys:${id}`]).sort(),
+    );
     for (const { id } of [first, second]) {
       expect(stored.accounts[id]).toHaveLength(1);
       // At rest: a non-extractable CryptoKey that only decrypts, never a JWK with `d`.
@@ -107,7 +109,7 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
     await logout(browser);
     await login(browser, first.name, password);
     await expectReadable(browser, contact.name, first.history);
-    expect((await readKeyStore(browser)).entries).toHaveLength(2);
+    expect((await readKeyStore(browser)).entries).toHaveLength(4); // each account: its encryption and signing keys
   });
 
   it("removes only the current account's keys when asked at logout, with an accessible dialog", async () => {
@@ -144,8 +146,11 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
     await browser.keyboard.press('Enter');
     await browser.waitForURL((url) => url.pathname === '/');
 
-    // Only the second account's key is gone.
-    expect((await readKeyStore(browser)).entries).toEqual([`private-keys:${first.id}`]);
+    // Only the second account's keys are gone.
+    expect((await readKeyStore(browser)).entries).toEqual([
+      `private-keys:${first.id}`,
+      `signing-keys:${first.id}`,
+    ]);
     await login(browser, second.name, password);
     await declineRestore(browser);
     await expectUnreadable(browser, contact.name, second.history.length);

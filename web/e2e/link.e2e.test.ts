@@ -92,11 +92,13 @@ describe('link a browser by code (browser)', { timeout: 180_000 }, () => {
     for (const text of alice.history) await messageWithText(fresh, text).waitFor();
     expect(await fresh.getByText(noKeyHereText).count()).toBe(0);
     expect(await fresh.getByText('[Failed to decrypt]').count()).toBe(0);
-    // Kept as every key is kept: non-extractable, for this account.
-    const stored = (await readKeyStore(fresh)).accounts[await currentUserId(fresh)];
-    expect(stored).toEqual([
-      expect.objectContaining({ isCryptoKey: true, extractable: false, exportRejected: true }),
-    ]);
+    // Both keys (encryption and signing) kept as every key is kept: non-extractable, for this account.
+    const keyStore = await readKeyStore(fresh);
+    const userId = await currentUserId(fresh);
+    for (const stored of [keyStore.accounts[userId], keyStore.signing[userId]])
+      expect(stored).toEqual([
+        expect.objectContaining({ isCryptoKey: true, extractable: false, exportRejected: true }),
+      ]);
     // The keys crossed the socket only sealed: no frame carried a JWK's private fields.
     expect(sentOverSocket.some((frame) => frame.includes('link relay'))).toBe(true);
     for (const frame of sentOverSocket) expect(frame).not.toMatch(/"(d|p|q|dp|dq|qi|kty)"/);

@@ -9,6 +9,7 @@ export const errorCodes = [
   'FORBIDDEN',
   'NOT_FOUND',
   'USERNAME_TAKEN',
+  'SIGNING_KEY_EXISTS',
   'INVALID_CREDENTIALS',
   'RATE_LIMITED',
   'TOKEN_EXPIRED',

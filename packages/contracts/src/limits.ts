@@ -10,6 +10,10 @@ export const limits = {
   pictureMaxSide: 8192,
   /** base64 of a 2048..4096-bit RSA SPKI public key. */
   publicKeyMaxChars: 1024,
+  /** base64 of an ECDSA P-256 SPKI public key (124 characters). */
+  signingKeyMaxChars: 200,
+  /** A key backup's encrypted PKCS#8 signing key, base64 (about 210 for P-256). */
+  keyBackupSigningCiphertextMaxChars: 512,
   /** Ciphertext of one message, base64. 64 KiB of base64 is about 48 KiB of text. */
   messageCiphertextMaxChars: 64 * 1024,
   /** A wrapped key is RSA-OAEP output: 256 bytes for 2048-bit keys, 512 for 4096-bit. */

@@ -24,4 +24,5 @@ export const messageViewFromEvent = (
   seenBy: {},
   createdAt: event.occurredAt,
   seq: position,
+  ...(event.data.signature && { signature: event.data.signature }),
 });

@@ -42,16 +42,17 @@ export {
   maxPassphraseIterations,
   minPassphraseIterations,
   openKeyBackup,
+  openKeyBackupBundle,
   passphraseIterations,
   setBackupPassphrase,
   type BackupSecret,
   type BackupUnlock,
   type KeyBackup,
+  type OpenedKeyBundle,
   type PassphraseUnlock,
   type RecoveryKeyUnlock,
   type SealedBytes,
 } from './key-backup.ts';
-export { sealPrivateKey, sealPrivateKeyJwk, unsealPrivateKey, type SealedPrivateKey } from './sealed-key.ts';
 export { linkCodeOf, linkIdOfCode } from './link-code.ts';
 export {
   agreeLink,
@@ -64,6 +65,47 @@ export {
   type LinkKeyPair,
   type LinkParties,
 } from './device-link.ts';
+export {
+  sealPrivateKey,
+  sealPrivateKeyJwk,
+  unsealPrivateKey,
+  type SealedKeyUse,
+  type SealedPrivateKey,
+} from './sealed-key.ts';
+export {
+  ecdsaP256,
+  generateSigningKeyPair,
+  importSigningPrivateKeyJwk,
+  importSigningPublicKeySpkiBase64,
+  nonExtractableSigningKey,
+  signingJwkMatchesPublicKey,
+} from './signing-key.ts';
+export { keyFingerprint } from './digest.ts';
+export {
+  checkKeyLog,
+  keyLogEntryHash,
+  keyLogGenesisHash,
+  keyLogReasons,
+  nextKeyLogEntry,
+  type KeyLogCheck,
+  type KeyLogEntry,
+  type KeyLogProblem,
+  type KeyLogReason,
+} from './key-log.ts';
+export {
+  safetyNumber,
+  safetyNumberGroups,
+  safetyNumberHalf,
+  safetyNumberIterations,
+  type Identity,
+} from './safety-number.ts';
+export {
+  directChatRef,
+  messageSignatureBytes,
+  signMessage,
+  verifyMessageSignature,
+  type SignedMessage,
+} from './message-signature.ts';
 export {
   attachmentChunkBytes,
   attachmentFormatVersion,

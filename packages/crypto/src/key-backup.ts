@@ -2,6 +2,7 @@ import { base64ToBytes, bytesToBase64 } from './base64.ts';
 import { VeilCryptoError } from './errors.ts';
 import { importParams, privateJwkMatchesPublicKey } from './keys.ts';
 import { recoveryKeyBytesOf } from './recovery-key.ts';
+import { ecdsaP256, signingJwkMatchesPublicKey } from './signing-key.ts';
 
 /**
  * The encrypted backup of an account's private key, made and opened in the browser only. A
@@ -12,8 +13,13 @@ import { recoveryKeyBytesOf } from './recovery-key.ts';
  * result as it is and can open none of it. Every ciphertext is bound (AES-GCM additional data) to
  * the format version, its role and the public key the backup claims to hold, so parts cannot be
  * swapped between backups or roles.
+ *
+ * Version 2 carries the whole key bundle: the encryption key and, when the account has one, its
+ * signing key (encrypted under the same data key). Version 1 (the encryption key alone) still opens.
  */
-export const keyBackupVersion = 1;
+export const keyBackupVersion = 2;
+const readableVersions: readonly number[] = [1, 2];
+type BackupVersion = 1 | 2;
 
 /**
  * PBKDF2-SHA256 iterations for a new passphrase: tuned to 0.5-1 s in Chromium on the two-core
@@ -49,21 +55,29 @@ export interface PassphraseUnlock {
 export type BackupUnlock = RecoveryKeyUnlock | PassphraseUnlock;
 
 export interface KeyBackup {
-  version: typeof keyBackupVersion;
+  version: BackupVersion;
   /** The public key (base64 SPKI) of the private key inside: says which key this is. */
   publicKey: string;
   /** The PKCS#8 private key, encrypted under the data key. */
   privateKey: SealedBytes;
+  /** Version 2: the account's signing key (ECDSA P-256), when it has one. */
+  signingKey?: { publicKey: string; privateKey: SealedBytes };
   /** Exactly one recovery-key unlock, at most one passphrase unlock. */
   unlocks: BackupUnlock[];
 }
 
 export type BackupSecret = { recoveryKey: string } | { passphrase: string };
 
+/** What a backup holds, opened: extractable keys for the caller to store and drop. */
+export interface OpenedKeyBundle {
+  encryptionKey: CryptoKey;
+  signingKey: { privateKey: CryptoKey; publicKey: string } | null;
+}
+
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const random = (length: number) => crypto.getRandomValues(new Uint8Array(length));
-const aad = (role: string, publicKey: string) =>
-  utf8(`veil key backup ${keyBackupVersion}|${role}|${publicKey}`);
+const aad = (version: BackupVersion, role: string, publicKey: string) =>
+  utf8(`veil key backup ${version}|${role}|${publicKey}`);
 const gcm = (iv: Uint8Array<ArrayBuffer>, additionalData: Uint8Array<ArrayBuffer>): AesGcmParams => ({
   name: 'AES-GCM',
   iv,
@@ -72,7 +86,11 @@ const gcm = (iv: Uint8Array<ArrayBuffer>, additionalData: Uint8Array<ArrayBuffer
 const aes256 = { name: 'AES-GCM', length: 256 } as const;
 const wrapping: KeyUsage[] = ['wrapKey', 'unwrapKey'];
 
-const recoveryKeyKek = async (recoveryKey: string, salt: Uint8Array<ArrayBuffer>): Promise<CryptoKey> => {
+const recoveryKeyKek = async (
+  version: BackupVersion,
+  recoveryKey: string,
+  salt: Uint8Array<ArrayBuffer>,
+): Promise<CryptoKey> => {
   const bytes = recoveryKeyBytesOf(recoveryKey);
   if (!bytes)
     throw new VeilCryptoError(
@@ -81,7 +99,7 @@ const recoveryKeyKek = async (recoveryKey: string, salt: Uint8Array<ArrayBuffer>
     );
   const base = await crypto.subtle.importKey('raw', bytes, 'HKDF', false, ['deriveKey']);
   return crypto.subtle.deriveKey(
-    { name: 'HKDF', hash: 'SHA-256', salt, info: utf8(`veil key backup ${keyBackupVersion}|recovery key`) },
+    { name: 'HKDF', hash: 'SHA-256', salt, info: utf8(`veil key backup ${version}|recovery key`) },
     base,
     aes256,
     false,
@@ -107,65 +125,87 @@ const passphraseKek = async (
   );
 };
 
-const wrapDataKey = async (dataKey: CryptoKey, kek: CryptoKey, role: string, publicKey: string) => {
+type Binding = { version: BackupVersion; publicKey: string };
+
+const wrapDataKey = async (dataKey: CryptoKey, kek: CryptoKey, role: string, binding: Binding) => {
   const iv = random(12);
-  const wrapped = await crypto.subtle.wrapKey('raw', dataKey, kek, gcm(iv, aad(role, publicKey)));
+  const wrapped = await crypto.subtle.wrapKey(
+    'raw',
+    dataKey,
+    kek,
+    gcm(iv, aad(binding.version, role, binding.publicKey)),
+  );
   return { iv: bytesToBase64(iv), wrappedKey: bytesToBase64(new Uint8Array(wrapped)) };
 };
 
 const recoveryKeyUnlock = async (
   dataKey: CryptoKey,
   recoveryKey: string,
-  publicKey: string,
+  binding: Binding,
 ): Promise<RecoveryKeyUnlock> => {
   const salt = random(16);
-  const kek = await recoveryKeyKek(recoveryKey, salt);
+  const kek = await recoveryKeyKek(binding.version, recoveryKey, salt);
   return {
     kind: 'recovery-key',
     kdf: { name: 'HKDF-SHA256', salt: bytesToBase64(salt) },
-    ...(await wrapDataKey(dataKey, kek, 'recovery-key', publicKey)),
+    ...(await wrapDataKey(dataKey, kek, 'recovery-key', binding)),
   };
 };
 
 const passphraseUnlock = async (
   dataKey: CryptoKey,
   passphrase: string,
-  publicKey: string,
+  binding: Binding,
 ): Promise<PassphraseUnlock> => {
   const salt = random(16);
   const kek = await passphraseKek(passphrase, salt, passphraseIterations);
   return {
     kind: 'passphrase',
     kdf: { name: 'PBKDF2-SHA256', salt: bytesToBase64(salt), iterations: passphraseIterations },
-    ...(await wrapDataKey(dataKey, kek, 'passphrase', publicKey)),
+    ...(await wrapDataKey(dataKey, kek, 'passphrase', binding)),
   };
 };
 
+const sealUnder = async (dataKey: CryptoKey, key: CryptoKey, additionalData: Uint8Array<ArrayBuffer>) => {
+  const iv = random(12);
+  const ciphertext = await crypto.subtle.wrapKey('pkcs8', key, dataKey, gcm(iv, additionalData));
+  return { iv: bytesToBase64(iv), ciphertext: bytesToBase64(new Uint8Array(ciphertext)) };
+};
+
+/** The signing key's additional data names both public keys: it cannot move to another bundle. */
+const signingKeyRole = (signingPublicKey: string) => `signing-key|${signingPublicKey}`;
+
 /**
- * A new backup of `privateKey` (which must be extractable: the freshly generated key, or one
- * unsealed for this purpose) under the recovery key and, if given, a passphrase.
+ * A new backup of the account's key bundle: `privateKey` (the encryption key) and, when the
+ * account has one, `signingKey`, both extractable (freshly generated, or unsealed for this
+ * purpose), under the recovery key and, if given, a passphrase.
  */
 export const createKeyBackup = async (input: {
   privateKey: CryptoKey;
   publicKey: string;
+  signingKey?: { privateKey: CryptoKey; publicKey: string } | null;
   recoveryKey: string;
   passphrase?: string | null;
 }): Promise<KeyBackup> => {
-  const { privateKey, publicKey, recoveryKey, passphrase } = input;
+  const { privateKey, publicKey, signingKey, recoveryKey, passphrase } = input;
+  const binding: Binding = { version: keyBackupVersion, publicKey };
   const dataKey = await crypto.subtle.generateKey(aes256, true, wrapping);
-  const iv = random(12);
-  const ciphertext = await crypto.subtle.wrapKey(
-    'pkcs8',
-    privateKey,
-    dataKey,
-    gcm(iv, aad('private-key', publicKey)),
-  );
-  const unlocks: BackupUnlock[] = [await recoveryKeyUnlock(dataKey, recoveryKey, publicKey)];
-  if (passphrase) unlocks.push(await passphraseUnlock(dataKey, passphrase, publicKey));
+  const unlocks: BackupUnlock[] = [await recoveryKeyUnlock(dataKey, recoveryKey, binding)];
+  if (passphrase) unlocks.push(await passphraseUnlock(dataKey, passphrase, binding));
   return {
     version: keyBackupVersion,
     publicKey,
-    privateKey: { iv: bytesToBase64(iv), ciphertext: bytesToBase64(new Uint8Array(ciphertext)) },
+    privateKey: await sealUnder(dataKey, privateKey, aad(keyBackupVersion, 'private-key', publicKey)),
+    ...(signingKey && {
+      signingKey: {
+        publicKey: signingKey.publicKey,
+        privateKey: await sealUnder(
+          dataKey,
+          signingKey.privateKey,
+          aad(keyBackupVersion, signingKeyRole(signingKey.publicKey), publicKey),
+        ),
+      },
+    }),
     unlocks,
   };
 };
@@ -185,16 +225,17 @@ const decodeField = (value: unknown): Uint8Array<ArrayBuffer> => {
 /** The backup's version first: a newer format is named as such, not as a wrong secret. */
 const checkVersion = (backup: KeyBackup): void => {
   if (typeof backup !== 'object' || backup === null) throw malformed();
-  if (backup.version !== keyBackupVersion)
+  if (!readableVersions.includes(backup.version))
     throw new VeilCryptoError(
       'ERR_BACKUP_VERSION',
       `This key backup has format version ${String(backup.version)}, which this version of Veil cannot read`,
     );
+  if (backup.version === 1 && backup.signingKey !== undefined) throw malformed();
 };
 
-const kekFor = (unlock: BackupUnlock, secret: BackupSecret): Promise<CryptoKey> => {
+const kekFor = (version: BackupVersion, unlock: BackupUnlock, secret: BackupSecret): Promise<CryptoKey> => {
   const salt = decodeField(unlock.kdf?.salt);
-  if ('recoveryKey' in secret) return recoveryKeyKek(secret.recoveryKey, salt);
+  if ('recoveryKey' in secret) return recoveryKeyKek(version, secret.recoveryKey, salt);
   const { iterations } = unlock.kdf as PassphraseUnlock['kdf'];
   if (
     !Number.isInteger(iterations) ||
@@ -217,13 +258,13 @@ const unlockDataKey = async (backup: KeyBackup, secret: BackupSecret): Promise<C
     );
   const iv = decodeField(unlock.iv);
   const wrapped = decodeField(unlock.wrappedKey);
-  const kek = await kekFor(unlock, secret);
+  const kek = await kekFor(backup.version, unlock, secret);
   try {
     return await crypto.subtle.unwrapKey(
       'raw',
       wrapped,
       kek,
-      gcm(iv, aad(kind, backup.publicKey)),
+      gcm(iv, aad(backup.version, kind, backup.publicKey)),
       aes256,
       true,
       wrapping,
@@ -238,42 +279,75 @@ const unlockDataKey = async (backup: KeyBackup, secret: BackupSecret): Promise<C
   }
 };
 
-/** The private key inside, checked against the public key the backup names. */
-const unwrapPrivateKey = async (backup: KeyBackup, dataKey: CryptoKey): Promise<CryptoKey> => {
-  const damaged = () =>
-    new VeilCryptoError('ERR_BACKUP_DAMAGED', 'The key backup opened but the key inside is damaged');
-  const ciphertext = decodeField(backup.privateKey?.ciphertext);
-  const iv = decodeField(backup.privateKey?.iv);
-  let privateKey: CryptoKey;
+const damaged = () =>
+  new VeilCryptoError('ERR_BACKUP_DAMAGED', 'The key backup opened but a key inside is damaged');
+
+/** One PKCS#8 key of the bundle, decrypted and checked against the public key it is stored with. */
+const unwrapBundleKey = async (
+  sealed: SealedBytes | undefined,
+  dataKey: CryptoKey,
+  additionalData: Uint8Array<ArrayBuffer>,
+  as: { algorithm: RsaHashedImportParams | EcKeyImportParams; usages: KeyUsage[] },
+  matches: (jwk: JsonWebKey) => Promise<boolean>,
+): Promise<CryptoKey> => {
+  const ciphertext = decodeField(sealed?.ciphertext);
+  const iv = decodeField(sealed?.iv);
+  let key: CryptoKey;
   try {
-    privateKey = await crypto.subtle.unwrapKey(
+    key = await crypto.subtle.unwrapKey(
       'pkcs8',
       ciphertext,
       dataKey,
-      gcm(iv, aad('private-key', backup.publicKey)),
-      importParams,
+      gcm(iv, additionalData),
+      as.algorithm,
       true,
-      ['decrypt'],
+      as.usages,
     );
   } catch {
     throw damaged();
   }
-  const jwk = await crypto.subtle.exportKey('jwk', privateKey);
-  if (!(await privateJwkMatchesPublicKey(jwk, backup.publicKey))) throw damaged();
-  return privateKey;
+  if (!(await matches(await crypto.subtle.exportKey('jwk', key)))) throw damaged();
+  return key;
+};
+
+const openBundle = async (backup: KeyBackup, dataKey: CryptoKey): Promise<OpenedKeyBundle> => {
+  const { version, publicKey, signingKey } = backup;
+  const encryptionKey = await unwrapBundleKey(
+    backup.privateKey,
+    dataKey,
+    aad(version, 'private-key', publicKey),
+    { algorithm: importParams, usages: ['decrypt'] },
+    (jwk) => privateJwkMatchesPublicKey(jwk, publicKey),
+  );
+  if (!signingKey) return { encryptionKey, signingKey: null };
+  if (typeof signingKey.publicKey !== 'string') throw malformed();
+  const signingPrivateKey = await unwrapBundleKey(
+    signingKey.privateKey,
+    dataKey,
+    aad(version, signingKeyRole(signingKey.publicKey), publicKey),
+    { algorithm: ecdsaP256, usages: ['sign'] },
+    (jwk) => signingJwkMatchesPublicKey(jwk, signingKey.publicKey),
+  );
+  return { encryptionKey, signingKey: { privateKey: signingPrivateKey, publicKey: signingKey.publicKey } };
 };
 
 /**
- * Opens a backup with its recovery key (any case, spaces or dashes) or its passphrase. The key
- * comes back extractable, for the caller to keep in memory only long enough to store a
- * non-extractable copy (and, in the browser, the sealed copy of `sealPrivateKey`).
+ * Opens a backup with its recovery key (any case, spaces or dashes) or its passphrase: every key
+ * inside, extractable, for the caller to keep in memory only long enough to store non-extractable
+ * copies (and, in the browser, the sealed copies of `sealPrivateKey`).
  */
+export const openKeyBackupBundle = async (
+  backup: KeyBackup,
+  secret: BackupSecret,
+): Promise<OpenedKeyBundle> => openBundle(backup, await unlockDataKey(backup, secret));
+
+/** Opens a backup and returns its encryption key alone (see `openKeyBackupBundle`). */
 export const openKeyBackup = async (backup: KeyBackup, secret: BackupSecret): Promise<CryptoKey> =>
-  unwrapPrivateKey(backup, await unlockDataKey(backup, secret));
+  (await openKeyBackupBundle(backup, secret)).encryptionKey;
 
 /**
- * The same backup (same data key, same encrypted private key, same recovery-key unlock) with a
- * new passphrase, or none (`null`). Opening it with `unlockWith` (the recovery key or the current
+ * The same backup (same data key, same encrypted keys, same recovery-key unlock) with a new
+ * passphrase, or none (`null`). Opening it with `unlockWith` (the recovery key or the current
  * passphrase) proves the caller may change it.
  */
 export const setBackupPassphrase = async (
@@ -282,10 +356,10 @@ export const setBackupPassphrase = async (
   passphrase: string | null,
 ): Promise<KeyBackup> => {
   const dataKey = await unlockDataKey(backup, unlockWith);
-  await unwrapPrivateKey(backup, dataKey);
+  await openBundle(backup, dataKey);
   const kept = backup.unlocks.filter((unlock) => unlock.kind !== 'passphrase');
   return {
     ...backup,
-    unlocks: passphrase ? [...kept, await passphraseUnlock(dataKey, passphrase, backup.publicKey)] : kept,
+    unlocks: passphrase ? [...kept, await passphraseUnlock(dataKey, passphrase, backup)] : kept,
   };
 };

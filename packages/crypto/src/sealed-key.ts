@@ -1,4 +1,5 @@
 import { importParams } from './keys.ts';
+import { ecdsaP256 } from './signing-key.ts';
 
 /**
  * A private key kept beside its non-extractable copy so that it can be exported once more, for a
@@ -34,14 +35,27 @@ export const sealPrivateKey = async (privateKey: CryptoKey): Promise<SealedPriva
 export const sealPrivateKeyJwk = async (jwk: JsonWebKey): Promise<SealedPrivateKey> =>
   sealPrivateKey(await crypto.subtle.importKey('jwk', jwk, importParams, true, ['decrypt']));
 
+/** What a sealed key is for: the account's encryption key (RSA-OAEP) or its signing key (ECDSA). */
+export type SealedKeyUse = 'encryption' | 'signing';
+const unsealAs: Record<
+  SealedKeyUse,
+  { algorithm: RsaHashedImportParams | EcKeyImportParams; usages: KeyUsage[] }
+> = {
+  encryption: { algorithm: importParams, usages: ['decrypt'] },
+  signing: { algorithm: ecdsaP256, usages: ['sign'] },
+};
+
 /** The sealed key, extractable: for the caller to back up (or hand over) and then drop. */
-export const unsealPrivateKey = (sealed: SealedPrivateKey): Promise<CryptoKey> =>
+export const unsealPrivateKey = (
+  sealed: SealedPrivateKey,
+  use: SealedKeyUse = 'encryption',
+): Promise<CryptoKey> =>
   crypto.subtle.unwrapKey(
     'pkcs8',
     sealed.sealed,
     sealed.sealingKey,
     { name: 'AES-GCM', iv: sealed.iv, additionalData: aad },
-    importParams,
+    unsealAs[use].algorithm,
     true,
-    ['decrypt'],
+    unsealAs[use].usages,
   );

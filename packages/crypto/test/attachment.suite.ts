@@ -1,4 +1,4 @@
-import { assert, type CryptoCase, type CryptoModule } from './crypto-case.ts';
+import { assert, type CryptoCase, type CryptoModule } from './suite-kit.ts';
 
 /** Chunked attachment encryption and the versioned message content, run in Node and Chromium. */
 

@@ -1,25 +1,14 @@
-import type * as VeilCrypto from '../src/index.ts';
 import { attachmentCases } from './attachment.suite.ts';
-import { assert, type CryptoCase, type CryptoModule } from './crypto-case.ts';
+import type { PassphraseUnlock, RecoveryKeyUnlock } from '../src/index.ts';
+import { assert, rejects, type CryptoCase, type CryptoModule } from './suite-kit.ts';
+import { identityCases } from './identity.suite.ts';
 
-export type { CryptoCase, CryptoModule } from './crypto-case.ts';
-
-const rejects = async (
-  promise: Promise<unknown>,
-  check: (error: { code?: string; message?: string }) => boolean,
-  what: string,
-) => {
-  try {
-    await promise;
-  } catch (error) {
-    assert(
-      check(error as { code?: string }),
-      `${what}: unexpected error ${String((error as Error).message)}`,
-    );
-    return;
-  }
-  throw new Error(`${what}: expected a rejection`);
-};
+/**
+ * The crypto cases, written once and run in every runtime (jose's approach): the module under
+ * test is a parameter, each case throws on failure. Node runs them through vitest; Chromium runs
+ * the same bundle in a page.
+ */
+export type { CryptoCase, CryptoModule };
 
 export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
   const users = async (n: number) => {
@@ -43,6 +32,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
   };
 
   return [
+    ...identityCases(c),
     {
       name: 'generates RSA-OAEP 2048-bit keys with exponent 65537 and SHA-256',
       async run() {
@@ -342,7 +332,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
       name: 'backs up a private key and restores it with the recovery key (any case, spaces) or the passphrase',
       async run() {
         const { a, publicKey, recoveryKey, backup } = await backedUpUser('a long passphrase ✓');
-        assert(backup.version === 1 && backup.publicKey === publicKey, 'version and public key');
+        assert(backup.version === 2 && backup.publicKey === publicKey, 'version and public key');
         assert(backup.unlocks.map((u) => u.kind).join() === 'recovery-key,passphrase', 'two unlocks');
         const passphraseUnlock = backup.unlocks[1] as { kdf: { iterations: number } };
         assert(passphraseUnlock.kdf.iterations === c.passphraseIterations, 'iterations recorded');
@@ -413,10 +403,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
           privateKey: { ...backup.privateKey, ciphertext: flip(backup.privateKey.ciphertext) },
         };
         await rejects(c.openKeyBackup(tamperedKey, secret), (e) => e.code === 'ERR_BACKUP_DAMAGED', 'key');
-        const [recovery, passphrase] = backup.unlocks as [
-          VeilCrypto.RecoveryKeyUnlock,
-          VeilCrypto.PassphraseUnlock,
-        ];
+        const [recovery, passphrase] = backup.unlocks as [RecoveryKeyUnlock, PassphraseUnlock];
         const tamperedUnlock = {
           ...backup,
           unlocks: [{ ...recovery, wrappedKey: flip(recovery.wrappedKey) }],
@@ -465,11 +452,11 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
       name: 'names an unknown backup version as such, even with the right recovery key',
       async run() {
         const { recoveryKey, backup } = await backedUpUser();
-        const future = { ...backup, version: 2 } as unknown as typeof backup;
+        const future = { ...backup, version: 3 } as unknown as typeof backup;
         await rejects(
           c.openKeyBackup(future, { recoveryKey }),
-          (e) => e.code === 'ERR_BACKUP_VERSION' && /version 2/.test(e.message ?? ''),
-          'version 2',
+          (e) => e.code === 'ERR_BACKUP_VERSION' && /version 3/.test(e.message ?? ''),
+          'version 3',
         );
       },
     },

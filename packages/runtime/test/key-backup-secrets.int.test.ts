@@ -102,7 +102,7 @@ describe('key backup secrets never reach the server', () => {
       200,
     );
     const refused = [
-      { backup: { ...changed, version: 2 } },
+      { backup: { ...changed, version: 3 } },
       { backup: { ...changed, padding: 'x'.repeat(9000) } },
     ];
     for (const body of refused)

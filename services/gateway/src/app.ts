@@ -14,6 +14,7 @@ import { attachmentRoutes } from './routes/v1/attachment.routes.ts';
 import { chatRoutes } from './routes/v1/chat.routes.ts';
 import { mediaRoutes } from './routes/v1/media.routes.ts';
 import { messageRoutes } from './routes/v1/message.routes.ts';
+import { keyLogRoutes } from './routes/v1/key-log.routes.ts';
 import { userRoutes } from './routes/v1/user.routes.ts';
 
 export interface AppDeps {
@@ -74,6 +75,7 @@ export const createApp = (deps: AppDeps): Express => {
     next();
   });
   api.use('/user', userRoutes({ services, blobs: deps.blobs, ids: deps.ids, requireAuth: auth, writes }));
+  api.use('/users', auth, keyLogRoutes({ services }));
   api.use('/chat', auth, writes.byUser, chatRoutes({ services, blobs: deps.blobs, ids: deps.ids }));
   api.use('/message', auth, writes.byUser, messageRoutes({ services }));
   api.use('/attachments', auth, writes.byUser, attachmentRoutes({ services, blobs: deps.blobs }));

@@ -1,18 +1,32 @@
 import { useEffect } from 'react';
 import { accountKeys, forgetLoadedKeys } from '../lib/account-keys.ts';
+import { api } from '../lib/api.ts';
+import { ensureSigningKey } from '../lib/identity-keys.ts';
+import { selectKeysVersion } from '../lib/key-backup.slice.ts';
 import { selectCurrentUser } from '../lib/session.slice.ts';
-import { useAppSelector } from './hooks.ts';
+import { useAppDispatch, useAppSelector } from './hooks.ts';
 
 /**
  * At every session start (a login, or a page opened with a stored session) the account's keys
  * are read, which moves an earlier version's browser-wide key to the account if it is this
  * account's. When the session ends, the keys held in memory are dropped (the stored ones stay).
+ * An account without a signing key gets one here once this browser holds its key (at once, or
+ * after a restore).
  */
 export const useSessionKeys = () => {
   const userId = useAppSelector(selectCurrentUser)?._id;
+  const keysVersion = useAppSelector(selectKeysVersion);
+  const dispatch = useAppDispatch();
   useEffect(() => {
     if (!userId) return;
     void accountKeys(userId);
     return forgetLoadedKeys;
   }, [userId]);
+  useEffect(() => {
+    if (!userId) return;
+    ensureSigningKey(userId).then(
+      (published) => published && dispatch(api.util.invalidateTags(['KeyStatus'])),
+      (error: unknown) => console.warn('Could not add a signing key', error),
+    );
+  }, [userId, keysVersion, dispatch]);
 };

@@ -1,18 +1,23 @@
 import {
   exportPrivateKeyJwk,
   importPrivateKeyJwk,
+  importSigningPrivateKeyJwk,
   nonExtractablePrivateKey,
   privateJwkMatchesPublicKey,
   sealPrivateKey,
   sealPrivateKeyJwk,
+  signingJwkMatchesPublicKey,
   unsealPrivateKey,
+  type SealedKeyUse,
 } from '@veil/crypto';
 import {
   addAccountKey,
+  addSigningKey,
   deleteAccountKeys,
   moveLegacyKey,
   readAccountKeys,
   readLegacyKey,
+  readSigningKeys,
   type StoredPrivateKey,
 } from './key-store.ts';
 import { KeyBundleError, parseKeyBundle, serializeKeyBundle, type BundledKey } from './key-bundle.ts';
@@ -107,14 +112,18 @@ export const exportableAccountKey = async (userId: string, publicKey: string): P
  * extractable forms live only inside this call.
  */
 export const exportAccountKeyBundle = async (userId: string): Promise<string | null> => {
-  const exportable = (await accountKeyRing(userId)).filter((key) => key.sealed);
-  const keys: BundledKey[] = await Promise.all(
-    exportable.map(async (key) => ({
-      publicKey: key.publicKey,
-      privateKey: await exportPrivateKeyJwk(await unsealPrivateKey(key.sealed!)),
-    })),
-  );
-  return keys.length > 0 ? serializeKeyBundle(keys) : null;
+  const exported = (stored: StoredPrivateKey[], use: SealedKeyUse): Promise<BundledKey[]> =>
+    Promise.all(
+      stored
+        .filter((key) => key.sealed)
+        .map(async (key) => ({
+          publicKey: key.publicKey,
+          privateKey: await exportPrivateKeyJwk(await unsealPrivateKey(key.sealed!, use)),
+        })),
+    );
+  const keys = await exported(await accountKeyRing(userId), 'encryption');
+  const signingKeys = await exported(await readSigningKeys(userId), 'signing');
+  return keys.length > 0 ? serializeKeyBundle(keys, signingKeys) : null;
 };
 
 /** Whether this browser holds keys of the account it can export (to link another browser). */
@@ -126,9 +135,12 @@ export const canExportAccountKeys = async (userId: string): Promise<boolean> =>
  * non-extractable, with a sealed copy. Each private key must match the public key it came with.
  */
 export const keepAccountKeyBundle = async (userId: string, text: string): Promise<void> => {
-  const { keys } = parseKeyBundle(text);
+  const { keys, signingKeys = [] } = parseKeyBundle(text);
   for (const key of keys)
     if (!(await privateJwkMatchesPublicKey(key.privateKey, key.publicKey)))
+      throw new KeyBundleError('A key that arrived does not match its public key');
+  for (const key of signingKeys)
+    if (!(await signingJwkMatchesPublicKey(key.privateKey, key.publicKey)))
       throw new KeyBundleError('A key that arrived does not match its public key');
   const storedAt = Date.now();
   // Oldest first, so the newest key is also the newest stored.
@@ -138,6 +150,13 @@ export const keepAccountKeyBundle = async (userId: string, text: string): Promis
       sealPrivateKeyJwk(key.privateKey),
     ]);
     await addAccountKey(userId, { privateKey, publicKey: key.publicKey, storedAt: storedAt + index, sealed });
+  }
+  for (const [index, key] of [...signingKeys].reverse().entries()) {
+    const [privateKey, sealed] = await Promise.all([
+      importSigningPrivateKeyJwk(key.privateKey, false),
+      importSigningPrivateKeyJwk(key.privateKey, true).then(sealPrivateKey),
+    ]);
+    await addSigningKey(userId, { privateKey, publicKey: key.publicKey, storedAt: storedAt + index, sealed });
   }
   loaded.delete(userId);
 };

@@ -81,8 +81,7 @@ export const readSealedForUser = async (
     return { decryptedContent: text, readState: 'read', ...(attachments.length && { attachments }) };
   }
   // The published key is needed only to tell a reset key from a missing or damaged one.
-  const published =
-    keys.length && reading.failure === 'no-key-fits' ? await publishedAccountKey(userId) : null;
+  const published = reading.failure === 'no-key-fits' ? await publishedAccountKey(userId) : null;
   const held = keys.map((key) => key.publicKey);
   const readState = unreadableState(reading.failure, held, published, sentAt);
   return { decryptedContent: readStateTexts[readState], readState };

@@ -1,8 +1,9 @@
 /**
  * The account's private keys as one versioned JSON text, for carrying them to another browser
  * of the account (linking): `{"version": 1, "keys": [{"publicKey": <base64 SPKI>, "privateKey":
- * <JWK>}, …]}`, newest first. A key the account gains later (another kind of key) joins as a
- * field of its own; a reader refuses a version it does not know rather than guess.
+ * <JWK>}, …], "signingKeys": [the same for the identity signing keys]}`, newest first. A kind
+ * of key the account gains later joins as a field of its own; a reader refuses a version it does
+ * not know rather than guess.
  */
 export const keyBundleVersion = 1;
 /** More than any account holds (its current key and the older ones it kept). */
@@ -16,6 +17,8 @@ export interface BundledKey {
 export interface AccountKeyBundle {
   version: typeof keyBundleVersion;
   keys: BundledKey[];
+  /** The identity signing keys; absent when the other browser held none. */
+  signingKeys?: BundledKey[];
 }
 
 export class KeyBundleError extends Error {
@@ -36,8 +39,11 @@ const isBundledKey = (value: unknown): value is BundledKey => {
   );
 };
 
-export const serializeKeyBundle = (keys: BundledKey[]): string =>
-  JSON.stringify({ version: keyBundleVersion, keys } satisfies AccountKeyBundle);
+const isKeyList = (keys: unknown, least: number): keys is BundledKey[] =>
+  Array.isArray(keys) && keys.length >= least && keys.length <= maxKeys && keys.every(isBundledKey);
+
+export const serializeKeyBundle = (keys: BundledKey[], signingKeys: BundledKey[]): string =>
+  JSON.stringify({ version: keyBundleVersion, keys, signingKeys } satisfies AccountKeyBundle);
 
 /** The bundle in `text`; KeyBundleError when it is not one this version can read. */
 export const parseKeyBundle = (text: string): AccountKeyBundle => {
@@ -52,8 +58,8 @@ export const parseKeyBundle = (text: string): AccountKeyBundle => {
     throw new KeyBundleError('The keys that arrived are not readable');
   if (bundle.version !== keyBundleVersion)
     throw new KeyBundleError('The other browser runs a newer Veil: reload both pages and start again');
-  const keys = bundle.keys;
-  if (!Array.isArray(keys) || keys.length === 0 || keys.length > maxKeys || !keys.every(isBundledKey))
+  const { keys, signingKeys = [] } = bundle;
+  if (!isKeyList(keys, 1) || !isKeyList(signingKeys, 0))
     throw new KeyBundleError('The keys that arrived are not readable');
-  return { version: keyBundleVersion, keys };
+  return { version: keyBundleVersion, keys, signingKeys };
 };

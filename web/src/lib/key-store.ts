@@ -1,5 +1,5 @@
 import type { SealedPrivateKey } from '@veil/crypto';
-import { createStore, del, get, promisifyRequest, update } from 'idb-keyval';
+import { createStore, delMany, get, promisifyRequest, update } from 'idb-keyval';
 
 /**
  * This browser's private keys, per account, in IndexedDB: idb-keyval's default database
@@ -27,6 +27,8 @@ export interface StoredPrivateKey {
 
 const legacyKeyEntry = 'my-private-key';
 const accountEntry = (userId: string) => `private-keys:${userId}`;
+/** The account's identity signing keys (ECDSA), kept the same way in an entry of their own. */
+const signingEntry = (userId: string) => `signing-keys:${userId}`;
 const store = createStore('keyval-store', 'keyval');
 
 /**
@@ -49,7 +51,14 @@ export const readAccountKeys = async (userId: string): Promise<StoredPrivateKey[
 export const addAccountKey = (userId: string, key: StoredPrivateKey): Promise<void> =>
   update<StoredPrivateKey[]>(accountEntry(userId), (keys) => withKey(keys, key), store);
 
-export const deleteAccountKeys = (userId: string): Promise<void> => del(accountEntry(userId), store);
+export const readSigningKeys = async (userId: string): Promise<StoredPrivateKey[]> =>
+  (await get<StoredPrivateKey[]>(signingEntry(userId), store)) ?? [];
+
+export const addSigningKey = (userId: string, key: StoredPrivateKey): Promise<void> =>
+  update<StoredPrivateKey[]>(signingEntry(userId), (keys) => withKey(keys, key), store);
+
+export const deleteAccountKeys = (userId: string): Promise<void> =>
+  delMany([accountEntry(userId), signingEntry(userId)], store);
 
 /** What an earlier version stored for the whole browser: a private JWK, or undefined. */
 export const readLegacyKey = (): Promise<unknown> => get(legacyKeyEntry, store);

@@ -1,4 +1,4 @@
-import type { KeyStatus } from '@veil/contracts';
+import type { KeyLogView, KeyStatus } from '@veil/contracts';
 import { apiPrefix } from './base-query.ts';
 import { readAccessToken } from './storage.ts';
 
@@ -6,10 +6,18 @@ import { readAccessToken } from './storage.ts';
  * Key lookups that the crypto layer makes outside RTK Query (they run inside other queries and
  * at session start): one fetch each, the stored token if any, and an error on anything but success.
  */
-const fetchData = async <T>(path: string, isData: (data: unknown) => data is T): Promise<T> => {
+const fetchData = async <T>(
+  path: string,
+  isData: (data: unknown) => data is T,
+  post?: { json: unknown },
+): Promise<T> => {
   const token = readAccessToken();
   const response = await fetch(`${apiPrefix}${path}`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(post ? { 'Content-Type': 'application/json' } : {}),
+    },
+    ...(post ? { method: 'POST', body: JSON.stringify(post.json) } : {}),
   });
   const body = (await response.json().catch(() => null)) as { success?: boolean; data?: unknown } | null;
   if (!response.ok || !body?.success || !isData(body.data)) {
@@ -30,3 +38,14 @@ const isKeyStatus = (data: unknown): data is KeyStatus =>
 
 /** The logged-in account's published key, when it was published, and its backup summary. */
 export const fetchKeyStatus = (): Promise<KeyStatus> => fetchData('user/keyStatus', isKeyStatus);
+
+/** Publishes the account's first signing key (`POST /user/signingKey`). */
+export const publishSigningKey = (signingKey: string): Promise<KeyStatus> =>
+  fetchData('user/signingKey', isKeyStatus, { json: { signingKey } });
+
+const isKeyLog = (data: unknown): data is KeyLogView =>
+  Array.isArray((data as KeyLogView | null)?.entries) && typeof (data as KeyLogView).current === 'object';
+
+/** A user's key-change log and current keys (`GET /users/{id}/keyLog`), unchecked: see `contact-keys.ts`. */
+export const fetchKeyLog = (userId: string): Promise<KeyLogView> =>
+  fetchData(`users/${encodeURIComponent(userId)}/keyLog`, isKeyLog);

@@ -37,9 +37,10 @@ export const unreadableState = (
   sentAt: string,
 ): Exclude<ReadState, 'read'> => {
   if (failure !== 'no-key-fits') return 'unreadable';
+  // Sent before the current key was published (a reset): restoring the current key cannot open it.
+  if (published && Date.parse(sentAt) < Date.parse(published.publishedAt)) return 'key-reset';
   if (heldKeys.length === 0) return 'no-key-here';
   if (!published) return 'unreadable';
-  if (Date.parse(sentAt) < Date.parse(published.publishedAt)) return 'key-reset';
   // A key that this browser holds fails on a message sealed after it was published: damaged.
   return heldKeys.includes(published.publicKey) ? 'unreadable' : 'no-key-here';
 };

@@ -14,6 +14,8 @@ describe('why a message cannot be read (unreadableState)', () => {
   it('says "key reset" for a message sealed before the current key was published', () => {
     expect(unreadableState('no-key-fits', ['CURRENT'], published, before)).toBe('key-reset');
     expect(unreadableState('no-key-fits', ['OLDER'], published, before)).toBe('key-reset');
+    // Also in a browser with no key at all: restoring the current key would not open it.
+    expect(unreadableState('no-key-fits', [], published, before)).toBe('key-reset');
   });
 
   it('says "no key here" when only the current key, which this browser lacks, could read it', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageSignatureSchema } from '../http/schemas.ts';
 import { defineEvent, idSchema } from './event.ts';
 
 /**
@@ -20,6 +21,8 @@ export const MessageSent = defineEvent(
     clientMessageId: z.string().optional(),
     /** Blob ids of the encrypted files sent with it (their keys are inside `content`); absent: none. */
     attachments: z.array(idSchema).optional(),
+    /** The sender's signature, stored and relayed as sent; absent on unsigned messages. */
+    signature: messageSignatureSchema.optional(),
   }),
 );
 export const MessageSeen = defineEvent(

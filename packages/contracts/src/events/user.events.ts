@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keyBackupSchema } from '../http/key-backup.schemas.ts';
+import { keyLogEntrySchema } from '../http/key-log.schemas.ts';
 import { privacySchema } from '../http/schemas.ts';
 import { defineEvent, idSchema } from './event.ts';
 
@@ -9,6 +10,8 @@ import { defineEvent, idSchema } from './event.ts';
  *  - `name-<lowercased>`   a username claim; appended with an expected sequence, so two
  *                          registrations or renames racing for one name cannot both win.
  *  - `keybackup-<userId>`  the account's encrypted key backup; its last event is the current one.
+ *  - `keylog-<userId>`     the account's key-change log: one KeysPublished per entry, appended
+ *                          with the expected sequence, so entries never fork or change.
  */
 export const UsernameClaimed = defineEvent(
   'UsernameClaimed',
@@ -44,6 +47,12 @@ export const KeyBackupStored = defineEvent(
   z.object({ userId: idSchema, backup: keyBackupSchema }),
 );
 
+/** The account published public keys (at registration, a first signing key, a reset): one key-log entry. */
+export const KeysPublished = defineEvent(
+  'KeysPublished',
+  z.object({ userId: idSchema, entry: keyLogEntrySchema }),
+);
+
 /** The owner changed what their account shares (read receipts, typing, online state). */
 export const PrivacyChanged = defineEvent(
   'PrivacyChanged',
@@ -58,6 +67,7 @@ export const userEventSchema = z.discriminatedUnion('type', [
   ProfilePictureChanged,
   UserRegistrationCancelled,
   KeyBackupStored,
+  KeysPublished,
   PrivacyChanged,
 ]);
 export type UserEvent = z.infer<typeof userEventSchema>;
@@ -65,3 +75,4 @@ export type UserEvent = z.infer<typeof userEventSchema>;
 export const userStreamId = (userId: string) => `user-${userId}`;
 export const usernameStreamId = (username: string) => `name-${username.toLowerCase()}`;
 export const keyBackupStreamId = (userId: string) => `keybackup-${userId}`;
+export const keyLogStreamId = (userId: string) => `keylog-${userId}`;

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { limits } from '../limits.ts';
 import { parseWith } from '../parse.ts';
-import { base64OfBytes, isPaddedBase64, publicKeySchema } from './schemas.ts';
+import { base64OfBytes, isPaddedBase64, publicKeySchema, signingKeySchema } from './schemas.ts';
 
 /**
- * The encrypted key backup as the server accepts it (format version 1, made by @veil/crypto's
- * `createKeyBackup`). The server cannot open it; it checks only that it is a well-formed backup
- * of the right size, so nothing else can be parked under this name. Unknown fields are refused.
+ * The encrypted key backup as the server accepts it (format versions 1 and 2, made by
+ * @veil/crypto's `createKeyBackup`; version 2 may also hold the signing key). The server cannot
+ * open it; it checks only that it is a well-formed backup of the right size, so nothing else can
+ * be parked under this name. Unknown fields are refused.
  */
 const bytes = base64OfBytes;
 
@@ -41,30 +42,46 @@ const passphraseUnlockSchema = z.strictObject({
 export const keyBackupUnlockKinds = ['recovery-key', 'passphrase'] as const;
 export type KeyBackupUnlockKind = (typeof keyBackupUnlockKinds)[number];
 
-export const keyBackupSchema = z.strictObject(
-  {
-    version: z.literal(1, { error: 'Unknown key backup version (this server reads version 1)' }),
-    publicKey: publicKeySchema,
-    privateKey: z.strictObject({
-      iv,
-      ciphertext: z
-        .string({ error: 'ciphertext is required' })
-        .max(limits.keyBackupCiphertextMaxChars, 'ciphertext is too large')
-        .refine(isPaddedBase64, 'ciphertext must be base64'),
-    }),
-    unlocks: z
-      .array(z.discriminatedUnion('kind', [recoveryKeyUnlockSchema, passphraseUnlockSchema]), {
-        error: 'unlocks must be a list',
-      })
-      .refine(
-        (unlocks) =>
-          unlocks.filter((u) => u.kind === 'recovery-key').length === 1 &&
-          unlocks.filter((u) => u.kind === 'passphrase').length <= 1,
-        'A key backup has one recovery-key unlock and at most one passphrase unlock',
-      ),
-  },
-  { error: (issue) => (issue.code === 'invalid_type' ? 'backup must be an object' : undefined) },
-);
+const encryptedPrivateKey = (maxChars: number) =>
+  z.strictObject({
+    iv,
+    ciphertext: z
+      .string({ error: 'ciphertext is required' })
+      .max(maxChars, 'ciphertext is too large')
+      .refine(isPaddedBase64, 'ciphertext must be base64'),
+  });
+
+export const keyBackupSchema = z
+  .strictObject(
+    {
+      version: z.union([z.literal(1), z.literal(2)], {
+        error: 'Unknown key backup version (this server reads versions 1 and 2)',
+      }),
+      publicKey: publicKeySchema,
+      privateKey: encryptedPrivateKey(limits.keyBackupCiphertextMaxChars),
+      signingKey: z
+        .strictObject({
+          publicKey: signingKeySchema,
+          privateKey: encryptedPrivateKey(limits.keyBackupSigningCiphertextMaxChars),
+        })
+        .optional(),
+      unlocks: z
+        .array(z.discriminatedUnion('kind', [recoveryKeyUnlockSchema, passphraseUnlockSchema]), {
+          error: 'unlocks must be a list',
+        })
+        .refine(
+          (unlocks) =>
+            unlocks.filter((u) => u.kind === 'recovery-key').length === 1 &&
+            unlocks.filter((u) => u.kind === 'passphrase').length <= 1,
+          'A key backup has one recovery-key unlock and at most one passphrase unlock',
+        ),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'backup must be an object' : undefined) },
+  )
+  .refine((backup) => backup.version === 2 || backup.signingKey === undefined, {
+    message: 'Only a version 2 key backup holds a signing key',
+    path: ['signingKey'],
+  });
 export type KeyBackupBlob = z.infer<typeof keyBackupSchema>;
 
 /** `PUT /user/keyBackup`: `{ backup }` and nothing else; the backup itself goes to `parseKeyBackup`. */
@@ -78,12 +95,16 @@ export interface KeyBackupSummary {
   storedAt: string;
   /** Which secrets open it. */
   unlocks: KeyBackupUnlockKind[];
+  /** Whether it holds a signing key too (a version 1 backup, or one made before the account had one, does not). */
+  holdsSigningKey: boolean;
 }
 
-/** `GET /user/keyStatus`: the account's published key and whether a backup of it exists. */
+/** `GET /user/keyStatus`: the account's published keys and whether a backup of them exists. */
 export interface KeyStatus {
   publicKey: string;
-  /** When the published key was published (registration, until keys can be replaced). */
+  /** The identity signing key (base64 SPKI), null for an account that has not made one yet. */
+  signingKey: string | null;
+  /** When the published encryption key was published (registration, or the last key reset). */
   publishedAt: string;
   backup: KeyBackupSummary | null;
 }
@@ -91,6 +112,7 @@ export interface KeyStatus {
 export const summarizeKeyBackup = (backup: KeyBackupBlob, storedAt: string): KeyBackupSummary => ({
   storedAt,
   unlocks: backup.unlocks.map((unlock) => unlock.kind),
+  holdsSigningKey: backup.signingKey !== undefined,
 });
 
 const tooLarge = () =>

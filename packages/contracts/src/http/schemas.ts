@@ -47,11 +47,15 @@ export const newPasswordSchema = z
   .max(limits.passwordMax, `Password must be at most ${limits.passwordMax} characters`);
 
 export const publicKeySchema = base64(limits.publicKeyMaxChars, 'publicKey');
+/** The account's identity signing key (ECDSA P-256, base64 SPKI); the user service checks the curve. */
+export const signingKeySchema = base64(limits.signingKeyMaxChars, 'signingKey');
 
 export const registerBodySchema = z.object({
   username: usernameSchema,
   password: newPasswordSchema,
   publicKey: publicKeySchema,
+  /** Optional: the identity signing key (ECDSA P-256, base64 SPKI); the spec's client sends none. */
+  signingKey: signingKeySchema.optional(),
   /** Optional: the encrypted backup of the new private key, as JSON text (`parseKeyBackupText`). */
   keyBackup: z.string({ error: 'keyBackup must be JSON text' }).optional(),
 });
@@ -100,6 +104,18 @@ export const clientMessageIdSchema = z
 export const attachmentIdsSchema = z
   .array(idSchema)
   .max(limits.attachmentsPerMessageMax, `At most ${limits.attachmentsPerMessageMax} files per message`);
+/**
+ * A sender signature (docs/crypto.md, "Sender signatures"): ECDSA P-256 in WebCrypto's 64-byte
+ * form, base64, and the sender's creation time it covers. The server checks its shape only: it
+ * cannot verify what it cannot read, and browsers verify it against the sender's key log.
+ */
+export const messageSignatureSchema = z.strictObject({
+  value: z
+    .string({ error: 'signature.value is required' })
+    .refine((s) => isPaddedBase64(s) && atob(s).length === 64, 'signature.value must be 64 bytes, base64'),
+  signedAt: z.iso.datetime({ error: 'signature.signedAt must be an ISO 8601 time' }),
+});
+export type MessageSignature = z.infer<typeof messageSignatureSchema>;
 
 export const sendIndividualBodySchema = z.object({
   encryptedMessage: ciphertext,
@@ -109,6 +125,7 @@ export const sendIndividualBodySchema = z.object({
   replyTo: idSchema.nullish(),
   clientMessageId: clientMessageIdSchema.optional(),
   attachments: attachmentIdsSchema.optional(),
+  signature: messageSignatureSchema.optional(),
 });
 
 /** Groups: the spec's payload plus `encryptedKeys`, which must name exactly the current members. */
@@ -123,6 +140,7 @@ export const sendGroupBodySchema = z.object({
   replyTo: idSchema.nullish(),
   clientMessageId: clientMessageIdSchema.optional(),
   attachments: attachmentIdsSchema.optional(),
+  signature: messageSignatureSchema.optional(),
 });
 
 /**
@@ -138,6 +156,7 @@ export const socketSendSchema = z.object({
   replyTo: idSchema.nullish(),
   clientMessageId: clientMessageIdSchema.optional(),
   attachments: attachmentIdsSchema.optional(),
+  signature: messageSignatureSchema.optional(),
 });
 export type SocketSendPayload = z.infer<typeof socketSendSchema>;
 
@@ -242,6 +261,8 @@ export interface MessageView {
   createdAt: string;
   /** Position in the chat's history; clients page and catch up with it. */
   seq: number;
+  /** The sender's signature, when the message was sent with one. */
+  signature?: MessageSignature;
   /** When the sender last edited it; absent when never edited. */
   editedAt?: string;
   /** Deleted for everyone: a tombstone, with no ciphertext and no keys. */

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
-import { attachmentIdsSchema, clientMessageIdSchema, type MessageView } from '../http/schemas.ts';
+import {
+  attachmentIdsSchema,
+  clientMessageIdSchema,
+  messageSignatureSchema,
+  type MessageView,
+} from '../http/schemas.ts';
 import { attachmentOperations } from './attachment.rpc.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
@@ -28,6 +33,8 @@ export const messageRpc = defineRpcService('message', {
       clientMessageId: clientMessageIdSchema.optional(),
       /** Blob ids of complete uploads of this sender in this chat, sent with the message. */
       attachments: attachmentIdsSchema.optional(),
+      /** The sender's signature; a signed message names its `clientMessageId` (the signature covers it). */
+      signature: messageSignatureSchema.optional(),
     }),
   ),
   history: operation<{ messages: MessageView[]; hasMore: boolean }>()(

@@ -6,7 +6,8 @@ import {
   type KeyBackupSummary,
   type KeyStatus,
 } from '../http/key-backup.schemas.ts';
-import { privacySchema, type Privacy, type PublicUser } from '../http/schemas.ts';
+import type { KeyLogView } from '../http/key-log.schemas.ts';
+import { privacySchema, signingKeySchema, type Privacy, type PublicUser } from '../http/schemas.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 /** The user service: owns usernames, profiles, public keys and the encrypted key backups. */
@@ -16,6 +17,8 @@ export const userRpc = defineRpcService('user', {
     z.object({
       username: z.string(),
       publicKey: z.string(),
+      /** The identity signing key; absent from clients that predate it (they add one later). */
+      signingKey: z.string().optional(),
       pictureKey: z.string().nullable(),
       keyBackup: keyBackupSchema.optional(),
     }),
@@ -31,7 +34,20 @@ export const userRpc = defineRpcService('user', {
   getMany: operation<{ users: PublicUser[] }>()(z.object({ userIds: z.array(idSchema).max(1000) })),
   list: operation<{ users: PublicUser[] }>()(z.object({})),
   search: operation<{ users: PublicUser[] }>()(z.object({ query: z.string().max(200) })),
-  publicKey: operation<{ publicKey: string }>()(z.object({ userId: idSchema })),
+  publicKey: operation<{ publicKey: string; signingKey: string | null }>()(z.object({ userId: idSchema })),
+  /** A user's key-change log and current keys; USER_NOT_FOUND for no such active user. */
+  keyLog: operation<KeyLogView>()(z.object({ userId: idSchema })),
+  /** The caller's first signing key (`userId` is the verified caller); refused if it has one. */
+  addSigningKey: operation<KeyStatus>()(z.object({ userId: idSchema, signingKey: signingKeySchema })),
+  /** "I lost my key: start fresh": new keys (a `reset` entry) and their backup; throttled per account. */
+  resetKeys: operation<KeyStatus>()(
+    z.object({
+      userId: idSchema,
+      publicKey: z.string(),
+      signingKey: signingKeySchema,
+      keyBackup: keyBackupSchema.optional(),
+    }),
+  ),
   /** The caller's own published key and backup summary (`userId` is the verified caller). */
   keyStatus: operation<KeyStatus>()(z.object({ userId: idSchema })),
   /** The caller's backup; throttled per account (RATE_LIMITED), NOT_FOUND when there is none. */

@@ -1,6 +1,7 @@
 /** The collections the services keep their read models in. */
 export const serviceReadModels = [
   'user_directory',
+  'user_key_logs',
   'chat_chats',
   'chat_participants',
   'message_timeline',

@@ -1,8 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { afterAll, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startVeil, type RunningVeil, type StartVeilOptions } from '../../src/index.ts';
 import { deleteRedisKeys, deleteStreams } from '../../src/testing/cleanup.ts';
+import { createApi, type Api } from './api-client.ts';
 
 /** A whole Veil (embedded adapters unless `env` says otherwise) in a fresh temp dir. */
 export interface TestVeil extends RunningVeil {
@@ -33,4 +35,18 @@ export const startTestVeil = async (
       if (options.env?.REDIS_URL) await deleteRedisKeys(options.env.REDIS_URL, prefix);
     },
   };
+};
+
+/**
+ * One Veil for the test file: started before its tests, destroyed after them. The returned
+ * object's `veil` and `api` are set once the file's tests run.
+ */
+export const useTestVeil = (options: Partial<StartVeilOptions> = {}) => {
+  const running = {} as { veil: TestVeil; api: Api };
+  beforeAll(async () => {
+    running.veil = await startTestVeil(options);
+    running.api = createApi(running.veil.url);
+  });
+  afterAll(() => running.veil?.destroy());
+  return running;
 };

@@ -109,6 +109,7 @@ export const credentialsProjection = (models: AuthReadModels): ProjectionDefinit
       case 'UserRegistered':
       case 'ProfilePictureChanged':
       case 'KeyBackupStored':
+      case 'KeysPublished':
       case 'PrivacyChanged':
         return;
       default: {

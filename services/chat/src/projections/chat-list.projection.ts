@@ -227,6 +227,7 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
       case 'ReactionSet':
       case 'ReactionRemoved':
       case 'KeyBackupStored':
+      case 'KeysPublished':
       case 'PrivacyChanged':
         return;
       default: {

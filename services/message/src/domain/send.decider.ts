@@ -1,4 +1,4 @@
-import { DomainError, limits, type EventData } from '@veil/contracts';
+import { DomainError, limits, type EventData, type MessageSignature } from '@veil/contracts';
 import { checkSealedForMembers } from './key-map.ts';
 
 export interface SendMessage {
@@ -11,6 +11,7 @@ export interface SendMessage {
   replyTo?: string | null | undefined;
   clientMessageId?: string | undefined;
   attachments?: string[] | undefined;
+  signature?: MessageSignature | undefined;
 }
 
 /** What the command needs to know, read by the handler before it decides. */
@@ -44,6 +45,12 @@ const chatNotFound = () => new DomainError('CHAT_NOT_FOUND', 'Chat not found');
 export const decideSend = (command: SendMessage, state: SendState): EventData<'MessageSent'> => {
   if (!state.members || !state.members.includes(command.userId)) throw chatNotFound();
   checkSealedForMembers(command, state.members, limits.messageCiphertextMaxChars, 'Message is too large');
+  if (command.signature && !command.clientMessageId) {
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      'A signed message needs its clientMessageId (the signature covers it)',
+    );
+  }
   if (command.replyTo && state.replyToChat !== command.chatId) {
     throw new DomainError('VALIDATION_FAILED', 'replyTo must be a message of this chat');
   }
@@ -58,6 +65,7 @@ export const decideSend = (command: SendMessage, state: SendState): EventData<'M
     replyTo: command.replyTo ?? null,
     ...(command.clientMessageId && { clientMessageId: command.clientMessageId }),
     ...(command.attachments?.length && { attachments: command.attachments }),
+    ...(command.signature && { signature: command.signature }),
   };
 };
 

@@ -27,6 +27,22 @@ describe('deciding a send', () => {
     );
   });
 
+  it('keeps a signature as sent, and refuses one without the clientMessageId it covers', () => {
+    const signature = { value: 'c2ln', signedAt: '2026-01-02T03:04:05.000Z' };
+    const signed = decideSend(
+      { ...command, clientMessageId: 'key-12345678', signature },
+      { members, messageId: 'm' },
+    );
+    expect(signed.signature).toEqual(signature);
+    expect(decideSend(command, { members, messageId: 'm' })).not.toHaveProperty('signature');
+    expect(() => decideSend({ ...command, signature }, { members, messageId: 'm' })).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_FAILED',
+        message: expect.stringMatching(/clientMessageId/),
+      }),
+    );
+  });
+
   it('answers a chat that is not yours exactly like one that does not exist', () => {
     const notYours = () => decideSend({ ...command, userId: 'mallory' }, { members, messageId: 'm' });
     const none = () => decideSend(command, { members: null, messageId: 'm' });

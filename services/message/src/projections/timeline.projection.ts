@@ -2,6 +2,7 @@ import type {
   AttachmentEvent,
   ChatEvent,
   MessageEvent,
+  MessageSignature,
   MessageView,
   SealedReaction,
   UserEvent,
@@ -35,6 +36,8 @@ export interface MessageDoc {
   seq: number;
   /** The sender's key for this message, when it sent one: a retry finds the stored message by it. */
   clientMessageId?: string;
+  /** The sender's signature, when the message was signed. */
+  signature?: MessageSignature;
   editedAt?: string;
   /** Deleted for everyone: content, iv and keys are empty, reactions gone. */
   deleted?: true;
@@ -83,7 +86,8 @@ export const messageDocOf = (
   position: number,
   seenBy: Record<string, true> = {},
 ): MessageDoc => {
-  const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo, clientMessageId } = event.data;
+  const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo, clientMessageId, signature } =
+    event.data;
   return {
     _id: messageId,
     chat: chatId,
@@ -96,6 +100,7 @@ export const messageDocOf = (
     createdAt: event.occurredAt,
     seq: position,
     ...(clientMessageId !== undefined && { clientMessageId }),
+    ...(signature !== undefined && { signature }),
   };
 };
 
@@ -237,6 +242,7 @@ export const timelineProjection = (
       case 'ProfilePictureChanged':
       case 'UserRegistrationCancelled':
       case 'KeyBackupStored':
+      case 'KeysPublished':
         return;
       case 'AttachmentUploadStarted':
       case 'AttachmentUploadCompleted':
@@ -266,4 +272,5 @@ export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): Mess
   ...(doc.editedAt && { editedAt: doc.editedAt }),
   ...(doc.deleted && { deleted: true }),
   ...(doc.reactions && Object.keys(doc.reactions).length > 0 && { reactions: doc.reactions }),
+  ...(doc.signature && !doc.deleted && { signature: doc.signature }),
 });

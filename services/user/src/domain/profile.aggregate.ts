@@ -34,6 +34,7 @@ export const profileAggregate: Aggregate<ProfileState, UserEvent> = {
       case 'UsernameClaimed':
       case 'UsernameReleased':
       case 'KeyBackupStored':
+      case 'KeysPublished':
         return state;
       default: {
         const unhandled: never = event;

@@ -17,16 +17,30 @@ export interface KeyBackupLimiter {
   write(userId: string): Promise<void>;
 }
 
+/**
+ * Key resets per account per day. A reset makes every older message unreadable on browsers
+ * without the old key and warns every contact, so a stolen session may not repeat it at will.
+ */
+export const keyResetsPerDay = 3;
+
+const spend = (limit: RateLimit, what: string) => async (userId: string) => {
+  const state = await limit.consume(userId);
+  if (state.allowed) return;
+  const minutes = Math.max(1, Math.ceil(state.retryAfterMs / 60_000));
+  throw new DomainError('RATE_LIMITED', `Too many ${what}. Try again in ${minutes} minute(s).`);
+};
+
+/** Throws RATE_LIMITED once the account's key resets for the day are spent. */
+export const keyResetLimiter = (limits: RateLimits): ((userId: string) => Promise<void>) =>
+  spend(
+    limits.limit({ name: 'key-resets', points: keyResetsPerDay, windowSeconds: 24 * 60 * 60 }),
+    'key resets',
+  );
+
 export const keyBackupLimiter = (limits: RateLimits): KeyBackupLimiter => {
-  const spend = (limit: RateLimit, what: string) => async (userId: string) => {
-    const state = await limit.consume(userId);
-    if (state.allowed) return;
-    const minutes = Math.max(1, Math.ceil(state.retryAfterMs / 60_000));
-    throw new DomainError('RATE_LIMITED', `Too many key backup ${what}. Try again in ${minutes} minute(s).`);
-  };
   const hourly = (name: string, points: number) => limits.limit({ name, points, windowSeconds: 60 * 60 });
   return {
-    download: spend(hourly('keybackup-downloads', keyBackupDownloadsPerHour), 'downloads'),
-    write: spend(hourly('keybackup-changes', keyBackupWritesPerHour), 'changes'),
+    download: spend(hourly('keybackup-downloads', keyBackupDownloadsPerHour), 'key backup downloads'),
+    write: spend(hourly('keybackup-changes', keyBackupWritesPerHour), 'key backup changes'),
   };
 };

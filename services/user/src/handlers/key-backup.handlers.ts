@@ -3,6 +3,7 @@ import {
   keyBackupStreamId,
   summarizeKeyBackup,
   type KeyBackupBlob,
+  type KeyStatus,
   type UserEvent,
   type userRpc,
 } from '@veil/contracts';
@@ -28,9 +29,15 @@ type Deps = {
 
 type KeyBackupOperations = Pick<typeof userRpc.operations, 'keyStatus' | 'keyBackup' | 'storeKeyBackup'>;
 
-export const checkBackupNamesKey = (backup: KeyBackupBlob, publicKey: string): void => {
+/** A backup must hold the account's published keys (the signing key, when the backup has one). */
+export const checkBackupHoldsKeys = (backup: KeyBackupBlob, publicKey: string, signingKey: string | null) => {
   if (backup.publicKey !== publicKey)
     throw new DomainError('VALIDATION_FAILED', "The key backup must hold the account's published key");
+  if (backup.signingKey && backup.signingKey.publicKey !== signingKey)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      "The key backup must hold the account's published signing key",
+    );
 };
 
 /** Appends the backup; `expectedVersion` 0 when the account is new (registration). */
@@ -51,17 +58,28 @@ const currentBackup = async (store: EventStore, userId: string) => {
   return event?.type === 'KeyBackupStored' ? { backup: event.data.backup, storedAt: event.occurredAt } : null;
 };
 
+/**
+ * The account's published keys and the backup of them. A backup of keys the account has since
+ * replaced (a reset without a new backup) is not a backup of the current ones: none is reported.
+ */
+export const keyStatus = async (
+  deps: Pick<Deps, 'store' | 'requireUser'>,
+  userId: string,
+): Promise<KeyStatus> => {
+  const [user, current] = await Promise.all([deps.requireUser(userId), currentBackup(deps.store, userId)]);
+  const ofCurrentKey = current && current.backup.publicKey === user.publicKey ? current : null;
+  return {
+    publicKey: user.publicKey,
+    signingKey: user.signingKey ?? null,
+    publishedAt: user.keysPublishedAt ?? user.registeredAt,
+    backup: ofCurrentKey && summarizeKeyBackup(ofCurrentKey.backup, ofCurrentKey.storedAt),
+  };
+};
+
 export const keyBackupHandlers = (deps: Deps): RpcImplementation<KeyBackupOperations> => {
   const { requireUser } = deps;
   return {
-    async keyStatus({ userId }) {
-      const [user, current] = await Promise.all([requireUser(userId), currentBackup(deps.store, userId)]);
-      return {
-        publicKey: user.publicKey,
-        publishedAt: user.registeredAt,
-        backup: current && summarizeKeyBackup(current.backup, current.storedAt),
-      };
-    },
+    keyStatus: ({ userId }) => keyStatus(deps, userId),
 
     async keyBackup({ userId }) {
       await deps.limiter.download(userId);
@@ -72,7 +90,8 @@ export const keyBackupHandlers = (deps: Deps): RpcImplementation<KeyBackupOperat
 
     async storeKeyBackup({ userId, backup }) {
       await deps.limiter.write(userId);
-      checkBackupNamesKey(backup, (await requireUser(userId)).publicKey);
+      const user = await requireUser(userId);
+      checkBackupHoldsKeys(backup, user.publicKey, user.signingKey ?? null);
       return appendKeyBackup(deps, userId, backup);
     },
   };

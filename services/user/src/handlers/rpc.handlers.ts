@@ -1,43 +1,32 @@
-import {
-  DomainError,
-  defaultPrivacy,
-  publicKeySchema,
-  userStreamId,
-  usernameSchema,
-  type userRpc,
-} from '@veil/contracts';
-import { importPublicKeySpkiBase64 } from '@veil/crypto';
+import { DomainError, defaultPrivacy, userStreamId, usernameSchema, type userRpc } from '@veil/contracts';
 import { loadAggregate, newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Collection, Ports } from '@veil/ports';
 import { isActive, profileAggregate } from '../domain/profile.aggregate.ts';
 import type { KeyBackupLimiter } from './key-backup-limits.ts';
-import { appendKeyBackup, checkBackupNamesKey, keyBackupHandlers } from './key-backup.handlers.ts';
+import {
+  appendKeyBackup,
+  checkBackupHoldsKeys,
+  keyBackupHandlers,
+  keyStatus,
+} from './key-backup.handlers.ts';
+import { keyLogHandlers } from './key-log.handlers.ts';
+import { appendKeyLogEntry, checkEncryptionKey, checkSigningKey } from './key-log.ts';
 import { claimUsername, releaseUsername } from './username-claim.ts';
-import { toPublicUser, type UserDoc } from '../projections/user-directory.projection.ts';
+import { toPublicUser, type KeyLogDoc, type UserDoc } from '../projections/user-directory.projection.ts';
 
 type Deps = Pick<Ports, 'clock' | 'ids'> & {
   store: Ports['bus'];
   users: Collection<UserDoc>;
+  keyLogs: Collection<KeyLogDoc>;
   directory: RunningProjection;
   limiter: KeyBackupLimiter;
+  spendKeyReset: (userId: string) => Promise<void>;
 };
 
 const parseUsername = (value: string): string => {
   const parsed = usernameSchema.safeParse(value);
   if (!parsed.success) throw new DomainError('VALIDATION_FAILED', parsed.error.issues[0]!.message);
   return parsed.data;
-};
-
-/** The public key must be a real RSA-OAEP SPKI key: a garbage key would make every message to this user unreadable. */
-const checkPublicKey = async (publicKey: string): Promise<void> => {
-  if (!publicKeySchema.safeParse(publicKey).success) {
-    throw new DomainError('VALIDATION_FAILED', 'publicKey must be a base64 RSA-OAEP public key (SPKI)');
-  }
-  try {
-    await importPublicKeySpkiBase64(publicKey);
-  } catch {
-    throw new DomainError('VALIDATION_FAILED', 'publicKey must be a base64 RSA-OAEP public key (SPKI)');
-  }
 };
 
 export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.operations> => {
@@ -51,20 +40,32 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
 
   return {
     ...keyBackupHandlers({ ...deps, store, requireUser }),
+    ...keyLogHandlers({
+      ...deps,
+      requireUser,
+      keyStatus: (userId) => keyStatus({ store, requireUser }, userId),
+    }),
 
-    async register({ username: rawUsername, publicKey, pictureKey, keyBackup }) {
+    async register({ username: rawUsername, publicKey, signingKey, pictureKey, keyBackup }) {
       const username = parseUsername(rawUsername);
-      await checkPublicKey(publicKey);
-      if (keyBackup) checkBackupNamesKey(keyBackup, publicKey);
+      await checkEncryptionKey(publicKey);
+      if (signingKey !== undefined) await checkSigningKey(signingKey);
+      if (keyBackup) checkBackupHoldsKeys(keyBackup, publicKey, signingKey ?? null);
       const userId = deps.ids.next();
       await claimUsername(deps, username, userId);
       // The backup first: once the account exists, so does the backup its user just confirmed.
       if (keyBackup) await appendKeyBackup(deps, userId, keyBackup, 0);
-      const { position } = await store.append(
+      await store.append(
         'user',
         newEvent(deps, 'UserRegistered', userStreamId(userId), { userId, username, publicKey, pictureKey }),
         { expectedVersion: 0 },
       );
+      // After the profile, so the directory entry it updates exists.
+      const position = await appendKeyLogEntry(deps, userId, () => ({
+        encryptionKey: publicKey,
+        signingKey: signingKey ?? null,
+        reason: 'registered',
+      }));
       await directory.waitFor('user', position);
       return { user: toPublicUser(await requireUser(userId)) };
     },
@@ -124,7 +125,8 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
     },
 
     async publicKey({ userId }) {
-      return { publicKey: (await requireUser(userId)).publicKey };
+      const user = await requireUser(userId);
+      return { publicKey: user.publicKey, signingKey: user.signingKey ?? null };
     },
 
     async updateProfile({ userId, username: rawUsername, pictureKey }) {

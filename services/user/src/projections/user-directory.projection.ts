@@ -1,4 +1,10 @@
-import { mediaUrl, type Privacy, type PublicUser, type UserEvent } from '@veil/contracts';
+import {
+  mediaUrl,
+  type KeyLogEntryView,
+  type Privacy,
+  type PublicUser,
+  type UserEvent,
+} from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -8,14 +14,28 @@ export interface UserDoc {
   username: string;
   usernameLower: string;
   pictureKey: string | null;
+  /** The current encryption key: the key-log's last entry's, or the registration's for accounts without a log. */
   publicKey: string;
   registeredAt: string;
   /** Absent until the owner changes a switch: the defaults. */
   privacy?: Privacy;
+  /** The current signing key; absent or null until the account has one. */
+  signingKey?: string | null;
+  /** When the current keys were published, once they were published through the key log. */
+  keysPublishedAt?: string;
+}
+
+/** An account's key-change log, oldest entry first (the `KeysPublished` events of `keylog-<id>`). */
+export interface KeyLogDoc {
+  _id: string;
+  entries: KeyLogEntryView[];
 }
 
 export const openUserDirectory = (readStore: ReadStore): Promise<Collection<UserDoc>> =>
   readStore.collection<UserDoc>('user_directory', [{ fields: { usernameLower: 1 } }]);
+
+export const openKeyLogs = (readStore: ReadStore): Promise<Collection<KeyLogDoc>> =>
+  readStore.collection<KeyLogDoc>('user_key_logs');
 
 export const toPublicUser = (doc: UserDoc): PublicUser => ({
   _id: doc._id,
@@ -25,11 +45,12 @@ export const toPublicUser = (doc: UserDoc): PublicUser => ({
 
 export const userDirectoryProjection = (
   directory: Collection<UserDoc>,
-): ProjectionDefinition<{ users: Collection<UserDoc> }> => ({
+  keyLogs: Collection<KeyLogDoc>,
+): ProjectionDefinition<{ users: Collection<UserDoc>; keyLogs: Collection<KeyLogDoc> }> => ({
   name: 'user_directory',
   contexts: ['user'],
-  models: { users: directory },
-  async handle({ event: raw }, { users }) {
+  models: { users: directory, keyLogs },
+  async handle({ event: raw }, { users, keyLogs }) {
     const event = raw as UserEvent;
     switch (event.type) {
       case 'UserRegistered': {
@@ -62,6 +83,23 @@ export const userDirectoryProjection = (
       case 'UserRegistrationCancelled':
         await users.delete(event.data.userId);
         return;
+      case 'KeysPublished': {
+        const { userId, entry } = event.data;
+        const log = (await keyLogs.get(userId)) ?? { _id: userId, entries: [] };
+        // Entries arrive in sequence; one applied already (a redelivery) changes nothing.
+        if (entry.seq === log.entries.length + 1)
+          await keyLogs.put({ ...log, entries: [...log.entries, entry] });
+        const doc = await users.get(userId);
+        if (doc)
+          await users.put({
+            ...doc,
+            publicKey: entry.encryptionKey,
+            signingKey: entry.signingKey,
+            // Only a new encryption key moves the time messages are compared with (a reset).
+            ...(entry.encryptionKey !== doc.publicKey && { keysPublishedAt: entry.at }),
+          });
+        return;
+      }
       case 'PrivacyChanged': {
         const doc = await users.get(event.data.userId);
         if (doc) await users.put({ ...doc, privacy: event.data.privacy });

@@ -47,7 +47,7 @@ describe('opening a backup with what was typed', () => {
     expect(await failure(withPassphrase, otherKey)).toBe(unlockTexts.wrongKey); // tried as both
     expect(await failure(withPassphrase, 'not the passphrase')).toBe(unlockTexts.wrongPassphrase);
     expect(await failure(withoutPassphrase, 'not the passphrase')).toBe(unlockTexts.notAKey);
-    expect(await failure({ ...withoutPassphrase, version: 2 } as never, recoveryKey)).toMatch(/version 2/);
+    expect(await failure({ ...withoutPassphrase, version: 3 } as never, recoveryKey)).toMatch(/version 3/);
   }, 30_000);
 });
 

@@ -38,6 +38,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       afterChatPosition: position,
       ...(body.clientMessageId && { clientMessageId: body.clientMessageId }),
       ...(body.attachments?.length && { attachments: body.attachments }),
+      ...(body.signature && { signature: body.signature }),
     });
     respond(res, 201, 'Message sent', { message, chat });
   });
@@ -54,6 +55,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       replyTo: body.replyTo ?? null,
       ...(body.clientMessageId && { clientMessageId: body.clientMessageId }),
       ...(body.attachments?.length && { attachments: body.attachments }),
+      ...(body.signature && { signature: body.signature }),
     });
     respond(res, 201, 'Message sent', { message });
   });

@@ -16,6 +16,7 @@ import { pictureUpload, withStoredPicture } from '../../middleware/picture-uploa
 import type { WriteLimits } from '../../middleware/write-limits.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
 import { keyBackupRoutes } from './key-backup.routes.ts';
+import { keyChangeRoutes } from './key-log.routes.ts';
 import { respond } from './respond.ts';
 
 interface Deps {
@@ -28,7 +29,7 @@ interface Deps {
 
 /**
  * `/api/v1/user/*` (spec section 7), plus `refresh` and `logout` for the token lifecycle and the
- * encrypted key backup (`key-backup.routes.ts`).
+ * encrypted key backup (`key-backup.routes.ts`) and the caller's key changes (`key-log.routes.ts`).
  */
 export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps): Router => {
   const router = Router();
@@ -43,6 +44,7 @@ export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps):
       const { user } = await services.user.register({
         username: body.username,
         publicKey: body.publicKey,
+        ...(body.signingKey ? { signingKey: body.signingKey } : {}),
         pictureKey,
         ...(keyBackup ? { keyBackup } : {}),
       });
@@ -141,6 +143,7 @@ export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps):
   });
 
   router.use(keyBackupRoutes({ services, requireAuth, writes }));
+  router.use(keyChangeRoutes({ services, requireAuth, writes }));
 
   return router;
 };

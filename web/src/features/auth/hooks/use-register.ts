@@ -1,14 +1,9 @@
-import {
-  createKeyBackup,
-  exportPublicKeySpkiBase64,
-  generateRecoveryKey,
-  generateUserKeyPair,
-} from '@veil/crypto';
+import { createKeyBackup, generateRecoveryKey } from '@veil/crypto';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { RecoveryKeyChoice } from '../../../components/recovery-key-setup.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
-import { keepAccountKey } from '../../../lib/account-keys.ts';
+import { generateKeyBundle, keepKeyBundle, type KeyBundle } from '../../../lib/identity-keys.ts';
 import { useRegisterMutation } from '../api/auth.api.ts';
 import { registerErrorText } from '../auth-texts.ts';
 
@@ -18,10 +13,9 @@ export interface Registration {
   picture: File | null;
 }
 
-/** The key pair and recovery key of one sign-up, kept across a retry (e.g. after "username taken"). */
+/** The key bundle and recovery key of one sign-up, kept across a retry (e.g. after "username taken"). */
 interface PreparedKeys {
-  keyPair: CryptoKeyPair;
-  publicKey: string;
+  bundle: KeyBundle & { signing: NonNullable<KeyBundle['signing']> };
   recoveryKey: string;
 }
 
@@ -30,10 +24,11 @@ type BackupChoice = RecoveryKeyChoice | 'skipped';
 
 /**
  * Registers in two steps: the details, then the recovery key (shown once, two groups typed back,
- * an optional passphrase), and only then the server. A fresh RSA-OAEP key pair is made in the
- * browser; only the public key and the encrypted backup of the private key (made here, from the
- * extractable original, the one moment it can be exported directly) are uploaded. Once the account
- * exists (its id names the key) the private key is kept in IndexedDB, non-extractable.
+ * an optional passphrase), and only then the server. A fresh key bundle (RSA-OAEP encryption key,
+ * ECDSA signing key) is made in the browser; only the public keys and the encrypted backup of the
+ * private keys (made here, from the extractable originals, the one moment they can be exported
+ * directly) are uploaded. Once the account exists (its id names the keys) the private keys are
+ * kept in IndexedDB, non-extractable.
  */
 export const useRegister = () => {
   const [register] = useRegisterMutation();
@@ -51,11 +46,12 @@ export const useRegister = () => {
       const form = new FormData();
       form.append('username', details.username.trim());
       form.append('password', details.password);
-      form.append('publicKey', keys.publicKey);
+      form.append('publicKey', keys.bundle.encryption.publicKey);
+      form.append('signingKey', keys.bundle.signing.publicKey);
       if (backup !== 'skipped') {
         const keyBackup = await createKeyBackup({
-          privateKey: keys.keyPair.privateKey,
-          publicKey: keys.publicKey,
+          ...keys.bundle.encryption,
+          signingKey: keys.bundle.signing,
           recoveryKey: keys.recoveryKey,
           passphrase: backup.passphrase,
         });
@@ -63,7 +59,7 @@ export const useRegister = () => {
       }
       if (details.picture) form.append('profilePicture', details.picture);
       const { user } = await register(form).unwrap();
-      await keepAccountKey(user._id, keys.keyPair.privateKey, keys.publicKey);
+      await keepKeyBundle(user._id, keys.bundle);
       await navigate('/login');
     } catch (failure) {
       if (!isApiError(failure)) console.error('Registration failed', failure);
@@ -81,9 +77,7 @@ export const useRegister = () => {
     if (!prepared) {
       setBusy(true);
       try {
-        const keyPair = await generateUserKeyPair();
-        const publicKey = await exportPublicKeySpkiBase64(keyPair.publicKey);
-        setPrepared({ keyPair, publicKey, recoveryKey: generateRecoveryKey() });
+        setPrepared({ bundle: await generateKeyBundle(), recoveryKey: generateRecoveryKey() });
       } finally {
         setBusy(false);
       }

@@ -1,5 +1,5 @@
 import type { ChatView, PublicUser } from '@veil/contracts';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { GroupInfoPanel } from './group-info-panel.tsx';
@@ -10,9 +10,11 @@ interface ChatHeaderProps {
   title: string;
   online: boolean;
   onShowList: () => void;
+  /** Buttons at the header's end (the safety number). */
+  actions?: ReactNode;
 }
 
-export const ChatHeader = ({ chat, me, title, online, onShowList }: ChatHeaderProps) => (
+export const ChatHeader = ({ chat, me, title, online, onShowList, actions }: ChatHeaderProps) => (
   <header className="chat-header">
     <ChatListButton onClick={onShowList} />
     <Avatar
@@ -29,6 +31,7 @@ export const ChatHeader = ({ chat, me, title, online, onShowList }: ChatHeaderPr
       )}
     </div>
     {chat.isGroupChat && <GroupInfoButton chat={chat} me={me} />}
+    {actions && <div className="chat-header__actions">{actions}</div>}
   </header>
 );
 

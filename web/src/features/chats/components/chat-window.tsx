@@ -8,6 +8,7 @@ import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.sli
 import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
+import { useContactKeys } from '../hooks/use-contact-keys.ts';
 import { useJoinChat } from '../hooks/use-join-chat.ts';
 import { useSendMessage } from '../hooks/use-send-message.ts';
 import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
@@ -18,9 +19,11 @@ import { UploadTray } from '../attachments/upload-tray.tsx';
 import { maxFilesPerMessage, useAttachmentUploads } from '../attachments/use-attachment-uploads.ts';
 import { ChatHeader } from './chat-header.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
+import { KeyNotices } from './key-notices.tsx';
 import { MessageComposer } from './message-composer.tsx';
 import { MessageList } from './message-list.tsx';
 import { ReplyBar } from './reply-bar.tsx';
+import { SafetyNumberDialog } from './safety-number-dialog.tsx';
 import { TypingIndicator } from './typing-indicator.tsx';
 
 interface ChatWindowProps {
@@ -46,6 +49,8 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const { keystroke, stop } = useTypingEmitter(chatId);
   const { send, error: sendError } = useSendMessage(chat, me);
   const uploads = useAttachmentUploads(chatId);
+  const { keys: contactKeys, recheck: recheckKeys } = useContactKeys(me._id, chat);
+  const [verifying, setVerifying] = useState(false);
   useJoinChat(chatId);
 
   useEffect(() => {
@@ -90,6 +95,9 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const title = chatTitle(chat);
   const otherId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
   const names = typingIds.map((id) => chat.participants.find((p) => p._id === id)?.username ?? 'Someone');
+  const other = chat.isGroupChat ? undefined : chat.participants[0];
+  const otherKeys = other && contactKeys.get(other._id);
+  const checkedKeys = otherKeys?.kind === 'checked' ? otherKeys : undefined;
 
   return (
     <div className="chat-window">
@@ -99,7 +107,27 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         title={title}
         online={otherId !== undefined && online.includes(otherId)}
         onShowList={onShowList}
+        actions={
+          checkedKeys && (
+            <>
+              {checkedKeys.verified && <span className="verified-badge">Verified</span>}
+              <button type="button" className="button" onClick={() => setVerifying(true)}>
+                Verify safety number
+              </button>
+            </>
+          )
+        }
       />
+      {verifying && other && checkedKeys && (
+        <SafetyNumberDialog
+          myId={me._id}
+          contact={other}
+          keys={checkedKeys}
+          onClose={() => setVerifying(false)}
+          onChanged={recheckKeys}
+        />
+      )}
+      <KeyNotices chat={chat} keys={contactKeys} />
       {keyMissing && (
         <div className="form__error chat-window__notice chat-window__key-notice" role="alert">
           <p>{missingPrivateKeyText}</p>

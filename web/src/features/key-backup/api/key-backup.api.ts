@@ -17,7 +17,17 @@ export const keyBackupApi = api.injectEndpoints({
       query: (backup) => ({ url: 'user/keyBackup', method: 'PUT', body: { backup } }),
       invalidatesTags: ['KeyStatus'],
     }),
+    /** "I lost my key: start fresh": new published keys and the backup of them. */
+    resetKeys: build.mutation<KeyStatus, { publicKey: string; signingKey: string; backup: KeyBackup }>({
+      query: (body) => ({ url: 'user/resetKeys', method: 'POST', body }),
+      invalidatesTags: ['KeyStatus', 'Messages'],
+    }),
   }),
 });
 
-export const { useGetKeyStatusQuery, useDownloadKeyBackupMutation, useStoreKeyBackupMutation } = keyBackupApi;
+export const {
+  useGetKeyStatusQuery,
+  useDownloadKeyBackupMutation,
+  useStoreKeyBackupMutation,
+  useResetKeysMutation,
+} = keyBackupApi;

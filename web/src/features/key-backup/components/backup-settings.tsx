@@ -6,12 +6,13 @@ import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { useKeySituation } from '../hooks/use-key-situation.ts';
 import { CreateBackupDialog } from './create-backup-dialog.tsx';
 import { PassphraseDialog } from './passphrase-dialog.tsx';
+import { ResetKeysDialog } from './reset-keys-dialog.tsx';
 
 /** The profile's "Message backup" card: what is backed up, and the ways to change it. */
 const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
   const dispatch = useAppDispatch();
   const situation = useKeySituation(user._id);
-  const [dialog, setDialog] = useState<'create' | 'passphrase' | null>(null);
+  const [dialog, setDialog] = useState<'create' | 'passphrase' | 'reset' | null>(null);
   const [notice, setNotice] = useState('');
   if (situation.loading || !situation.status) return null;
 
@@ -30,6 +31,12 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
           ? `Your key is backed up. It opens with your recovery key${hasPassphrase ? ' or your passphrase' : ''}.`
           : 'Your key is not backed up: your messages can be read only in a browser that has it.'}
       </p>
+      {backup && situation.status.signingKey && !backup.holdsSigningKey && (
+        <p className="panel__hint" data-testid="backup-lacks-signing-key">
+          Your backup was made before your account had a signing key, so it does not hold it.
+          {situation.canBackUp ? ' Make a new recovery key to back up both keys.' : ''}
+        </p>
+      )}
       {!situation.holdsKey && (
         <p className="panel__hint">
           This browser has no key for your account.{' '}
@@ -54,18 +61,31 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
             {hasPassphrase ? 'Change passphrase' : 'Add a passphrase'}
           </button>
         )}
+        <button type="button" className="button" onClick={() => setDialog('reset')}>
+          I lost my key: start fresh
+        </button>
       </div>
       {dialog === 'create' && (
         <CreateBackupDialog
           userId={user._id}
           username={user.username}
           publicKey={situation.status.publicKey}
+          signingKey={situation.status.signingKey}
           onClose={(created) =>
             close(created ? 'Your new recovery key is saved. It replaces the old one.' : null)
           }
         />
       )}
       {dialog === 'passphrase' && <PassphraseDialog hasPassphrase={hasPassphrase} onClose={close} />}
+      {dialog === 'reset' && (
+        <ResetKeysDialog
+          userId={user._id}
+          username={user.username}
+          onClose={(reset) =>
+            close(reset ? 'Your account has new keys, backed up under your new recovery key.' : null)
+          }
+        />
+      )}
     </section>
   );
 };

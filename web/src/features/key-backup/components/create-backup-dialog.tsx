@@ -3,23 +3,31 @@ import { useState } from 'react';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { RecoveryKeySetup, type RecoveryKeyChoice } from '../../../components/recovery-key-setup.tsx';
 import { exportableAccountKey } from '../../../lib/account-keys.ts';
+import { exportableSigningKey } from '../../../lib/identity-keys.ts';
 import { errorText } from '../../../lib/api-error.ts';
 import { useStoreKeyBackupMutation } from '../api/key-backup.api.ts';
 
 interface CreateBackupDialogProps {
   userId: string;
   username: string;
-  /** The account's published key: the one backed up. */
+  /** The account's published keys: the ones backed up. */
   publicKey: string;
+  signingKey: string | null;
   onClose: (created: boolean) => void;
 }
 
 /**
- * A new recovery key for an account whose key this browser holds: the key's sealed copy is
+ * A new recovery key for an account whose key this browser holds: the keys' sealed copies are
  * unsealed in memory, encrypted into a backup and dropped. Replaces any earlier backup (and so
  * the earlier recovery key and passphrase).
  */
-export const CreateBackupDialog = ({ userId, username, publicKey, onClose }: CreateBackupDialogProps) => {
+export const CreateBackupDialog = ({
+  userId,
+  username,
+  publicKey,
+  signingKey: signingPublicKey,
+  onClose,
+}: CreateBackupDialogProps) => {
   const [recoveryKey] = useState(generateRecoveryKey);
   const [store] = useStoreKeyBackupMutation();
   const [busy, setBusy] = useState(false);
@@ -31,7 +39,11 @@ export const CreateBackupDialog = ({ userId, username, publicKey, onClose }: Cre
     try {
       const privateKey = await exportableAccountKey(userId, publicKey);
       if (!privateKey) throw new Error('This browser keeps your key in a form that cannot be backed up.');
-      await store(await createKeyBackup({ privateKey, publicKey, recoveryKey, passphrase })).unwrap();
+      // The whole bundle: the signing key too, when this browser holds the published one.
+      const signingKey = signingPublicKey ? await exportableSigningKey(userId, signingPublicKey) : null;
+      await store(
+        await createKeyBackup({ privateKey, publicKey, signingKey, recoveryKey, passphrase }),
+      ).unwrap();
       onClose(true);
     } catch (failure) {
       setError(errorText(failure) || 'The backup could not be saved. Please try again.');

@@ -13,6 +13,7 @@ import {
 import { useKeySituation } from '../hooks/use-key-situation.ts';
 import { BackupPrompt } from './backup-prompt.tsx';
 import { CreateBackupDialog } from './create-backup-dialog.tsx';
+import { ResetKeysDialog } from './reset-keys-dialog.tsx';
 import { RestoreDialog } from './restore-dialog.tsx';
 
 /**
@@ -27,6 +28,7 @@ const KeyBackupSession = ({ user }: { user: PublicUser }) => {
   const offerRestore = useAppSelector(selectOfferRestore);
   const promptDismissed = useAppSelector(selectPromptDismissed);
   const [creating, setCreating] = useState(false);
+  const [resetting, setResetting] = useState(false);
 
   const shouldRestore = !situation.loading && !situation.holdsKey && situation.hasBackup;
   useEffect(() => {
@@ -49,6 +51,7 @@ const KeyBackupSession = ({ user }: { user: PublicUser }) => {
           userId={user._id}
           username={user.username}
           publicKey={situation.status.publicKey}
+          signingKey={situation.status.signingKey}
           onClose={() => setCreating(false)}
         />
       )}
@@ -57,7 +60,14 @@ const KeyBackupSession = ({ user }: { user: PublicUser }) => {
           userId={user._id}
           backup={situation.status ? situation.status.backup : undefined}
           onNotNow={() => dispatch(restoreClosed())}
+          onStartFresh={() => {
+            dispatch(restoreClosed());
+            setResetting(true);
+          }}
         />
+      )}
+      {resetting && (
+        <ResetKeysDialog userId={user._id} username={user.username} onClose={() => setResetting(false)} />
       )}
     </>
   );

@@ -11,6 +11,8 @@ interface RestoreDialogProps {
   /** The backup's summary; null when there is none, undefined when that is not known. */
   backup: KeyStatus['backup'] | undefined;
   onNotNow: () => void;
+  /** "I lost my key: start fresh". */
+  onStartFresh: () => void;
 }
 
 /**
@@ -19,7 +21,7 @@ interface RestoreDialogProps {
  * has it links this one (the device-link feature); "Not now" leaves the messages saying why
  * they cannot be read.
  */
-export const RestoreDialog = ({ userId, backup, onNotNow }: RestoreDialogProps) => {
+export const RestoreDialog = ({ userId, backup, onNotNow, onStartFresh }: RestoreDialogProps) => {
   const dispatch = useAppDispatch();
   const [typed, setTyped] = useState('');
   const { restore, busy, error, waitSeconds } = useRestore(userId);
@@ -81,6 +83,12 @@ export const RestoreDialog = ({ userId, backup, onNotNow }: RestoreDialogProps) 
             Not now
           </button>
         </div>
+        <p className="panel__hint">
+          Lost your recovery key too?{' '}
+          <button type="button" className="link-button" onClick={onStartFresh} disabled={busy}>
+            I lost my key: start fresh
+          </button>
+        </p>
       </form>
     </ModalDialog>
   );

@@ -1,7 +1,7 @@
-import { openKeyBackup, type KeyBackup } from '@veil/crypto';
+import { openKeyBackupBundle, type KeyBackup } from '@veil/crypto';
 import { useRef, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
-import { keepAccountKey } from '../../../lib/account-keys.ts';
+import { keepKeyBundle } from '../../../lib/identity-keys.ts';
 import { api } from '../../../lib/api.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { keysRestored } from '../../../lib/key-backup.slice.ts';
@@ -15,8 +15,9 @@ export const noBackupText =
 /**
  * Restores the account's key from its backup into this browser. The backup is downloaded once
  * per screen (the server counts downloads); each wrong secret makes the next try wait longer
- * (1 s, 2 s, 4 s, ... up to a minute) and writes nothing. On success the key is stored like a
- * new one (non-extractable, plus its sealed copy) and every loaded history is read again.
+ * (1 s, 2 s, 4 s, ... up to a minute) and writes nothing. On success every key of the bundle is
+ * stored like a new one (non-extractable, plus its sealed copy) and every loaded history is read
+ * again.
  */
 export const useRestore = (userId: string) => {
   const dispatch = useAppDispatch();
@@ -39,8 +40,11 @@ export const useRestore = (userId: string) => {
     setError('');
     try {
       const stored = await fetchBackup();
-      const key = await withTypedSecret(stored, typed, (secret) => openKeyBackup(stored, secret));
-      await keepAccountKey(userId, key, stored.publicKey);
+      const opened = await withTypedSecret(stored, typed, (secret) => openKeyBackupBundle(stored, secret));
+      await keepKeyBundle(userId, {
+        encryption: { privateKey: opened.encryptionKey, publicKey: stored.publicKey },
+        signing: opened.signingKey,
+      });
       dispatch(keysRestored());
       dispatch(api.util.invalidateTags(['Messages']));
       return true;

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import {
+  directChatRef,
+  exportPublicKeySpkiBase64,
+  generateSigningKeyPair,
+  generateUserKeyPair,
+  signMessage,
+  verifyMessageSignature,
+} from '@veil/crypto';
+import { expectJsonError } from './support/json-errors.ts';
+import { useTestVeil } from './support/test-veil.ts';
+import { createUser, directMessage } from './support/users.ts';
+
+/**
+ * Sender signatures over real HTTP: the server checks a signature's shape, stores it with the
+ * message and gives it back as sent; a reader verifies it against the sender's signing key from
+ * the key log. What the server cannot do is make a signature for a message it changed.
+ */
+const running = useTestVeil();
+
+/** A user with a signing key published at registration, as the browser registers. */
+const signingUser = async (base: string) => {
+  const [keys, signing] = await Promise.all([generateUserKeyPair(), generateSigningKeyPair()]);
+  const signingKey = await exportPublicKeySpkiBase64(signing.publicKey);
+  const user = await createUser(running.api, base, undefined, { keys, fields: { signingKey } });
+  return { ...user, signing, signingKey };
+};
+
+describe('sender signatures', () => {
+  it('stores and returns a signed message as sent, and the reader verifies it with the key log', async () => {
+    const alice = await signingUser('sigsend');
+    const bob = await signingUser('sigread');
+    const payload = await directMessage(alice, bob, 'signed hello');
+    const clientMessageId = 'signed-message-1';
+    const signedAt = new Date().toISOString();
+    const signature = {
+      value: await signMessage(alice.signing.privateKey, {
+        ciphertext: payload.encryptedMessage,
+        iv: payload.iv,
+        chat: directChatRef(alice._id, bob._id),
+        senderId: alice._id,
+        clientMessageId,
+        replyTo: null,
+        createdAt: signedAt,
+        encryptedKeys: {
+          [bob._id]: payload.encryptedAESKeyForRecipient,
+          [alice._id]: payload.encryptedAESKeyForSender,
+        },
+      }),
+      signedAt,
+    };
+    const sent = await running.api.post(
+      `/api/v1/message/sendIndividualMessage/${bob._id}`,
+      { ...payload, clientMessageId, signature },
+      alice.accessToken,
+    );
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body.data.message.signature).toEqual(signature);
+
+    const history = await running.api.get(
+      `/api/v1/chat/getallmessages/${sent.body.data.chat._id}`,
+      bob.accessToken,
+    );
+    const [stored] = history.body.data.messages;
+    expect(stored.signature).toEqual(signature);
+    const log = (await running.api.get(`/api/v1/users/${alice._id}/keyLog`, bob.accessToken)).body.data;
+    const signedMessage = {
+      ciphertext: stored.content,
+      iv: stored.iv,
+      chat: directChatRef(bob._id, alice._id),
+      senderId: stored.sender._id,
+      clientMessageId,
+      replyTo: null,
+      createdAt: stored.signature.signedAt,
+      encryptedKeys: stored.encryptedKeys,
+    };
+    expect(
+      await verifyMessageSignature(log.entries.at(-1).signingKey, signedMessage, stored.signature.value),
+    ).toBe(true);
+    // Had the server moved it to another reader, the signature would not hold.
+    const moved = { ...signedMessage, encryptedKeys: { ...stored.encryptedKeys, mallory: 'AAAA' } };
+    expect(await verifyMessageSignature(log.entries.at(-1).signingKey, moved, stored.signature.value)).toBe(
+      false,
+    );
+
+    // An unsigned message stays as it was: no signature field.
+    const unsigned = await running.api.post(
+      `/api/v1/message/sendIndividualMessage/${bob._id}`,
+      await directMessage(alice, bob, 'unsigned'),
+      alice.accessToken,
+    );
+    expect(unsigned.status).toBe(201);
+    expect(unsigned.body.data.message).not.toHaveProperty('signature');
+  });
+
+  it('refuses a malformed signature, or one without its clientMessageId, with a clear 400 and stores nothing', async () => {
+    const alice = await signingUser('sigbad');
+    const bob = await createUser(running.api, 'sigbadr');
+    const good = { value: btoa('x'.repeat(64)), signedAt: new Date().toISOString() };
+    const refused: [string, Record<string, unknown>][] = [
+      ['short', { clientMessageId: 'client-bad-1', signature: { ...good, value: btoa('x'.repeat(63)) } }],
+      ['not base64', { clientMessageId: 'client-bad-2', signature: { ...good, value: '!'.repeat(88) } }],
+      ['no time', { clientMessageId: 'client-bad-3', signature: { value: good.value } }],
+      ['a bad time', { clientMessageId: 'client-bad-4', signature: { ...good, signedAt: 'yesterday' } }],
+      ['an extra field', { clientMessageId: 'client-bad-5', signature: { ...good, alg: 'none' } }],
+      ['not an object', { clientMessageId: 'client-bad-6', signature: 'signed' }],
+      ['no clientMessageId', { signature: good }],
+    ];
+    for (const [what, extra] of refused) {
+      const res = await running.api.post(
+        `/api/v1/message/sendIndividualMessage/${bob._id}`,
+        { ...(await directMessage(alice, bob, what)), ...extra },
+        alice.accessToken,
+      );
+      expectJsonError(res, 400, 'VALIDATION_FAILED', /signature|clientMessageId|Unrecognized key|expected object/);
+    }
+    const chats = (await running.api.get('/api/v1/chat/getallchats', alice.accessToken)).body.data;
+    for (const chat of chats) {
+      const messages = (await running.api.get(`/api/v1/chat/getallmessages/${chat._id}`, alice.accessToken))
+        .body.data.messages;
+      expect(messages).toEqual([]);
+    }
+  });
+});

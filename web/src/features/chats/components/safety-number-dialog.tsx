@@ -1,0 +1,126 @@
+import { safetyNumber, safetyNumberGroups } from '@veil/crypto';
+import QRCode from 'qrcode';
+import { useEffect, useState } from 'react';
+import { ModalDialog } from '../../../components/modal-dialog.tsx';
+import { markContactVerified, unmarkContactVerified, type ContactKeys } from '../../../lib/contact-keys.ts';
+import { fetchKeyStatus } from '../../../lib/public-key-api.ts';
+
+interface SafetyNumberDialogProps {
+  myId: string;
+  contact: { _id: string; username: string };
+  keys: Extract<ContactKeys, { kind: 'checked' }>;
+  onClose: () => void;
+  /** The verification was marked or removed. */
+  onChanged: () => void;
+}
+
+type Computed =
+  | { kind: 'loading' }
+  | { kind: 'ready'; digits: string; qr: string; contactSigningKey: string }
+  | { kind: 'unavailable'; why: string };
+
+/**
+ * "Verify safety number": the 60 digits both people see for each other (Signal's scheme over
+ * both accounts' encryption and signing keys), in groups of 5, and as a QR code. If they match
+ * when compared in person or over a trusted channel, the user marks the contact verified; a later
+ * key change removes the mark.
+ */
+export const SafetyNumberDialog = ({ myId, contact, keys, onClose, onChanged }: SafetyNumberDialogProps) => {
+  const [computed, setComputed] = useState<Computed>({ kind: 'loading' });
+  const [busy, setBusy] = useState(false);
+  const contactSigningKey = keys.current.signingKey;
+  const contactEncryptionKey = keys.current.encryptionKey;
+
+  useEffect(() => {
+    let live = true;
+    const compute = async (): Promise<Computed> => {
+      if (!contactSigningKey)
+        return { kind: 'unavailable', why: `${contact.username} has no signing key yet.` };
+      const mine = await fetchKeyStatus();
+      if (!mine.signingKey) return { kind: 'unavailable', why: 'Your account has no signing key yet.' };
+      const digits = await safetyNumber(
+        { userId: myId, encryptionKey: mine.publicKey, signingKey: mine.signingKey },
+        { userId: contact._id, encryptionKey: contactEncryptionKey, signingKey: contactSigningKey },
+      );
+      const qr = await QRCode.toDataURL(digits, { errorCorrectionLevel: 'M', margin: 2 });
+      return { kind: 'ready', digits, qr, contactSigningKey };
+    };
+    compute().then(
+      (result) => live && setComputed(result),
+      () =>
+        live &&
+        setComputed({ kind: 'unavailable', why: 'The safety number could not be computed. Try again.' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [myId, contact._id, contact.username, contactEncryptionKey, contactSigningKey]);
+
+  const toggle = async () => {
+    if (computed.kind !== 'ready') return;
+    setBusy(true);
+    try {
+      if (keys.verified) await unmarkContactVerified(myId, contact._id);
+      else
+        await markContactVerified(myId, contact._id, {
+          encryptionKey: contactEncryptionKey,
+          signingKey: computed.contactSigningKey,
+        });
+      onChanged();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <ModalDialog labelledBy="safety-number-title" onClose={onClose}>
+      <div className="form">
+        <h2 id="safety-number-title">Verify safety number</h2>
+        <p className="panel__hint">
+          Compare these numbers with {contact.username}&apos;s screen, in person or over a channel you trust.
+          If they match, no one is between you.
+        </p>
+        {keys.verificationLostAt && (
+          <p className="status status--error" role="status">
+            {contact.username}&apos;s key changed on {new Date(keys.verificationLostAt).toLocaleDateString()},
+            so the verification was removed.
+          </p>
+        )}
+        {computed.kind === 'loading' && <p role="status">Computing the safety number…</p>}
+        {computed.kind === 'unavailable' && <p className="panel__hint">{computed.why}</p>}
+        {computed.kind === 'ready' && (
+          <>
+            <p className="safety-number__digits" data-testid="safety-number" aria-label="Safety number">
+              {safetyNumberGroups(computed.digits).map((group, index) => (
+                <span key={index}>{group}</span>
+              ))}
+            </p>
+            <img
+              className="safety-number__qr"
+              src={computed.qr}
+              alt={`QR code of the safety number with ${contact.username}`}
+            />
+          </>
+        )}
+        <p data-testid="verification-state">
+          {keys.verified ? `${contact.username} is verified.` : `${contact.username} is not verified.`}
+        </p>
+        <div className="form__actions">
+          {computed.kind === 'ready' && (
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => void toggle()}
+              disabled={busy}
+            >
+              {keys.verified ? 'Remove verification' : 'Mark as verified'}
+            </button>
+          )}
+          <button type="button" className="button" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+    </ModalDialog>
+  );
+};
