@@ -1,22 +1,15 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
-import { Server } from 'socket.io';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { parse, parseAllDocuments } from 'yaml';
 import { configVariableNames } from '@veil/runtime';
-import { createSession, encodeEvent, parseFrame, socketIoUrl } from '../k6/lib/socketio.js';
 import { deepMerge, flagsToValues, generatedSecretStandIn, readmeInstalls } from './chart-installs.ts';
 
 /**
  * What can be checked here without Docker, Kubernetes, helm or k6: the chart's YAML and schema,
- * that every service has a Deployment and an image, that the chart sets what the config needs,
- * that the k6 scripts type-check, and that their Socket.IO framing works against a real server.
+ * that every service has a Deployment and an image, and that the chart sets what the config needs
+ * (the k6 scripts: k6-scripts.int.test.ts).
  */
 const root = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -94,6 +87,20 @@ describe('Helm chart', () => {
     expect(validate(deepMerge(base(), { config: { logLevel: 'loud' } }))).toBe(false);
     expect(validate(deepMerge(base(), { config: { logFormat: 'xml' } }))).toBe(false);
     expect(validate(deepMerge(base(), { services: { gateway: { replicas: -1 } } }))).toBe(false);
+  });
+
+  it('has a load-test profile that validates and raises every budget a load test meets', () => {
+    const profile = yaml(`${chartDir}/values-load-test.yaml`);
+    expect(validate(deepMerge(base(), profile)), JSON.stringify(validate.errors)).toBe(true);
+    for (const key of [
+      'loginAttemptsPerIp',
+      'writesPerIpPerMinute',
+      'writesPerUserPerMinute',
+      'accessTokenTtlSeconds',
+    ]) {
+      expect(profile.config[key], key).toBeGreaterThan(values.config[key]);
+    }
+    expect(validate(deepMerge(base(), { config: { writesPerUserPerMinute: 0 } }))).toBe(false);
   });
 
   it('rejects a missing or short MinIO password while the bundled MinIO is on, and the chart alone for want of one', () => {
@@ -394,56 +401,5 @@ describe('images and skaffold', () => {
     expect(dockerfile).toMatch(/^USER node/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK /m);
     expect(read('.dockerignore')).toMatch(/node_modules/);
-  });
-});
-
-describe('k6 scripts', () => {
-  it('type-check against @types/k6', async () => {
-    const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-    await expect(
-      promisify(execFile)(process.execPath, [tsc, '-p', 'deploy/k6/tsconfig.json'], { cwd: root }),
-    ).resolves.toBeDefined();
-  }, 60_000);
-
-  it('frame Socket.IO correctly against a real Socket.IO server', async () => {
-    const http = createServer();
-    const io = new Server(http, { transports: ['websocket'] });
-    io.use((socket, next) =>
-      socket.handshake.auth.token === 'good' ? next() : next(new Error('bad token')),
-    );
-    io.on('connection', (socket) => {
-      socket.on('join chat', (chatId: string) =>
-        socket.emit('message received', { message: { _id: 'm1', chat: chatId } }),
-      );
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-
-    const run = (token: string) =>
-      new Promise<{ event?: unknown; error?: string }>((resolve) => {
-        const socket = new WebSocket(socketIoUrl(base));
-        const session = createSession({
-          send: (text) => socket.send(text),
-          auth: { token },
-          onConnect: () => session.emit('join chat', 'c42'),
-          onEvent: (name, args) => {
-            socket.close();
-            resolve({ event: { name, args } });
-          },
-          onError: (message) => {
-            socket.close();
-            resolve({ error: message });
-          },
-        });
-        socket.on('message', (raw) => session.handle(String(raw)));
-      });
-
-    expect(await run('good')).toEqual({
-      event: { name: 'message received', args: [{ message: { _id: 'm1', chat: 'c42' } }] },
-    });
-    expect(await run('bad')).toEqual({ error: 'bad token' });
-    expect(encodeEvent('typing', { chatId: 'c' })).toBe('42["typing",{"chatId":"c"}]');
-    expect(parseFrame('2')).toEqual({ kind: 'ping' });
-    io.close();
   });
 });

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import type { Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
-import { freePortBlock } from '@veil/test-env';
+import { freePort, freePortBlock } from '@veil/test-env';
 import { runBench } from './bench.ts';
+import { startRelay } from './relay.ts';
+import { connectSender } from './sender-socket.ts';
 
 /**
  * Keeps the harness working (`npm run bench -- --quick`): every message is accounted for, on
@@ -21,17 +25,23 @@ describe('benchmark harness (quick)', () => {
       capacityRates: [20, 10],
       budgetMs: 10_000,
       replayEvents: [500],
+      logAppendConcurrency: [4],
       directoryUsers: [500],
       connectionSteps: [20],
+      loginAccounts: 6,
       changes: 3,
-      // The embedded Veil on port, the idle-socket server on port + 1, the relay on port + 200.
-      port: await freePortBlock([0, 1, 200]),
+      // The embedded Veil on port, the idle-socket server on port + 1, the login bench's on port + 3,
+      // the relays on port + 200 and + 201.
+      port: await freePortBlock([0, 1, 3, 200, 201]),
     });
-    for (const target of [result.delivery.embedded, result.delivery.relay]) {
+    const { embedded, relay, durableRelay } = result.delivery;
+    for (const target of [embedded, relay, durableRelay]) {
       expect(target).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });
+      expect(target?.cpuCores).toBeGreaterThan(0);
     }
     // The sweep runs its rates in order on one target and accounts for every message at each.
-    for (const sweep of [result.capacity?.embedded, result.capacity?.relay]) {
+    const sweeps = result.capacity;
+    for (const sweep of [sweeps?.embedded, sweeps?.relay, sweeps?.durableRelay]) {
       expect(
         sweep?.steps.map((step) => [step.rate, step.sent, step.lost, step.duplicated, step.failedSends]),
       ).toEqual([
@@ -40,14 +50,64 @@ describe('benchmark harness (quick)', () => {
       ]);
       expect(sweep?.capacity?.rate).toBe(20);
     }
+    // Veil's capacity as a ratio to each relay's, both within the budget.
+    expect(sweeps?.embeddedVsDurableRelay).toBe(
+      Number(
+        (
+          sweeps!.embedded!.capacity!.deliveredPerSecond / sweeps!.durableRelay!.capacity!.deliveredPerSecond
+        ).toFixed(2),
+      ),
+    );
+    expect(sweeps?.embeddedVsRelay).toBe(
+      Number(
+        (
+          sweeps!.embedded!.capacity!.deliveredPerSecond / sweeps!.relay!.capacity!.deliveredPerSecond
+        ).toFixed(2),
+      ),
+    );
     expect(result.delivery.embedded?.cpuMsPerSend).toBeGreaterThan(0);
     expect(result.replay[0]).toMatchObject({ messagesProjected: 500, messagesPerChat: 50 });
     expect(result.replay[0]!.middleHistoryPageMs).toBeGreaterThan(0);
+    expect(result.logAppend).toEqual([expect.objectContaining({ concurrency: 4 })]);
+    expect(result.logAppend[0]!.appendsPerSecond).toBeGreaterThan(0);
     // Each search and the list checked the size of their answers against the generated names.
     expect(result.directory).toEqual([expect.objectContaining({ users: 500 })]);
     expect(result.crypto.encryptFor2Ms).toBeGreaterThan(0);
+    // Every registration and login answered as it should (a failure throws); the server's CPU was read.
+    expect(result.logins).toMatchObject({ accounts: 6, hash: { N: 2 ** 15, r: 8, p: 1 } });
+    expect(result.logins!.loginCpuMs).toBeGreaterThan(0);
     expect(result.connections).toEqual([expect.objectContaining({ sockets: 20, failed: 0 })]);
     // Each change reached every other member of the group (each operation waits for that).
     expect(result.changes.map((row) => row.kind)).toEqual(['message', 'edit', 'reaction', 'delete']);
-  }, 120_000);
+  }, 300_000);
+});
+
+describe('durable relay', () => {
+  it('has every message on disk before it relays or acks it', async () => {
+    const relay = await startRelay(await freePort(), 'durable');
+    const sockets: Socket[] = [];
+    try {
+      // Both ends are plain sockets of the relay; the receiver is user 1.
+      const receiver = await connectSender(relay.url, { user: 1 });
+      const sender = await connectSender(relay.url, { user: 0 });
+      sockets.push(receiver, sender);
+      const logged = (id: string) => readFileSync(relay.logFile!, 'utf8').includes(`"id":"${id}"`);
+      // Read synchronously as each arrives: a message relayed before its write would be missing.
+      const onDisk = { delivered: [] as boolean[], acked: [] as boolean[] };
+      receiver.on('recv', (message: { id: string }) => onDisk.delivered.push(logged(message.id)));
+      // A burst, so that messages wait behind a write in flight and share the next one.
+      for (let i = 0; i < 200; i++) {
+        const id = `m${i}`;
+        sender.emit('send', { id, to: [1], body: { text: 'x'.repeat(500) } }, () =>
+          onDisk.acked.push(logged(id)),
+        );
+      }
+      await expect.poll(() => onDisk.delivered.length + onDisk.acked.length).toBe(400);
+      expect(onDisk.delivered.every(Boolean) && onDisk.acked.every(Boolean)).toBe(true);
+      expect(readFileSync(relay.logFile!, 'utf8').trim().split('\n')).toHaveLength(200);
+    } finally {
+      for (const socket of sockets) socket.close();
+      await relay.stop();
+    }
+  });
 });

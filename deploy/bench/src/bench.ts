@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
+import { runLoginBench } from './login-bench.ts';
 import { runLinkBench } from './link-bench.ts';
 import {
   runDelivery,
@@ -17,17 +18,19 @@ import {
 import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
 import { runReplayBench } from './replay-bench.ts';
+import { runLogAppendBench } from './log-append-bench.ts';
 import { runChangesBench } from './changes-bench.ts';
 import { runDirectoryBench } from './directory-bench.ts';
-import { medianDelivery, sweepCapacity, type CapacityResult } from './capacity.ts';
+import { medianDelivery, sweepCapacity, type CapacityResult, type DeliverySummary } from './capacity.ts';
 import { cpuSecondsOf } from './process-cpu.ts';
 import { round } from './stats.ts';
 import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-process.ts';
 
 /**
- * `npm run bench [-- --quick]`: delivery (Veil beside a bare Socket.IO relay), client crypto,
- * the key backup in Chromium (`--key-backup <rounds>`, 0 skips it), linking a browser in
- * Chromium (`--link <rounds>`, 0 skips it), and read-model replay; prints a table and writes
+ * `npm run bench [-- --quick]`: delivery (Veil beside a durable and a bare Socket.IO relay), client
+ * crypto, registrations and logins per second (`--logins <accounts>`, 0 skips it), the key backup
+ * in Chromium (`--key-backup <rounds>`, 0 skips it), linking a browser in Chromium (`--link
+ * <rounds>`, 0 skips it), and read-model replay; prints a table and writes
  * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
  * repeated and medians are reported. `--quick` is a tiny run that CI uses to keep the harness
  * working (accounting only, no timing claims). The load generator sends from its main thread and
@@ -50,12 +53,16 @@ export interface BenchOptions {
   capacityRates: number[];
   budgetMs: number;
   replayEvents: number[];
+  /** Concurrent appenders for the embedded log's append bench (empty: skipped), 8 s each. */
+  logAppendConcurrency: number[];
   directoryUsers: number[];
   connectionSteps: number[];
   /** Operations of each kind in the message-changes part (0: skipped). */
   changes: number;
   /** Rounds of the key-backup benchmark in Chromium (0 or absent: skipped). */
   keyBackupRepeats?: number;
+  /** Accounts the login benchmark registers and logs in (0 or absent: skipped). */
+  loginAccounts?: number;
   /** Rounds of the browser-link benchmark in Chromium (0 or absent: skipped). */
   linkRepeats?: number;
   port: number;
@@ -63,6 +70,9 @@ export interface BenchOptions {
 
 /** Where a delivery run sends its load. */
 export type DeliveryMode = 'embedded' | 'cluster';
+
+/** Every target a run measures: Veil in the chosen modes, and the two relays beside it. */
+type Target = DeliveryMode | 'relay' | 'durableRelay';
 
 export const runBench = async (options: BenchOptions) => {
   const delivery: DeliveryOptions = {
@@ -80,11 +90,14 @@ export const runBench = async (options: BenchOptions) => {
   };
   /** Starts a target, builds its load (accounts, chats, payloads), hands it to `body`, stops it. */
   const withTarget = async <T>(
-    target: DeliveryMode | 'relay',
+    target: Target,
     body: (load: DeliveryTarget, cpuProbe?: () => Promise<number>) => Promise<T>,
   ): Promise<T> => {
-    if (target === 'relay') {
-      const relay = await startRelay(options.port + 200);
+    if (target === 'relay' || target === 'durableRelay') {
+      const relay =
+        target === 'relay'
+          ? await startRelay(options.port + 200)
+          : await startRelay(options.port + 201, 'durable');
       try {
         return await usingTarget(await relayTarget(relay.url, delivery), (load) =>
           body(load, () => cpuSecondsOf(relay.pid)),
@@ -102,16 +115,16 @@ export const runBench = async (options: BenchOptions) => {
       await veil.stop();
     }
   };
-  const targets = [...options.modes, 'relay' as const];
+  const targets: Target[] = [...options.modes, 'durableRelay', 'relay'];
 
-  const runs: Record<DeliveryMode | 'relay', DeliveryResult[]> = { embedded: [], cluster: [], relay: [] };
+  const runs: Record<Target, DeliveryResult[]> = { embedded: [], cluster: [], relay: [], durableRelay: [] };
   // Interleaved, so a noisy minute on this shared machine does not land on one target only.
   for (let i = 0; i < options.repeats; i++) {
     for (const target of targets) {
       runs[target].push(await withTarget(target, (load, cpuProbe) => runDelivery(load, delivery, cpuProbe)));
     }
   }
-  const capacity: Partial<Record<DeliveryMode | 'relay', CapacityResult>> = {};
+  const capacity: Partial<Record<Target, CapacityResult>> = {};
   if (options.capacityRates.length) {
     for (const target of targets) {
       capacity[target] = await withTarget(target, (load, cpuProbe) =>
@@ -124,18 +137,41 @@ export const runBench = async (options: BenchOptions) => {
       );
     }
   }
-  const summaryOf = (target: DeliveryMode | 'relay') =>
-    runs[target].length ? medianDelivery(runs[target]) : undefined;
-  const [embedded, cluster, relay] = [summaryOf('embedded'), summaryOf('cluster'), summaryOf('relay')];
+  const summaryOf = (target: Target) => (runs[target].length ? medianDelivery(runs[target]) : undefined);
+  const [embedded, cluster, relay, durableRelay] = [
+    summaryOf('embedded'),
+    summaryOf('cluster'),
+    summaryOf('relay')!,
+    summaryOf('durableRelay')!,
+  ];
+  /** Veil's capacity within the budget (deliveries/s) over a relay's; null when either has none. */
+  const capacityRatio = (baselineTarget: 'relay' | 'durableRelay') => {
+    const [veil, baseline] = [capacity.embedded?.capacity, capacity[baselineTarget]?.capacity];
+    return veil && baseline ? round(veil.deliveredPerSecond / baseline.deliveredPerSecond) : null;
+  };
+  const deliveryRatio = (baseline: DeliverySummary) =>
+    embedded && {
+      deliveredPerSecond: round(embedded.deliveredPerSecond / baseline.deliveredPerSecond),
+      p99: round(embedded.p99 / baseline.p99),
+    };
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
   const link = options.linkRepeats ? await runLinkBench(options.linkRepeats, options.port + 2) : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
+  const logAppend = [];
+  for (const concurrency of options.logAppendConcurrency) {
+    for (let run = 0; run < options.repeats; run++) {
+      logAppend.push(await runLogAppendBench(concurrency, options.quick ? 1 : 8));
+    }
+  }
   const directory = [];
   for (const users of options.directoryUsers) {
     directory.push(await runDirectoryBench(users, options.quick ? 3 : 101));
   }
+  const logins = options.loginAccounts
+    ? await runLoginBench(options.loginAccounts, options.port + 3)
+    : undefined;
   const changes = options.changes ? await runChangesBench(options.changes) : [];
   const connections = options.connectionSteps.length
     ? await runConnectionsBench(options.connectionSteps, options.port + 1)
@@ -146,11 +182,10 @@ export const runBench = async (options: BenchOptions) => {
     delivery: {
       embedded,
       cluster,
-      relay: relay!,
-      embeddedVsRelay: embedded && {
-        deliveredPerSecond: round(embedded.deliveredPerSecond / relay!.deliveredPerSecond),
-        p99: round(embedded.p99 / relay!.p99),
-      },
+      relay,
+      durableRelay,
+      embeddedVsRelay: deliveryRatio(relay),
+      embeddedVsDurableRelay: deliveryRatio(durableRelay),
       clusterVsEmbedded: cluster && embedded && { p99: round(cluster.p99 / embedded.p99) },
       /** Every run, for the spread behind the medians. */
       runs,
@@ -158,26 +193,32 @@ export const runBench = async (options: BenchOptions) => {
     capacity: options.capacityRates.length
       ? {
           ...capacity,
-          embeddedVsRelay:
-            capacity.embedded?.capacity && capacity.relay?.capacity
-              ? round(
-                  capacity.embedded.capacity.deliveredPerSecond / capacity.relay.capacity.deliveredPerSecond,
-                )
-              : null,
+          embeddedVsRelay: capacityRatio('relay'),
+          embeddedVsDurableRelay: capacityRatio('durableRelay'),
         }
       : undefined,
     crypto,
     keyBackup,
     link,
     replay,
+    logAppend,
     directory,
+    logins,
     changes,
     connections,
   };
 };
 
 const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
-  const { embedded, cluster, relay, embeddedVsRelay, clusterVsEmbedded } = result.delivery;
+  const {
+    embedded,
+    cluster,
+    relay,
+    durableRelay,
+    embeddedVsRelay,
+    embeddedVsDurableRelay,
+    clusterVsEmbedded,
+  } = result.delivery;
   const { users, rate, durationSeconds, warmupSeconds, repeats, receiverWorkers, sendOver } = result.options;
   console.log(
     `\nDelivery (${users} users, ${rate} sends/s offered, Veil sends over ${sendOver}, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats}; receivers on ${receiverWorkers} worker threads)`,
@@ -185,18 +226,21 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   console.table({
     ...(embedded && { 'veil embedded': embedded }),
     ...(cluster && { 'veil cluster': cluster }),
+    'durable relay': durableRelay,
     'bare relay': relay,
+    ...(embeddedVsDurableRelay && { 'embedded / durable relay': embeddedVsDurableRelay }),
     ...(embeddedVsRelay && { 'embedded / relay': embeddedVsRelay }),
     ...(clusterVsEmbedded && { 'cluster / embedded': clusterVsEmbedded }),
   });
   if (result.capacity) {
-    const { embeddedVsRelay, ...byTarget } = result.capacity;
+    const { embeddedVsRelay, embeddedVsDurableRelay, ...byTarget } = result.capacity;
     for (const [target, sweep] of Object.entries(byTarget)) {
       console.log(`Capacity at p99 <= ${sweep.budgetMs} ms: ${target}`);
       console.table(sweep.steps);
       console.log(`  highest rate within budget: ${JSON.stringify(sweep.capacity)}`);
     }
-    console.log(`embedded / relay, deliveries per second within the budget: ${embeddedVsRelay}`);
+    console.log('embedded / relay, deliveries per second within the budget:');
+    console.log(`  durable relay: ${embeddedVsDurableRelay}, bare relay: ${embeddedVsRelay}`);
   }
   console.log('Client crypto (median ms)');
   console.table(result.crypto);
@@ -212,15 +256,27 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   }
   console.log('Replay (build every read model from the log, restart on them, pages of history in ms)');
   console.table(result.replay);
+  if (result.logAppend.length) {
+    console.log('Embedded event log alone (appends each waiting for durability; every run)');
+    console.table(result.logAppend);
+  }
   console.log('User directory (ms per answer of the user service: median, p99)');
   console.table(result.directory);
+  if (result.logins) {
+    console.log('Registrations and logins (one embedded process; CPU ms each, and one password hash alone)');
+    console.table({
+      ...result.logins,
+      hash: JSON.stringify(result.logins.hash),
+      loginMs: JSON.stringify(result.logins.loginMs),
+    });
+  }
   console.log('Changes to a message next to the message (group of 5, embedded, one at a time)');
   console.table(result.changes);
   console.log('Idle authenticated sockets in one process');
   console.table(result.connections);
 };
 
-/** `embedded`, `cluster`, both, or `none` (the relay alone); a typo stops the run instead of skipping Veil. */
+/** `embedded`, `cluster`, both, or `none` (the relays alone); a typo stops the run instead of skipping Veil. */
 const parseModes = (list: string): DeliveryMode[] => {
   if (list === 'none') return [];
   return list.split(',').map((mode) => {
@@ -249,10 +305,12 @@ const main = async () => {
       repeats: { type: 'string' },
       'receiver-workers': { type: 'string' },
       replay: { type: 'string' },
+      'log-append': { type: 'string' },
       directory: { type: 'string' },
       connections: { type: 'string' },
       changes: { type: 'string' },
       'key-backup': { type: 'string' },
+      logins: { type: 'string' },
       link: { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
@@ -274,12 +332,14 @@ const main = async () => {
       .split(',')
       .filter(Boolean)
       .map(Number),
+    logAppendConcurrency: (values['log-append'] ?? (quick ? '4' : '')).split(',').filter(Boolean).map(Number),
     directoryUsers: (values.directory ?? (quick ? '500' : '100000')).split(',').filter(Boolean).map(Number),
     connectionSteps: (values.connections ?? (quick ? '20' : '1000,5000,10000'))
       .split(',')
       .filter(Boolean)
       .map(Number),
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
+    loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
     changes: Number(values.changes ?? (quick ? 5 : 200)),
     port: Number(values.port),

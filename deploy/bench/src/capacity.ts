@@ -23,6 +23,9 @@ export const medianDelivery = (runs: DeliveryResult[]) => ({
   cpuMsPerSend: runs.every((r) => r.serverCpuMsPerSend !== null)
     ? round(median(runs.map((r) => r.serverCpuMsPerSend!)), 3)
     : null,
+  cpuCores: runs.every((r) => r.serverCpuCores !== null)
+    ? round(median(runs.map((r) => r.serverCpuCores!)), 2)
+    : null,
 });
 
 export type DeliverySummary = ReturnType<typeof medianDelivery>;
@@ -37,7 +40,7 @@ export interface CapacityResult {
 /**
  * Capacity at a latency budget: offers rising rates to one running target (same accounts, same
  * connections) and finds the highest whose median p99 stays within the budget, with nothing lost,
- * duplicated or failed. It stops at the first rate over budget: beyond it, only queues grow.
+ * duplicated or failed. It stops at the first rate over budget or with anything lost or failed.
  * Comparing two targets' capacities is "throughput at the same latency budget".
  */
 export const sweepCapacity = async (
@@ -52,7 +55,9 @@ export const sweepCapacity = async (
     for (let i = 0; i < sweep.repeats; i++) runs.push(await runDelivery(target, { ...base, rate }, cpuProbe));
     const step = { rate, ...medianDelivery(runs) };
     steps.push(step);
-    if (step.p99 > sweep.budgetMs) break;
+    // Over budget, or anything lost or failed (no p99 at all when nothing arrived): beyond it, only queues grow.
+    const within = step.p99 <= sweep.budgetMs && step.lost === 0 && step.failedSends === 0;
+    if (!within) break;
   }
   const best = steps
     .filter((s) => s.p99 <= sweep.budgetMs && s.lost === 0 && s.duplicated === 0 && s.failedSends === 0)

@@ -48,6 +48,8 @@ export interface DeliveryResult {
   latencyMs: ReturnType<typeof summarize>;
   /** Server CPU milliseconds per message sent, over the measured load and its drain (null: not probed). */
   serverCpuMsPerSend: number | null;
+  /** The server's CPU over the same window in cores (1 = one core fully busy; null: not probed). */
+  serverCpuCores: number | null;
 }
 
 /** What a target must offer: a receiving socket's spec, and sending one message to a conversation. */
@@ -176,6 +178,7 @@ export const runDelivery = async (
       deliveredPerSecond: latencies.length / ((finished - started) / 1000),
       latencyMs: summarize(latencies),
       serverCpuMsPerSend: cpuSeconds === null ? null : (cpuSeconds * 1000) / Math.max(1, sentAt.size),
+      serverCpuCores: cpuSeconds === null ? null : cpuSeconds / ((finished - started) / 1000),
     };
   } finally {
     await receivers?.close().catch(() => undefined); // after a failure: the error above is the one to report
@@ -284,19 +287,23 @@ export const veilTarget = async (
     const body = (await response.body.json()) as { data?: { message?: { _id: string } } };
     return response.statusCode === 201 ? (body.data?.message?._id ?? null) : null;
   };
-  // Like the web app, every message carries its own idempotency key.
+  // Like the web app, every message carries its own idempotency key. A send whose ack never comes
+  // (its socket was closed) fails after a while instead of holding the run open.
   let sends = 0;
   const sendOverSocket = (conversation: (typeof conversations)[number]) =>
     new Promise<string | null>((resolve) => {
-      sockets.get(conversation.sender)!.emit(
-        'send message',
-        {
-          ...conversation.socketPayload,
-          clientMessageId: `bench-${(sends++).toString(36).padStart(8, '0')}`,
-        },
-        (reply: { ok: boolean; data?: { _id: string } }) =>
-          resolve(reply.ok ? (reply.data?._id ?? null) : null),
-      );
+      sockets
+        .get(conversation.sender)!
+        .timeout(30_000)
+        .emit(
+          'send message',
+          {
+            ...conversation.socketPayload,
+            clientMessageId: `bench-${(sends++).toString(36).padStart(8, '0')}`,
+          },
+          (error: Error | null, reply: { ok: boolean; data?: { _id: string } }) =>
+            resolve(!error && reply.ok ? (reply.data?._id ?? null) : null),
+        );
     });
 
   return {

@@ -1,23 +1,51 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Socket } from 'socket.io-client';
 import type { DeliveryOptions, DeliveryTarget } from './delivery.ts';
 import { connectSender } from './sender-socket.ts';
 import { spawnServer, type ServerProcess } from './server-process.ts';
 
 /**
- * The baseline: a bare Socket.IO relay on the same stack (`relay-server.ts`), in a process of its
- * own as Veil is. It is the ceiling for this stack on this machine; Veil's figures are reported
- * as ratios to it. It carries messages of the same size as Veil's.
+ * The baselines: a Socket.IO relay on the same stack (`relay-server.ts`), in a process of its own
+ * as Veil is, carrying messages of the same size as Veil's. The bare relay is the ceiling for
+ * this stack on this machine; the durable one also puts every message on disk before relaying it
+ * (group commit), as Veil does. Veil's figures are reported as ratios to both.
  */
-export const startRelay = async (port: number): Promise<ServerProcess & { url: string }> => {
+export type RelayKind = 'bare' | 'durable';
+
+export interface RelayProcess extends ServerProcess {
+  url: string;
+  /** The durable relay's log (one JSON line per message); removed when it stops. */
+  logFile?: string;
+}
+
+export const startRelay = async (port: number, kind: RelayKind = 'bare'): Promise<RelayProcess> => {
   const url = `http://127.0.0.1:${port}`;
+  const dir = kind === 'durable' ? await mkdtemp(path.join(tmpdir(), 'veil-relay-')) : undefined;
+  const logFile = dir && path.join(dir, 'messages.log');
+  const removeDir = async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  };
   const relay = await spawnServer(
     'deploy/bench/src/relay-server.ts',
     [url],
-    { PORT: String(port) },
+    { PORT: String(port), ...(logFile && { RELAY_LOG_FILE: logFile }) },
     'SIGTERM',
-  );
-  return { url, ...relay };
+  ).catch(async (error: unknown) => {
+    await removeDir();
+    throw error;
+  });
+  return {
+    url,
+    pid: relay.pid,
+    ...(logFile && { logFile }),
+    async stop() {
+      await relay.stop();
+      await removeDir();
+    },
+  };
 };
 
 export const relayTarget = async (url: string, options: DeliveryOptions): Promise<DeliveryTarget> => {

@@ -1,15 +1,18 @@
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startVeil } from '@veil/runtime';
+import { freePort } from '@veil/test-env';
 import { meta, writeLog } from './log-file.ts';
+import { spawnServer } from './server-process.ts';
 import { round, summarize } from './stats.ts';
 
 /**
  * Replay: write an event log of N events (users, chats, and mostly messages, as real traffic
- * is), then time a start of every service on it. Start returns once every projection has caught
- * up with the log, so the start time is the time to build all read models (as on the first
- * start after an upgrade, or after `npm run rebuild`). Then a restart on the same data, which
+ * is), then time a start of every service on it. The log is written in bulk in the JSON-lines
+ * format of earlier versions, so the first start imports it (as the first start after an
+ * upgrade does) and builds every read model: start returns once every projection has caught up
+ * with the log. Then a restart on the same data, which
  * resumes the read models from their checkpoints. Then the time the message service takes to
  * answer a page of history (ten chats of N/10 messages each): the newest page, as opening a
  * chat asks, and one from the middle of the chat; median and p99 of 200 pages each.
@@ -19,6 +22,32 @@ import { round, summarize } from './stats.ts';
 const heapUsedBytes = () => {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage().heapUsed;
+};
+
+/** Resident memory of a process, from /proc (Linux). */
+const rssOf = async (pid: number) => {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024;
+};
+
+/**
+ * `npm start` on the data dir, as an operator restarts it: the time from spawning the process
+ * until it answers ready (polled every 200 ms), and its resident memory then.
+ */
+const processStart = async (dataDir: string) => {
+  // A port free now, not one reserved at the start of a run that other servers may have taken since.
+  const port = await freePort();
+  const started = performance.now();
+  const server = await spawnServer(
+    'packages/runtime/src/bin/veil.ts',
+    [`http://127.0.0.1:${port}`],
+    { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    'SIGTERM',
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const rssBytes = await rssOf(server.pid);
+  await server.stop();
+  return { seconds, rssBytes };
 };
 
 export const runReplayBench = async (messageEvents: number) => {
@@ -82,10 +111,13 @@ export const runReplayBench = async (messageEvents: number) => {
   const veil = await start();
   const restartSeconds = (performance.now() - restarted) / 1000;
   const stored = await (await veil.ports.readStore.collection('message_timeline')).count();
-  // Embedded mode holds the log's index in memory (the read models are in SQLite, on disk):
-  // this is what a message costs there.
+  // What the process holds beyond what it held before the start: the log and the read models
+  // are on disk, so this should not grow with the log.
   const heapBytes = heapUsedBytes() - heapBefore;
+  // This whole process after a full collection (it also built the read models and generated the log).
+  const rssBytes = process.memoryUsage().rss;
   const readModelBytes = (await stat(path.join(dataDir, 'read-models.sqlite'))).size;
+  const eventLogBytes = (await stat(path.join(eventsDir, 'event-log.sqlite'))).size;
   const [chat] = chats;
   // The first chat holds the messages at positions 1, 11, 21, ...
   const perChat = Math.ceil(messageCount / chats.length);
@@ -112,14 +144,19 @@ export const runReplayBench = async (messageEvents: number) => {
   const newest = await historyPageMs(Math.min(50, perChat));
   const fromMiddle = await historyPageMs(Math.min(50, Math.ceil((middle - 1) / 10)), middle);
   await veil.stop();
+  const ownProcess = await processStart(dataDir);
   await rm(dataDir, { recursive: true, force: true });
   return {
     events: userEvents + chatEvents + messageCount,
     rebuildSeconds: Number(seconds.toFixed(2)),
     restartSeconds: Number(restartSeconds.toFixed(2)),
+    processStartSeconds: Number(ownProcess.seconds.toFixed(2)),
+    processRssMB: Math.round(ownProcess.rssBytes / 1e6),
     messagesProjected: stored,
     heapMB: Math.round(heapBytes / 1e6),
     heapBytesPerEvent: Math.round(heapBytes / (userEvents + chatEvents + messageCount)),
+    rssMB: Math.round(rssBytes / 1e6),
+    eventLogMB: Math.round(eventLogBytes / 1e6),
     readModelsMB: Math.round(readModelBytes / 1e6),
     messagesPerChat: perChat,
     newestHistoryPageMs: newest.p50,

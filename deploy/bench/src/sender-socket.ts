@@ -2,8 +2,8 @@ import { io, type Socket } from 'socket.io-client';
 
 /**
  * A sending user's socket on the load generator's main thread (receivers live in worker
- * threads, receivers.ts): websocket only, no reconnection, so a dropped sender fails the run
- * instead of quietly buffering its sends. Resolves once connected.
+ * threads, receivers.ts): websocket only, no reconnection, so a dropped sender's sends fail
+ * (counted as failed sends) instead of waiting for a reconnect. Resolves once connected.
  */
 export const connectSender = (url: string, auth: Record<string, unknown>, origin?: string) =>
   new Promise<Socket>((resolve, reject) => {
@@ -14,5 +14,9 @@ export const connectSender = (url: string, auth: Record<string, unknown>, origin
       ...(origin ? { extraHeaders: { origin } } : {}),
     });
     socket.once('connect', () => resolve(socket));
+    // Its sends then fail (no ack); say why, so a run full of failed sends explains itself.
+    socket.on('disconnect', (reason) => {
+      if (reason !== 'io client disconnect') console.error(`a sender's socket closed: ${reason}`);
+    });
     socket.once('connect_error', reject);
   });

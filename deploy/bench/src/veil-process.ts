@@ -44,6 +44,12 @@ const spawnVeil = async (
       LOGIN_ATTEMPTS_PER_IP: '1000000',
       WRITES_PER_USER_PER_MINUTE: '1000000',
       WRITES_PER_IP_PER_MINUTE: '1000000',
+      // A capacity sweep outlives the default 15-minute token, and Veil closes a socket whose
+      // token has expired: the longest lifetime Veil allows keeps the load's sockets open.
+      ACCESS_TOKEN_TTL_SECONDS: '86400',
+      // Setting up the load hashes a password per registration and login, two at a time: on a
+      // loaded machine a login waits in that queue longer than the default 5 s RPC timeout.
+      RPC_TIMEOUT_MS: '30000',
       ...env,
     },
     stopSignal,

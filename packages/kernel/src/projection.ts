@@ -75,8 +75,12 @@ export const checkpointId = (definition: Pick<ProjectionDefinition, 'name'>, con
 export interface RunningProjection {
   /** Resolves once every event up to `position` in `context` has been applied and stored. */
   waitFor(context: string, position: number, timeoutMs?: number): Promise<void>;
-  /** Resolves once the projection has applied everything that was in the log when called. */
-  catchUp(timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once the projection has applied everything that was in the log when called. Fails
+   * only when it stops making progress for `stallMs` (default 60 s): building a large read model
+   * from the log may take minutes, and is fine while it moves.
+   */
+  catchUp(stallMs?: number): Promise<void>;
   /**
    * Reads from the read model; when the result is incomplete (`complete` says no), waits until
    * everything now in `context`'s log is applied and reads once more. For data another request
@@ -310,11 +314,19 @@ export const startProjection = async (deps: {
   return {
     waitFor,
     position: (context) => positions.get(context) ?? 0,
-    async catchUp(timeoutMs = 60_000) {
+    async catchUp(stallMs = 60_000) {
       await Promise.all(
-        definition.contexts.map(async (context) =>
-          waitFor(context, await bus.headPosition(context), timeoutMs),
-        ),
+        definition.contexts.map(async (context) => {
+          const head = await bus.headPosition(context);
+          for (;;) {
+            const before = positions.get(context) ?? 0;
+            try {
+              return await waitFor(context, head, stallMs);
+            } catch (error) {
+              if ((positions.get(context) ?? 0) === before) throw error;
+            }
+          }
+        }),
       );
     },
     async readFresh(context, read, complete) {

@@ -89,7 +89,7 @@ export const createPorts = async (config: VeilConfig, observability: Observabili
   const readStore = await createReadStore(config);
   closers.push(() => readStore.close());
   // Opened before the event log: in embedded mode the read-model file's lock stops a second
-  // process on the same DATA_DIR before it touches the log (opening it trims a torn last line).
+  // process on the same DATA_DIR before it touches the log (it would append beside this one).
   if (config.VEIL_SERVICES.some((name) => dataOwners.includes(name))) {
     await readStore.collection(checkpointCollection);
   }

@@ -276,6 +276,37 @@ describe('projections store their documents and checkpoint together', () => {
     expect(lines.some((line) => /behind the event log/.test(line.msg))).toBe(true);
   });
 
+  it('waits for a catch-up that takes longer than its stall limit while it moves, and fails one that stops', async () => {
+    const { openBus, openStore } = await setUp();
+    const bus = await openBus();
+    cleanups.push(() => bus.close());
+    await append(bus, 20);
+    const { store, models } = await openStore();
+    cleanups.push(() => store.close());
+    // Each event takes 20 ms: the 20 take far longer than the 50 ms allowed without progress.
+    let stuck = false;
+    let release = () => {};
+    const stuckUntil = new Promise<void>((resolve) => (release = resolve));
+    const definition = definitionOf(models);
+    const slow: ProjectionDefinition<Models> = {
+      ...definition,
+      async handle(recorded, staged) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (stuck) await stuckUntil;
+        await definition.handle(recorded, staged);
+      },
+    };
+    const projection = await startProjection({ bus, readStore: store, log: silent, definition: slow });
+    await projection.catchUp(50);
+    expect(await models.entries.count()).toBe(20);
+
+    stuck = true;
+    await append(bus, 1);
+    await expect(projection.catchUp(50)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    release();
+    await projection.stop();
+  });
+
   it('refuses to start on read models from another log, naming the way out', async () => {
     const { openBus, openStore } = await setUp();
     const bus = await openBus();

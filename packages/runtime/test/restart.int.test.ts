@@ -9,7 +9,7 @@ import { buildIndividualPayload, decryptMessage } from '@veil/crypto';
 import { io, type Socket } from 'socket.io-client';
 import { createApi, type Api } from './support/api-client.ts';
 import { startTestVeil } from './support/test-veil.ts';
-import { createUser, registerForm, uniqueName, type TestUser } from './support/users.ts';
+import { createUser, registerForm, sendDirect, uniqueName, type TestUser } from './support/users.ts';
 import { caughtUp, failingStart, rebuild, spawnVeil, type VeilProcess } from './support/veil-process.ts';
 
 /**
@@ -132,6 +132,39 @@ describe('the embedded app across restarts', () => {
     for (const name of projections) expect(applied[name]).toBeLessThan(5);
     const crashed = await readsOf(api, bob, chatId, 'renamed');
     expect(crashed.texts).toEqual([...before.texts, 'after the restart', 'just before the crash']);
+  });
+
+  it('keeps every message acknowledged before a kill -9 in the middle of a send burst, each exactly once', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'veil-burst-'));
+    let veil = await start();
+    let api = createApi(veil.url);
+    const alice = await createUser(api, 'ka');
+    const bob = await createUser(api, 'kb');
+    const { chat } = await send(api, alice, bob, 'before the burst');
+    const acknowledged = ['before the burst'];
+    const attempted = new Set(acknowledged);
+    // Eight senders, each sending as soon as its last send was answered, until the process dies.
+    const sender = async (id: number) => {
+      for (let n = 0; ; n++) {
+        const text = `burst ${id}-${n}`;
+        attempted.add(text);
+        const sent = await sendDirect(api, n % 2 ? bob : alice, n % 2 ? alice : bob, text).catch(() => null);
+        if (sent?.status !== 201) return;
+        acknowledged.push(text);
+      }
+    };
+    const senders = Promise.all(Array.from({ length: 8 }, (_, id) => sender(id)));
+    await expect.poll(() => acknowledged.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(40);
+    expect(await stop(veil, 'SIGKILL')).toBeNull();
+    await senders;
+
+    veil = await start();
+    api = createApi(veil.url);
+    const { texts } = await readsOf(api, bob, chat._id, 'kb');
+    // Each acknowledged message once; a send cut off by the crash at most once; nothing else.
+    for (const text of acknowledged) expect(texts.filter((t: string) => t === text)).toEqual([text]);
+    expect(new Set(texts).size).toBe(texts.length);
+    for (const text of texts) expect(attempted).toContain(text);
   });
 
   it('starts on a data dir from before the read models were kept on disk, building them from the log', async () => {

@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEvent } from '@veil/ports/contract';
 import type { EventBus, Logger, RecordedEvent } from '@veil/ports';
@@ -26,115 +27,128 @@ afterEach(() => rm(dataDir, { recursive: true, force: true }));
 const dataOf = async (bus: EventBus, streamId: string) =>
   (await bus.readStream('message', streamId)).events.map((e) => e.event.data);
 
-const fileLines = async () => (await readFile(path.join(dataDir, 'message.jsonl'), 'utf8')).split('\n');
+const logFile = () => path.join(dataDir, 'event-log.sqlite');
+
+/** What the file holds, read by a connection of its own. */
+const storedData = () => {
+  const db = new DatabaseSync(logFile(), { readOnly: true });
+  const rows = db.prepare("SELECT event FROM events WHERE context = 'message' ORDER BY position").all();
+  db.close();
+  return rows.map((row) => JSON.parse(row.event as string).data);
+};
+
+/** Big enough that each event needs pages of its own: a full disk cannot hide it in free space. */
+const padding = 'x'.repeat(6000);
 
 describe('embedded log on a full disk', () => {
-  it('acknowledges nothing a short write left partly on disk, keeps none of it, and writes again once space is freed', async () => {
+  it('acknowledges nothing of a commit the disk refused, keeps none of it, and writes again once space is freed', async () => {
     const disk = limitedDisk();
-    const bus = await createEmbeddedBus({ dataDir, log: recording, openFile: disk.openFile });
+    const bus = await createEmbeddedBus({ dataDir, log: recording, pageLimit: disk.pageLimit });
     const delivered: RecordedEvent[] = [];
     const follower = await bus.follow({
       context: 'message',
       afterPosition: 0,
       handler: async (recorded) => void delivered.push(recorded),
     });
-    for (let n = 1; n <= 3; n++) await bus.append('message', testEvent('chat-1', { n }));
+    for (let n = 1; n <= 3; n++) await bus.append('message', testEvent('chat-1', { n, padding }));
 
-    // Room for half a record: the first write stores part of it and reports no error; the
-    // write of the rest meets ENOSPC. The appends queued behind it fail with it.
-    const recordBytes = (await readFile(path.join(dataDir, 'message.jsonl'))).length / 3;
-    disk.setFreeBytes(Math.floor(recordBytes / 2));
+    // Room for part of one event: the commit fails with SQLITE_FULL and is rolled back whole.
+    // The appends queued behind it fail with it.
+    disk.setFreePages(1);
     const refused = await Promise.allSettled(
-      [4, 5, 6].map((n) => bus.append('message', testEvent('chat-1', { n }))),
+      [4, 5, 6].map((n) => bus.append('message', testEvent('chat-1', { n, padding }))),
     );
     for (const outcome of refused)
       expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 'UNAVAILABLE' } });
-    // The refused events are gone from reads as well, not only from the file.
-    expect(await dataOf(bus, 'chat-1')).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    // Reads keep working and never show the refused events.
+    const dataOfChat = async () => (await dataOf(bus, 'chat-1')).map((data) => (data as { n: number }).n);
+    expect(await dataOfChat()).toEqual([1, 2, 3]);
     expect(await bus.headPosition('message')).toBe(3);
 
     // Still full: refused again, cleanly.
-    await expect(bus.append('message', testEvent('chat-1', { n: 7 }))).rejects.toMatchObject({
+    await expect(bus.append('message', testEvent('chat-1', { n: 7, padding }))).rejects.toMatchObject({
       code: 'UNAVAILABLE',
     });
     expect(logged.filter((l) => l.level === 'error')).toHaveLength(1);
 
-    disk.setFreeBytes(Infinity);
-    expect(await bus.append('message', testEvent('chat-1', { n: 8 }))).toEqual({
+    disk.setFreePages(Infinity);
+    expect(await bus.append('message', testEvent('chat-1', { n: 8, padding }))).toEqual({
       position: 4,
       duplicate: false,
     });
     expect(logged.at(-1)).toEqual({ level: 'info', msg: 'the event log writes to disk again' });
     await expect.poll(() => delivered.length).toBe(4);
-    expect(delivered.map((r) => r.event.data)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 8 }]);
+    expect(delivered.map((r) => (r.event.data as { n: number }).n)).toEqual([1, 2, 3, 8]);
     await follower.stop();
     await bus.close();
 
-    // The file holds exactly the acknowledged records, each whole.
-    const lines = await fileLines();
-    expect(lines.at(-1)).toBe('');
-    expect(lines.slice(0, -1).map((line) => JSON.parse(line).e.data)).toEqual([
-      { n: 1 },
-      { n: 2 },
-      { n: 3 },
-      { n: 8 },
-    ]);
+    // The file holds exactly the acknowledged events.
+    expect(storedData().map((data) => data.n)).toEqual([1, 2, 3, 8]);
     const reopened = await createEmbeddedBus({ dataDir, log: recording });
-    expect(await dataOf(reopened, 'chat-1')).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 8 }]);
+    expect((await dataOf(reopened, 'chat-1')).map((data) => (data as { n: number }).n)).toEqual([1, 2, 3, 8]);
     await reopened.close();
   });
 
   it('keeps version checks true across a refused write', async () => {
     const disk = limitedDisk();
-    const bus = await createEmbeddedBus({ dataDir, log: recording, openFile: disk.openFile });
-    await bus.append('message', testEvent('claim'));
-    disk.setFreeBytes(0);
-    await expect(bus.append('message', testEvent('claim'), { expectedVersion: 1 })).rejects.toMatchObject({
-      code: 'UNAVAILABLE',
-    });
-    disk.setFreeBytes(Infinity);
+    const bus = await createEmbeddedBus({ dataDir, log: recording, pageLimit: disk.pageLimit });
+    await bus.append('message', testEvent('claim', { padding }));
+    disk.setFreePages(0);
+    await expect(
+      bus.append('message', testEvent('claim', { padding }), { expectedVersion: 1 }),
+    ).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    disk.setFreePages(Infinity);
     // The refused append did not move the stream: the same expected version passes now, once.
-    const retry = testEvent('claim');
+    const retry = testEvent('claim', { padding });
     expect((await bus.append('message', retry, { expectedVersion: 1 })).position).toBe(2);
     await expect(bus.append('message', testEvent('claim'), { expectedVersion: 1 })).rejects.toMatchObject({
       code: 'VERSION_CONFLICT',
     });
-    // A repeat of an event refused earlier is a new append, not a duplicate of something lost.
     await bus.close();
   });
 });
 
 describe('embedded log damaged on disk', () => {
-  it('refuses to open a log damaged before its last line, naming the file and the way out', async () => {
+  const writeSome = async () => {
     const bus = await createEmbeddedBus({ dataDir, log: recording });
-    for (let n = 1; n <= 3; n++) await bus.append('message', testEvent('s', { n }));
+    for (let n = 1; n <= 3; n++) await bus.append('message', testEvent('s', { n, padding }));
     await bus.close();
-    const lines = await fileLines();
-    lines[1] = lines[1]!.replace('"p":2', '"p":2,#');
-    await writeFile(path.join(dataDir, 'message.jsonl'), lines.join('\n'));
+  };
 
-    const reopened = await createEmbeddedBus({ dataDir, log: recording });
-    const file = path.join(dataDir, 'message.jsonl');
-    const firstLineBytes = Buffer.byteLength(lines[0]!) + 1;
-    await expect(reopened.readStream('message', 's')).rejects.toThrow(
-      `The event log ${file} is damaged at line 2 (byte ${firstLineBytes})`,
-    );
-    await expect(reopened.readStream('message', 's')).rejects.toThrow(
-      `truncate -s ${firstLineBytes} ${file}`,
-    );
-    // Nothing was cut: the acknowledged events after the damage are still in the file.
-    expect((await fileLines()).filter(Boolean)).toHaveLength(3);
-    await reopened.close();
+  it('refuses to start on a file with damaged pages, naming it and the way out, and changes nothing', async () => {
+    await writeSome();
+    // Every page after the first (the schema) overwritten, as a failing disk might leave them.
+    const handle = await open(logFile(), 'r+');
+    const { size } = await handle.stat();
+    await handle.write(Buffer.alloc(size - 4096, 0x5a), 0, size - 4096, 4096);
+    await handle.close();
+
+    const start = createEmbeddedBus({ dataDir, log: recording });
+    await expect(start).rejects.toThrow(`The event log ${logFile()} is damaged`);
+    await expect(start).rejects.toThrow(`sqlite3 ${logFile()} .recover`);
+    const after = await open(logFile(), 'r');
+    expect((await after.stat()).size).toBe(size);
+    await after.close();
   });
 
-  it('refuses a log whose positions skip, rather than renumber it', async () => {
-    const bus = await createEmbeddedBus({ dataDir, log: recording });
-    for (let n = 1; n <= 3; n++) await bus.append('message', testEvent('s', { n }));
-    await bus.close();
-    const lines = await fileLines();
-    await writeFile(path.join(dataDir, 'message.jsonl'), [lines[0], lines[2], ''].join('\n'));
-    const reopened = await createEmbeddedBus({ dataDir, log: recording });
-    await expect(reopened.headPosition('message')).rejects.toThrow('does not hold position 2');
-    await reopened.close();
+  it('refuses a file that is not a database', async () => {
+    await writeSome();
+    const handle = await open(logFile(), 'r+');
+    await handle.write(Buffer.from('these bytes are not a database'), 0, 30, 0);
+    await handle.close();
+    await expect(createEmbeddedBus({ dataDir, log: recording })).rejects.toThrow(
+      `The event log ${logFile()} is damaged`,
+    );
+  });
+
+  it('refuses a file written by a newer version, and leaves it as it was', async () => {
+    await writeSome();
+    const db = new DatabaseSync(logFile());
+    db.exec('PRAGMA user_version = 99');
+    db.close();
+    await expect(createEmbeddedBus({ dataDir, log: recording })).rejects.toThrow(
+      `The event log ${logFile()} was written by a newer version of Veil (schema 99; this version reads 1)`,
+    );
+    expect(storedData().map((data) => data.n)).toEqual([1, 2, 3]);
   });
 });

@@ -1,62 +1,50 @@
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { DomainError, isValidStreamId } from '@veil/contracts';
 import type { EventBus, Logger, Subscription } from '@veil/ports';
-import { openContextLog, type ContextLog, type ContextLogOptions } from './context-log.ts';
-import { warnIfLogOutgrowsHeap } from './memory-check.ts';
+import { openEventLog, type ContextLog, type EventLogOptions } from './event-log.ts';
 import { slowDiskReporter } from './slow-disk.ts';
 import { createDurableGroup, followLog, type DurableGroup } from './subscriptions.ts';
 
 export interface EmbeddedBusOptions {
-  /** Folder of the log files, one `<context>.jsonl` per context. */
+  /** Folder of the log: `event-log.sqlite` (and the earlier `<context>.jsonl` files, imported at start). */
   dataDir: string;
   log: Logger;
   /** Deliveries of one event to a durable group before it is dropped. Default 10. */
   maxDeliveries?: number;
-  /** The heap the log must fit in (default: this process's limit); for tests. */
-  heapLimitBytes?: number;
   /** A durable write slower than this is reported (default 100 ms; `slow-disk.ts`). */
   slowWriteMs?: number;
   /** Told of every group commit once it is durable (metrics). */
   onCommit?(context: string, milliseconds: number, events: number): void;
-  /** Opens a log file (default: the file system); tests wrap it to inject disk faults. */
-  openFile?: ContextLogOptions['openFile'];
+  /** For fault tests: the pages the log's file may still grow by (see `testing/limited-disk.ts`). */
+  pageLimit?: EventLogOptions['pageLimit'];
 }
 
 /**
- * The embedded event bus: the EventBus port over fsynced files, for the single-process mode.
- * Durable groups keep their cursors in memory: after a restart a group starts again from its
- * `startAt` policy. (Nothing subscribes to one today; projections follow the log from the
+ * The embedded event bus: the EventBus port over a SQLite file on disk, for the single-process
+ * mode. Durable groups keep their cursors in memory: after a restart a group starts again from
+ * its `startAt` policy. (Nothing subscribes to one today; projections follow the log from the
  * checkpoint they store with their read models.)
  */
 export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<EventBus> => {
   await mkdir(options.dataDir, { recursive: true });
-  await warnIfLogOutgrowsHeap(options.dataDir, options.log, options.heapLimitBytes);
-  const logs = new Map<string, Promise<ContextLog>>();
+  const slowWriteMs = options.slowWriteMs ?? 100;
+  const onSlowWrite = slowDiskReporter(options.log);
+  const eventLog = await openEventLog(options.dataDir, {
+    log: options.log,
+    onCommit(context, milliseconds, events) {
+      options.onCommit?.(context, milliseconds, events);
+      if (milliseconds > slowWriteMs) onSlowWrite(context, milliseconds, events);
+    },
+    ...(options.pageLimit && { pageLimit: options.pageLimit }),
+  });
   const groups = new Map<string, DurableGroup>();
   const subscriptions = new Set<Subscription>();
   const maxDeliveries = options.maxDeliveries ?? 10;
-  const onSlowWrite = slowDiskReporter(options.log);
 
-  const logOf = (context: string): Promise<ContextLog> => {
+  const logOf = async (context: string): Promise<ContextLog> => {
     if (!/^[a-z0-9-]+$/.test(context))
       throw new DomainError('VALIDATION_FAILED', `Invalid context: ${context}`);
-    let log = logs.get(context);
-    if (!log)
-      logs.set(
-        context,
-        (log = openContextLog(context, path.join(options.dataDir, `${context}.jsonl`), {
-          log: options.log,
-          onSlowWrite: (milliseconds, events) => onSlowWrite(context, milliseconds, events),
-          ...(options.onCommit && {
-            onCommit: (milliseconds: number, events: number) =>
-              options.onCommit!(context, milliseconds, events),
-          }),
-          ...(options.slowWriteMs !== undefined && { slowWriteMs: options.slowWriteMs }),
-          ...(options.openFile && { openFile: options.openFile }),
-        })),
-      );
-    return log;
+    return eventLog.context(context);
   };
 
   const track = (subscription: Subscription): Subscription => {
@@ -76,14 +64,11 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
       return (await logOf(context)).append(event, appendOptions.expectedVersion);
     },
     async readStream(context, streamId) {
-      const log = await logOf(context);
-      const positions = log.streamPositions(streamId);
-      return { events: positions.map((p) => log.at(p)!), version: positions.at(-1) ?? 0 };
+      const events = (await logOf(context)).readStream(streamId);
+      return { events, version: events.at(-1)?.position ?? 0 };
     },
     async readLast(context, streamId) {
-      const log = await logOf(context);
-      const last = log.streamPositions(streamId).at(-1);
-      return last ? log.at(last) : null;
+      return (await logOf(context)).readLast(streamId);
     },
     async headPosition(context) {
       return (await logOf(context)).durableHead();
@@ -108,10 +93,7 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
     async close() {
       await Promise.all([...subscriptions].map((s) => s.stop()));
       subscriptions.clear();
-      // A log that could not be opened (damaged on disk) has nothing to close.
-      const opened = await Promise.all([...logs.values()].map((log) => log.catch(() => null)));
-      await Promise.all(opened.map((log) => log?.close()));
-      logs.clear();
+      await eventLog.close();
     },
   };
 };

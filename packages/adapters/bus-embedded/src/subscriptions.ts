@@ -5,15 +5,20 @@ import type {
   RecordedEvent,
   Subscription,
 } from '@veil/ports';
-import type { ContextLog } from './context-log.ts';
+import type { ContextLog } from './event-log.ts';
 
 /**
  * Delivery with JetStream's semantics, in process. `follow` is an ordered consumer: one cursor,
  * the same event retried until its handler succeeds. A durable group is a shared consumer: each
  * event goes to one member, is acknowledged when the handler resolves, and comes back after a
  * delay when it throws, until `maxDeliveries` (then it is logged and dropped, like `term`).
+ * Both read the log from disk by position, a page at a time, so a follower far behind the head
+ * holds one page in memory, not the log.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Events a follower reads from the log at a time. */
+const pageSize = 256;
 
 export const followLog = (log: ContextLog, options: FollowOptions, logger: Logger): Subscription => {
   let cursor = options.afterPosition;
@@ -21,24 +26,32 @@ export const followLog = (log: ContextLog, options: FollowOptions, logger: Logge
   let wake: (() => void) | null = null;
   const unsubscribe = log.onDurable(() => wake?.());
 
+  let page: RecordedEvent[] = [];
   const loop = (async () => {
     while (!stopped) {
-      if (cursor >= log.durableHead()) {
+      if (!page.length && cursor >= log.durableHead()) {
         await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
         continue;
       }
-      const recorded = log.at(cursor + 1);
-      if (!recorded) {
-        cursor += 1; // erased: nothing to deliver
-        continue;
-      }
+      let recorded: RecordedEvent;
       try {
+        if (!page.length) {
+          const head = log.durableHead();
+          page = log.readAfter(cursor, pageSize);
+          // Nothing left to deliver up to the head: every event there is erased.
+          if (!page.length) {
+            cursor = head;
+            continue;
+          }
+        }
+        recorded = page[0]!;
         await options.handler(recorded);
+        page.shift();
         cursor = recorded.position;
       } catch (error) {
         logger.warn(
-          { err: error, context: recorded.context, position: recorded.position },
+          { err: error, context: options.context, position: cursor + 1 },
           'follow handler failed; retrying',
         );
         await sleep(options.retryDelayMs ?? 200);
@@ -86,12 +99,12 @@ export const createDurableGroup = (
   const next = (): Delivery | undefined => {
     const again = redeliveries.shift();
     if (again) return again;
-    while (cursor < log.durableHead()) {
-      cursor += 1;
-      const recorded = log.at(cursor);
-      if (recorded) return { recorded, attempts: 0 };
-    }
-    return undefined;
+    const head = log.durableHead();
+    if (cursor >= head) return undefined;
+    const [recorded] = log.readAfter(cursor, 1);
+    // None: every event up to the head is erased.
+    cursor = recorded?.position ?? head;
+    return recorded && { recorded, attempts: 0 };
   };
 
   const freeMember = (): Member | undefined => {

@@ -8,6 +8,10 @@ import pLimit from 'p-limit';
  */
 const params = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
+const MAXMEM = 128 * 1024 * 1024;
+
+/** The cost of one new hash, for the login benchmark (deploy/bench/src/login-bench.ts). */
+export const passwordHashCost = { ...params, keyLength: KEY_LENGTH, maxmem: MAXMEM } as const;
 
 /**
  * scrypt runs on libuv's thread pool (4 threads), which file I/O shares: the embedded event log's
@@ -19,12 +23,8 @@ const derive = (password: string, salt: Buffer, options: ScryptOptions) =>
   hashing(
     () =>
       new Promise<Buffer>((resolve, reject) =>
-        scrypt(
-          password.normalize('NFKC'),
-          salt,
-          KEY_LENGTH,
-          { ...options, maxmem: 128 * 1024 * 1024 },
-          (err, key) => (err ? reject(err) : resolve(key)),
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: MAXMEM }, (err, key) =>
+          err ? reject(err) : resolve(key),
         ),
       ),
   );

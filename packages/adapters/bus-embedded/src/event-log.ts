@@ -1,0 +1,318 @@
+import path from 'node:path';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { deepFreeze, DomainError, type DomainEvent } from '@veil/contracts';
+import type { AppendResult, Logger, RecordedEvent } from '@veil/ports';
+import { importJsonlLogs } from './jsonl-import.ts';
+import { checkNewestPages, explainLogFileError, logFileName, openLogDatabase } from './log-database.ts';
+import { startLogWriter, type LogWriter } from './log-writer.ts';
+import { RecentEvents } from './recent-events.ts';
+
+/**
+ * The embedded event log: every context's events in one SQLite file on disk, appended by a
+ * writer thread, read from this thread through a second connection. Appends are acknowledged
+ * only once their transaction is durable; the appends that arrive while one commit is being
+ * made share the next one (group commit).
+ *
+ * The version check, the duplicate check and position assignment happen synchronously when
+ * `append` is called, against what is durable plus what is waiting to be (`pending` below), so
+ * two appends with the same expected version can never both pass. Reads of a stream see an
+ * accepted append at once, as the version check does (a command that lost a race re-reads the
+ * winner's event and goes on); followers see only durable events. A commit that fails (a full disk, an I/O error) stores nothing: its
+ * appends and those queued behind it are refused with UNAVAILABLE, and the next append tries
+ * again.
+ */
+export interface ContextLog {
+  append(event: DomainEvent, expectedVersion: number | undefined): Promise<AppendResult>;
+  /** Position of the newest durable event (0 when empty). */
+  durableHead(): number;
+  /** Durable events after `position`, oldest first, at most `limit`; frozen. */
+  readAfter(position: number, limit: number): RecordedEvent[];
+  /** One stream's events, oldest first, those accepted and not yet durable included; frozen. */
+  readStream(streamId: string): RecordedEvent[];
+  readLast(streamId: string): RecordedEvent | null;
+  /**
+   * Blanks durable events' content in the file for good (`erase` in the port): reads and
+   * followers skip them from then on; their positions stay taken and their ids stay known.
+   */
+  erase(positions: readonly number[]): Promise<void>;
+  /** Called after every commit that made events of this context durable. */
+  onDurable(listener: () => void): () => void;
+}
+
+export interface EventLog {
+  context(name: string): ContextLog;
+  close(): Promise<void>;
+}
+
+export interface EventLogOptions {
+  log: Logger;
+  /** Told of every group commit once it is durable: per context, how long it took and its events. */
+  onCommit?(context: string, milliseconds: number, events: number): void;
+  /** For fault tests: the pages the file may still grow by (`log-writer.worker.ts`). */
+  pageLimit?: Int32Array;
+  /** Newest events held in memory per context for followers at the head (default 2,048). */
+  recentEvents?: number;
+}
+
+interface Pending {
+  context: string;
+  position: number;
+  event: DomainEvent;
+  json: string;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+interface ContextState {
+  durable: number;
+  next: number;
+  /** The newest pending position of each stream with appends waiting. */
+  pendingVersions: Map<string, number>;
+  /** Appends waiting, by position, in order. */
+  pendingEvents: Map<number, DomainEvent>;
+  /** Appends waiting, by event id: a repeat waits for the original. */
+  pendingIds: Map<string, { position: number; durable: Promise<unknown> }>;
+  recent: RecentEvents;
+  listeners: Set<() => void>;
+  view: ContextLog;
+}
+
+const unwritable = () =>
+  new DomainError('UNAVAILABLE', 'The event log cannot write to disk right now; nothing was stored');
+
+const rows = (found: unknown[], context: string) =>
+  (found as { position: number; event: string }[]).map((row) =>
+    deepFreeze({ context, position: row.position, event: JSON.parse(row.event) as DomainEvent }),
+  );
+
+/** An erased event's row keeps its position, stream and id; its content is blank. */
+const queries = (db: DatabaseSync) => ({
+  head: db.prepare('SELECT max(position) AS position FROM events WHERE context = ?'),
+  after: db.prepare(
+    "SELECT position, event FROM events WHERE context = ? AND position > ? AND position <= ? AND event != '' ORDER BY position LIMIT ?",
+  ),
+  stream: db.prepare(
+    "SELECT position, event FROM events WHERE context = ? AND stream = ? AND event != '' ORDER BY position",
+  ),
+  last: db.prepare(
+    "SELECT position, event FROM events WHERE context = ? AND stream = ? AND event != '' ORDER BY position DESC LIMIT 1",
+  ),
+  version: db.prepare(
+    "SELECT max(position) AS position FROM events WHERE context = ? AND stream = ? AND event != ''",
+  ),
+  byEventId: db.prepare('SELECT position FROM events WHERE context = ? AND event_id = ?'),
+});
+
+/**
+ * Opens (or creates) `<dir>/event-log.sqlite`, imports the earlier JSON-lines files found in
+ * `dir` (`jsonl-import.ts`), then starts the writer thread.
+ */
+export const openEventLog = async (dir: string, options: EventLogOptions): Promise<EventLog> => {
+  const { log, onCommit } = options;
+  const file = path.join(dir, logFileName);
+  const db = openLogDatabase(file);
+  let writer: LogWriter;
+  let sql: ReturnType<typeof queries>;
+  try {
+    await importJsonlLogs(db, dir, log);
+    checkNewestPages(db, file);
+    // This connection only reads from now on; the writer thread owns every write.
+    db.exec('PRAGMA query_only = ON');
+    sql = queries(db);
+    writer = await startLogWriter({ file, ...(options.pageLimit && { pageLimit: options.pageLimit }) });
+  } catch (error) {
+    db.close();
+    throw explainLogFileError(file, error);
+  }
+  /** Runs a read, turning a damaged page into the error that names the file and the way out. */
+  const read = <T>(statement: StatementSync, run: (statement: StatementSync) => T): T => {
+    try {
+      return run(statement);
+    } catch (error) {
+      throw explainLogFileError(file, error);
+    }
+  };
+
+  const contexts = new Map<string, ContextState>();
+  let queue: Pending[] = [];
+  let flushing: Promise<void> | null = null;
+  /** Appends refused since commits last failed (0: the log is healthy). */
+  let refusedSinceFailure = 0;
+
+  /** Takes back every append not yet durable: none was acknowledged. */
+  const refuse = (failed: Pending[], error: unknown) => {
+    if (!refusedSinceFailure)
+      log.error(
+        { err: error },
+        'the event log cannot write to disk; appends are refused until a write succeeds',
+      );
+    refusedSinceFailure += failed.length;
+    for (const state of contexts.values()) {
+      state.pendingEvents.clear();
+      state.pendingIds.clear();
+      state.pendingVersions.clear();
+      state.next = state.durable + 1;
+    }
+    for (const p of failed) p.reject(unwritable());
+  };
+
+  const settle = (batch: Pending[], milliseconds: number) => {
+    const counts = new Map<string, number>();
+    for (const p of batch) {
+      const state = contexts.get(p.context)!;
+      state.durable = p.position;
+      state.pendingEvents.delete(p.position);
+      if (state.pendingIds.get(p.event.eventId)?.position === p.position)
+        state.pendingIds.delete(p.event.eventId);
+      if (state.pendingVersions.get(p.event.streamId) === p.position)
+        state.pendingVersions.delete(p.event.streamId);
+      state.recent.add(deepFreeze({ context: p.context, position: p.position, event: p.event }));
+      counts.set(p.context, (counts.get(p.context) ?? 0) + 1);
+    }
+    if (refusedSinceFailure) {
+      log.info({ refusedAppends: refusedSinceFailure }, 'the event log writes to disk again');
+      refusedSinceFailure = 0;
+    }
+    for (const p of batch) p.resolve({ position: p.position, duplicate: false });
+    for (const [context, events] of counts) {
+      onCommit?.(context, milliseconds, events);
+      for (const listener of contexts.get(context)!.listeners) listener();
+    }
+  };
+
+  const flush = async () => {
+    try {
+      while (queue.length) {
+        const batch = queue;
+        queue = [];
+        let milliseconds: number;
+        try {
+          milliseconds = await writer.commit({
+            contexts: batch.map((p) => p.context),
+            positions: batch.map((p) => p.position),
+            streams: batch.map((p) => p.event.streamId),
+            eventIds: batch.map((p) => p.event.eventId),
+            events: batch.map((p) => p.json),
+          });
+        } catch (error) {
+          const failed = [...batch, ...queue];
+          queue = [];
+          refuse(failed, error);
+          return;
+        }
+        settle(batch, milliseconds);
+      }
+    } finally {
+      // Cleared in the same turn as the last look at the queue: an append made by a caller that
+      // this flush just resolved starts the next flush instead of waiting behind this one.
+      flushing = null;
+    }
+  };
+
+  const append = (state: ContextState, context: string, event: DomainEvent, expectedVersion?: number) => {
+    const waiting = state.pendingIds.get(event.eventId);
+    // A repeat is answered only once the stored copy is durable: a retry must not be
+    // acknowledged while the original still waits for its commit.
+    if (waiting) return waiting.durable.then(() => ({ position: waiting.position, duplicate: true }));
+    const stored = read(sql.byEventId, (s) => s.get(context, event.eventId)) as
+      { position: number } | undefined;
+    if (stored) return Promise.resolve({ position: stored.position, duplicate: true });
+
+    const version =
+      state.pendingVersions.get(event.streamId) ??
+      Number(
+        (read(sql.version, (s) => s.get(context, event.streamId)) as { position: number | null }).position ??
+          0,
+      );
+    if (expectedVersion !== undefined && expectedVersion !== version)
+      return Promise.reject(
+        new DomainError(
+          'VERSION_CONFLICT',
+          `Stream ${event.streamId} is at version ${version}, expected ${expectedVersion}`,
+        ),
+      );
+    const position = state.next++;
+    state.pendingVersions.set(event.streamId, position);
+    state.pendingEvents.set(position, event);
+    const appended = new Promise<AppendResult>((resolve, reject) => {
+      queue.push({ context, position, event, json: JSON.stringify(event), resolve, reject });
+      flushing ??= flush();
+    });
+    state.pendingIds.set(event.eventId, { position, durable: appended });
+    return appended;
+  };
+
+  const stateOf = (context: string): ContextState => {
+    const known = contexts.get(context);
+    if (known) return known;
+    const pendingRecord = (position: number, event: DomainEvent) => deepFreeze({ context, position, event });
+    const head = Number((read(sql.head, (s) => s.get(context)) as { position: number | null }).position ?? 0);
+    const state: ContextState = {
+      durable: head,
+      next: head + 1,
+      pendingVersions: new Map(),
+      pendingEvents: new Map(),
+      pendingIds: new Map(),
+      recent: new RecentEvents(options.recentEvents ?? 2048),
+      listeners: new Set(),
+      view: {
+        append: (event, expectedVersion) => append(state, context, event, expectedVersion),
+        durableHead: () => state.durable,
+        readAfter(position, limit) {
+          const until = state.durable;
+          if (position >= until) return [];
+          return (
+            state.recent.after(position, until, limit) ??
+            rows(
+              read(sql.after, (s) => s.all(context, position, until, limit)),
+              context,
+            )
+          );
+        },
+        readStream(streamId) {
+          const events = rows(
+            read(sql.stream, (s) => s.all(context, streamId)),
+            context,
+          );
+          const stored = events.at(-1)?.position ?? 0;
+          for (const [position, event] of state.pendingEvents)
+            if (position > stored && event.streamId === streamId) events.push(pendingRecord(position, event));
+          return events;
+        },
+        readLast(streamId) {
+          const pending = state.pendingVersions.get(streamId);
+          if (pending !== undefined) return pendingRecord(pending, state.pendingEvents.get(pending)!);
+          return (
+            rows(
+              read(sql.last, (s) => s.all(context, streamId)),
+              context,
+            )[0] ?? null
+          );
+        },
+        async erase(positions) {
+          const durable = [...new Set(positions)].filter((p) => p >= 1 && p <= state.durable);
+          if (!durable.length) return;
+          await writer.erase({ context, positions: durable });
+          for (const position of durable) state.recent.forget(position);
+        },
+        onDurable(listener) {
+          state.listeners.add(listener);
+          return () => state.listeners.delete(listener);
+        },
+      },
+    };
+    contexts.set(context, state);
+    return state;
+  };
+
+  let closed: Promise<void> | null = null;
+  const close = async () => {
+    await flushing;
+    await writer.close();
+    db.close();
+  };
+  return {
+    context: (name) => stateOf(name).view,
+    close: () => (closed ??= close()),
+  };
+};

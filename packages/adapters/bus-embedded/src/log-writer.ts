@@ -1,0 +1,75 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import type { CommitRequest, EraseRequest, FromWriter, ToWriter, WriterData } from './log-writer.worker.ts';
+
+/** A group commit the writer could not make durable; nothing of it was stored. */
+export class CommitFailedError extends Error {
+  readonly sqliteCode: number | undefined;
+  constructor(message: string, sqliteCode: number | undefined) {
+    super(message);
+    this.name = 'CommitFailedError';
+    this.sqliteCode = sqliteCode;
+  }
+}
+
+export interface LogWriter {
+  /** Makes one batch durable in one transaction; resolves with the time it took, in ms. */
+  commit(batch: Omit<CommitRequest, 'type'>): Promise<number>;
+  /** Blanks durable events' content in one transaction. */
+  erase(request: Omit<EraseRequest, 'type'>): Promise<void>;
+  close(): Promise<void>;
+}
+
+const workerUrl = new URL('./log-writer.worker.ts', import.meta.url);
+
+/**
+ * Starts the writer thread on the log's file (already created by the caller). Requests are made
+ * one at a time, in the order asked; the caller groups appends into commits.
+ */
+export const startLogWriter = async (data: WriterData): Promise<LogWriter> => {
+  const worker = new Worker(workerUrl, { workerData: data });
+  let waiting: { resolve(value: FromWriter): void; reject(error: unknown): void } | null = null;
+  let gone: Error | null = null;
+  const answered = () => new Promise<FromWriter>((resolve, reject) => (waiting = { resolve, reject }));
+  const first = answered();
+  worker.on('message', (message: FromWriter) => waiting?.resolve(message));
+  // The thread's own failure (it could not open the file, or it died): every later commit fails.
+  const fail = (error: Error) => {
+    gone = error;
+    waiting?.reject(error);
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the event log's writer thread stopped (exit code ${code})`)));
+  await first;
+
+  /** Sends one request once the one before it is answered, and resolves with the time it took. */
+  let previous: Promise<unknown> = Promise.resolve();
+  const request = (message: ToWriter): Promise<number> => {
+    const answer = previous
+      .catch(() => {})
+      .then(async () => {
+        if (gone) throw new CommitFailedError(gone.message, undefined);
+        const replied = answered();
+        worker.postMessage(message);
+        const reply = await replied.catch((error: Error) => {
+          throw new CommitFailedError(error.message, undefined);
+        });
+        if (reply.type === 'failed') throw new CommitFailedError(reply.message, reply.code);
+        return reply.type === 'committed' ? reply.milliseconds : 0;
+      });
+    previous = answer;
+    return answer;
+  };
+
+  return {
+    commit: (batch) => request({ type: 'commit', ...batch }),
+    erase: async (erasure) => void (await request({ type: 'erase', ...erasure })),
+    async close() {
+      await previous.catch(() => {});
+      if (gone) return;
+      const exited = once(worker, 'exit');
+      worker.postMessage({ type: 'close' });
+      await exited;
+    },
+  };
+};
