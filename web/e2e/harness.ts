@@ -7,6 +7,7 @@ import { startVeil, type RunningVeil } from '@veil/runtime';
 import { chromiumLaunchOptions } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startLoggedVeil, type LogEntry } from '../../packages/runtime/test/support/logged-veil.ts';
 
 /**
  * Browser tests against the real Veil: the embedded app (API, realtime, the built web client)
@@ -61,6 +62,10 @@ export const ensureWebBuilt = async (): Promise<string> => {
 
 export interface VeilWeb {
   url: string;
+  /** Where the server keeps its event log, read models and blobs. */
+  dataDir: string;
+  /** The server's log lines, when started with `ownProcess` (else empty). */
+  logs: LogEntry[];
   /** A fresh browser context (a different person, or the same person on another device). */
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
   /** For afterEach: screenshots of every open page if the test failed, then closes them. */
@@ -70,34 +75,93 @@ export interface VeilWeb {
   /** Starts it again on the same address and data. */
   startServer(): Promise<void>;
   stop(): Promise<void>;
-  /** The server's read models, for tests that play a malicious server rewriting what it stored. */
+  /**
+   * The server's read models, for tests that play a malicious server rewriting what it stored
+   * (a Veil in this process only: not with `ownProcess`).
+   */
   readStore: RunningVeil['ports']['readStore'];
 }
 
-/** `env` reaches Veil's configuration, e.g. a short ACCESS_TOKEN_TTL_SECONDS. */
-export const startVeilWeb = async (options: { env?: Record<string, string> } = {}): Promise<VeilWeb> => {
-  const webDist = await ensureWebBuilt();
+/** The server a file's browser tests run against. */
+interface ServedVeil {
+  url: string;
+  dataDir: string;
+  entries: LogEntry[];
+  readStore: RunningVeil['ports']['readStore'] | undefined;
+  /** Stops the server, keeping its data. */
+  halt(): Promise<void>;
+  /** Starts it again on the same address and data. */
+  resume(): Promise<void>;
+  /** Stops it and removes its data. */
+  stop(): Promise<void>;
+}
+
+/** Veil in this process, in a temp dir of its own. */
+const inProcessVeil = async (webDist: string, env?: Record<string, string>): Promise<ServedVeil> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'veil-web-e2e-'));
-  let browser: Browser | undefined;
-  const startOn = (port: number) =>
-    startVeil({ dataDir, port, webDist, ...(options.env ? { env: options.env } : {}) });
-  let veil: Awaited<ReturnType<typeof startVeil>> | null = await startOn(0);
+  const startOn = (port: number) => startVeil({ dataDir, port, webDist, ...(env ? { env } : {}) });
+  let veil: RunningVeil | null = await startOn(0);
   const url = veil.url;
+  return {
+    url,
+    dataDir,
+    entries: [],
+    get readStore() {
+      return veil?.ports.readStore;
+    },
+    async halt() {
+      await veil?.stop();
+      veil = null;
+    },
+    async resume() {
+      veil ??= await startOn(Number(new URL(url).port));
+    },
+    async stop() {
+      await veil?.stop();
+      veil = null;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** Veil as `npm start` runs it, its JSON log lines kept; it cannot be stopped and started again. */
+const ownProcessVeil = async (webDist: string, env?: Record<string, string>): Promise<ServedVeil> => {
+  const veil = await startLoggedVeil({ WEB_DIST: webDist, ...env });
+  const notHere = () => Promise.reject(new Error('stopping and starting again needs a Veil in this process'));
+  return { ...veil, readStore: undefined, halt: notHere, resume: notHere };
+};
+
+/**
+ * `env` reaches Veil's configuration, e.g. a short ACCESS_TOKEN_TTL_SECONDS. `ownProcess` runs
+ * it as `npm start` does, with its JSON log lines (debug level) kept in `logs`.
+ */
+export const startVeilWeb = async (
+  options: { env?: Record<string, string>; ownProcess?: boolean } = {},
+): Promise<VeilWeb> => {
+  const webDist = await ensureWebBuilt();
+  let browser: Browser | undefined;
+  const veil = options.ownProcess
+    ? await ownProcessVeil(webDist, options.env)
+    : await inProcessVeil(webDist, options.env);
   try {
     browser = await chromium.launch(chromiumLaunchOptions());
   } catch (error) {
     await veil.stop();
-    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
   const launched = browser;
   const contexts = new Set<BrowserContext>();
 
   return {
-    url,
-    readStore: veil.ports.readStore,
+    url: veil.url,
+    dataDir: veil.dataDir,
+    logs: veil.entries,
+    get readStore() {
+      if (!veil.readStore) throw new Error('readStore is there for a running Veil in this process only');
+      return veil.readStore;
+    },
     async newPage(viewport = desktop) {
-      const context = await launched.newContext({ viewport, baseURL: url });
+      const context = await launched.newContext({ viewport, baseURL: veil.url });
       contexts.add(context);
       const page = await context.newPage();
       // Fail at the step that hangs, well before the test's own timeout.
@@ -122,17 +186,11 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
       await Promise.all([...contexts].map((context) => context.close().catch(() => undefined)));
       contexts.clear();
     },
-    async stopServer() {
-      await veil?.stop();
-      veil = null;
-    },
-    async startServer() {
-      veil ??= await startOn(Number(new URL(url).port));
-    },
+    stopServer: () => veil.halt(),
+    startServer: () => veil.resume(),
     async stop() {
       await launched.close().catch(() => undefined);
-      await veil?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await veil.stop();
     },
   };
 };
@@ -141,7 +199,7 @@ export const startVeilWeb = async (options: { env?: Record<string, string> } = {
  * One Veil and browser for the test file: started before its tests, screenshots of a failed
  * test's pages after it, stopped after the file. Returns the running Veil (read it inside tests).
  */
-export const useVeilWeb = (options: { env?: Record<string, string> } = {}): (() => VeilWeb) => {
+export const useVeilWeb = (options: Parameters<typeof startVeilWeb>[0] = {}): (() => VeilWeb) => {
   let veil: VeilWeb | undefined;
   beforeAll(async () => {
     veil = await startVeilWeb(options);

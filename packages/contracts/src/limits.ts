@@ -38,6 +38,10 @@ export const limits = {
   linkTtlSeconds: 120,
   linkMessageMaxChars: 64 * 1024,
   linkMessagesMax: 8,
+  /** One encrypted attachment chunk: 256 KiB of the file and its 16-byte AES-GCM tag (docs/attachments.md). */
+  attachmentChunkBytes: 256 * 1024 + 16,
+  /** Files one message may carry. */
+  attachmentsPerMessageMax: 10,
 } as const;
 
 export const usernamePattern = /^[A-Za-z0-9_-]+$/;

@@ -106,3 +106,22 @@ export {
   verifyMessageSignature,
   type SignedMessage,
 } from './message-signature.ts';
+export {
+  attachmentChunkBytes,
+  attachmentFormatVersion,
+  chunkCountOf,
+  encryptBlobInChunks,
+  encryptedChunkSizeOf,
+  encryptedSizeOf,
+  newAttachmentCipher,
+  openAttachmentCipher,
+  type AttachmentCipher,
+  type AttachmentKey,
+} from './attachment.ts';
+export {
+  decodeMessageContent,
+  encodeMessageContent,
+  type AttachmentRef,
+  type AttachmentThumbnail,
+  type MessageContent,
+} from './message-content.ts';

@@ -1,3 +1,4 @@
+import { attachmentCases } from './attachment.suite.ts';
 import type { PassphraseUnlock, RecoveryKeyUnlock } from '../src/index.ts';
 import { assert, rejects, type CryptoCase, type CryptoModule } from './suite-kit.ts';
 import { identityCases } from './identity.suite.ts';
@@ -577,5 +578,6 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         );
       },
     },
+    ...attachmentCases(c),
   ];
 };

@@ -1,4 +1,7 @@
-/** Binary objects (profile pictures). Keys are slash-separated paths such as `avatars/01J....png`. */
+/**
+ * Binary objects (profile pictures, encrypted attachment chunks). Keys are slash-separated paths
+ * such as `avatars/01J....png`; a folder is a prefix ending in `/`.
+ */
 export interface StoredBlob {
   bytes: Uint8Array;
   contentType: string;
@@ -10,5 +13,9 @@ export interface BlobStore {
   get(key: string): Promise<StoredBlob | null>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** Every key under a folder (`prefix` ends in `/`), at any depth, in no particular order. */
+  list(prefix: string): Promise<string[]>;
+  /** Deletes every key under a folder (`prefix` ends in `/`); an empty folder is fine. */
+  deleteFolder(prefix: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -96,6 +96,30 @@ const envSchema = z.object({
   REGISTRATION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Writes (sends, profile changes, group creation) one signed-in user may make per minute. */
   WRITES_PER_USER_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** The largest attachment, in bytes of the file (docs/attachments.md). */
+  ATTACHMENT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(100 * 1024 * 1024),
+  /** Encrypted attachment bytes one user may keep stored. */
+  ATTACHMENT_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(2 * 1024 * 1024 * 1024),
+  /** An upload never sent with a message is removed this long after it started. */
+  ATTACHMENT_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 60 * 60),
+  /** How often the message service looks for such uploads. */
+  ATTACHMENT_SWEEP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60),
   /** Writes without a user (register, login, refresh, logout) one client IP may make per minute. */
   WRITES_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(300),
 });

@@ -44,7 +44,18 @@ export const registry: Record<ServiceName, Registration> = {
     settings: () => ({}),
   },
   chat: { load: () => import('@veil/chat-service/service'), http: false, settings: () => ({}) },
-  message: { load: () => import('@veil/message-service/service'), http: false, settings: () => ({}) },
+  message: {
+    load: () => import('@veil/message-service/service'),
+    http: false,
+    settings: ({ config }) => ({
+      attachments: {
+        maxFileBytes: config.ATTACHMENT_MAX_BYTES,
+        quotaBytes: config.ATTACHMENT_QUOTA_BYTES,
+        graceSeconds: config.ATTACHMENT_GRACE_SECONDS,
+        sweepIntervalSeconds: config.ATTACHMENT_SWEEP_SECONDS,
+      },
+    }),
+  },
   gateway: {
     load: () => import('@veil/gateway-service/service'),
     http: true,

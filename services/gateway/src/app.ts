@@ -10,6 +10,7 @@ import { observeRequests } from './middleware/observe-requests.ts';
 import { notFound, problemDetails } from './middleware/problem-details.ts';
 import { writeLimits, type WriteBudgets } from './middleware/write-limits.ts';
 import { serviceClients } from './rpc-clients.ts';
+import { attachmentRoutes } from './routes/v1/attachment.routes.ts';
 import { chatRoutes } from './routes/v1/chat.routes.ts';
 import { mediaRoutes } from './routes/v1/media.routes.ts';
 import { messageRoutes } from './routes/v1/message.routes.ts';
@@ -77,6 +78,7 @@ export const createApp = (deps: AppDeps): Express => {
   api.use('/users', auth, keyLogRoutes({ services }));
   api.use('/chat', auth, writes.byUser, chatRoutes({ services, blobs: deps.blobs, ids: deps.ids }));
   api.use('/message', auth, writes.byUser, messageRoutes({ services }));
+  api.use('/attachments', auth, writes.byUser, attachmentRoutes({ services, blobs: deps.blobs }));
   api.use('/media', mediaRoutes({ blobs: deps.blobs }));
   api.use(notFound);
   app.use('/api/v1', api);

@@ -36,10 +36,8 @@ export const registerSending = (deps: SendingDeps): void => {
       throw new DomainError('VALIDATION_FAILED', 'send message needs an acknowledgement callback');
     }
     if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many messages; slow down');
-    const { chatId, encryptedMessage, iv, encryptedKeys, replyTo, clientMessageId, signature } = parseWith(
-      socketSendSchema,
-      payload,
-    );
+    const { chatId, encryptedMessage, iv, encryptedKeys, replyTo, clientMessageId, attachments, signature } =
+      parseWith(socketSendSchema, payload);
     const { message } = await messages.send({
       userId,
       chatId,
@@ -48,6 +46,7 @@ export const registerSending = (deps: SendingDeps): void => {
       encryptedKeys,
       replyTo: replyTo ?? null,
       ...(clientMessageId && { clientMessageId }),
+      ...(attachments?.length && { attachments }),
       ...(signature && { signature }),
     });
     return { _id: message._id, seq: message.seq, createdAt: message.createdAt };

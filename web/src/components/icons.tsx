@@ -143,3 +143,8 @@ export const MoreIcon = () => (
     <circle cx="19" cy="12" r="1" />
   </Svg>
 );
+export const PaperclipIcon = () => (
+  <Svg>
+    <path d="M21 12.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l9.2-9.2a3.7 3.7 0 0 1 5.2 5.2l-9.2 9.2a1.8 1.8 0 0 1-2.6-2.6l8.5-8.5" />
+  </Svg>
+);

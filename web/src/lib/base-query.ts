@@ -35,7 +35,7 @@ const send = (request: ApiRequest, token: string | null, signal: AbortSignal): P
   return fetch(buildUrl(request), { method: request.method ?? 'GET', headers, body, signal });
 };
 
-const readEnvelope = async (response: Response): Promise<{ data: unknown } | { error: ApiError }> => {
+export const readEnvelope = async (response: Response): Promise<{ data: unknown } | { error: ApiError }> => {
   const { status, statusText } = response;
   type Envelope = { success?: unknown; message?: unknown; data?: unknown; code?: unknown } | null;
   let body: Envelope;

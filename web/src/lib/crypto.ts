@@ -3,7 +3,9 @@ import {
   PublicKeyCache,
   buildGroupPayload,
   buildIndividualPayload,
+  decodeMessageContent,
   readMessage,
+  type AttachmentRef,
   type GroupPayload,
   type IndividualPayload,
 } from '@veil/crypto';
@@ -26,6 +28,8 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
   replyTo: DisplayMessage | null;
   /** Each member's reaction as this reader sees it (an emoji), by user id; unreadable ones left out. */
   reactionTexts: Record<string, string>;
+  /** Files sent with it (their keys were inside the ciphertext); absent: none. */
+  attachments?: AttachmentRef[];
 }
 
 /** Ciphertext with its iv and wrapped keys: a message's text, an edit, a reaction. */
@@ -64,7 +68,7 @@ export const readSealedForUser = async (
   sealed: Sealed,
   sentAt: string,
   userId: string,
-): Promise<{ decryptedContent: string; readState: ReadState }> => {
+): Promise<Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments'>> => {
   const keys = await accountKeyRing(userId);
   const envelope = { content: sealed.content, iv: sealed.iv, encryptedKeys: sealed.encryptedKeys };
   const reading = await readMessage(
@@ -72,7 +76,10 @@ export const readSealedForUser = async (
     userId,
     keys.map((key) => key.privateKey),
   );
-  if (reading.ok) return { decryptedContent: reading.text, readState: 'read' };
+  if (reading.ok) {
+    const { text, attachments } = decodeMessageContent(reading.text);
+    return { decryptedContent: text, readState: 'read', ...(attachments.length && { attachments }) };
+  }
   // The published key is needed only to tell a reset key from a missing or damaged one.
   const published = reading.failure === 'no-key-fits' ? await publishedAccountKey(userId) : null;
   const held = keys.map((key) => key.publicKey);

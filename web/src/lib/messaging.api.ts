@@ -31,7 +31,11 @@ export const messagingApi = api.injectEndpoints({
   endpoints: (build) => ({
     sendIndividualMessage: build.mutation<
       SentIndividualMessage,
-      { recipientId: string; payload: IndividualPayload; clientMessageId: string }
+      {
+        recipientId: string;
+        payload: IndividualPayload & { attachments?: string[] };
+        clientMessageId: string;
+      }
     >({
       queryFn: ({ recipientId, payload, clientMessageId }, { signal }, _extra, baseQuery) =>
         sendMessageOverHttp<SentIndividualMessage>(

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BlobStore } from '@veil/ports';
 
@@ -20,6 +20,10 @@ export const createFsBlobStore = ({ dir }: { dir: string }): BlobStore => {
       throw new Error(`Invalid blob key: ${key}`);
     }
     return path.join(root, key);
+  };
+  const folderOf = (prefix: string) => {
+    if (!prefix.endsWith('/')) throw new Error(`A blob folder ends in "/": ${prefix}`);
+    return pathOf(prefix.slice(0, -1));
   };
   const writeAtomically = async (file: string, data: Uint8Array | string) => {
     const temp = `${file}.${randomUUID()}.tmp`;
@@ -48,6 +52,25 @@ export const createFsBlobStore = ({ dir }: { dir: string }): BlobStore => {
       const file = pathOf(key);
       await rm(file, { force: true });
       await rm(`${file}.type`, { force: true });
+    },
+    async list(prefix) {
+      const folder = folderOf(prefix);
+      let entries;
+      try {
+        entries = await readdir(folder, { recursive: true, withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      // A key's bytes are the file without a suffix: `.type` holds its content type, `.tmp` a write in flight.
+      return entries
+        .filter((entry) => entry.isFile() && !/\.(type|tmp)$/.test(entry.name))
+        .map((entry) =>
+          path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+        );
+    },
+    async deleteFolder(prefix) {
+      await rm(folderOf(prefix), { recursive: true, force: true });
     },
     async close() {},
   };

@@ -23,6 +23,10 @@ const readAll = async (stream: NodeJS.ReadableStream): Promise<Uint8Array> => {
   return new Uint8Array(Buffer.concat(chunks));
 };
 
+const checkFolder = (prefix: string) => {
+  if (!prefix.endsWith('/')) throw new Error(`A blob folder ends in "/": ${prefix}`);
+};
+
 export const createMinioBlobStore = async (options: MinioBlobOptions): Promise<BlobStore> => {
   const url = new URL(options.endpoint);
   const client = new Client({
@@ -40,6 +44,17 @@ export const createMinioBlobStore = async (options: MinioBlobOptions): Promise<B
       if (!(await client.bucketExists(options.bucket))) throw error;
     });
   }
+
+  const list = async (prefix: string) => {
+    checkFolder(prefix);
+    const keys: string[] = [];
+    for await (const item of client.listObjectsV2(options.bucket, prefix, true) as AsyncIterable<{
+      name?: string;
+    }>) {
+      if (item.name) keys.push(item.name);
+    }
+    return keys;
+  };
 
   return {
     async put(key, bytes, contentType) {
@@ -62,6 +77,13 @@ export const createMinioBlobStore = async (options: MinioBlobOptions): Promise<B
     },
     async delete(key) {
       await client.removeObject(options.bucket, key);
+    },
+    list,
+    async deleteFolder(prefix) {
+      const keys = await list(prefix);
+      // DeleteObjects takes up to 1,000 keys a request.
+      for (let i = 0; i < keys.length; i += 1000)
+        await client.removeObjects(options.bucket, keys.slice(i, i + 1000));
     },
     async close() {},
   };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Context } from '../subjects.ts';
 import { accessEventSchema } from './access.events.ts';
+import { attachmentEventSchema } from './attachment.events.ts';
 import { authEventSchema } from './auth.events.ts';
 import { chatEventSchema } from './chat.events.ts';
 import { messageEventSchema } from './message.events.ts';
@@ -13,6 +14,7 @@ export const eventSchemasByContext = {
   user: userEventSchema,
   chat: chatEventSchema,
   message: messageEventSchema,
+  attachment: attachmentEventSchema,
 } as const satisfies Record<Context, z.ZodType>;
 
 /** Any event of any context. */

@@ -19,6 +19,8 @@ export const MessageSent = defineEvent(
     replyTo: idSchema.nullable(),
     /** The sender's key for this message (retries carry the same one); absent on older events. */
     clientMessageId: z.string().optional(),
+    /** Blob ids of the encrypted files sent with it (their keys are inside `content`); absent: none. */
+    attachments: z.array(idSchema).optional(),
     /** The sender's signature, stored and relayed as sent; absent on unsigned messages. */
     signature: messageSignatureSchema.optional(),
   }),

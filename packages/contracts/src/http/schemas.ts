@@ -100,6 +100,10 @@ export const clientMessageIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{8,64}$/, 'clientMessageId must be 8-64 letters, digits, - or _');
 
+/** Blob ids of encrypted files sent with a message (complete uploads of the sender, in that chat). */
+export const attachmentIdsSchema = z
+  .array(idSchema)
+  .max(limits.attachmentsPerMessageMax, `At most ${limits.attachmentsPerMessageMax} files per message`);
 /**
  * A sender signature (docs/crypto.md, "Sender signatures"): ECDSA P-256 in WebCrypto's 64-byte
  * form, base64, and the sender's creation time it covers. The server checks its shape only: it
@@ -120,6 +124,7 @@ export const sendIndividualBodySchema = z.object({
   encryptedAESKeyForSender: wrappedKey('encryptedAESKeyForSender'),
   replyTo: idSchema.nullish(),
   clientMessageId: clientMessageIdSchema.optional(),
+  attachments: attachmentIdsSchema.optional(),
   signature: messageSignatureSchema.optional(),
 });
 
@@ -134,6 +139,7 @@ export const sendGroupBodySchema = z.object({
     .refine((m) => Object.keys(m).length <= limits.groupMaxMembers, 'Too many keys'),
   replyTo: idSchema.nullish(),
   clientMessageId: clientMessageIdSchema.optional(),
+  attachments: attachmentIdsSchema.optional(),
   signature: messageSignatureSchema.optional(),
 });
 
@@ -149,6 +155,7 @@ export const socketSendSchema = z.object({
   encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
   replyTo: idSchema.nullish(),
   clientMessageId: clientMessageIdSchema.optional(),
+  attachments: attachmentIdsSchema.optional(),
   signature: messageSignatureSchema.optional(),
 });
 export type SocketSendPayload = z.infer<typeof socketSendSchema>;
@@ -295,3 +302,9 @@ export interface ApiFailure {
 export const mediaPathPrefix = '/api/v1/media/';
 export const mediaUrl = (pictureKey: string | null): string | null =>
   pictureKey ? `${mediaPathPrefix}${pictureKey}` : null;
+
+/** Starting an encrypted upload: its chat and its encrypted size (docs/attachments.md). */
+export const startUploadBodySchema = z.object({
+  chatId: idSchema,
+  size: z.number({ error: 'size is required' }).int('size must be a whole number of bytes').nonnegative(),
+});

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
 import {
+  attachmentIdsSchema,
   clientMessageIdSchema,
   messageSignatureSchema,
   type ChatUnread,
   type MessageView,
 } from '../http/schemas.ts';
+import { attachmentOperations } from './attachment.rpc.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 const seenReport = z.object({ chatId: idSchema, messageId: idSchema });
@@ -30,6 +32,8 @@ export const messageRpc = defineRpcService('message', {
       afterChatPosition: z.number().int().nonnegative().optional(),
       /** The sender's idempotency key: a retry with the same key answers with the stored message. */
       clientMessageId: clientMessageIdSchema.optional(),
+      /** Blob ids of complete uploads of this sender in this chat, sent with the message. */
+      attachments: attachmentIdsSchema.optional(),
       /** The sender's signature; a signed message names its `clientMessageId` (the signature covers it). */
       signature: messageSignatureSchema.optional(),
     }),
@@ -64,4 +68,5 @@ export const messageRpc = defineRpcService('message', {
   ),
   /** One message in the API shape (trusted internal callers: the realtime gateway). */
   getMessage: operation<{ message: MessageView }>()(z.object({ messageId: idSchema })),
+  ...attachmentOperations,
 });

@@ -43,5 +43,27 @@ export const describeBlobStoreContract = (name: string, make: () => Promise<Blob
         expect(await store.get('a/b/c.gif')).toBeNull();
       }),
     );
+
+    it(
+      'lists the keys under a folder at any depth, and deletes a folder',
+      withStore(async (store) => {
+        await store.put('files/x1/0', bytes(5), 'application/octet-stream');
+        await store.put('files/x1/1', bytes(6), 'application/octet-stream');
+        await store.put('files/x1/thumb/0', bytes(7), 'application/octet-stream');
+        await store.put('files/x10/0', bytes(8), 'application/octet-stream');
+        expect((await store.list('files/x1/')).sort()).toEqual([
+          'files/x1/0',
+          'files/x1/1',
+          'files/x1/thumb/0',
+        ]);
+        expect(await store.list('files/none/')).toEqual([]);
+        await store.deleteFolder('files/x1/');
+        await store.deleteFolder('files/x1/');
+        expect(await store.list('files/x1/')).toEqual([]);
+        expect(await store.get('files/x1/0')).toBeNull();
+        expect((await store.get('files/x10/0'))?.bytes.length).toBe(8);
+        await expect(store.list('files/x1')).rejects.toThrow(/folder/);
+      }),
+    );
   });
 };

@@ -23,7 +23,9 @@ const veilEntry = path.resolve(import.meta.dirname, '../../src/bin/veil.ts');
  */
 export const startLoggedVeil = async (env: Record<string, string> = {}): Promise<LoggedVeil> => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-logged-'));
-  const { LOG_FORMAT: _format, ...inherited } = process.env;
+  // Embedded, whatever the test runner's environment names: the run mode is chosen by NATS_URL's
+  // and REDIS_URL's presence.
+  const { LOG_FORMAT: _format, NATS_URL: _nats, REDIS_URL: _redis, ...inherited } = process.env;
   const child = spawn(process.execPath, [veilEntry], {
     env: {
       ...inherited,

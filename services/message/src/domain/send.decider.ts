@@ -10,6 +10,7 @@ export interface SendMessage {
   encryptedKeys: Record<string, string>;
   replyTo?: string | null | undefined;
   clientMessageId?: string | undefined;
+  attachments?: string[] | undefined;
   signature?: MessageSignature | undefined;
 }
 
@@ -20,6 +21,17 @@ export interface SendState {
   /** The chat of the message replied to (null when it does not exist); undefined: no reply. */
   replyToChat?: string | null;
   messageId: string;
+  /** The blobs the command names, as stored (a missing one is absent). */
+  attachments?: ReadonlyMap<string, SendableBlob>;
+}
+
+/** What sending needs to know of a blob. */
+export interface SendableBlob {
+  chatId: string;
+  uploaderId: string;
+  state: 'uploading' | 'complete' | 'removed';
+  /** The message it was sent with, and that message's clientMessageId (a retry of it may name the blob again). */
+  sentWith?: { messageId: string; clientMessageId?: string };
 }
 
 const chatNotFound = () => new DomainError('CHAT_NOT_FOUND', 'Chat not found');
@@ -42,6 +54,7 @@ export const decideSend = (command: SendMessage, state: SendState): EventData<'M
   if (command.replyTo && state.replyToChat !== command.chatId) {
     throw new DomainError('VALIDATION_FAILED', 'replyTo must be a message of this chat');
   }
+  checkAttachments(command, state);
   return {
     messageId: state.messageId,
     chatId: command.chatId,
@@ -51,6 +64,31 @@ export const decideSend = (command: SendMessage, state: SendState): EventData<'M
     encryptedKeys: command.encryptedKeys,
     replyTo: command.replyTo ?? null,
     ...(command.clientMessageId && { clientMessageId: command.clientMessageId }),
+    ...(command.attachments?.length && { attachments: command.attachments }),
     ...(command.signature && { signature: command.signature }),
   };
+};
+
+/** Each file is a complete upload of this sender, to this chat, not yet sent with another message. */
+const checkAttachments = (command: SendMessage, state: SendState) => {
+  const ids = command.attachments ?? [];
+  if (new Set(ids).size !== ids.length) {
+    throw new DomainError('VALIDATION_FAILED', 'A file is named twice in attachments');
+  }
+  for (const id of ids) {
+    const blob = state.attachments?.get(id);
+    if (
+      !blob ||
+      blob.uploaderId !== command.userId ||
+      blob.chatId !== command.chatId ||
+      blob.state === 'removed'
+    ) {
+      throw new DomainError('VALIDATION_FAILED', `Attachment ${id} is not a file you uploaded to this chat`);
+    }
+    if (blob.state !== 'complete')
+      throw new DomainError('VALIDATION_FAILED', `Attachment ${id} is not fully uploaded`);
+    const isRetry = command.clientMessageId && blob.sentWith?.clientMessageId === command.clientMessageId;
+    if (blob.sentWith && !isRetry)
+      throw new DomainError('VALIDATION_FAILED', `Attachment ${id} was already sent`);
+  }
 };

@@ -73,4 +73,41 @@ describe('deciding a send', () => {
       decideSend({ ...command, replyTo: 'q' }, { members, replyToChat: 'chat-1', messageId: 'm' }).replyTo,
     ).toBe('q');
   });
+
+  it('sends complete uploads of the sender in this chat, once (a retry with the same key may name them again)', () => {
+    const blob = (over: object) => ({
+      chatId: 'chat-1',
+      uploaderId: 'alice',
+      state: 'complete' as const,
+      ...over,
+    });
+    const decide = (over: object, cmd: Partial<SendMessage> = {}) =>
+      decideSend(
+        { ...command, attachments: ['b1'], ...cmd },
+        { members, messageId: 'm', attachments: new Map([['b1', blob(over)]]) },
+      );
+    expect(decide({}).attachments).toEqual(['b1']);
+    const refused = (over: object, cmd: Partial<SendMessage>, message: RegExp) =>
+      expect(() => decide(over, cmd)).toThrow(
+        expect.objectContaining({ code: 'VALIDATION_FAILED', message: expect.stringMatching(message) }),
+      );
+    refused({ uploaderId: 'bob' }, {}, /not a file you uploaded/);
+    refused({ chatId: 'chat-2' }, {}, /not a file you uploaded/);
+    refused({ state: 'removed' }, {}, /not a file you uploaded/);
+    refused({}, { attachments: ['b2'] }, /not a file you uploaded/);
+    refused({ state: 'uploading' }, {}, /not fully uploaded/);
+    refused({}, { attachments: ['b1', 'b1'] }, /twice/);
+    refused({ sentWith: { messageId: 'm0' } }, {}, /already sent/);
+    refused(
+      { sentWith: { messageId: 'm0', clientMessageId: 'key-other1' } },
+      { clientMessageId: 'key-12345678' },
+      /already sent/,
+    );
+    expect(
+      decide(
+        { sentWith: { messageId: 'm0', clientMessageId: 'key-12345678' } },
+        { clientMessageId: 'key-12345678' },
+      ).attachments,
+    ).toEqual(['b1']);
+  });
 });

@@ -16,15 +16,18 @@ import {
   type MessageDoc,
   type MessageReadModels,
 } from '../projections/timeline.projection.ts';
+import type { AttachmentSettings } from '../settings.ts';
+import { attachmentHandlers } from './attachment.handlers.ts';
 import { changeHandlers } from './change.handlers.ts';
 import type { OwnWrites } from './own-writes.ts';
 
-type Deps = Pick<Ports, 'clock' | 'ids'> & {
+type Deps = Pick<Ports, 'clock' | 'ids' | 'blobs'> & {
   store: Ports['bus'];
   models: MessageReadModels;
   projection: RunningProjection;
   /** Read-your-writes over every read model of the service. */
   written: OwnWrites;
+  attachmentSettings: AttachmentSettings;
 };
 
 export const messageRpcHandlers = (
@@ -39,6 +42,16 @@ export const messageRpcHandlers = (
   };
   const membersOf = async (chatId: string, afterChatPosition?: number) =>
     (await membershipOf(chatId, afterChatPosition))?.members ?? null;
+
+  /** Uploads completed a moment ago, perhaps through another replica, are caught up with once. */
+  const attachmentsNamed = async (ids: string[]) => {
+    const docs = await projection.readFresh(
+      'attachment',
+      () => models.attachments.getMany(ids),
+      (found) => found.length === new Set(ids).size,
+    );
+    return new Map(docs.map((doc) => [doc._id, doc]));
+  };
 
   /** The chat's membership, for one of its members; anyone else is told it does not exist. */
   const requireMember = async (chatId: string, userId: string) => {
@@ -89,9 +102,13 @@ export const messageRpcHandlers = (
       const original = replyTo
         ? await projection.readFresh('message', () => models.messages.get(replyTo), Boolean)
         : null;
+      const attachments = command.attachments?.length
+        ? await attachmentsNamed(command.attachments)
+        : undefined;
       const data = decideSend(command, {
         members,
         ...(replyTo && { replyToChat: original?.chat ?? null }),
+        ...(attachments && { attachments }),
         messageId: deps.ids.next(),
       });
       if (clientMessageId) {
@@ -168,6 +185,12 @@ export const messageRpcHandlers = (
       for (const { position } of positions) written.wrote(userId, position);
       return { marked: receipts.map(({ chatId, messageId }) => ({ chatId, messageId })) };
     },
+
+    ...attachmentHandlers({
+      ...deps,
+      settings: deps.attachmentSettings,
+      membersOf: (chatId) => membersOf(chatId),
+    }),
 
     async getMessage({ messageId }) {
       const doc = await projection.readFresh('message', () => models.messages.get(messageId), Boolean);

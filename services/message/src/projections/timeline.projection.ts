@@ -1,4 +1,5 @@
 import type {
+  AttachmentEvent,
   ChatEvent,
   MessageEvent,
   MessageSignature,
@@ -8,11 +9,18 @@ import type {
 } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
+import {
+  applyAttachmentEvent,
+  attachmentIndexes,
+  markSentAttachments,
+  type AttachmentDoc,
+} from './attachments.projection.ts';
 import { eraseMessageContent, type ContentLog } from './content-purge.ts';
 
 /**
  * The message service's read models: every chat's timeline, and chat membership learnt from
- * the chat context's events (the message service never reads the chat service's data).
+ * the chat context's events (the message service never reads the chat service's data), and the
+ * encrypted files sent with messages.
  */
 export interface MessageDoc {
   _id: string;
@@ -57,6 +65,7 @@ export type MessageReadModels = {
   messages: Collection<MessageDoc>;
   memberships: Collection<MembershipDoc>;
   receipts: Collection<ReceiptsDoc>;
+  attachments: Collection<AttachmentDoc>;
 };
 
 export const openMessageReadModels = async (readStore: ReadStore): Promise<MessageReadModels> => ({
@@ -66,6 +75,7 @@ export const openMessageReadModels = async (readStore: ReadStore): Promise<Messa
   ]),
   memberships: await readStore.collection<MembershipDoc>('message_memberships'),
   receipts: await readStore.collection<ReceiptsDoc>('message_receipt_settings'),
+  attachments: await readStore.collection<AttachmentDoc>('message_attachments', attachmentIndexes),
 });
 
 type MessageSent = Extract<MessageEvent, { type: 'MessageSent' }>;
@@ -129,15 +139,16 @@ export const timelineProjection = (
   log: ContentLog,
 ): ProjectionDefinition<MessageReadModels> => ({
   name: 'message_timeline',
-  contexts: ['message', 'chat', 'user'],
+  contexts: ['message', 'chat', 'user', 'attachment'],
   models,
-  async handle({ event: raw, position }, { messages, memberships, receipts }) {
-    const event = raw as MessageEvent | ChatEvent | UserEvent;
+  async handle({ event: raw, position }, { messages, memberships, receipts, attachments }) {
+    const event = raw as MessageEvent | ChatEvent | UserEvent | AttachmentEvent;
     switch (event.type) {
       case 'MessageSent': {
         const existing = await messages.get(event.data.messageId);
         if (existing?.deleted) return log.erase('message', [position]);
         await messages.put(messageDocOf(event, position, existing?.seenBy ?? {}));
+        await markSentAttachments(event, attachments);
         return;
       }
       case 'MessageEdited': {
@@ -232,6 +243,11 @@ export const timelineProjection = (
       case 'UserRegistrationCancelled':
       case 'KeyBackupStored':
       case 'KeysPublished':
+        return;
+      case 'AttachmentUploadStarted':
+      case 'AttachmentUploadCompleted':
+      case 'AttachmentRemoved':
+        await applyAttachmentEvent(event, attachments);
         return;
       default: {
         // Every event of the contexts followed is named above: a new one must be decided on.

@@ -68,6 +68,11 @@ export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<
     edit: notHere,
     remove: notHere,
     react: notHere,
+    startUpload: notHere,
+    uploadInProgress: notHere,
+    completeUpload: notHere,
+    cancelUpload: notHere,
+    readableBlob: notHere,
     async getMessage({ messageId }) {
       if (failures > 0) {
         failures -= 1;

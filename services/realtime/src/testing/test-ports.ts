@@ -22,6 +22,8 @@ const noBlobs: BlobStore = {
   put: unused('blobs'),
   get: unused('blobs'),
   delete: unused('blobs'),
+  list: unused('blobs'),
+  deleteFolder: unused('blobs'),
   close: async () => {},
 };
 const noRateLimits: RateLimits = {

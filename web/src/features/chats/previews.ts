@@ -10,6 +10,10 @@ const texts = new Map<string, string>();
 /** A preview this browser cannot read (no key for it here, or a damaged message). */
 export const unreadablePreview = 'Encrypted message';
 
+/** A message's line in the list: its text, or the files it carries when it has none. */
+export const previewText = (text: string, attachments: readonly { name: string }[] = []) =>
+  text.trim() || (attachments.length ? `📎 ${attachments.map((file) => file.name).join(', ')}` : '');
+
 export const knownPreview = (messageId: string) => texts.get(messageId);
 
 /** The sender's own text needs no decryption: it is remembered when sent. */
@@ -18,10 +22,14 @@ export const rememberPreview = (messageId: string, text: string) => void texts.s
 export const decryptPreview = async (message: MessageView, userId: string): Promise<string> => {
   const known = texts.get(message._id);
   if (known !== undefined) return known;
-  const { decryptedContent, readState } = await decryptForUser({ ...message, replyTo: null }, userId);
+  const { decryptedContent, readState, attachments } = await decryptForUser(
+    { ...message, replyTo: null },
+    userId,
+  );
   // The open chat says why a message cannot be read; a list row only that it cannot. That can
   // change (a key restored), so only a read text is kept.
   if (readState !== 'read') return unreadablePreview;
-  texts.set(message._id, decryptedContent);
-  return decryptedContent;
+  const preview = previewText(decryptedContent, attachments);
+  texts.set(message._id, preview);
+  return preview;
 };

@@ -37,6 +37,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       replyTo: body.replyTo ?? null,
       afterChatPosition: position,
       ...(body.clientMessageId && { clientMessageId: body.clientMessageId }),
+      ...(body.attachments?.length && { attachments: body.attachments }),
       ...(body.signature && { signature: body.signature }),
     });
     respond(res, 201, 'Message sent', { message, chat });
@@ -53,6 +54,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       encryptedKeys: body.encryptedKeys,
       replyTo: body.replyTo ?? null,
       ...(body.clientMessageId && { clientMessageId: body.clientMessageId }),
+      ...(body.attachments?.length && { attachments: body.attachments }),
       ...(body.signature && { signature: body.signature }),
     });
     respond(res, 201, 'Message sent', { message });

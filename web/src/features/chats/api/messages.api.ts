@@ -128,7 +128,7 @@ export const messagesApi = api.injectEndpoints({
 
     sendGroupMessage: build.mutation<
       { message: MessageView },
-      { chatId: string; payload: GroupPayload; clientMessageId: string }
+      { chatId: string; payload: GroupPayload & { attachments?: string[] }; clientMessageId: string }
     >({
       queryFn: ({ chatId, payload, clientMessageId }, { signal }, _extra, baseQuery) =>
         sendMessageOverHttp<{ message: MessageView }>(

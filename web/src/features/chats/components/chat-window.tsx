@@ -16,6 +16,9 @@ import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
 import { useTypingUsers } from '../hooks/use-typing-users.ts';
 import { chatTitle } from '../messages.model.ts';
 import { MuteButton } from '../notifications/mute-button.tsx';
+import { AttachmentPicker } from '../attachments/attachment-picker.tsx';
+import { UploadTray } from '../attachments/upload-tray.tsx';
+import { maxFilesPerMessage, useAttachmentUploads } from '../attachments/use-attachment-uploads.ts';
 import { ChatHeader } from './chat-header.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { FirstMessageSuggestion } from './first-message-suggestion.tsx';
@@ -48,6 +51,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const typingIds = useTypingUsers(chatId);
   const { keystroke, stop } = useTypingEmitter(chatId);
   const { send } = useSendMessage(chat);
+  const uploads = useAttachmentUploads(chatId);
   const { keys: contactKeys, recheck: recheckKeys } = useContactKeys(me._id, chat);
   const [verifying, setVerifying] = useState(false);
   useJoinChat(chatId);
@@ -67,7 +71,9 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
     stop();
     const replying = replyTo;
     setReplyTo(null);
-    const sent = await send(text, replying);
+    const files = await uploads.finish();
+    const sent = files !== null && (await send(text, replying, files));
+    if (sent) uploads.clear();
     if (!sent) setReplyTo((now) => now ?? replying);
     return sent;
   };
@@ -150,7 +156,15 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         <FirstMessageSuggestion name={chat.participants[0].username} onSend={(text) => void onSend(text)} />
       )}
       {replyTo && <ReplyBar message={replyTo} onClear={() => setReplyTo(null)} />}
-      <MessageComposer onSend={onSend} onKeystroke={keystroke} />
+      <UploadTray uploads={uploads} />
+      <MessageComposer
+        onSend={onSend}
+        onKeystroke={keystroke}
+        canSendEmpty={uploads.items.length > 0}
+        accessory={
+          <AttachmentPicker onPick={uploads.add} disabled={uploads.items.length >= maxFilesPerMessage} />
+        }
+      />
     </div>
   );
 };

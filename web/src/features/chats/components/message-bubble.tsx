@@ -8,6 +8,7 @@ import { noKeyHereText } from '../../../lib/read-state.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
 import { canChangeForEveryone } from '../message-changes.ts';
 import { replyPreview } from '../messages.model.ts';
+import { AttachmentList } from '../attachments/attachment-view.tsx';
 import { MessageActionsMenu } from './message-actions-menu.tsx';
 import { ForwardDialog } from './forward-dialog.tsx';
 import { MessageEditForm } from './message-edit-form.tsx';
@@ -105,6 +106,7 @@ export const MessageBubble = memo(function MessageBubble({
             {quoted.length > replyPreview(quoted).length ? '…' : ''}
           </blockquote>
         )}
+        {message.attachments && !message.deleted && <AttachmentList attachments={message.attachments} />}
         {editing ? (
           <MessageEditForm
             initial={message.decryptedContent}
@@ -116,7 +118,7 @@ export const MessageBubble = memo(function MessageBubble({
             }}
           />
         ) : (
-          <MessageText message={message} />
+          (message.decryptedContent || !message.attachments) && <MessageText message={message} />
         )}
         <span className="message__meta">
           {message.editedAt && !message.deleted && <span className="message__edited">edited</span>}

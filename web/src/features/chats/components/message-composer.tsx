@@ -1,17 +1,26 @@
-import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { SendIcon } from '../../../components/icons.tsx';
 
 interface MessageComposerProps {
   /** Resolves true once the message is sent (or safely queued to be sent). */
   onSend: (text: string) => Promise<boolean>;
   onKeystroke: () => void;
+  /** Beside the input: the attach button. */
+  accessory?: ReactNode;
+  /** Files are waiting to be sent: a message without text may go. */
+  canSendEmpty?: boolean;
 }
 
 /**
  * The message box: Enter sends, Shift+Enter starts a new line, empty or blank text does nothing.
  * It grows with its text up to six lines (its CSS `max-height`), then scrolls.
  */
-export const MessageComposer = ({ onSend, onKeystroke }: MessageComposerProps) => {
+export const MessageComposer = ({
+  onSend,
+  onKeystroke,
+  accessory,
+  canSendEmpty = false,
+}: MessageComposerProps) => {
   const [text, setText] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
 
@@ -24,7 +33,7 @@ export const MessageComposer = ({ onSend, onKeystroke }: MessageComposerProps) =
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
-    if (!text.trim()) return;
+    if (!text.trim() && !canSendEmpty) return;
     const sending = text;
     setText('');
     // On failure the text comes back, unless the user already typed something new.
@@ -41,6 +50,7 @@ export const MessageComposer = ({ onSend, onKeystroke }: MessageComposerProps) =
 
   return (
     <form className="composer" onSubmit={(e) => void submit(e)}>
+      {accessory}
       <textarea
         ref={input}
         className="composer__input"

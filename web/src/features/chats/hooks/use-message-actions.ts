@@ -1,5 +1,6 @@
 import { current } from '@reduxjs/toolkit';
 import type { ChatView, PublicUser } from '@veil/contracts';
+import { encodeMessageContent } from '@veil/crypto';
 import { useCallback, useMemo, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { errorText } from '../../../lib/api-error.ts';
@@ -82,7 +83,9 @@ export const useMessageActions = (
     () => ({
       edit: (message, text) =>
         guarded('Could not edit the message', async () => {
-          const { message: stored } = await sealForMembers(text, (payload) =>
+          // The message's files stay with it: they are part of what is sealed again.
+          const sealedText = encodeMessageContent({ text, attachments: message.attachments ?? [] });
+          const { message: stored } = await sealForMembers(sealedText, (payload) =>
             editMessage({ messageId: message._id, payload }).unwrap(),
           );
           const { content, iv, encryptedKeys, editedAt = new Date().toISOString() } = stored;

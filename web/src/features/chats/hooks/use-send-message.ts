@@ -1,4 +1,5 @@
 import type { ChatView } from '@veil/contracts';
+import type { AttachmentRef } from '@veil/crypto';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { useQueueMessage } from '../outbox/use-outbox.ts';
 
@@ -9,11 +10,19 @@ import { useQueueMessage } from '../outbox/use-outbox.ts';
 export const useSendMessage = (chat: ChatView | undefined) => {
   const queue = useQueueMessage();
 
-  /** Resolves true once queued; empty text or no recipient does nothing (spec section 5). */
-  const send = async (text: string, replyTo: DisplayMessage | null): Promise<boolean> => {
+  /**
+   * Resolves true once queued; empty text without files, or no recipient, does nothing (spec
+   * section 5). Files travel inside the ciphertext (their keys, names and types) and by blob id
+   * beside it, so the server keeps them.
+   */
+  const send = async (
+    text: string,
+    replyTo: DisplayMessage | null,
+    attachments: AttachmentRef[] = [],
+  ): Promise<boolean> => {
     const recipientId = chat && !chat.isGroupChat ? chat.participants[0]?._id : undefined;
-    if (!chat || !text.trim() || (!chat.isGroupChat && !recipientId)) return false;
-    queue(chat._id, text, replyTo);
+    if (!chat || (!text.trim() && !attachments.length) || (!chat.isGroupChat && !recipientId)) return false;
+    queue(chat._id, text, replyTo, attachments);
     return true;
   };
 

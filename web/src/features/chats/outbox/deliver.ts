@@ -1,5 +1,6 @@
 import { current } from '@reduxjs/toolkit';
 import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contracts';
+import { encodeMessageContent, type AttachmentRef } from '@veil/crypto';
 import type { useAppDispatch } from '../../../app/hooks.ts';
 import { encryptForGroup, encryptForIndividual, type DisplayMessage } from '../../../lib/crypto.ts';
 import { messagingApi } from '../../../lib/messaging.api.ts';
@@ -10,7 +11,7 @@ import { messagesApi } from '../api/messages.api.ts';
 import { rememberOwnMessage } from '../api/unread.api.ts';
 import { withHeldReceipts } from '../held-receipts.ts';
 import { mergeMessages } from '../messages.model.ts';
-import { rememberPreview } from '../previews.ts';
+import { previewText, rememberPreview } from '../previews.ts';
 import type { OutboxItem } from './outbox.slice.ts';
 
 type AppDispatch = ReturnType<typeof useAppDispatch>;
@@ -37,6 +38,10 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
     chatsApi.endpoints.getChatById.initiate(item.chatId, { subscribe: false }),
   ).unwrap();
   const replyTo = item.replyTo?._id;
+  const attachments = item.attachments ?? [];
+  // Files travel inside the ciphertext (their keys, names and types) and by blob id beside it.
+  const plaintext = encodeMessageContent({ text: item.text, attachments });
+  const files = attachments.length ? { attachments: attachments.map((file) => file.blobId) } : {};
 
   /**
    * Group keys are wrapped for every current member (read again once if the server says the
@@ -44,7 +49,10 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
    */
   const sendToGroup = async (): Promise<Sent> => {
     const attempt = async (members: ChatView['participants']): Promise<Sent> => {
-      const payload = await encryptForGroup(item.text, [...members.map((p) => p._id), me._id], replyTo);
+      const payload = {
+        ...(await encryptForGroup(plaintext, [...members.map((p) => p._id), me._id], replyTo)),
+        ...files,
+      };
       const { clientMessageId } = item;
       const receipt =
         (await sendOverSocket({ chatId: chat._id, ...payload, clientMessageId })) ??
@@ -62,7 +70,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   };
 
   const sendToPerson = async (recipientId: string): Promise<Sent> => {
-    const payload = await encryptForIndividual(item.text, me._id, recipientId, replyTo);
+    const payload = { ...(await encryptForIndividual(plaintext, me._id, recipientId, replyTo)), ...files };
     const encrypted = {
       content: payload.encryptedMessage,
       iv: payload.iv,
@@ -80,6 +88,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
         encryptedKeys: encrypted.encryptedKeys,
         replyTo: payload.replyTo,
         clientMessageId,
+        ...files,
       })) ??
       receiptOf(
         (
@@ -94,7 +103,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   const recipientId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
   if (!chat.isGroupChat && !recipientId) throw new Error('This chat has nobody to send to');
   const sent = chat.isGroupChat ? await sendToGroup() : await sendToPerson(recipientId!);
-  remember(dispatch, me, chat._id, sent, item.text, item.replyTo);
+  remember(dispatch, me, chat._id, sent, item.text, item.replyTo, attachments);
 };
 
 /** The sender's own copy: built from what it sent, so nothing is decrypted again. */
@@ -105,6 +114,7 @@ const remember = (
   { encrypted, receipt }: Sent,
   text: string,
   replyTo: DisplayMessage | null,
+  attachments: AttachmentRef[],
 ) => {
   const display: DisplayMessage = {
     ...encrypted,
@@ -116,13 +126,14 @@ const remember = (
     decryptedContent: text,
     readState: 'read',
     reactionTexts: {},
+    ...(attachments.length && { attachments }),
   };
   dispatch(
     messagesApi.util.updateQueryData('getMessages', { chatId, userId: me._id }, (draft) => {
       draft.messages = mergeMessages(current(draft).messages, withHeldReceipts([display]));
     }),
   );
-  rememberPreview(receipt._id, text);
+  rememberPreview(receipt._id, previewText(text, attachments));
   dispatch(
     rememberOwnMessage(me._id, {
       ...encrypted,

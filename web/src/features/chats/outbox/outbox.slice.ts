@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { AttachmentRef } from '@veil/crypto';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 
 /**
@@ -12,6 +13,8 @@ export interface OutboxItem {
   chatId: string;
   text: string;
   replyTo: DisplayMessage | null;
+  /** Files already uploaded (encrypted) for this message: their keys go inside its ciphertext. */
+  attachments?: AttachmentRef[];
   queuedAt: string;
   status: 'sending' | 'failed';
   error?: string;

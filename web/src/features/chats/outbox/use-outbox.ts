@@ -4,6 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import type { RootState } from '../../../app/store.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
+import type { AttachmentRef } from '@veil/crypto';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { sendFailureText } from '../../../lib/send-errors.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
@@ -115,13 +116,14 @@ export const useOutboxRunner = () => {
 export const useQueueMessage = () => {
   const dispatch = useAppDispatch();
   return useCallback(
-    (chatId: string, text: string, replyTo: DisplayMessage | null) => {
+    (chatId: string, text: string, replyTo: DisplayMessage | null, attachments: AttachmentRef[] = []) => {
       const item: OutboxItem = {
         // One key per message, kept across all its attempts: the server stores it once.
         clientMessageId: crypto.randomUUID(),
         chatId,
         text,
         replyTo,
+        ...(attachments.length && { attachments }),
         queuedAt: new Date().toISOString(),
         status: 'sending',
       };

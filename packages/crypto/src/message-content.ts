@@ -1,0 +1,77 @@
+import type { AttachmentKey } from './attachment.ts';
+
+/**
+ * What a message's plaintext holds. Version 1 (the spec's) is the text alone. Version 2 adds
+ * attachments: the plaintext is a marker line, `\u0000veil:2\n`, followed by JSON. A text
+ * without the marker is read as version 1, so every message sent before attachments still
+ * reads; a text that itself starts with NUL is always sent as version 2, so it cannot be
+ * mistaken for the marker.
+ */
+export interface AttachmentThumbnail {
+  /** A small JPEG made in the sender's browser, base64. */
+  jpeg: string;
+  width: number;
+  height: number;
+}
+
+export interface AttachmentRef extends AttachmentKey {
+  /** The opaque id the server stores the encrypted chunks under. */
+  blobId: string;
+  name: string;
+  /** The MIME type the sender's browser gave the file ('' when unknown). */
+  type: string;
+  thumbnail?: AttachmentThumbnail;
+}
+
+export interface MessageContent {
+  text: string;
+  attachments: AttachmentRef[];
+}
+
+const marker = '\u0000veil:2\n';
+
+export const encodeMessageContent = ({ text, attachments }: MessageContent): string =>
+  attachments.length === 0 && !text.startsWith('\u0000')
+    ? text
+    : `${marker}${JSON.stringify({ text, attachments })}`;
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isSize = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+const thumbnailOf = (value: unknown): AttachmentThumbnail | undefined => {
+  const t = value as Partial<AttachmentThumbnail> | undefined;
+  return t && isString(t.jpeg) && isSize(t.width) && isSize(t.height)
+    ? { jpeg: t.jpeg, width: t.width, height: t.height }
+    : undefined;
+};
+
+const attachmentOf = (value: unknown): AttachmentRef | null => {
+  const a = value as Partial<AttachmentRef> | null;
+  if (!a || !isString(a.blobId) || !isString(a.key) || !isString(a.noncePrefix) || !isSize(a.size))
+    return null;
+  const thumbnail = thumbnailOf(a.thumbnail);
+  return {
+    blobId: a.blobId,
+    key: a.key,
+    noncePrefix: a.noncePrefix,
+    size: a.size,
+    name: isString(a.name) ? a.name : 'file',
+    type: isString(a.type) ? a.type : '',
+    ...(thumbnail && { thumbnail }),
+  };
+};
+
+/** Reads a decrypted plaintext of either version; a version 2 body that does not parse reads as its raw text. */
+export const decodeMessageContent = (plaintext: string): MessageContent => {
+  if (!plaintext.startsWith(marker)) return { text: plaintext, attachments: [] };
+  try {
+    const body = JSON.parse(plaintext.slice(marker.length)) as { text?: unknown; attachments?: unknown };
+    const attachments = Array.isArray(body.attachments) ? body.attachments.map(attachmentOf) : [];
+    return {
+      text: isString(body.text) ? body.text : '',
+      attachments: attachments.filter((a): a is AttachmentRef => a !== null),
+    };
+  } catch {
+    return { text: plaintext.slice(marker.length), attachments: [] };
+  }
+};

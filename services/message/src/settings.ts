@@ -1,0 +1,22 @@
+/** The message service's attachment rules, from configuration (README, "Configuration"). */
+export interface AttachmentSettings {
+  /** The largest file, in bytes of the file itself (its encrypted size is 16 bytes per 256 KiB more). */
+  maxFileBytes: number;
+  /** Encrypted bytes one user may keep stored, sent or not. */
+  quotaBytes: number;
+  /** An upload no message was sent with is removed this long after it started. */
+  graceSeconds: number;
+  /** How often the service looks for such uploads. */
+  sweepIntervalSeconds: number;
+}
+
+export interface MessageSettings {
+  attachments: AttachmentSettings;
+}
+
+export const defaultAttachmentSettings: AttachmentSettings = {
+  maxFileBytes: 100 * 1024 * 1024,
+  quotaBytes: 2 * 1024 * 1024 * 1024,
+  graceSeconds: 24 * 60 * 60,
+  sweepIntervalSeconds: 15 * 60,
+};

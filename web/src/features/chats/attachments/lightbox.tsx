@@ -1,0 +1,61 @@
+import type { AttachmentRef } from '@veil/crypto';
+import { useEffect, useId, useState } from 'react';
+import { ModalDialog } from '../../../components/modal-dialog.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { errorText } from '../../../lib/api-error.ts';
+import { decryptAttachment } from './download-file.ts';
+
+/**
+ * The full image, video or audio, decrypted in the browser, in a modal dialog: Escape or Close
+ * closes it and focus goes back to what opened it (the dialog element restores it).
+ */
+export const Lightbox = ({ attachment, onClose }: { attachment: AttachmentRef; onClose: () => void }) => {
+  const titleId = useId();
+  const [url, setUrl] = useState<string | null>(null);
+  const [progress, setProgress] = useState(0);
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    const controller = new AbortController();
+    let made: string | null = null;
+    decryptAttachment(attachment, setProgress, controller.signal).then(
+      (blob) => {
+        made = URL.createObjectURL(blob);
+        setUrl(made);
+      },
+      (failure: unknown) =>
+        !controller.signal.aborted && setError(errorText(failure) || 'This file could not be opened'),
+    );
+    return () => {
+      controller.abort();
+      if (made) URL.revokeObjectURL(made);
+    };
+  }, [attachment]);
+
+  const kind = attachment.type.split('/')[0];
+  return (
+    <ModalDialog labelledBy={titleId} onClose={onClose} className="panel lightbox">
+      <div className="lightbox__header">
+        <h2 id={titleId} className="lightbox__title">
+          {attachment.name}
+        </h2>
+        <button type="button" className="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {error ? (
+        <p className="form__error" role="alert">
+          {error}
+        </p>
+      ) : !url ? (
+        <Spinner label={`Decrypting ${Math.floor(progress * 100)} %`} />
+      ) : kind === 'video' ? (
+        <video className="lightbox__media" src={url} controls autoPlay />
+      ) : kind === 'audio' ? (
+        <audio className="lightbox__media" src={url} controls autoPlay />
+      ) : (
+        <img className="lightbox__media" src={url} alt={attachment.name} data-testid="lightbox-image" />
+      )}
+    </ModalDialog>
+  );
+};
