@@ -31,7 +31,6 @@ describe('link a browser by code (browser)', { timeout: 180_000 }, () => {
     const home = await veilWeb().newPage();
     const name = uniqueName(prefix);
     await register(home, name, password, undefined, { skip: true });
-    await login(home, name, password);
     await sayHi(home, contact.name);
     await messageWithText(home, `Hi ${contact.name}`).waitFor();
     await openChat(contact.page, name);

@@ -123,6 +123,10 @@ export const attachmentHandlers = (deps: Deps): RpcImplementation<typeof attachm
       await appendAndApply(
         newEvent(deps, 'AttachmentRemoved', attachmentStreamId(blobId), { blobId, reason: 'cancelled' }),
       );
+      // A chunk stored while the cancel was on its way passed its check before the removal was
+      // applied; from now on every chunk's check fails (and removes it), so one more pass
+      // leaves nothing behind.
+      await deps.blobs.deleteFolder(attachmentFolder(blobId));
       return {};
     },
 
