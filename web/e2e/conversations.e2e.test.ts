@@ -72,6 +72,7 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
 
     await sayHi(alice.page, bobName);
     await bob.goto('/users');
+    await expect.poll(() => bob.title(), { timeout: 10_000 }).toBe('(1) Users · Veil');
     for (const text of ['first line\nsecond line', 'two', 'three']) await sendMessage(alice.page, text);
     await messageWithText(alice.page, 'three').waitFor();
     // The tab's title and icon carry the total on every page.

@@ -48,14 +48,15 @@ export const unreadApi = api.injectEndpoints({
           if (userId === myId) refetch();
         };
         const socket = getSocket();
-        // What arrived while the socket was down (or not yet up) comes from the server.
-        const stopOnConnect = onSocketConnect(refetch);
+        let connectedBefore = socket.connected;
+        const stopOnConnect = onSocketConnect(() => {
+          if (connectedBefore) refetch();
+          connectedBefore = true;
+        });
         try {
           await cacheDataLoaded;
           socket.on('message received', onMessage);
           socket.on('update seen', onSeen);
-          // A message delivered while the first answer was on its way reached no listener.
-          refetch();
         } catch {
           // removed before it loaded
         }
