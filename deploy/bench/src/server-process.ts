@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { embeddedEnv } from '@veil/test-env';
 
 /**
  * A server under test in a process of its own (Veil, or the relay it is compared with), so the
@@ -11,14 +12,6 @@ export interface ServerProcess {
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
-
-/**
- * Veil picks its adapters by which of these are set: a server gets them only from its caller
- * (the cluster passes its own), never from the environment the bench or test runner has.
- */
-const runModeVariables = ['NATS_URL', 'REDIS_URL', 'MONGODB_URL', 'S3_ENDPOINT'];
-const inheritedEnv = () =>
-  Object.fromEntries(Object.entries(process.env).filter(([name]) => !runModeVariables.includes(name)));
 
 const isReady = async (url: string) => {
   try {
@@ -46,7 +39,7 @@ export const spawnServer = async (
     ],
     {
       cwd: repoRoot,
-      env: { ...inheritedEnv(), ...env },
+      env: { ...embeddedEnv(), ...env },
       stdio: ['ignore', process.env.BENCH_STDOUT ? 'inherit' : 'ignore', 'inherit'],
     },
   );

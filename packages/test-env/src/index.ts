@@ -48,5 +48,6 @@ export const uniquePrefix = (tag: string): string => {
   return `${tag}${randomBytes(8).toString('hex')}`;
 };
 
+export { embeddedEnv } from './embedded-env.ts';
 export { freePort, freePortBlock } from './free-port.ts';
 export { deleteRedisKeysUnder } from './redis-keys.ts';

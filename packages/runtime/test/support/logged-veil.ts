@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { embeddedEnv } from '@veil/test-env';
 
 /** One JSON log line of a Veil process. */
 export type LogEntry = Record<string, unknown> & { msg?: string; service?: string; traceId?: string };
@@ -23,9 +24,7 @@ const veilEntry = path.resolve(import.meta.dirname, '../../src/bin/veil.ts');
  */
 export const startLoggedVeil = async (env: Record<string, string> = {}): Promise<LoggedVeil> => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-logged-'));
-  // Embedded, whatever the test runner's environment names: the run mode is chosen by NATS_URL's
-  // and REDIS_URL's presence.
-  const { LOG_FORMAT: _format, NATS_URL: _nats, REDIS_URL: _redis, ...inherited } = process.env;
+  const { LOG_FORMAT: _format, ...inherited } = embeddedEnv();
   const child = spawn(process.execPath, [veilEntry], {
     env: {
       ...inherited,
