@@ -100,11 +100,20 @@ export {
   type Identity,
 } from './safety-number.ts';
 export {
+  checkMessageSignature,
   directChatRef,
+  messageActionSignatureBytes,
   messageSignatureBytes,
+  sealedFor,
   signMessage,
+  signingKeyAt,
   verifyMessageSignature,
+  type MessageActionKind,
+  type Signed,
+  type SignatureFailure,
+  type SignatureVerdict,
   type SignedMessage,
+  type SignedMessageAction,
 } from './message-signature.ts';
 export {
   attachmentChunkBytes,

@@ -1,5 +1,6 @@
 import { base64ToBytes, bytesToBase64 } from './base64.ts';
 import { sha256Hex, utf8 } from './digest.ts';
+import type { KeyLogEntry } from './key-log.ts';
 import { importSigningPublicKeySpkiBase64 } from './signing-key.ts';
 
 /**
@@ -34,16 +35,46 @@ export const directChatRef = (userA: string, userB: string): string =>
 const ecdsaSha256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 
 /**
+ * What a later action on a message is: a new text, a deletion for everyone, or a reaction (its
+ * emoji sealed like a message; a removed reaction has nothing sealed).
+ */
+export type MessageActionKind = 'edit' | 'delete' | 'reaction';
+
+/** An action on a message, signed by whoever takes it (the sender for an edit or a deletion). */
+export interface SignedMessageAction {
+  kind: MessageActionKind;
+  /** The id of the message acted on. */
+  target: string;
+  /** The chat, named as for a message (`directChatRef` for a one-to-one chat). */
+  chat: string;
+  /** Who takes the action. */
+  senderId: string;
+  /** When they took it (ISO 8601), as their clock says. */
+  createdAt: string;
+  /** The new text (an edit) or the emoji (a reaction), sealed for the chat's members; null: none. */
+  sealed: { ciphertext: string; iv: string; encryptedKeys: Readonly<Record<string, string>> } | null;
+}
+
+/** The member ids (sorted, comma-separated) and the SHA-256 of their sorted `id:wrappedKey` lines. */
+const keyMapFields = async (encryptedKeys: Readonly<Record<string, string>>): Promise<[string, string]> => {
+  const members = Object.keys(encryptedKeys).sort();
+  const wrappedKeys = await sha256Hex(utf8(members.map((id) => `${id}:${encryptedKeys[id]}`).join('\n')));
+  return [members.join(','), wrappedKeys];
+};
+
+const encodeFields = (fields: readonly unknown[]): Uint8Array<ArrayBuffer> => {
+  if (fields.some((field) => typeof field !== 'string' || /[\r\n]/.test(field)))
+    throw new TypeError('A signed message field is missing or holds a line break');
+  return utf8(fields.join('\n'));
+};
+
+/**
  * One field a line, in a fixed order; the member ids sorted, and a SHA-256 over the sorted
  * `id:wrappedKey` lines, so the encoding does not depend on the order of a JSON object's keys.
  * No field may contain a line break (ids and base64 cannot; anything else is refused).
  */
-export const messageSignatureBytes = async (message: SignedMessage): Promise<Uint8Array<ArrayBuffer>> => {
-  const members = Object.keys(message.encryptedKeys).sort();
-  const wrappedKeys = await sha256Hex(
-    utf8(members.map((id) => `${id}:${message.encryptedKeys[id]}`).join('\n')),
-  );
-  const fields = [
+export const messageSignatureBytes = async (message: SignedMessage): Promise<Uint8Array<ArrayBuffer>> =>
+  encodeFields([
     'veil message signature 1',
     message.ciphertext,
     message.iv,
@@ -52,18 +83,52 @@ export const messageSignatureBytes = async (message: SignedMessage): Promise<Uin
     message.clientMessageId,
     message.replyTo ?? '-',
     message.createdAt,
-    members.join(','),
-    wrappedKeys,
-  ];
-  if (fields.some((field) => typeof field !== 'string' || /[\r\n]/.test(field)))
-    throw new TypeError('A signed message field is missing or holds a line break');
-  return utf8(fields.join('\n'));
+    ...(await keyMapFields(message.encryptedKeys)),
+  ]);
+
+/**
+ * An action's encoding: its own first line (so no action's signature can pass as a message's,
+ * nor one kind's as another's), the kind and the message it acts on, then the message fields
+ * that apply to it (`-` for what an action has not: a deletion seals nothing).
+ */
+export const messageActionSignatureBytes = async (
+  action: SignedMessageAction,
+): Promise<Uint8Array<ArrayBuffer>> =>
+  encodeFields([
+    'veil message action signature 1',
+    action.kind,
+    action.target,
+    action.chat,
+    action.senderId,
+    action.createdAt,
+    action.sealed?.ciphertext ?? '-',
+    action.sealed?.iv ?? '-',
+    ...(action.sealed ? await keyMapFields(action.sealed.encryptedKeys) : ['-', '-']),
+  ]);
+
+/** A message or an action on one: both are signed the same way, over their own encodings. */
+export type Signed = SignedMessage | SignedMessageAction;
+const isAction = (signed: Signed): signed is SignedMessageAction => 'kind' in signed;
+const signedBytes = (signed: Signed) =>
+  isAction(signed) ? messageActionSignatureBytes(signed) : messageSignatureBytes(signed);
+
+// Opening a chat verifies many messages of a few senders: each sender's key is imported once.
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+const importVerifyKey = (spki: string): Promise<CryptoKey> => {
+  let key = importedKeys.get(spki);
+  if (!key) {
+    if (importedKeys.size >= 256) importedKeys.clear();
+    key = importSigningPublicKeySpkiBase64(spki);
+    key.catch(() => importedKeys.delete(spki));
+    importedKeys.set(spki, key);
+  }
+  return key;
 };
 
 /** Signs a message with the sender's (non-extractable) signing key; resolves the base64 signature. */
-export const signMessage = async (signingKey: CryptoKey, message: SignedMessage): Promise<string> =>
+export const signMessage = async (signingKey: CryptoKey, message: Signed): Promise<string> =>
   bytesToBase64(
-    new Uint8Array(await crypto.subtle.sign(ecdsaSha256, signingKey, await messageSignatureBytes(message))),
+    new Uint8Array(await crypto.subtle.sign(ecdsaSha256, signingKey, await signedBytes(message))),
   );
 
 /**
@@ -72,15 +137,82 @@ export const signMessage = async (signingKey: CryptoKey, message: SignedMessage)
  */
 export const verifyMessageSignature = async (
   signingPublicKey: string,
-  message: SignedMessage,
+  message: Signed,
   signature: string,
 ): Promise<boolean> => {
   try {
-    const key = await importSigningPublicKeySpkiBase64(signingPublicKey);
+    const key = await importVerifyKey(signingPublicKey);
     const bytes = base64ToBytes(signature);
     if (bytes.length !== 64) return false;
-    return await crypto.subtle.verify(ecdsaSha256, key, bytes, await messageSignatureBytes(message));
+    return await crypto.subtle.verify(ecdsaSha256, key, bytes, await signedBytes(message));
   } catch {
     return false;
   }
+};
+
+/** The signing key the key log names at `time` (the newest entry not after it), or null: none yet. */
+export const signingKeyAt = (log: readonly KeyLogEntry[], time: string): string | null => {
+  const at = Date.parse(time);
+  let key: string | null = null;
+  for (const entry of log) {
+    if (Date.parse(entry.at) > at) break;
+    key = entry.signingKey;
+  }
+  return key;
+};
+
+/**
+ * Why a message (or an action) is not shown as its sender's:
+ * - `unsigned`: no signature, though the sender had a signing key at the time;
+ * - `no-signing-key`: a signature, though the sender had no signing key at the time;
+ * - `replaced-key`: signed with a key of the sender's that the key log had replaced by then;
+ * - `bad-signature`: the signature does not hold for what is shown (a field changed: the text,
+ *   the chat, the sender, the time, the readers or their keys), or it is not the sender's.
+ */
+export type SignatureFailure = 'unsigned' | 'no-signing-key' | 'replaced-key' | 'bad-signature';
+
+export type SignatureVerdict =
+  | { status: 'verified' }
+  /** Unsigned, from before the sender had a signing key: shown as sent before messages were signed. */
+  | { status: 'legacy' }
+  | { status: 'failed'; reason: SignatureFailure };
+
+/**
+ * Checks a message as it appears (its fields rebuilt from where it is shown, not from what it
+ * claims) against the sender's key log (already checked with `checkKeyLog`), at `at`: the time
+ * the message was stored. The rule for unsigned messages: before the sender's first signing key
+ * they are history from before signatures; from then on, a missing signature is a failure.
+ */
+export const checkMessageSignature = async (
+  log: readonly KeyLogEntry[],
+  at: string,
+  signed: Signed,
+  signature: string | undefined,
+): Promise<SignatureVerdict> => {
+  const key = signingKeyAt(log, at);
+  if (!signature) return key ? { status: 'failed', reason: 'unsigned' } : { status: 'legacy' };
+  if (!key) return { status: 'failed', reason: 'no-signing-key' };
+  if (await verifyMessageSignature(key, signed, signature)) return { status: 'verified' };
+  const earlier = new Set(log.map((entry) => entry.signingKey).filter((k): k is string => !!k && k !== key));
+  for (const old of earlier)
+    if (await verifyMessageSignature(old, signed, signature))
+      return { status: 'failed', reason: 'replaced-key' };
+  return { status: 'failed', reason: 'bad-signature' };
+};
+
+/**
+ * Who a key map seals a message for, against who should read it: the chat's members when it was
+ * sent. `missing`: members left out; `strangers`: ids that are not members.
+ */
+export const sealedFor = (
+  encryptedKeys: Readonly<Record<string, string>>,
+  members: readonly string[],
+): { sealed: string[]; missing: string[]; strangers: string[] } => {
+  const sealed = Object.keys(encryptedKeys).sort();
+  const expected = new Set(members);
+  return {
+    sealed,
+    missing: [...expected].filter((id) => !(id in encryptedKeys)).sort(),
+    strangers: sealed.filter((id) => !expected.has(id)),
+  };
 };

@@ -2,6 +2,7 @@ import { attachmentCases } from './attachment.suite.ts';
 import type { PassphraseUnlock, RecoveryKeyUnlock } from '../src/index.ts';
 import { assert, rejects, type CryptoCase, type CryptoModule } from './suite-kit.ts';
 import { identityCases } from './identity.suite.ts';
+import { signatureCases } from './signature.suite.ts';
 
 /**
  * The crypto cases, written once and run in every runtime (jose's approach): the module under
@@ -33,6 +34,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
 
   return [
     ...identityCases(c),
+    ...signatureCases(c),
     {
       name: 'generates RSA-OAEP 2048-bit keys with exponent 65537 and SHA-256',
       async run() {
