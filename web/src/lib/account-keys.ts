@@ -1,3 +1,4 @@
+import { forgetKeyLogs } from './key-logs.ts';
 import {
   exportPrivateKeyJwk,
   importPrivateKeyJwk,
@@ -189,5 +190,6 @@ export const removeAccountKeys = async (userId: string): Promise<void> => {
 /** Drops the keys held in memory (logout); the stored ones stay. */
 export const forgetLoadedKeys = (): void => {
   loaded.clear();
+  forgetKeyLogs();
   published = null;
 };

@@ -10,8 +10,10 @@ import {
   type IndividualPayload,
 } from '@veil/crypto';
 import { accountKeyRing, publishedAccountKey } from './account-keys.ts';
+import { verifyMessage, type ChatContext, type Verification } from './message-verification.ts';
 import { fetchPublishedKey } from './public-key-api.ts';
 import { readStateTexts, unreadableState, type ReadState } from './read-state.ts';
+import { unverifiedText } from './signature-texts.ts';
 
 /**
  * The web client's use of @veil/crypto: which keys to use for what. No cryptography is written
@@ -30,6 +32,8 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
   reactionTexts: Record<string, string>;
   /** Files sent with it (their keys were inside the ciphertext); absent: none. */
   attachments?: AttachmentRef[];
+  /** Its sender's signature and who it was sealed for, as checked here; absent: not checked. */
+  verification?: Verification;
 }
 
 /** Ciphertext with its iv and wrapped keys: a message's text, an edit, a reaction. */
@@ -101,20 +105,42 @@ export const readReactionsForUser = async (
   return Object.fromEntries(read.flat());
 };
 
-/** Decrypts a message (and the message it replies to) for `userId` with the account's keys in this browser. */
-export const decryptForUser = async (message: MessageView, userId: string): Promise<DisplayMessage> => {
+/**
+ * Decrypts a message (and the message it replies to) for `userId` with the account's keys in this
+ * browser. Given where it is shown (`context`), it is verified too, and a message whose signature
+ * does not hold shows why instead of its text (and without its files).
+ */
+export const decryptForUser = async (
+  message: MessageView,
+  userId: string,
+  context?: ChatContext,
+): Promise<DisplayMessage> => {
   // A message deleted for everyone has no ciphertext left: nothing to read.
-  const [read, replyTo, reactionTexts] = await Promise.all([
+  const [read, replyTo, reactionTexts, verification] = await Promise.all([
     message.deleted
       ? { decryptedContent: '', readState: 'read' as const }
       : readSealedForUser(message, message.createdAt, userId),
     message.replyTo ? decryptForUser({ ...message.replyTo, replyTo: null }, userId) : Promise.resolve(null),
     readReactionsForUser(message.reactions, userId),
+    context && !message.deleted ? verifyMessage(message, context, userId) : undefined,
   ]);
-  return { ...message, seenBy: { ...message.seenBy }, ...read, replyTo, reactionTexts };
+  const shown =
+    verification?.status === 'failed'
+      ? { decryptedContent: unverifiedText(verification.reason), readState: 'unverified' as const }
+      : read;
+  return {
+    ...message,
+    seenBy: { ...message.seenBy },
+    ...shown,
+    replyTo,
+    reactionTexts,
+    ...(verification && { verification }),
+  };
 };
 
 export const decryptAllForUser = (
   messages: readonly MessageView[],
   userId: string,
-): Promise<DisplayMessage[]> => Promise.all(messages.map((message) => decryptForUser(message, userId)));
+  context?: ChatContext,
+): Promise<DisplayMessage[]> =>
+  Promise.all(messages.map((message) => decryptForUser(message, userId, context)));

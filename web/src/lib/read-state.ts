@@ -1,4 +1,5 @@
 import { FAILED_TO_DECRYPT, type MessageReading } from '@veil/crypto';
+import { signatureTexts } from './signature-texts.ts';
 
 /**
  * Why a message cannot be read here, in words the reader can act on, instead of one
@@ -7,8 +8,10 @@ import { FAILED_TO_DECRYPT, type MessageReading } from '@veil/crypto';
  *    current key is not here either: restoring it (from the backup) would make it readable.
  *  - `key-reset`: sealed for a key the account had before its current one was published.
  *  - `unreadable`: damaged, or not meant for this reader: the spec's "[Failed to decrypt]".
+ *  - `unverified`: its sender's signature does not hold (`message-verification.ts`): never shown
+ *    as its sender's text, whether it decrypts or not.
  */
-export type ReadState = 'read' | 'no-key-here' | 'key-reset' | 'unreadable';
+export type ReadState = 'read' | 'no-key-here' | 'key-reset' | 'unreadable' | 'unverified';
 
 export const noKeyHereText = 'This browser has no key for your account yet: restore it';
 export const keyResetText = 'Sent before your key was reset';
@@ -17,6 +20,7 @@ export const readStateTexts: Record<Exclude<ReadState, 'read'>, string> = {
   'no-key-here': noKeyHereText,
   'key-reset': keyResetText,
   unreadable: FAILED_TO_DECRYPT,
+  unverified: signatureTexts.unverifiedLead,
 };
 
 /** The account's current key as the server publishes it. */
@@ -35,7 +39,7 @@ export const unreadableState = (
   heldKeys: readonly string[],
   published: PublishedKey | null,
   sentAt: string,
-): Exclude<ReadState, 'read'> => {
+): Exclude<ReadState, 'read' | 'unverified'> => {
   if (failure !== 'no-key-fits') return 'unreadable';
   // Sent before the current key was published (a reset): restoring the current key cannot open it.
   if (published && Date.parse(sentAt) < Date.parse(published.publishedAt)) return 'key-reset';

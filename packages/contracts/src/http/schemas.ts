@@ -263,6 +263,8 @@ export interface MessageView {
   seq: number;
   /** The sender's signature, when the message was sent with one. */
   signature?: MessageSignature;
+  /** The sender's idempotency key, when it sent one: a signature covers it, so readers need it. */
+  clientMessageId?: string;
   /** When the sender last edited it; absent when never edited. */
   editedAt?: string;
   /** Deleted for everyone: a tombstone, with no ciphertext and no keys. */

@@ -273,4 +273,5 @@ export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): Mess
   ...(doc.deleted && { deleted: true }),
   ...(doc.reactions && Object.keys(doc.reactions).length > 0 && { reactions: doc.reactions }),
   ...(doc.signature && !doc.deleted && { signature: doc.signature }),
+  ...(doc.clientMessageId && !doc.deleted && { clientMessageId: doc.clientMessageId }),
 });

@@ -2,10 +2,13 @@ import { current } from '@reduxjs/toolkit';
 import type { MessageView } from '@veil/contracts';
 import type { GroupPayload } from '@veil/crypto';
 import { api } from '../../../lib/api.ts';
+import type { ApiError } from '../../../lib/api-error.ts';
 import type { BaseQueryCall } from '../../../lib/base-query.ts';
 import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
+import type { AppDispatch } from '../../../app/store.ts';
+import { loadChatContext } from '../chat-context.ts';
 import { holdReceipt, withHeldReceipts } from '../held-receipts.ts';
 import { followMessageChanges, type HistoryChange } from './live-message-changes.ts';
 import { catchUpAfter, mergeMessages, newestSeq, type MessageWindow } from '../messages.model.ts';
@@ -26,14 +29,25 @@ interface RawPage {
   hasMore: boolean;
 }
 
-const loadPage = async (baseQuery: BaseQueryCall, { chatId, userId, before, after }: PageArgs) => {
-  const result = await baseQuery({
-    url: `chat/getallmessages/${encodeURIComponent(chatId)}`,
-    params: { before, after }, // the server's page size (50)
-  });
+const chatUnavailable: ApiError = { kind: 'network', status: null, statusText: '', message: 'Could not load the chat' };
+
+/** A page of history, decrypted and checked against the chat it is shown in (before it is shown). */
+const loadPage = async (
+  baseQuery: BaseQueryCall,
+  dispatch: AppDispatch,
+  { chatId, userId, before, after }: PageArgs,
+) => {
+  const [result, context] = await Promise.all([
+    baseQuery({
+      url: `chat/getallmessages/${encodeURIComponent(chatId)}`,
+      params: { before, after }, // the server's page size (50)
+    }),
+    loadChatContext(dispatch, chatId, userId).catch(() => undefined),
+  ]);
   if ('error' in result && result.error) return { error: result.error };
+  if (!context) return { error: chatUnavailable };
   const page = result.data as RawPage;
-  return { data: { messages: await decryptAllForUser(page.messages, userId), hasMore: page.hasMore } };
+  return { data: { messages: await decryptAllForUser(page.messages, userId, context), hasMore: page.hasMore } };
 };
 
 /** Catch-up reads at most this many pages after a reconnect, then leaves the rest to scrolling. */
@@ -43,7 +57,8 @@ export const messagesApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** One page of history, decrypted: the newest, `before` a seq (scrolling up) or `after` one (catch-up). */
     getMessagePage: build.query<MessageWindow, PageArgs>({
-      queryFn: (args, _api, _extra, baseQuery) => loadPage(baseQuery as BaseQueryCall, args),
+      queryFn: (args, api, _extra, baseQuery) =>
+        loadPage(baseQuery as BaseQueryCall, api.dispatch as AppDispatch, args),
       keepUnusedDataFor: 0,
     }),
 
@@ -53,7 +68,8 @@ export const messagesApi = api.injectEndpoints({
      * whatever arrived meanwhile (`after=<newest seq>`).
      */
     getMessages: build.query<MessageWindow, HistoryArgs>({
-      queryFn: (args, _api, _extra, baseQuery) => loadPage(baseQuery as BaseQueryCall, args),
+      queryFn: (args, api, _extra, baseQuery) =>
+        loadPage(baseQuery as BaseQueryCall, api.dispatch as AppDispatch, args),
       providesTags: (_data, _error, { chatId }) => [{ type: 'Messages', id: chatId }],
       async onCacheEntryAdded(
         { chatId, userId },
@@ -71,7 +87,9 @@ export const messagesApi = api.injectEndpoints({
 
         const onMessage = ({ message }: { message: MessageView }) => {
           if (message.chat !== chatId) return;
-          void decryptForUser(message, userId).then((display) => whenLoaded(() => merge([display])));
+          void loadChatContext(dispatch as AppDispatch, chatId, userId)
+            .then((context) => decryptForUser(message, userId, context))
+            .then((display) => whenLoaded(() => merge([display])));
         };
         const onSeen = (seen: { chatId: string; messageId: string; userId: string }) => {
           if (seen.chatId !== chatId) return;

@@ -13,7 +13,9 @@ import { MessageActionsMenu } from './message-actions-menu.tsx';
 import { ForwardDialog } from './forward-dialog.tsx';
 import { MessageEditForm } from './message-edit-form.tsx';
 import { ReactionBar } from './reaction-bar.tsx';
+import { SealStatus } from './seal-status.tsx';
 import { SeenTicks } from './seen-ticks.tsx';
+import type { ChatContext } from '../../../lib/message-verification.ts';
 
 interface MessageBubbleProps {
   message: DisplayMessage;
@@ -30,6 +32,8 @@ interface MessageBubbleProps {
   /** Who a user id is, for reactions and the actions menu's name. */
   nameOf: (userId: string) => string;
   actions: MessageActions;
+  /** Where it is shown: who it should have been sealed for. */
+  context: ChatContext;
 }
 
 export const deletedText = 'This message was deleted';
@@ -81,6 +85,7 @@ export const MessageBubble = memo(function MessageBubble({
   myId,
   nameOf,
   actions,
+  context,
 }: MessageBubbleProps) {
   const { _id: id } = message;
   const [editing, setEditing] = useState(false);
@@ -125,6 +130,7 @@ export const MessageBubble = memo(function MessageBubble({
           <time dateTime={message.createdAt}>{time}</time>
           {mine && <SeenTicks seen={seen} />}
         </span>
+        <SealStatus message={message} context={context} nameOf={nameOf} myId={myId} />
         <ReactionBar
           reactionTexts={message.reactionTexts}
           myId={myId}

@@ -1,5 +1,5 @@
 import type { ChatView, MessageView, PublicUser } from '@veil/contracts';
-import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
@@ -8,6 +8,7 @@ import { useHistoryScroll } from '../hooks/use-history-scroll.ts';
 import { useMessageActions } from '../hooks/use-message-actions.ts';
 import { useOlderMessages } from '../hooks/use-older-messages.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
+import { chatContextOf } from '../chat-context.ts';
 import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
 import { noticeText, timelineOf } from '../group-notices.ts';
 import { isSeenByOthers, otherMemberIds } from '../messages.model.ts';
@@ -46,6 +47,7 @@ export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply
   const pending = outbox.filter((item) => item.chatId === chat._id);
   const onRetry = useCallback((id: string) => dispatch(retryRequested(id)), [dispatch]);
   const onDiscard = useCallback((id: string) => dispatch(messageDiscarded(id)), [dispatch]);
+  const context = useMemo(() => chatContextOf(chat, myId), [chat, myId]);
   const positionOf = new Map(messages.map((message, index) => [message._id, index] as const));
 
   // A message arriving while its chat is open counts as seen at once (spec section 4).
@@ -120,6 +122,7 @@ export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply
                 myId={myId}
                 nameOf={nameOf}
                 actions={actions}
+                context={context}
               />
             </Fragment>
           );

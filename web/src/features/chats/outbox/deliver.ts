@@ -4,6 +4,7 @@ import { encodeMessageContent, type AttachmentRef } from '@veil/crypto';
 import type { useAppDispatch } from '../../../app/hooks.ts';
 import { encryptForGroup, encryptForIndividual, type DisplayMessage } from '../../../lib/crypto.ts';
 import { messagingApi } from '../../../lib/messaging.api.ts';
+import { signOutgoing, type Outgoing } from '../../../lib/message-signing.ts';
 import { sendOverSocket } from '../../../lib/socket-send.ts';
 import { chatsApi } from '../api/chats.api.ts';
 import { withCurrentMembers } from '../current-members.ts';
@@ -18,7 +19,7 @@ type AppDispatch = ReturnType<typeof useAppDispatch>;
 
 /** A stored message as its sender knows it: what it sent, and what the server assigned. */
 interface Sent {
-  encrypted: Pick<MessageView, 'content' | 'iv' | 'encryptedKeys'>;
+  encrypted: Pick<MessageView, 'content' | 'iv' | 'encryptedKeys' | 'signature'>;
   receipt: SentReceipt;
 }
 
@@ -42,6 +43,25 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   // Files travel inside the ciphertext (their keys, names and types) and by blob id beside it.
   const plaintext = encodeMessageContent({ text: item.text, attachments });
   const files = attachments.length ? { attachments: attachments.map((file) => file.blobId) } : {};
+  const { clientMessageId } = item;
+  /**
+   * Every attempt seals and signs what it sends, over the same client message id and creation
+   * time (when the user wrote it); the server keeps the first attempt it stores, with its own
+   * signature, and answers a repeat with that one.
+   */
+  const sign = async (memberIds: readonly string[], sealed: Outgoing['sealed']) => {
+    const signature = await signOutgoing({
+      chatId: chat._id,
+      isGroupChat: chat.isGroupChat,
+      memberIds,
+      senderId: me._id,
+      clientMessageId,
+      replyTo: replyTo ?? null,
+      createdAt: item.queuedAt,
+      sealed,
+    });
+    return signature ? { signature } : {};
+  };
 
   /**
    * Group keys are wrapped for every current member (read again once if the server says the
@@ -49,11 +69,14 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
    */
   const sendToGroup = async (): Promise<Sent> => {
     const attempt = async (members: ChatView['participants']): Promise<Sent> => {
-      const payload = {
-        ...(await encryptForGroup(plaintext, [...members.map((p) => p._id), me._id], replyTo)),
-        ...files,
-      };
-      const { clientMessageId } = item;
+      const memberIds = [...new Set([...members.map((p) => p._id), me._id])];
+      const sealed = await encryptForGroup(plaintext, memberIds, replyTo);
+      const signed = await sign(memberIds, {
+        ciphertext: sealed.encryptedMessage,
+        iv: sealed.iv,
+        encryptedKeys: sealed.encryptedKeys,
+      });
+      const payload = { ...sealed, ...files, ...signed };
       const receipt =
         (await sendOverSocket({ chatId: chat._id, ...payload, clientMessageId })) ??
         receiptOf(
@@ -64,22 +87,24 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
           ).message,
         );
       const { encryptedMessage: content, iv, encryptedKeys } = payload;
-      return { encrypted: { content, iv, encryptedKeys }, receipt };
+      return { encrypted: { content, iv, encryptedKeys, ...signed }, receipt };
     };
     return withCurrentMembers(dispatch, chat, attempt);
   };
 
   const sendToPerson = async (recipientId: string): Promise<Sent> => {
-    const payload = { ...(await encryptForIndividual(plaintext, me._id, recipientId, replyTo)), ...files };
-    const encrypted = {
-      content: payload.encryptedMessage,
-      iv: payload.iv,
-      encryptedKeys: {
-        [recipientId]: payload.encryptedAESKeyForRecipient,
-        [me._id]: payload.encryptedAESKeyForSender,
-      },
+    const sealed = await encryptForIndividual(plaintext, me._id, recipientId, replyTo);
+    const encryptedKeys = {
+      [recipientId]: sealed.encryptedAESKeyForRecipient,
+      [me._id]: sealed.encryptedAESKeyForSender,
     };
-    const { clientMessageId } = item;
+    const signed = await sign([me._id, recipientId], {
+      ciphertext: sealed.encryptedMessage,
+      iv: sealed.iv,
+      encryptedKeys,
+    });
+    const payload = { ...sealed, ...files, ...signed };
+    const encrypted = { content: payload.encryptedMessage, iv: payload.iv, encryptedKeys, ...signed };
     const receipt =
       (await sendOverSocket({
         chatId: chat._id,
@@ -89,6 +114,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
         replyTo: payload.replyTo,
         clientMessageId,
         ...files,
+        ...signed,
       })) ??
       receiptOf(
         (
@@ -103,7 +129,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   const recipientId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
   if (!chat.isGroupChat && !recipientId) throw new Error('This chat has nobody to send to');
   const sent = chat.isGroupChat ? await sendToGroup() : await sendToPerson(recipientId!);
-  remember(dispatch, me, chat._id, sent, item.text, item.replyTo, attachments);
+  remember(dispatch, me, chat._id, sent, item, attachments);
 };
 
 /** The sender's own copy: built from what it sent, so nothing is decrypted again. */
@@ -112,13 +138,15 @@ const remember = (
   me: PublicUser,
   chatId: string,
   { encrypted, receipt }: Sent,
-  text: string,
-  replyTo: DisplayMessage | null,
+  { text, replyTo, clientMessageId }: OutboxItem,
   attachments: AttachmentRef[],
 ) => {
   const display: DisplayMessage = {
     ...encrypted,
     ...receipt,
+    clientMessageId,
+    // What this browser just sealed and signed: nothing to check.
+    verification: { status: 'own' },
     chat: chatId,
     sender: { _id: me._id },
     replyTo: replyTo && { ...replyTo, replyTo: null },

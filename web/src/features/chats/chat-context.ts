@@ -1,0 +1,19 @@
+import type { ChatView } from '@veil/contracts';
+import type { AppDispatch } from '../../app/store.ts';
+import type { ChatContext } from '../../lib/message-verification.ts';
+import { chatsApi } from './api/chats.api.ts';
+
+/** Where messages are shown, for checking them: the chat, its members (the reader too), its changes. */
+export const chatContextOf = (chat: ChatView, myId: string): ChatContext => ({
+  chatId: chat._id,
+  isGroupChat: chat.isGroupChat,
+  memberIds: [...new Set([myId, ...chat.participants.map((p) => p._id)])],
+  ...(chat.notices && { notices: chat.notices }),
+});
+
+/** The chat as loaded (fetched once if it is not), as a context for checking its messages. */
+export const loadChatContext = async (dispatch: AppDispatch, chatId: string, myId: string): Promise<ChatContext> =>
+  chatContextOf(
+    await dispatch(chatsApi.endpoints.getChatById.initiate(chatId, { subscribe: false })).unwrap(),
+    myId,
+  );

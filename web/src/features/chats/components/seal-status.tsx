@@ -1,0 +1,63 @@
+import { useId, useState } from 'react';
+import type { DisplayMessage } from '../../../lib/crypto.ts';
+import { sealedForAt, sealedWrongly, type ChatContext } from '../../../lib/message-verification.ts';
+import { sealedForText, signatureTexts } from '../../../lib/signature-texts.ts';
+
+interface SealStatusProps {
+  message: DisplayMessage;
+  context: ChatContext;
+  nameOf: (userId: string) => string;
+  myId: string;
+}
+
+/**
+ * Under a message: "Sent before messages were signed" for history from before signatures, and
+ * who it was sealed for: on demand, or at once, to everyone, when its key map leaves out a
+ * member or names someone who was not one.
+ */
+export const SealStatus = ({ message, context, nameOf, myId }: SealStatusProps) => {
+  const [open, setOpen] = useState(false);
+  const listId = useId();
+  const status = message.verification?.status;
+  if (message.deleted || !status || status === 'failed') return null;
+  const sealed = sealedForAt(message, context);
+  const wrong = sealedWrongly(sealed);
+  const name = (id: string) => (id === myId ? 'You' : nameOf(id));
+  const names = (ids: readonly string[]) => ids.map(name).join(', ');
+  const count = sealedForText(sealed.sealed.length - sealed.strangers.length, sealed.members?.length ?? null);
+  return (
+    <div className="seal-status" data-testid="seal-status">
+      {status === 'legacy' && (
+        <span className="seal-status__legacy" data-testid="legacy-message">
+          {signatureTexts.legacy}
+        </span>
+      )}
+      {wrong && (
+        <p className="seal-status__warning" role="alert" data-testid="sealed-wrongly">
+          {signatureTexts.sealedWrongly}
+          {sealed.missing.length > 0 && `. ${signatureTexts.notSealedFor}: ${names(sealed.missing)}`}
+          {sealed.strangers.length > 0 && `. ${signatureTexts.notMembers}: ${names(sealed.strangers)}`}
+        </p>
+      )}
+      <button
+        type="button"
+        className="link-button seal-status__toggle"
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((was) => !was)}
+      >
+        {count}
+      </button>
+      {open && (
+        <div id={listId} className="seal-status__list" data-testid="sealed-for">
+          <ul aria-label={signatureTexts.sealedForTitle}>
+            {sealed.sealed.map((id) => (
+              <li key={id}>{name(id)}</li>
+            ))}
+          </ul>
+          {sealed.members === null && <p>{signatureTexts.membersUnknown}</p>}
+        </div>
+      )}
+    </div>
+  );
+};

@@ -1,0 +1,114 @@
+import type { GroupNotice, MessageView } from '@veil/contracts';
+import {
+  checkMessageSignature,
+  directChatRef,
+  sealedFor,
+  type SignatureFailure,
+  type SignedMessage,
+} from '@veil/crypto';
+import { keyLogOf } from './key-logs.ts';
+
+/**
+ * Where a message is shown, as the reader knows it (not as the message claims): what its
+ * signature must name, and who it must be sealed for.
+ */
+export interface ChatContext {
+  chatId: string;
+  isGroupChat: boolean;
+  /** Every current member, the reader included. */
+  memberIds: readonly string[];
+  /** A group's changes, oldest first, to know who was a member when a message was sent. */
+  notices?: readonly GroupNotice[];
+}
+
+/** Who a message was sealed for, against who was a member then (null: not known that far back). */
+export interface SealedFor {
+  sealed: string[];
+  members: string[] | null;
+  missing: string[];
+  strangers: string[];
+}
+
+export type VerificationFailure = SignatureFailure | 'key-log-unavailable' | 'key-log-broken';
+
+/**
+ * A message's signature as checked here: `verified` (by its sender, for this chat and these
+ * readers), `legacy` (sent before its sender had a signing key), or `failed` with the reason;
+ * `own` for the copy this browser made itself while sending. Who it was sealed for is checked
+ * apart (`sealedForAt`), against the chat as it is now known, so a membership change that
+ * arrives later corrects it.
+ */
+export type Verification =
+  | { status: 'verified' | 'legacy' | 'own' }
+  | { status: 'failed'; reason: VerificationFailure };
+
+/**
+ * Who was a member when `at` was: the current members with the group's later changes undone
+ * (added: not yet members; removed or left: still members). Null when the kept changes do not
+ * reach back that far (the group's creation is not among them and the oldest is later).
+ */
+export const membersAt = (context: ChatContext, at: string): string[] | null => {
+  const members = new Set(context.memberIds);
+  if (!context.isGroupChat) return [...members];
+  const notices = context.notices ?? [];
+  const oldest = notices[0];
+  const complete = notices.some((notice) => notice.kind === 'created') || (oldest !== undefined && oldest.at <= at);
+  if (!complete) return null;
+  for (const notice of [...notices].reverse()) {
+    if (notice.at <= at) break;
+    if (notice.kind === 'added') for (const m of notice.members) members.delete(m._id);
+    if (notice.kind === 'removed') for (const m of notice.members) members.add(m._id);
+    if (notice.kind === 'left') members.add(notice.by._id);
+  }
+  return [...members];
+};
+
+export const sealedForAt = (message: Pick<MessageView, 'encryptedKeys' | 'createdAt'>, context: ChatContext): SealedFor => {
+  const members = membersAt(context, message.createdAt);
+  const checked = sealedFor(message.encryptedKeys, members ?? Object.keys(message.encryptedKeys));
+  return { ...checked, members };
+};
+
+/** Whether a key map leaves out a member or names someone who was not one. */
+export const sealedWrongly = (sealed: SealedFor): boolean => sealed.missing.length > 0 || sealed.strangers.length > 0;
+
+/** The signed form of a message as it appears here: the chat, sender and readers where it is shown. */
+const signedAsShown = (message: MessageView, context: ChatContext): SignedMessage | null => {
+  const sender = message.sender._id;
+  const other = context.memberIds.find((id) => id !== sender);
+  if (!context.isGroupChat && !other) return null;
+  return {
+    ciphertext: message.content,
+    iv: message.iv,
+    chat: context.isGroupChat ? context.chatId : directChatRef(sender, other!),
+    senderId: sender,
+    clientMessageId: message.clientMessageId ?? '',
+    replyTo: message.replyTo?._id ?? null,
+    createdAt: message.signature?.signedAt ?? '',
+    encryptedKeys: message.encryptedKeys,
+  };
+};
+
+/**
+ * Checks a message's signature against its sender's key log, as the log says the key was when
+ * the message was stored. `accountId` is the reader. The sender's log
+ * is fetched once per page; after a failure, once more if the message is newer than that fetch
+ * (its sender may have changed keys since).
+ */
+export const verifyMessage = async (
+  message: MessageView,
+  context: ChatContext,
+  accountId: string,
+): Promise<Verification> => {
+  const signed = signedAsShown(message, context);
+  // A message shown in a chat it does not belong to, or a one-to-one chat with nobody else.
+  if (!signed || message.chat !== context.chatId) return { status: 'failed', reason: 'bad-signature' };
+  const check = async (newerThan?: string): Promise<Verification> => {
+    const log = await keyLogOf(accountId, message.sender._id, newerThan);
+    if (!log.ok) return { status: 'failed', reason: log.problem === 'unavailable' ? 'key-log-unavailable' : 'key-log-broken' };
+    const verdict = await checkMessageSignature(log.entries, message.createdAt, signed, message.signature?.value);
+    return verdict.status === 'failed' ? verdict : { status: verdict.status };
+  };
+  const first = await check();
+  return first.status === 'failed' && first.reason !== 'key-log-unavailable' ? check(message.createdAt) : first;
+};
