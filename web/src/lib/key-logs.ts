@@ -9,7 +9,11 @@ import { fetchKeyLog } from './public-key-api.ts';
  * kept, so the next message asks again.
  */
 export type CheckedKeyLog =
-  | { ok: true; entries: readonly KeyLogEntry[]; current: { encryptionKey: string; signingKey: string | null } }
+  | {
+      ok: true;
+      entries: readonly KeyLogEntry[];
+      current: { encryptionKey: string; signingKey: string | null };
+    }
   | { ok: false; problem: KeyLogProblem | 'unavailable' };
 
 interface Cached {
@@ -31,7 +35,9 @@ const load = async (accountId: string, userId: string): Promise<CheckedKeyLog> =
   }
   const { pinnedHash } = await readContactTrust(accountId, userId);
   const check = await checkKeyLog(log.entries, { pinnedHash, current: log.current });
-  return check.ok ? { ok: true, entries: log.entries, current: log.current } : { ok: false, problem: check.problem };
+  return check.ok
+    ? { ok: true, entries: log.entries, current: log.current }
+    : { ok: false, problem: check.problem };
 };
 
 /**

@@ -39,8 +39,7 @@ export type VerificationFailure = SignatureFailure | 'key-log-unavailable' | 'ke
  * arrives later corrects it.
  */
 export type Verification =
-  | { status: 'verified' | 'legacy' | 'own' }
-  | { status: 'failed'; reason: VerificationFailure };
+  { status: 'verified' | 'legacy' | 'own' } | { status: 'failed'; reason: VerificationFailure };
 
 /**
  * Who was a member when `at` was: the current members with the group's later changes undone
@@ -52,7 +51,8 @@ export const membersAt = (context: ChatContext, at: string): string[] | null => 
   if (!context.isGroupChat) return [...members];
   const notices = context.notices ?? [];
   const oldest = notices[0];
-  const complete = notices.some((notice) => notice.kind === 'created') || (oldest !== undefined && oldest.at <= at);
+  const complete =
+    notices.some((notice) => notice.kind === 'created') || (oldest !== undefined && oldest.at <= at);
   if (!complete) return null;
   for (const notice of [...notices].reverse()) {
     if (notice.at <= at) break;
@@ -63,14 +63,18 @@ export const membersAt = (context: ChatContext, at: string): string[] | null => 
   return [...members];
 };
 
-export const sealedForAt = (message: Pick<MessageView, 'encryptedKeys' | 'createdAt'>, context: ChatContext): SealedFor => {
+export const sealedForAt = (
+  message: Pick<MessageView, 'encryptedKeys' | 'createdAt'>,
+  context: ChatContext,
+): SealedFor => {
   const members = membersAt(context, message.createdAt);
   const checked = sealedFor(message.encryptedKeys, members ?? Object.keys(message.encryptedKeys));
   return { ...checked, members };
 };
 
 /** Whether a key map leaves out a member or names someone who was not one. */
-export const sealedWrongly = (sealed: SealedFor): boolean => sealed.missing.length > 0 || sealed.strangers.length > 0;
+export const sealedWrongly = (sealed: SealedFor): boolean =>
+  sealed.missing.length > 0 || sealed.strangers.length > 0;
 
 /** The signed form of a message as it appears here: the chat, sender and readers where it is shown. */
 const signedAsShown = (message: MessageView, context: ChatContext): SignedMessage | null => {
@@ -105,10 +109,21 @@ export const verifyMessage = async (
   if (!signed || message.chat !== context.chatId) return { status: 'failed', reason: 'bad-signature' };
   const check = async (newerThan?: string): Promise<Verification> => {
     const log = await keyLogOf(accountId, message.sender._id, newerThan);
-    if (!log.ok) return { status: 'failed', reason: log.problem === 'unavailable' ? 'key-log-unavailable' : 'key-log-broken' };
-    const verdict = await checkMessageSignature(log.entries, message.createdAt, signed, message.signature?.value);
+    if (!log.ok)
+      return {
+        status: 'failed',
+        reason: log.problem === 'unavailable' ? 'key-log-unavailable' : 'key-log-broken',
+      };
+    const verdict = await checkMessageSignature(
+      log.entries,
+      message.createdAt,
+      signed,
+      message.signature?.value,
+    );
     return verdict.status === 'failed' ? verdict : { status: verdict.status };
   };
   const first = await check();
-  return first.status === 'failed' && first.reason !== 'key-log-unavailable' ? check(message.createdAt) : first;
+  return first.status === 'failed' && first.reason !== 'key-log-unavailable'
+    ? check(message.createdAt)
+    : first;
 };

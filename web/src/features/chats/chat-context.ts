@@ -12,7 +12,11 @@ export const chatContextOf = (chat: ChatView, myId: string): ChatContext => ({
 });
 
 /** The chat as loaded (fetched once if it is not), as a context for checking its messages. */
-export const loadChatContext = async (dispatch: AppDispatch, chatId: string, myId: string): Promise<ChatContext> =>
+export const loadChatContext = async (
+  dispatch: AppDispatch,
+  chatId: string,
+  myId: string,
+): Promise<ChatContext> =>
   chatContextOf(
     await dispatch(chatsApi.endpoints.getChatById.initiate(chatId, { subscribe: false })).unwrap(),
     myId,

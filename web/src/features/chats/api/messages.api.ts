@@ -29,7 +29,12 @@ interface RawPage {
   hasMore: boolean;
 }
 
-const chatUnavailable: ApiError = { kind: 'network', status: null, statusText: '', message: 'Could not load the chat' };
+const chatUnavailable: ApiError = {
+  kind: 'network',
+  status: null,
+  statusText: '',
+  message: 'Could not load the chat',
+};
 
 /** A page of history, decrypted and checked against the chat it is shown in (before it is shown). */
 const loadPage = async (
@@ -47,7 +52,9 @@ const loadPage = async (
   if ('error' in result && result.error) return { error: result.error };
   if (!context) return { error: chatUnavailable };
   const page = result.data as RawPage;
-  return { data: { messages: await decryptAllForUser(page.messages, userId, context), hasMore: page.hasMore } };
+  return {
+    data: { messages: await decryptAllForUser(page.messages, userId, context), hasMore: page.hasMore },
+  };
 };
 
 /** Catch-up reads at most this many pages after a reconnect, then leaves the rest to scrolling. */

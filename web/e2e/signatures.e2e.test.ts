@@ -1,0 +1,290 @@
+import {
+  directChatRef,
+  encryptMessage,
+  exportPublicKeySpkiBase64,
+  generateSigningKeyPair,
+  generateUserKeyPair,
+  importPublicKeySpkiBase64,
+  signMessage,
+  verifyMessageSignature,
+  type SignedMessage,
+} from '@veil/crypto';
+import type { MessageView } from '@veil/contracts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import {
+  currentUserId,
+  messageWithText,
+  openChat,
+  sayHi,
+  sendMessage,
+  signedUpPerson,
+  uniqueName,
+} from './flows.ts';
+import { useVeilWeb } from './harness.ts';
+
+const password = 'correct horse 1';
+
+/** The message service's timeline document, as a malicious server would rewrite it. */
+interface TimelineDoc {
+  _id: string;
+  chat: string;
+  sender: string;
+  content: string;
+  iv: string;
+  encryptedKeys: Record<string, string>;
+  replyTo: string | null;
+  seenBy: Record<string, true>;
+  createdAt: string;
+  seq: number;
+  clientMessageId?: string;
+  signature?: { value: string; signedAt: string };
+}
+
+/**
+ * Sender signatures in real Chromium: browsers sign what they send, and a test playing a
+ * malicious server writes forged, replayed, unsigned and key-dropped messages straight into the
+ * message read model; the receiving browsers flag each one and never show its text. A member whose
+ * client is this test (keys made in Node) signs messages the server cannot fake.
+ */
+describe('sender signatures (browser)', { timeout: 240_000 }, () => {
+  const veil = useVeilWeb();
+  const api = (path: string) => `${veil().url}/api/v1/${path}`;
+
+  /** A member whose browser is this test: registered with keys made here, and logged in. */
+  const nodePerson = async (prefix: string) => {
+    const [encryption, signing] = await Promise.all([generateUserKeyPair(), generateSigningKeyPair()]);
+    const username = uniqueName(prefix);
+    const form = new FormData();
+    form.append('username', username);
+    form.append('password', password);
+    form.append('publicKey', await exportPublicKeySpkiBase64(encryption.publicKey));
+    form.append('signingKey', await exportPublicKeySpkiBase64(signing.publicKey));
+    const registered = await fetch(api('user/register'), { method: 'POST', body: form });
+    expect(registered.status).toBe(201);
+    const loggedIn = await fetch(api('user/login'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
+    const { user } = (
+      (await loggedIn.json()) as { data: { user: { accesstoken: string; loggedUser: { _id: string } } } }
+    ).data;
+    return { username, id: user.loggedUser._id, token: user.accesstoken, signing };
+  };
+  type NodePerson = Awaited<ReturnType<typeof nodePerson>>;
+
+  const call = async <T>(
+    who: NodePerson,
+    path: string,
+    init: { method: string; body?: unknown } = { method: 'GET' },
+  ) => {
+    const response = await fetch(api(path), {
+      method: init.method,
+      headers: { Authorization: `Bearer ${who.token}`, 'Content-Type': 'application/json' },
+      ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+    });
+    const body = (await response.json()) as { success: boolean; data: T; message: string };
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${body.message}`);
+    return body.data;
+  };
+  const publicKeyOf = async (who: NodePerson, userId: string) =>
+    importPublicKeySpkiBase64((await call<{ publicKey: string }>(who, `user/publicKey/${userId}`)).publicKey);
+
+  /** Text sealed for `readers` (the server knows every public key, so it can do this too). */
+  const sealFor = async (who: NodePerson, text: string, readers: readonly string[]) => {
+    const keys = Object.fromEntries(
+      await Promise.all(readers.map(async (id) => [id, await publicKeyOf(who, id)])),
+    );
+    return encryptMessage(text, keys);
+  };
+
+  const timeline = () => veil().readStore.collection<TimelineDoc>('message_timeline');
+  const docsOf = async (chatId: string) => (await timeline()).find({ chat: chatId });
+  let nextSeq = 1_000_000;
+  /** Writes a message into the read model, as a server that lies about what was sent would. */
+  const plant = async (doc: Omit<TimelineDoc, '_id' | 'seq' | 'seenBy'>) => {
+    nextSeq += 1;
+    const planted = { ...doc, _id: `planted${nextSeq}`, seq: nextSeq, seenBy: {} };
+    await (await timeline()).put(planted);
+    return planted;
+  };
+
+  const messageTexts = (page: Page) => page.getByTestId('message-text');
+  const reopen = async (page: Page, title: string) => {
+    await page.goto('/all-chats');
+    await openChat(page, title);
+  };
+
+  it('signs every message it sends, and shows who each was sealed for', async () => {
+    const [alice, bob] = await Promise.all([signedUpPerson(veil(), 'sa'), signedUpPerson(veil(), 'sb')]);
+    await sayHi(alice.page, bob.name);
+    await sendMessage(alice.page, 'signed and sealed');
+    await messageWithText(alice.page, 'signed and sealed').waitFor();
+    const [aliceId, bobId] = await Promise.all([currentUserId(alice.page), currentUserId(bob.page)]);
+
+    // What the server stored carries a signature that holds for Alice's published signing key.
+    const docs = await docsOf((await (await timeline()).find({ sender: aliceId }))[0]!.chat);
+    expect(docs).toHaveLength(2);
+    const directory = await veil().readStore.collection<{ _id: string; signingKey: string }>(
+      'user_directory',
+    );
+    const { signingKey } = (await directory.get(aliceId))!;
+    for (const doc of docs) {
+      expect(doc.signature).toBeDefined();
+      const signed: SignedMessage = {
+        ciphertext: doc.content,
+        iv: doc.iv,
+        chat: directChatRef(aliceId, bobId),
+        senderId: aliceId,
+        clientMessageId: doc.clientMessageId!,
+        replyTo: doc.replyTo,
+        createdAt: doc.signature!.signedAt,
+        encryptedKeys: doc.encryptedKeys,
+      };
+      expect(await verifyMessageSignature(signingKey, signed, doc.signature!.value)).toBe(true);
+    }
+
+    // Bob's browser checked them: each is shown, sealed for both of them, and says so on demand.
+    await openChat(bob.page, alice.name);
+    const message = messageWithText(bob.page, 'signed and sealed');
+    await message.waitFor();
+    const toggle = message.getByRole('button', { name: 'Sealed for 2 of 2' });
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
+    const sealedFor = message.getByRole('list', { name: 'Sealed for' });
+    await expect
+      .poll(() => sealedFor.getByRole('listitem').allInnerTexts())
+      .toEqual(expect.arrayContaining(['You', alice.name]));
+    expect(await bob.page.getByTestId('sealed-wrongly').count()).toBe(0);
+    expect(await messageTexts(bob.page).filter({ hasText: 'could not be verified' }).count()).toBe(0);
+  });
+
+  it('flags forged, replayed, unsigned and key-dropped messages written by a malicious server', async () => {
+    const [alice, bob] = await Promise.all([signedUpPerson(veil(), 'fa'), signedUpPerson(veil(), 'fb')]);
+    const mallory = await nodePerson('fm');
+    await sayHi(alice.page, bob.name);
+    const [aliceId, bobId] = await Promise.all([currentUserId(alice.page), currentUserId(bob.page)]);
+    const [real] = await (await timeline()).find({ sender: aliceId });
+
+    // A group of the three, and a message Mallory really sent, signed by her own client.
+    const groupName = uniqueName('grp');
+    const group = await call<{ _id: string }>(mallory, 'chat/creategroupchat', {
+      method: 'POST',
+      body: { groupName, participants: [aliceId, bobId] },
+    });
+    const members = [mallory.id, aliceId, bobId];
+    const sendSigned = async (text: string, readers: readonly string[], clientMessageId: string) => {
+      const envelope = await sealFor(mallory, text, readers);
+      const signedAt = new Date().toISOString();
+      const signed: SignedMessage = {
+        ciphertext: envelope.content,
+        iv: envelope.iv,
+        chat: group._id,
+        senderId: mallory.id,
+        clientMessageId,
+        replyTo: null,
+        createdAt: signedAt,
+        encryptedKeys: envelope.encryptedKeys,
+      };
+      return { envelope, signedAt, value: await signMessage(mallory.signing.privateKey, signed) };
+    };
+    const honest = await sendSigned('honest group message', members, 'honest-0001');
+    await call<{ message: MessageView }>(mallory, `message/sendGroupMessage/${group._id}`, {
+      method: 'POST',
+      body: {
+        encryptedMessage: honest.envelope.content,
+        iv: honest.envelope.iv,
+        encryptedKeys: honest.envelope.encryptedKeys,
+        clientMessageId: 'honest-0001',
+        signature: { value: honest.value, signedAt: honest.signedAt },
+      },
+    });
+    const [stored] = await (await timeline()).find({ sender: mallory.id });
+
+    const now = () => new Date().toISOString();
+    // 1. A new text "from Alice", with her real message's signature.
+    const forged = await sealFor(mallory, 'forged by the server', [aliceId, bobId]);
+    await plant({
+      ...real!,
+      content: forged.content,
+      iv: forged.iv,
+      encryptedKeys: forged.encryptedKeys,
+      createdAt: now(),
+    });
+    // 2. The same text "from Alice", unsigned, as if she had never signed.
+    const unsigned = await sealFor(mallory, 'unsigned forgery', [aliceId, bobId]);
+    const { signature: _dropped, clientMessageId: _id, ...bare } = real!;
+    await plant({
+      ...bare,
+      content: unsigned.content,
+      iv: unsigned.iv,
+      encryptedKeys: unsigned.encryptedKeys,
+      createdAt: now(),
+    });
+    // 3. Alice's real one-to-one message replayed into the group.
+    await plant({ ...real!, chat: group._id, createdAt: now() });
+    // 4. Mallory's real group message with Alice's key dropped.
+    const { [aliceId]: _aliceKey, ...withoutAlice } = stored!.encryptedKeys;
+    await plant({ ...stored!, encryptedKeys: withoutAlice, createdAt: now() });
+    // 5. A message Mallory's client signed itself, sealed for Bob and her only: a member left out.
+    const leftOut = await sendSigned('not for alice', [mallory.id, bobId], 'leftout-0001');
+    await plant({
+      chat: group._id,
+      sender: mallory.id,
+      content: leftOut.envelope.content,
+      iv: leftOut.envelope.iv,
+      encryptedKeys: leftOut.envelope.encryptedKeys,
+      replyTo: null,
+      createdAt: now(),
+      clientMessageId: 'leftout-0001',
+      signature: { value: leftOut.value, signedAt: leftOut.signedAt },
+    });
+    // 6. Unsigned, dated before Mallory had any key: history from before signatures.
+    const legacy = await sealFor(mallory, 'from before signatures', members);
+    await plant({
+      chat: group._id,
+      sender: mallory.id,
+      content: legacy.content,
+      iv: legacy.iv,
+      encryptedKeys: legacy.encryptedKeys,
+      replyTo: null,
+      createdAt: '2020-01-01T00:00:00.000Z',
+    });
+
+    // Bob, in the one-to-one chat: both forgeries flagged with their reasons, neither text shown.
+    await reopen(bob.page, alice.name);
+    const flagged = messageTexts(bob.page).filter({ hasText: 'This message could not be verified' });
+    await expect.poll(() => flagged.count()).toBe(2);
+    await messageTexts(bob.page).filter({ hasText: 'its signature does not match' }).waitFor();
+    await messageTexts(bob.page)
+      .filter({ hasText: 'it is not signed, but its sender signed messages by then' })
+      .waitFor();
+    await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
+    for (const text of ['forged by the server', 'unsigned forgery'])
+      expect(await messageTexts(bob.page).getByText(text).count()).toBe(0);
+
+    // Bob and Alice, in the group: the replay and the dropped key flagged, the member left out
+    // flagged to both, the honest message and the legacy one shown as they are.
+    for (const page of [bob.page, alice.page]) {
+      await reopen(page, groupName);
+      await messageWithText(page, 'honest group message').waitFor();
+      await expect
+        .poll(() => messageTexts(page).filter({ hasText: 'its signature does not match' }).count())
+        .toBe(2);
+      expect(await messageWithText(page, `Hi ${bob.name}`).count()).toBe(0);
+      const warning = page.getByTestId('sealed-wrongly');
+      await warning.waitFor();
+      expect(await warning.innerText()).toContain(`Left out: ${page === alice.page ? 'You' : alice.name}`);
+      await page
+        .getByTestId('message')
+        .filter({ has: page.getByTestId('legacy-message') })
+        .waitFor();
+    }
+    // Only Bob holds a key for the message that left Alice out, and he reads it, flagged.
+    await messageWithText(bob.page, 'not for alice').getByTestId('sealed-wrongly').waitFor();
+    await messageWithText(bob.page, 'from before signatures')
+      .getByText('Sent before messages were signed')
+      .waitFor();
+  });
+});

@@ -1,0 +1,86 @@
+import type { GroupNotice } from '@veil/contracts';
+import { describe, expect, it } from 'vitest';
+import { signOutgoing } from './message-signing.ts';
+import { membersAt, sealedForAt, sealedWrongly, type ChatContext } from './message-verification.ts';
+import { signatureTexts } from './signature-texts.ts';
+
+const person = (id: string) => ({ _id: id, username: id, profilePicture: null });
+const notice = (kind: GroupNotice['kind'], at: string, by: string, members: string[] = []): GroupNotice => ({
+  kind,
+  at,
+  by: person(by),
+  members: members.map(person),
+});
+
+/** A group made on day 1 by ann with bob and cat; dan added on day 5, bob removed on day 7, cat left on day 9. */
+const group: ChatContext = {
+  chatId: 'group-1',
+  isGroupChat: true,
+  memberIds: ['ann', 'dan'],
+  notices: [
+    notice('created', '2026-01-01T00:00:00.000Z', 'ann'),
+    notice('added', '2026-01-05T00:00:00.000Z', 'ann', ['dan']),
+    notice('removed', '2026-01-07T00:00:00.000Z', 'ann', ['bob']),
+    notice('left', '2026-01-09T00:00:00.000Z', 'cat'),
+  ],
+};
+const keysFor = (...ids: string[]) => Object.fromEntries(ids.map((id) => [id, `key-${id}`]));
+
+describe('who a group message should have been sealed for (membersAt)', () => {
+  it('undoes the changes made after the message', () => {
+    expect(membersAt(group, '2026-01-02T00:00:00.000Z')?.sort()).toEqual(['ann', 'bob', 'cat']);
+    expect(membersAt(group, '2026-01-06T00:00:00.000Z')?.sort()).toEqual(['ann', 'bob', 'cat', 'dan']);
+    expect(membersAt(group, '2026-01-08T00:00:00.000Z')?.sort()).toEqual(['ann', 'cat', 'dan']);
+    expect(membersAt(group, '2026-01-10T00:00:00.000Z')?.sort()).toEqual(['ann', 'dan']);
+  });
+
+  it('claims nothing about a time before the changes it still knows', () => {
+    const trimmed = { ...group, notices: group.notices!.slice(1) };
+    expect(membersAt(trimmed, '2026-01-02T00:00:00.000Z')).toBeNull();
+    expect(membersAt(trimmed, '2026-01-06T00:00:00.000Z')?.sort()).toEqual(['ann', 'bob', 'cat', 'dan']);
+  });
+
+  it('flags a key map that leaves out a member or names a stranger, and not one that was right then', () => {
+    const at = '2026-01-06T00:00:00.000Z';
+    const exact = sealedForAt({ encryptedKeys: keysFor('ann', 'bob', 'cat', 'dan'), createdAt: at }, group);
+    expect(sealedWrongly(exact)).toBe(false);
+    const dropped = sealedForAt({ encryptedKeys: keysFor('ann', 'bob', 'dan'), createdAt: at }, group);
+    expect(dropped).toMatchObject({ missing: ['cat'], strangers: [] });
+    const stranger = sealedForAt(
+      { encryptedKeys: keysFor('ann', 'bob', 'cat', 'dan', 'eve'), createdAt: at },
+      group,
+    );
+    expect(stranger).toMatchObject({ missing: [], strangers: ['eve'] });
+    // Before dan was added, a message without his key is right.
+    const early = sealedForAt(
+      { encryptedKeys: keysFor('ann', 'bob', 'cat'), createdAt: '2026-01-02T00:00:00.000Z' },
+      group,
+    );
+    expect(sealedWrongly(early)).toBe(false);
+  });
+});
+
+describe('sending (signOutgoing)', () => {
+  it('refuses a message not sealed for exactly the members, before any key is looked at', async () => {
+    const outgoing = {
+      chatId: 'group-1',
+      isGroupChat: true,
+      memberIds: ['ann', 'bob', 'cat'],
+      senderId: 'ann',
+      clientMessageId: 'client-0001',
+      replyTo: null,
+      createdAt: '2026-01-02T00:00:00.000Z',
+    };
+    const sealed = (...ids: string[]) => ({
+      ciphertext: 'AAAA',
+      iv: 'AAAAAAAAAAAAAAAA',
+      encryptedKeys: keysFor(...ids),
+    });
+    await expect(signOutgoing({ ...outgoing, sealed: sealed('ann', 'bob') })).rejects.toThrow(
+      signatureTexts.refuseToSend,
+    );
+    await expect(signOutgoing({ ...outgoing, sealed: sealed('ann', 'bob', 'cat', 'eve') })).rejects.toThrow(
+      signatureTexts.refuseToSend,
+    );
+  });
+});
