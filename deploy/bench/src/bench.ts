@@ -5,6 +5,7 @@ import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
 import { runChatListBench } from './chat-list-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
+import { runSignatureBench } from './signature-bench.ts';
 import { runLoginBench } from './login-bench.ts';
 import { runLinkBench } from './link-bench.ts';
 import {
@@ -30,7 +31,8 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
 /**
  * `npm run bench [-- --quick]`: delivery (Veil beside a durable and a bare Socket.IO relay), client
  * crypto, registrations and logins per second (`--logins <accounts>`, 0 skips it), the key backup
- * in Chromium (`--key-backup <rounds>`, 0 skips it), linking a browser in Chromium (`--link
+ * in Chromium (`--key-backup <rounds>`, 0 skips it), sender signatures in Chromium (`--signatures
+ * <rounds>`, 0 skips it), linking a browser in Chromium (`--link
  * <rounds>`, 0 skips it), the chat list of a user with many chats in Chromium (`--chat-list
  * <chats>`, 0 skips it; needs the built client), and read-model replay; prints a table and writes
  * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
@@ -63,6 +65,8 @@ export interface BenchOptions {
   changes: number;
   /** Rounds of the key-backup benchmark in Chromium (0 or absent: skipped). */
   keyBackupRepeats?: number;
+  /** Rounds of the sender-signature benchmark in Chromium (0 or absent: skipped). */
+  signatureRounds?: number;
   /** Chats of the reader in the chat-list benchmark in Chromium (0 or absent: skipped). */
   chatListChats?: number;
   /** Accounts the login benchmark registers and logs in (0 or absent: skipped). */
@@ -160,6 +164,7 @@ export const runBench = async (options: BenchOptions) => {
     };
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
+  const signatures = options.signatureRounds ? await runSignatureBench(options.signatureRounds) : undefined;
   const chatList = options.chatListChats
     ? await runChatListBench(options.chatListChats, options.quick ? 1 : 7, options.port + 2)
     : undefined;
@@ -206,6 +211,7 @@ export const runBench = async (options: BenchOptions) => {
       : undefined,
     crypto,
     keyBackup,
+    signatures,
     chatList,
     link,
     replay,
@@ -255,6 +261,10 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   if (result.keyBackup) {
     console.log('Key backup in Chromium (median ms; passphrase KDF, and a restore beyond it)');
     console.table(result.keyBackup);
+  }
+  if (result.signatures) {
+    console.log('Sender signatures in Chromium (median ms; per message, and a 100-message history)');
+    console.table(result.signatures);
   }
   if (result.chatList) {
     console.log('Chat list in Chromium (median ms from the page start, and from its first API call)');
@@ -322,6 +332,7 @@ const main = async () => {
       connections: { type: 'string' },
       changes: { type: 'string' },
       'key-backup': { type: 'string' },
+      signatures: { type: 'string' },
       'chat-list': { type: 'string' },
       logins: { type: 'string' },
       link: { type: 'string' },
@@ -352,6 +363,7 @@ const main = async () => {
       .filter(Boolean)
       .map(Number),
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
+    signatureRounds: Number(values.signatures ?? (quick ? 1 : 5)),
     chatListChats: Number(values['chat-list'] ?? (quick ? 0 : 500)),
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),

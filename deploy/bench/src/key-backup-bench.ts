@@ -1,7 +1,5 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { bundleForBrowser, launchBenchChromium } from './browser-bundle.ts';
+import { withBenchPage } from './browser-bundle.ts';
 import type { KeyBackupPage } from './key-backup-page.ts';
 import { median, round } from './stats.ts';
 
@@ -23,22 +21,8 @@ export interface KeyBackupBenchResult {
   iterationsFor750Ms: number;
 }
 
-export const runKeyBackupBench = async (repeats: number): Promise<KeyBackupBenchResult> => {
-  const script = await bundleForBrowser(path.join(import.meta.dirname, 'key-backup-page.ts'));
-  const server = createServer((req, res) => {
-    if (req.url === '/bundle.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    else
-      res
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end('<!doctype html><script src="/bundle.js"></script>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser = await launchBenchChromium();
-  try {
-    const page = await browser.newPage();
-    // 127.0.0.1 is a secure context: crypto.subtle exists there.
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page.waitForFunction(() => 'timeKeyBackupRound' in window);
+export const runKeyBackupBench = (repeats: number): Promise<KeyBackupBenchResult> =>
+  withBenchPage(path.join(import.meta.dirname, 'key-backup-page.ts'), 'timeKeyBackupRound', async (page) => {
     const timeOneRound = () => page.evaluate(() => (window as unknown as KeyBackupPage).timeKeyBackupRound());
     await timeOneRound(); // warm-up: the first use of each algorithm
     type Round = Awaited<ReturnType<KeyBackupPage['timeKeyBackupRound']>>;
@@ -54,11 +38,7 @@ export const runKeyBackupBench = async (repeats: number): Promise<KeyBackupBench
       restoreBeyondKdfMs: of((r) => r.restoreBeyondKdfMs),
       iterationsFor750Ms: Math.round((iterations * 750) / kdfMs / 100_000) * 100_000,
     };
-  } finally {
-    await browser.close();
-    server.close();
-  }
-};
+  });
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   runKeyBackupBench(Number(process.argv[2] ?? 7)).then(

@@ -56,6 +56,8 @@ describe('sender signatures', () => {
     );
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
     expect(sent.body.data.message.signature).toEqual(signature);
+    // The reader needs the client message id the signature covers.
+    expect(sent.body.data.message.clientMessageId).toBe(clientMessageId);
 
     const history = await running.api.get(
       `/api/v1/chat/getallmessages/${sent.body.data.chat._id}`,
@@ -63,6 +65,7 @@ describe('sender signatures', () => {
     );
     const [stored] = history.body.data.messages;
     expect(stored.signature).toEqual(signature);
+    expect(stored.clientMessageId).toBe(clientMessageId);
     const log = (await running.api.get(`/api/v1/users/${alice._id}/keyLog`, bob.accessToken)).body.data;
     const signedMessage = {
       ciphertext: stored.content,
@@ -112,7 +115,12 @@ describe('sender signatures', () => {
         { ...(await directMessage(alice, bob, what)), ...extra },
         alice.accessToken,
       );
-      expectJsonError(res, 400, 'VALIDATION_FAILED', /signature|clientMessageId|Unrecognized key|expected object/);
+      expectJsonError(
+        res,
+        400,
+        'VALIDATION_FAILED',
+        /signature|clientMessageId|Unrecognized key|expected object/,
+      );
     }
     const chats = (await running.api.get('/api/v1/chat/getallchats', alice.accessToken)).body.data;
     for (const chat of chats) {
@@ -120,5 +128,73 @@ describe('sender signatures', () => {
         .body.data.messages;
       expect(messages).toEqual([]);
     }
+  });
+
+  it('stores and returns a signed edit beside the signed original, and refuses a malformed one', async () => {
+    const alice = await signingUser('sigedit');
+    const bob = await signingUser('sigeditr');
+    const sent = await running.api.post(
+      `/api/v1/message/sendIndividualMessage/${bob._id}`,
+      await directMessage(alice, bob, 'before'),
+      alice.accessToken,
+    );
+    const messageId = sent.body.data.message._id;
+    const chatId = sent.body.data.chat._id;
+    const edit = await directMessage(alice, bob, 'after');
+    const encryptedKeys = {
+      [bob._id]: edit.encryptedAESKeyForRecipient,
+      [alice._id]: edit.encryptedAESKeyForSender,
+    };
+    const signedAt = new Date().toISOString();
+    const action = {
+      kind: 'edit' as const,
+      target: messageId,
+      chat: directChatRef(alice._id, bob._id),
+      senderId: alice._id,
+      createdAt: signedAt,
+      sealed: { ciphertext: edit.encryptedMessage, iv: edit.iv, encryptedKeys },
+    };
+    const signature = { value: await signMessage(alice.signing.privateKey, action), signedAt };
+    const body = { encryptedMessage: edit.encryptedMessage, iv: edit.iv, encryptedKeys };
+
+    const bad = await running.api.put(
+      `/api/v1/message/${messageId}`,
+      { ...body, signature: { ...signature, value: 'AAAA' } },
+      alice.accessToken,
+    );
+    expectJsonError(bad, 400, 'VALIDATION_FAILED', /signature/);
+
+    const edited = await running.api.put(
+      `/api/v1/message/${messageId}`,
+      { ...body, signature },
+      alice.accessToken,
+    );
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.data.message.editSignature).toEqual(signature);
+    const [stored] = (await running.api.get(`/api/v1/chat/getallmessages/${chatId}`, bob.accessToken)).body
+      .data.messages;
+    expect(stored.editSignature).toEqual(signature);
+    const shown = {
+      ...action,
+      sealed: { ciphertext: stored.content, iv: stored.iv, encryptedKeys: stored.encryptedKeys },
+    };
+    expect(await verifyMessageSignature(alice.signingKey, shown, stored.editSignature.value)).toBe(true);
+
+    // An edit without a signature leaves none behind from the one before.
+    const again = await directMessage(alice, bob, 'unsigned edit');
+    const unsigned = await running.api.put(
+      `/api/v1/message/${messageId}`,
+      {
+        encryptedMessage: again.encryptedMessage,
+        iv: again.iv,
+        encryptedKeys: {
+          [bob._id]: again.encryptedAESKeyForRecipient,
+          [alice._id]: again.encryptedAESKeyForSender,
+        },
+      },
+      alice.accessToken,
+    );
+    expect(unsigned.status).toBe(200);
+    expect(unsigned.body.data.message).not.toHaveProperty('editSignature');
   });
 });

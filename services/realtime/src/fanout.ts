@@ -95,9 +95,17 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
     },
     // Changes go to every member, the author included: their other devices show them too.
     async MessageEdited(event) {
-      const { chatId, messageId, content, iv, encryptedKeys } = event.data;
+      const { chatId, messageId, content, iv, encryptedKeys, signature } = event.data;
       const members = await membersOf(chatId, Object.keys(encryptedKeys));
-      const notice = { chatId, messageId, content, iv, encryptedKeys, editedAt: event.occurredAt };
+      const notice = {
+        chatId,
+        messageId,
+        content,
+        iv,
+        encryptedKeys,
+        editedAt: event.occurredAt,
+        ...(signature && { signature }),
+      };
       io.local.to(members.filter((id) => id in encryptedKeys).map(userRoom)).emit('message edited', notice);
       metrics.delivered('message edited');
     },

@@ -1,5 +1,11 @@
 import type { MessageSignature } from '@veil/contracts';
-import { directChatRef, sealedFor, signMessage, type SignedMessage } from '@veil/crypto';
+import {
+  directChatRef,
+  sealedFor,
+  signMessage,
+  type MessageActionKind,
+  type SignedMessage,
+} from '@veil/crypto';
 import { keyLogOf } from './key-logs.ts';
 import { readSigningKeys } from './key-store.ts';
 import { signatureTexts } from './signature-texts.ts';
@@ -11,7 +17,9 @@ import { signatureTexts } from './signature-texts.ts';
  * readers would see an unsigned message as a forgery.
  */
 export const currentSigningKey = async (userId: string): Promise<CryptoKey | null> => {
-  const log = await keyLogOf(userId, userId);
+  let log = await keyLogOf(userId, userId);
+  // No signing key yet: one may have been published since (at this login), so ask again.
+  if (log.ok && !log.current.signingKey) log = await keyLogOf(userId, userId, new Date().toISOString());
   if (!log.ok) throw new Error(`Your key log could not be checked (${log.problem})`);
   const published = log.current.signingKey;
   if (!published) return null;
@@ -54,4 +62,33 @@ export const signOutgoing = async (message: Outgoing): Promise<MessageSignature 
     encryptedKeys: message.sealed.encryptedKeys,
   };
   return { value: await signMessage(key, signed), signedAt: message.createdAt };
+};
+
+export interface OutgoingAction extends Pick<Outgoing, 'chatId' | 'isGroupChat' | 'memberIds' | 'senderId'> {
+  kind: MessageActionKind;
+  /** The message acted on. */
+  target: string;
+  createdAt: string;
+  /** The new text or the emoji, sealed for the members; null for what seals nothing. */
+  sealed: Outgoing['sealed'] | null;
+}
+
+/** Signs an edit, a deletion or a reaction, after the same check of who it is sealed for. */
+export const signOutgoingAction = async (action: OutgoingAction): Promise<MessageSignature | null> => {
+  if (action.sealed) {
+    const check = sealedFor(action.sealed.encryptedKeys, action.memberIds);
+    if (check.missing.length || check.strangers.length) throw new Error(signatureTexts.refuseToSend);
+  }
+  const key = await currentSigningKey(action.senderId);
+  if (!key) return null;
+  const other = action.memberIds.find((id) => id !== action.senderId) ?? action.senderId;
+  const value = await signMessage(key, {
+    kind: action.kind,
+    target: action.target,
+    chat: action.isGroupChat ? action.chatId : directChatRef(action.senderId, other),
+    senderId: action.senderId,
+    createdAt: action.createdAt,
+    sealed: action.sealed,
+  });
+  return { value, signedAt: action.createdAt };
 };

@@ -3,8 +3,8 @@ import {
   checkMessageSignature,
   directChatRef,
   sealedFor,
+  type Signed,
   type SignatureFailure,
-  type SignedMessage,
 } from '@veil/crypto';
 import { keyLogOf } from './key-logs.ts';
 
@@ -76,15 +76,50 @@ export const sealedForAt = (
 export const sealedWrongly = (sealed: SealedFor): boolean =>
   sealed.missing.length > 0 || sealed.strangers.length > 0;
 
-/** The signed form of a message as it appears here: the chat, sender and readers where it is shown. */
-const signedAsShown = (message: MessageView, context: ChatContext): SignedMessage | null => {
-  const sender = message.sender._id;
+/** What checking a message reads of it (a history's message, or one as the screen holds it). */
+export type VerifiableMessage = Pick<
+  MessageView,
+  | '_id'
+  | 'chat'
+  | 'sender'
+  | 'content'
+  | 'iv'
+  | 'encryptedKeys'
+  | 'createdAt'
+  | 'signature'
+  | 'clientMessageId'
+  | 'editedAt'
+  | 'editSignature'
+> & { replyTo: { _id: string } | null };
+
+/** The chat a signature must name: the group, or the one-to-one chat of its sender and the other member. */
+const chatRefFor = (sender: string, context: ChatContext): string | null => {
+  if (context.isGroupChat) return context.chatId;
   const other = context.memberIds.find((id) => id !== sender);
-  if (!context.isGroupChat && !other) return null;
+  return other ? directChatRef(sender, other) : null;
+};
+
+/**
+ * The signed form of a message as it appears here: the chat, sender and readers where it is
+ * shown. An edited message's text is its last edit's, signed as an action on the message.
+ */
+const signedAsShown = (message: VerifiableMessage, context: ChatContext): Signed | null => {
+  const sender = message.sender._id;
+  const chat = chatRefFor(sender, context);
+  if (!chat) return null;
+  if (message.editedAt)
+    return {
+      kind: 'edit',
+      target: message._id,
+      chat,
+      senderId: sender,
+      createdAt: message.editSignature?.signedAt ?? '',
+      sealed: { ciphertext: message.content, iv: message.iv, encryptedKeys: message.encryptedKeys },
+    };
   return {
     ciphertext: message.content,
     iv: message.iv,
-    chat: context.isGroupChat ? context.chatId : directChatRef(sender, other!),
+    chat,
     senderId: sender,
     clientMessageId: message.clientMessageId ?? '',
     replyTo: message.replyTo?._id ?? null,
@@ -100,7 +135,7 @@ const signedAsShown = (message: MessageView, context: ChatContext): SignedMessag
  * (its sender may have changed keys since).
  */
 export const verifyMessage = async (
-  message: MessageView,
+  message: VerifiableMessage,
   context: ChatContext,
   accountId: string,
 ): Promise<Verification> => {
@@ -114,16 +149,15 @@ export const verifyMessage = async (
         status: 'failed',
         reason: log.problem === 'unavailable' ? 'key-log-unavailable' : 'key-log-broken',
       };
-    const verdict = await checkMessageSignature(
-      log.entries,
-      message.createdAt,
-      signed,
-      message.signature?.value,
-    );
+    // An edit is checked against the key of its own time.
+    const [at, signature] = message.editedAt
+      ? [message.editedAt, message.editSignature?.value]
+      : [message.createdAt, message.signature?.value];
+    const verdict = await checkMessageSignature(log.entries, at, signed, signature);
     return verdict.status === 'failed' ? verdict : { status: verdict.status };
   };
   const first = await check();
   return first.status === 'failed' && first.reason !== 'key-log-unavailable'
-    ? check(message.createdAt)
+    ? check(message.editedAt ?? message.createdAt)
     : first;
 };

@@ -36,7 +36,14 @@ const sealed = { content: z.string(), iv: z.string(), encryptedKeys: z.record(z.
 /** The sender replaced the text: new ciphertext, keyed for the chat's members at the time of the edit. */
 export const MessageEdited = defineEvent(
   'MessageEdited',
-  z.object({ messageId: idSchema, chatId: idSchema, senderId: idSchema, ...sealed }),
+  z.object({
+    messageId: idSchema,
+    chatId: idSchema,
+    senderId: idSchema,
+    ...sealed,
+    /** The sender's signature over the edit, stored and relayed as sent; absent on unsigned edits. */
+    signature: messageSignatureSchema.optional(),
+  }),
 );
 
 /**

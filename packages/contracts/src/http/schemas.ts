@@ -160,11 +160,15 @@ export const socketSendSchema = z.object({
 });
 export type SocketSendPayload = z.infer<typeof socketSendSchema>;
 
-/** An edit: the new text, encrypted for the chat's current members like a new message. */
+/**
+ * An edit: the new text, encrypted for the chat's current members like a new message, and the
+ * sender's signature over it (docs/crypto.md, "Sender signatures": an action of kind `edit`).
+ */
 export const editMessageBodySchema = z.object({
   encryptedMessage: ciphertext,
   iv: ivSchema,
   encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
+  signature: messageSignatureSchema.optional(),
 });
 
 /** `DELETE /message/:messageId?for=everyone|me`. */
@@ -267,6 +271,8 @@ export interface MessageView {
   clientMessageId?: string;
   /** When the sender last edited it; absent when never edited. */
   editedAt?: string;
+  /** The sender's signature over the last edit (its text replaced the signed original's). */
+  editSignature?: MessageSignature;
   /** Deleted for everyone: a tombstone, with no ciphertext and no keys. */
   deleted?: true;
   /** Each member's reaction, by user id, encrypted like a message; absent when there is none. */

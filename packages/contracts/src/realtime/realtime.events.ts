@@ -1,4 +1,4 @@
-import type { MessageView, SealedReaction, SocketSendPayload } from '../http/schemas.ts';
+import type { MessageSignature, MessageView, SealedReaction, SocketSendPayload } from '../http/schemas.ts';
 import type { ErrorBody } from '../errors.ts';
 import type {
   LinkClosedReason,
@@ -76,6 +76,8 @@ export interface MessageEditedNotice extends MessageRef {
   iv: string;
   encryptedKeys: Record<string, string>;
   editedAt: string;
+  /** The sender's signature over the edit, when signed. */
+  signature?: MessageSignature;
 }
 
 export interface ReactionNotice extends MessageRef {

@@ -54,7 +54,9 @@ export const messageRpc = defineRpcService('message', {
   /** The user's unread counts and newest messages, for every chat of theirs that has messages. */
   unread: operation<{ chats: ChatUnread[] }>()(z.object({ userId: idSchema })),
   /** The sender replaces a message's text (within the time limit), keyed for the current members. */
-  edit: operation<{ message: MessageView }>()(sealed.extend({ userId: idSchema, messageId: idSchema })),
+  edit: operation<{ message: MessageView }>()(
+    sealed.extend({ userId: idSchema, messageId: idSchema, signature: messageSignatureSchema.optional() }),
+  ),
   /**
    * `everyone`: the sender deletes it for all (within the time limit); its ciphertext leaves the
    * log and the read models. `me`: a member hides it from their own history, at any time.

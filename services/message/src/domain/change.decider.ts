@@ -1,4 +1,4 @@
-import { DomainError, limits, type EventData } from '@veil/contracts';
+import { DomainError, limits, type EventData, type MessageSignature } from '@veil/contracts';
 import { checkSealedForMembers } from './key-map.ts';
 
 /** What deciding a change needs to know about the message, read by the handler first. */
@@ -60,7 +60,7 @@ const requireSendersChange = (userId: string, state: ChangeState, what: string):
  * message is) and fits the size limit. Returns the MessageEdited payload.
  */
 export const decideEdit = (
-  command: Sealed & { userId: string; messageId: string },
+  command: Sealed & { userId: string; messageId: string; signature?: MessageSignature | undefined },
   state: ChangeState,
 ): EventData<'MessageEdited'> => {
   const message = requireSendersChange(command.userId, state, 'edit');
@@ -73,6 +73,7 @@ export const decideEdit = (
     content: command.content,
     iv: command.iv,
     encryptedKeys: command.encryptedKeys,
+    ...(command.signature && { signature: command.signature }),
   };
 };
 

@@ -39,6 +39,8 @@ export interface MessageDoc {
   /** The sender's signature, when the message was signed. */
   signature?: MessageSignature;
   editedAt?: string;
+  /** The sender's signature over the last edit, when it was signed. */
+  editSignature?: MessageSignature;
   /** Deleted for everyone: content, iv and keys are empty, reactions gone. */
   deleted?: true;
   /** Each member's encrypted reaction, by user id. */
@@ -155,8 +157,16 @@ export const timelineProjection = (
         const message = await messages.get(event.data.messageId);
         if (message?.deleted) return log.erase('message', [position]);
         if (message) {
-          const { content, iv, encryptedKeys } = event.data;
-          await messages.put({ ...message, content, iv, encryptedKeys, editedAt: event.occurredAt });
+          const { content, iv, encryptedKeys, signature } = event.data;
+          const { editSignature: _previous, ...kept } = message;
+          await messages.put({
+            ...kept,
+            content,
+            iv,
+            encryptedKeys,
+            editedAt: event.occurredAt,
+            ...(signature && { editSignature: signature }),
+          });
         }
         return;
       }
@@ -274,4 +284,5 @@ export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): Mess
   ...(doc.reactions && Object.keys(doc.reactions).length > 0 && { reactions: doc.reactions }),
   ...(doc.signature && !doc.deleted && { signature: doc.signature }),
   ...(doc.clientMessageId && !doc.deleted && { clientMessageId: doc.clientMessageId }),
+  ...(doc.editSignature && !doc.deleted && { editSignature: doc.editSignature }),
 });

@@ -14,9 +14,10 @@ export const canChangeForEveryone = (message: DisplayMessage, myId: string, now 
 
 export const edited = (
   message: DisplayMessage,
-  change: Pick<DisplayMessage, 'content' | 'iv' | 'encryptedKeys' | 'decryptedContent' | 'readState'> & {
-    editedAt: string;
-  },
+  change: Pick<DisplayMessage, 'content' | 'iv' | 'encryptedKeys' | 'decryptedContent' | 'readState'> &
+    Pick<DisplayMessage, 'verification' | 'editSignature'> & {
+      editedAt: string;
+    },
 ): DisplayMessage => (message.deleted ? message : { ...message, ...change });
 
 export const tombstone = (message: DisplayMessage): DisplayMessage => {

@@ -76,6 +76,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       content: body.encryptedMessage,
       iv: body.iv,
       encryptedKeys: body.encryptedKeys,
+      ...(body.signature && { signature: body.signature }),
     });
     respond(res, 200, 'Message edited', { message });
   });

@@ -1,5 +1,7 @@
 import type { MessageEditedNotice, MessageRef, ReactionNotice } from '@veil/contracts';
 import { readSealedForUser, type DisplayMessage } from '../../../lib/crypto.ts';
+import type { Verification } from '../../../lib/message-verification.ts';
+import { unverifiedText } from '../../../lib/signature-texts.ts';
 import type { VeilSocket } from '../../../lib/realtime.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
 
@@ -8,21 +10,39 @@ export type HistoryChange = (messages: DisplayMessage[]) => DisplayMessage[];
 /**
  * Follows the changes to one chat's messages on the shared socket (edits, deletions for
  * everyone, deletions for me on another device, reactions), decrypting what they carry for
- * `userId`, and hands each to `apply` as a change of the history. Returns the unsubscribe.
+ * `userId`, and hands each to `apply` as a change of the history. An edit is checked
+ * (`checkEdit`: its signature, against the message it changes) before its text is shown.
+ * Returns the unsubscribe.
  */
 export const followMessageChanges = (
   socket: VeilSocket,
   chatId: string,
   userId: string,
   apply: (change: HistoryChange) => void,
+  checkEdit: (notice: MessageEditedNotice) => Promise<Verification | undefined>,
 ): (() => void) => {
   const onEdited = async (notice: MessageEditedNotice) => {
     if (notice.chatId !== chatId) return;
-    const { content, iv, encryptedKeys, editedAt } = notice;
-    const read = await readSealedForUser(notice, editedAt, userId);
+    const { content, iv, encryptedKeys, editedAt, signature } = notice;
+    const [read, verification] = await Promise.all([
+      readSealedForUser(notice, editedAt, userId),
+      checkEdit(notice),
+    ]);
+    const shown =
+      verification?.status === 'failed'
+        ? { decryptedContent: unverifiedText(verification.reason), readState: 'unverified' as const }
+        : read;
     apply((messages) =>
       changeMessage(messages, notice.messageId, (m) =>
-        edited(m, { content, iv, encryptedKeys, editedAt, ...read }),
+        edited(m, {
+          content,
+          iv,
+          encryptedKeys,
+          editedAt,
+          ...shown,
+          ...(verification && { verification }),
+          ...(signature && { editSignature: signature }),
+        }),
       ),
     );
   };

@@ -1,4 +1,4 @@
-import type { MessageView } from '@veil/contracts';
+import type { MessageSignature, MessageView } from '@veil/contracts';
 import type { GroupPayload } from '@veil/crypto';
 import { api } from '../../../lib/api.ts';
 
@@ -12,11 +12,14 @@ const path = (messageId: string) => `message/${encodeURIComponent(messageId)}`;
 /** Changes to a stored message: edit, delete, react (docs/api.md, "Changing a message"). */
 export const messageActionsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    editMessage: build.mutation<{ message: MessageView }, { messageId: string; payload: GroupPayload }>({
-      query: ({ messageId, payload: { encryptedMessage, iv, encryptedKeys } }) => ({
+    editMessage: build.mutation<
+      { message: MessageView },
+      { messageId: string; payload: GroupPayload; signature: MessageSignature | null }
+    >({
+      query: ({ messageId, payload: { encryptedMessage, iv, encryptedKeys }, signature }) => ({
         url: path(messageId),
         method: 'PUT',
-        body: { encryptedMessage, iv, encryptedKeys },
+        body: { encryptedMessage, iv, encryptedKeys, ...(signature && { signature }) },
       }),
     }),
     deleteMessage: build.mutation<MessageRef, { messageId: string; scope: 'everyone' | 'me' }>({

@@ -1,8 +1,9 @@
 import { current } from '@reduxjs/toolkit';
-import type { MessageView } from '@veil/contracts';
+import type { MessageEditedNotice, MessageSignature, MessageView } from '@veil/contracts';
 import type { GroupPayload } from '@veil/crypto';
 import { api } from '../../../lib/api.ts';
 import type { ApiError } from '../../../lib/api-error.ts';
+import { verifyMessage } from '../../../lib/message-verification.ts';
 import type { BaseQueryCall } from '../../../lib/base-query.ts';
 import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
@@ -134,7 +135,20 @@ export const messagesApi = api.injectEndpoints({
               draft.messages = change(current(draft).messages);
             }),
           );
-        const stopChanges = followMessageChanges(socket, chatId, userId, applyChange);
+        // An edit is checked as the edited message: its sender, chat and reply with the new text.
+        const checkEdit = async (notice: MessageEditedNotice) => {
+          const original = getCacheEntry().data?.messages.find((m) => m._id === notice.messageId);
+          if (!original) return undefined;
+          const { content, iv, encryptedKeys, editedAt, signature } = notice;
+          const context = await loadChatContext(dispatch as AppDispatch, chatId, userId);
+          const { editSignature: _previous, ...rest } = original;
+          return verifyMessage(
+            { ...rest, content, iv, encryptedKeys, editedAt, ...(signature && { editSignature: signature }) },
+            context,
+            userId,
+          );
+        };
+        const stopChanges = followMessageChanges(socket, chatId, userId, applyChange, checkEdit);
         const stopOnConnect = onSocketConnect(() => void catchUp());
         try {
           await cacheDataLoaded;
@@ -153,7 +167,11 @@ export const messagesApi = api.injectEndpoints({
 
     sendGroupMessage: build.mutation<
       { message: MessageView },
-      { chatId: string; payload: GroupPayload & { attachments?: string[] }; clientMessageId: string }
+      {
+        chatId: string;
+        payload: GroupPayload & { attachments?: string[]; signature?: MessageSignature };
+        clientMessageId: string;
+      }
     >({
       queryFn: ({ chatId, payload, clientMessageId }, { signal }, _extra, baseQuery) =>
         sendMessageOverHttp<{ message: MessageView }>(

@@ -34,6 +34,11 @@ interface MessageBubbleProps {
   actions: MessageActions;
   /** Where it is shown: who it should have been sealed for. */
   context: ChatContext;
+  /**
+   * The message replied to as this history shows it, checked, when it is loaded; else the copy
+   * that came with the reply, whose text is shown only if its own check is not known to fail.
+   */
+  quoted: DisplayMessage | null;
 }
 
 export const deletedText = 'This message was deleted';
@@ -86,12 +91,13 @@ export const MessageBubble = memo(function MessageBubble({
   nameOf,
   actions,
   context,
+  quoted: quotedMessage,
 }: MessageBubbleProps) {
   const { _id: id } = message;
   const [editing, setEditing] = useState(false);
   const [forwarding, setForwarding] = useState(false);
   const ref = useCallback((element: HTMLLIElement | null) => track?.(id, element), [track, id]);
-  const quoted = message.replyTo?.deleted ? deletedText : (message.replyTo?.decryptedContent ?? '');
+  const quoted = quotedMessage?.deleted ? deletedText : (quotedMessage?.decryptedContent ?? '');
   const time = timeFormat.format(new Date(message.createdAt));
   const changeable = canChangeForEveryone(message, myId);
   const readable = !message.deleted && message.readState === 'read';

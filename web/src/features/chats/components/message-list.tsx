@@ -49,6 +49,9 @@ export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply
   const onDiscard = useCallback((id: string) => dispatch(messageDiscarded(id)), [dispatch]);
   const context = useMemo(() => chatContextOf(chat, myId), [chat, myId]);
   const positionOf = new Map(messages.map((message, index) => [message._id, index] as const));
+  // A quote shows the replied message as checked here when it is loaded (a forgery's text never).
+  const quotedOf = (message: DisplayMessage) =>
+    message.replyTo ? (messages[positionOf.get(message.replyTo._id) ?? -1] ?? message.replyTo) : null;
 
   // A message arriving while its chat is open counts as seen at once (spec section 4).
   useEffect(() => {
@@ -123,6 +126,7 @@ export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply
                 nameOf={nameOf}
                 actions={actions}
                 context={context}
+                quoted={quotedOf(message)}
               />
             </Fragment>
           );

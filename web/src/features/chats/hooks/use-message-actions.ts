@@ -13,6 +13,7 @@ import {
 } from '../api/message-actions.api.ts';
 import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
 import { api, listTag } from '../../../lib/api.ts';
+import { signOutgoing, signOutgoingAction } from '../../../lib/message-signing.ts';
 import { withCurrentMembers } from '../current-members.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
 
@@ -58,12 +59,13 @@ export const useMessageActions = (
   const sealForMembers = useCallback(
     <T>(
       text: string,
-      send: (payload: Awaited<ReturnType<typeof encryptForGroup>>) => Promise<T>,
+      send: (payload: Awaited<ReturnType<typeof encryptForGroup>>, memberIds: string[]) => Promise<T>,
       target: ChatView = chat,
     ) =>
-      withCurrentMembers(dispatch, target, async (participants) =>
-        send(await encryptForGroup(text, [...participants.map((p) => p._id), me._id])),
-      ),
+      withCurrentMembers(dispatch, target, async (participants) => {
+        const memberIds = [...new Set([...participants.map((p) => p._id), me._id])];
+        return send(await encryptForGroup(text, memberIds), memberIds);
+      }),
     [dispatch, chat, me._id],
   );
 
@@ -85,9 +87,23 @@ export const useMessageActions = (
         guarded('Could not edit the message', async () => {
           // The message's files stay with it: they are part of what is sealed again.
           const sealedText = encodeMessageContent({ text, attachments: message.attachments ?? [] });
-          const { message: stored } = await sealForMembers(sealedText, (payload) =>
-            editMessage({ messageId: message._id, payload }).unwrap(),
-          );
+          const { message: stored } = await sealForMembers(sealedText, async (payload, memberIds) => {
+            const signature = await signOutgoingAction({
+              kind: 'edit',
+              target: message._id,
+              chatId: chat._id,
+              isGroupChat: chat.isGroupChat,
+              memberIds,
+              senderId: me._id,
+              createdAt: new Date().toISOString(),
+              sealed: {
+                ciphertext: payload.encryptedMessage,
+                iv: payload.iv,
+                encryptedKeys: payload.encryptedKeys,
+              },
+            });
+            return editMessage({ messageId: message._id, payload, signature }).unwrap();
+          });
           const { content, iv, encryptedKeys, editedAt = new Date().toISOString() } = stored;
           const change = {
             content,
@@ -96,6 +112,8 @@ export const useMessageActions = (
             editedAt,
             decryptedContent: text,
             readState: 'read' as const,
+            // What this browser just sealed and signed.
+            verification: { status: 'own' as const },
           };
           update((messages) => changeMessage(messages, message._id, (m) => edited(m, change)));
         }),
@@ -126,8 +144,26 @@ export const useMessageActions = (
         guarded('Could not forward the message', async () => {
           await sealForMembers(
             message.decryptedContent,
-            (payload) =>
-              sendGroupMessage({ chatId: to._id, payload, clientMessageId: crypto.randomUUID() }).unwrap(),
+            async (payload, memberIds) => {
+              // A new message of mine in that chat, signed as every message is.
+              const clientMessageId = crypto.randomUUID();
+              const signature = await signOutgoing({
+                chatId: to._id,
+                isGroupChat: to.isGroupChat,
+                memberIds,
+                senderId: me._id,
+                clientMessageId,
+                replyTo: null,
+                createdAt: new Date().toISOString(),
+                sealed: {
+                  ciphertext: payload.encryptedMessage,
+                  iv: payload.iv,
+                  encryptedKeys: payload.encryptedKeys,
+                },
+              });
+              const signed = { ...payload, ...(signature && { signature }) };
+              return sendGroupMessage({ chatId: to._id, payload: signed, clientMessageId }).unwrap();
+            },
             to,
           );
           dispatch(

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { decryptForUser } from '../../../lib/crypto.ts';
+import { chatContextOf } from '../chat-context.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { chatsApi } from '../api/chats.api.ts';
@@ -31,7 +32,10 @@ export const useMessageNotifications = () => {
         .unwrap()
         .catch(() => undefined);
       const sender = chat?.participants.find((p) => p._id === message.sender._id)?.username ?? 'New message';
-      const { decryptedContent } = await decryptForUser({ ...message, replyTo: null }, me._id);
+      // Checked like the chat checks it: a forgery's text never reaches a notification either.
+      const { decryptedContent } = chat
+        ? await decryptForUser(message, me._id, chatContextOf(chat, me._id))
+        : { decryptedContent: 'New message' };
       const title = chat?.isGroupChat ? `${sender} in ${chatTitle(chat)}` : sender;
       const shown = new Notification(title, { body: decryptedContent, tag: message.chat });
       shown.onclick = () => {
