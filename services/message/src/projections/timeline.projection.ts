@@ -47,6 +47,8 @@ export interface MessageDoc {
   reactions?: Record<string, SealedReaction>;
   /** Members who deleted it for themselves: their history leaves it out. */
   hiddenFor?: string[];
+  /** Members' own copies of the message key re-wrapped for their current key, by user id. */
+  rewrappedKeys?: Record<string, string>;
 }
 
 export interface MembershipDoc {
@@ -158,7 +160,9 @@ export const timelineProjection = (
         if (message?.deleted) return log.erase('message', [position]);
         if (message) {
           const { content, iv, encryptedKeys, signature } = event.data;
-          const { editSignature: _previous, ...kept } = message;
+          // The new text has a new key, sealed for every member's current key: old copies are
+          // moot, and so is the signature of the edit before.
+          const { rewrappedKeys: _replaced, editSignature: _previous, ...kept } = message;
           await messages.put({
             ...kept,
             content,
@@ -191,6 +195,18 @@ export const timelineProjection = (
           const { userId, content, iv, encryptedKeys } = event.data;
           const reactions = { ...message.reactions, [userId]: { content, iv, encryptedKeys } };
           await messages.put({ ...message, reactions });
+        }
+        return;
+      }
+      case 'MessageKeyRewrapped': {
+        const message = await messages.get(event.data.messageId);
+        if (message?.deleted) return log.erase('message', [position]);
+        if (message) {
+          const { userId, encryptedKey } = event.data;
+          await messages.put({
+            ...message,
+            rewrappedKeys: { ...message.rewrappedKeys, [userId]: encryptedKey },
+          });
         }
         return;
       }
@@ -285,4 +301,5 @@ export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): Mess
   ...(doc.signature && !doc.deleted && { signature: doc.signature }),
   ...(doc.clientMessageId && !doc.deleted && { clientMessageId: doc.clientMessageId }),
   ...(doc.editSignature && !doc.deleted && { editSignature: doc.editSignature }),
+  ...(doc.rewrappedKeys && !doc.deleted && { rewrappedKeys: doc.rewrappedKeys }),
 });
