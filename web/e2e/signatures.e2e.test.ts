@@ -40,6 +40,7 @@ interface TimelineDoc {
   clientMessageId?: string;
   signature?: { value: string; signedAt: string };
   editedAt?: string;
+  reactions?: Record<string, { content: string; iv: string; encryptedKeys: Record<string, string> }>;
 }
 
 /**
@@ -202,6 +203,49 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       },
     });
     const [stored] = await (await timeline()).find({ sender: mallory.id });
+    // Mallory reacts to her message, signed by her client; the server adds one "from Alice", unsigned.
+    const reactWith = async (emoji: string) => {
+      const envelope = await sealFor(mallory, emoji, members);
+      const signedAt = new Date().toISOString();
+      const value = await signMessage(mallory.signing.privateKey, {
+        kind: 'reaction',
+        target: stored!._id,
+        chat: group._id,
+        senderId: mallory.id,
+        createdAt: signedAt,
+        sealed: { ciphertext: envelope.content, iv: envelope.iv, encryptedKeys: envelope.encryptedKeys },
+      });
+      return { envelope, signature: { value, signedAt } };
+    };
+    const signedReaction = await reactWith('👍');
+    await call(mallory, `message/${stored!._id}/reaction`, {
+      method: 'PUT',
+      body: {
+        encryptedReaction: signedReaction.envelope.content,
+        iv: signedReaction.envelope.iv,
+        encryptedKeys: signedReaction.envelope.encryptedKeys,
+        signature: signedReaction.signature,
+      },
+    });
+    const forgedReaction = (await reactWith('😈')).envelope;
+    // Once Mallory's reaction is in the read model, the server writes its own beside it.
+    await expect
+      .poll(async () => (await (await timeline()).get(stored!._id))?.reactions?.[mallory.id])
+      .toBeDefined();
+    const withReactions = (await (await timeline()).get(stored!._id))!;
+    await (
+      await timeline()
+    ).put({
+      ...withReactions,
+      reactions: {
+        ...withReactions.reactions,
+        [aliceId]: {
+          content: forgedReaction.content,
+          iv: forgedReaction.iv,
+          encryptedKeys: forgedReaction.encryptedKeys,
+        },
+      },
+    });
 
     const now = () => new Date().toISOString();
     // 1. A new text "from Alice", with her real message's signature.
@@ -279,7 +323,11 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     // flagged to both, the honest message and the legacy one shown as they are.
     for (const page of [bob.page, alice.page]) {
       await reopen(page, groupName);
-      await messageWithText(page, 'honest group message').waitFor();
+      const honestMessage = messageWithText(page, 'honest group message');
+      await honestMessage.waitFor();
+      // Mallory's signed reaction shows; the one the server made up for Alice does not.
+      await honestMessage.getByRole('button', { name: new RegExp(`^👍 1: ${mallory.username}$`) }).waitFor();
+      expect(await honestMessage.getByRole('button', { name: /😈/ }).count()).toBe(0);
       await expect
         .poll(() => messageTexts(page).filter({ hasText: 'its signature does not match' }).count())
         .toBe(2);

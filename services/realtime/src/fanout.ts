@@ -121,9 +121,10 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       metrics.delivered('message hidden');
     },
     async ReactionSet(event) {
-      const { chatId, messageId, userId, content, iv, encryptedKeys } = event.data;
+      const { chatId, messageId, userId, content, iv, encryptedKeys, signature } = event.data;
       const members = await membersOf(chatId, Object.keys(encryptedKeys));
-      const notice = { chatId, messageId, userId, reaction: { content, iv, encryptedKeys } };
+      const reaction = { content, iv, encryptedKeys, ...(signature && { signature }) };
+      const notice = { chatId, messageId, userId, reaction };
       io.local.to(members.filter((id) => id in encryptedKeys).map(userRoom)).emit('reaction', notice);
       metrics.delivered('reaction');
     },

@@ -1,4 +1,4 @@
-import type { MessageView } from '@veil/contracts';
+import type { MessageView, SealedReaction } from '@veil/contracts';
 import {
   PublicKeyCache,
   buildGroupPayload,
@@ -10,7 +10,12 @@ import {
   type IndividualPayload,
 } from '@veil/crypto';
 import { accountKeyRing, publishedAccountKey } from './account-keys.ts';
-import { verifyMessage, type ChatContext, type Verification } from './message-verification.ts';
+import {
+  verifyMessage,
+  verifyReaction,
+  type ChatContext,
+  type Verification,
+} from './message-verification.ts';
 import { fetchPublishedKey } from './public-key-api.ts';
 import { readStateTexts, unreadableState, type ReadState } from './read-state.ts';
 import { unverifiedText } from './signature-texts.ts';
@@ -99,11 +104,16 @@ export const readSealedForUser = async (
 export const readReactionsForUser = async (
   reactions: MessageView['reactions'],
   userId: string,
+  /** Whether a reaction is its member's (its signature holds); none given: every one counts. */
+  isGenuine: (reactor: string, reaction: SealedReaction) => Promise<boolean> = () => Promise.resolve(true),
 ): Promise<Record<string, string>> => {
   const read = await Promise.all(
     Object.entries(reactions ?? {}).map(async ([reactor, sealed]) => {
-      const { decryptedContent, readState } = await readSealedForUser(sealed, '', userId);
-      return readState === 'read' ? [[reactor, decryptedContent] as const] : [];
+      const [{ decryptedContent, readState }, genuine] = await Promise.all([
+        readSealedForUser(sealed, '', userId),
+        isGenuine(reactor, sealed),
+      ]);
+      return readState === 'read' && genuine ? [[reactor, decryptedContent] as const] : [];
     }),
   );
   return Object.fromEntries(read.flat());
@@ -125,7 +135,11 @@ export const decryptForUser = async (
       ? { decryptedContent: '', readState: 'read' as const }
       : readSealedForUser(message, message.createdAt, userId),
     message.replyTo ? decryptForUser({ ...message.replyTo, replyTo: null }, userId) : Promise.resolve(null),
-    readReactionsForUser(message.reactions, userId),
+    readReactionsForUser(
+      message.reactions,
+      userId,
+      context && ((reactor, reaction) => verifyReaction(message, reactor, reaction, context, userId)),
+    ),
     context && !message.deleted ? verifyMessage(message, context, userId) : undefined,
   ]);
   const shown =

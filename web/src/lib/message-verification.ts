@@ -1,4 +1,4 @@
-import type { GroupNotice, MessageView } from '@veil/contracts';
+import type { GroupNotice, MessageView, SealedReaction } from '@veil/contracts';
 import {
   checkMessageSignature,
   directChatRef,
@@ -160,4 +160,40 @@ export const verifyMessage = async (
   return first.status === 'failed' && first.reason !== 'key-log-unavailable'
     ? check(message.editedAt ?? message.createdAt)
     : first;
+};
+
+/**
+ * Whether a member's reaction is theirs: signed as a `reaction` on this message, in this chat,
+ * checked against their key log. The key is the one of the signature's time, but never earlier
+ * than the message (a reaction cannot predate it); an unsigned reaction counts as from before
+ * signatures only if its member had no signing key when the message was sent. A reaction that
+ * fails is left out, as an unreadable one is.
+ */
+export const verifyReaction = async (
+  message: Pick<MessageView, '_id' | 'createdAt'>,
+  reactor: string,
+  reaction: SealedReaction,
+  context: ChatContext,
+  accountId: string,
+): Promise<boolean> => {
+  const chat = chatRefFor(reactor, context);
+  if (!chat) return false;
+  const log = await keyLogOf(accountId, reactor);
+  if (!log.ok) return false;
+  const signedAt = reaction.signature?.signedAt ?? '';
+  const at = signedAt > message.createdAt ? signedAt : message.createdAt;
+  const verdict = await checkMessageSignature(
+    log.entries,
+    at,
+    {
+      kind: 'reaction',
+      target: message._id,
+      chat,
+      senderId: reactor,
+      createdAt: signedAt,
+      sealed: { ciphertext: reaction.content, iv: reaction.iv, encryptedKeys: reaction.encryptedKeys },
+    },
+    reaction.signature?.value,
+  );
+  return verdict.status !== 'failed';
 };

@@ -73,7 +73,14 @@ export const MessageHidden = defineEvent(
 /** A member's reaction, end-to-end encrypted like a message: the server never sees the emoji. */
 export const ReactionSet = defineEvent(
   'ReactionSet',
-  z.object({ messageId: idSchema, chatId: idSchema, userId: idSchema, ...sealed }),
+  z.object({
+    messageId: idSchema,
+    chatId: idSchema,
+    userId: idSchema,
+    ...sealed,
+    /** The member's signature over the reaction, stored and relayed as sent. */
+    signature: messageSignatureSchema.optional(),
+  }),
 );
 export const ReactionRemoved = defineEvent(
   'ReactionRemoved',

@@ -176,11 +176,15 @@ export const deleteMessageQuerySchema = z.object({
   for: z.enum(['everyone', 'me'], { error: 'for must be "everyone" or "me"' }),
 });
 
-/** A reaction: the emoji encrypted like a message, for every current member. */
+/**
+ * A reaction: the emoji encrypted like a message, for every current member, and the member's
+ * signature over it (docs/crypto.md, "Sender signatures": an action of kind `reaction`).
+ */
 export const reactionBodySchema = z.object({
   encryptedReaction: base64(limits.reactionCiphertextMaxChars, 'encryptedReaction'),
   iv: ivSchema,
   encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
+  signature: messageSignatureSchema.optional(),
 });
 
 /**
@@ -301,6 +305,8 @@ export interface SealedReaction {
   content: string;
   iv: string;
   encryptedKeys: Record<string, string>;
+  /** The member's signature over the reaction, when signed. */
+  signature?: MessageSignature;
 }
 
 /**

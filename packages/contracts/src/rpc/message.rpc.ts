@@ -67,7 +67,11 @@ export const messageRpc = defineRpcService('message', {
   ),
   /** Sets the member's reaction (encrypted like a message), or removes it with `reaction: null`. */
   react: operation<{ chatId: string; messageId: string }>()(
-    z.object({ userId: idSchema, messageId: idSchema, reaction: sealed.nullable() }),
+    z.object({
+      userId: idSchema,
+      messageId: idSchema,
+      reaction: sealed.extend({ signature: messageSignatureSchema.optional() }).nullable(),
+    }),
   ),
   /** Stores the caller's own message keys re-wrapped for their current key; answers how many were new. */
   rewrap: operation<{ rewrapped: number }>()(

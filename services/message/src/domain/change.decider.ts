@@ -118,7 +118,11 @@ export const decideHide = (
  * back (nothing to record if there is none).
  */
 export const decideReaction = (
-  command: { userId: string; messageId: string; reaction: Sealed | null },
+  command: {
+    userId: string;
+    messageId: string;
+    reaction: (Sealed & { signature?: MessageSignature | undefined }) | null;
+  },
   state: ChangeState,
 ): EventData<'ReactionSet'> | EventData<'ReactionRemoved'> | null => {
   const { message } = state;
@@ -131,5 +135,6 @@ export const decideReaction = (
     limits.reactionCiphertextMaxChars,
     'A reaction is one emoji',
   );
-  return { ...ids, ...command.reaction };
+  const { signature, ...sealed } = command.reaction;
+  return { ...ids, ...sealed, ...(signature && { signature }) };
 };

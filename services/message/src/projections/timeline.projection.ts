@@ -192,8 +192,9 @@ export const timelineProjection = (
         const message = await messages.get(event.data.messageId);
         if (message?.deleted) return log.erase('message', [position]);
         if (message) {
-          const { userId, content, iv, encryptedKeys } = event.data;
-          const reactions = { ...message.reactions, [userId]: { content, iv, encryptedKeys } };
+          const { userId, content, iv, encryptedKeys, signature } = event.data;
+          const reaction = { content, iv, encryptedKeys, ...(signature && { signature }) };
+          const reactions = { ...message.reactions, [userId]: reaction };
           await messages.put({ ...message, reactions });
         }
         return;

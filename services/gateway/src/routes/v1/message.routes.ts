@@ -106,7 +106,12 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
   router.put('/:messageId/reaction', async (req, res) => {
     const messageId = parseWith(idSchema, req.params.messageId);
     const body = parseWith(reactionBodySchema, req.body);
-    const reaction = { content: body.encryptedReaction, iv: body.iv, encryptedKeys: body.encryptedKeys };
+    const reaction = {
+      content: body.encryptedReaction,
+      iv: body.iv,
+      encryptedKeys: body.encryptedKeys,
+      ...(body.signature && { signature: body.signature }),
+    };
     const reacted = await services.message.react({ userId: currentUserId(res), messageId, reaction });
     respond(res, 200, 'Reaction set', reacted);
   });

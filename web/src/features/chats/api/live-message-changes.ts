@@ -1,4 +1,4 @@
-import type { MessageEditedNotice, MessageRef, ReactionNotice } from '@veil/contracts';
+import type { MessageEditedNotice, MessageRef, ReactionNotice, SealedReaction } from '@veil/contracts';
 import { readSealedForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import type { Verification } from '../../../lib/message-verification.ts';
 import { unverifiedText } from '../../../lib/signature-texts.ts';
@@ -20,6 +20,8 @@ export const followMessageChanges = (
   userId: string,
   apply: (change: HistoryChange) => void,
   checkEdit: (notice: MessageEditedNotice) => Promise<Verification | undefined>,
+  /** Whether a live reaction is its member's (its signature holds against the message). */
+  checkReaction: (notice: ReactionNotice & { reaction: SealedReaction }) => Promise<boolean>,
 ): (() => void) => {
   const onEdited = async (notice: MessageEditedNotice) => {
     if (notice.chatId !== chatId) return;
@@ -54,8 +56,11 @@ export const followMessageChanges = (
   };
   const onReaction = async (notice: ReactionNotice) => {
     if (notice.chatId !== chatId) return;
-    const read = notice.reaction && (await readSealedForUser(notice.reaction, '', userId));
-    const emoji = read?.readState === 'read' ? read.decryptedContent : null;
+    const { reaction } = notice;
+    const [read, genuine] = reaction
+      ? await Promise.all([readSealedForUser(reaction, '', userId), checkReaction({ ...notice, reaction })])
+      : [null, false];
+    const emoji = read?.readState === 'read' && genuine ? read.decryptedContent : null;
     apply((messages) => changeMessage(messages, notice.messageId, (m) => reacted(m, notice.userId, emoji)));
   };
   const handlers = {

@@ -26,8 +26,11 @@ export const messageActionsApi = api.injectEndpoints({
       query: ({ messageId, scope }) => ({ url: path(messageId), method: 'DELETE', params: { for: scope } }),
     }),
     /** `sealed` null takes the reaction back. */
-    setReaction: build.mutation<MessageRef, { messageId: string; sealed: GroupPayload | null }>({
-      query: ({ messageId, sealed }) =>
+    setReaction: build.mutation<
+      MessageRef,
+      { messageId: string; sealed: GroupPayload | null; signature?: MessageSignature | null }
+    >({
+      query: ({ messageId, sealed, signature }) =>
         sealed
           ? {
               url: `${path(messageId)}/reaction`,
@@ -36,6 +39,7 @@ export const messageActionsApi = api.injectEndpoints({
                 encryptedReaction: sealed.encryptedMessage,
                 iv: sealed.iv,
                 encryptedKeys: sealed.encryptedKeys,
+                ...(signature && { signature }),
               },
             }
           : { url: `${path(messageId)}/reaction`, method: 'DELETE' },

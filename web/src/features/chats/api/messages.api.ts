@@ -1,9 +1,15 @@
 import { current } from '@reduxjs/toolkit';
-import type { MessageEditedNotice, MessageSignature, MessageView } from '@veil/contracts';
+import type {
+  MessageEditedNotice,
+  MessageSignature,
+  MessageView,
+  ReactionNotice,
+  SealedReaction,
+} from '@veil/contracts';
 import type { GroupPayload } from '@veil/crypto';
 import { api } from '../../../lib/api.ts';
 import type { ApiError } from '../../../lib/api-error.ts';
-import { verifyMessage } from '../../../lib/message-verification.ts';
+import { verifyMessage, verifyReaction } from '../../../lib/message-verification.ts';
 import type { BaseQueryCall } from '../../../lib/base-query.ts';
 import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
@@ -148,7 +154,20 @@ export const messagesApi = api.injectEndpoints({
             userId,
           );
         };
-        const stopChanges = followMessageChanges(socket, chatId, userId, applyChange, checkEdit);
+        const checkReaction = async (notice: ReactionNotice & { reaction: SealedReaction }) => {
+          const target = getCacheEntry().data?.messages.find((m) => m._id === notice.messageId);
+          if (!target) return false;
+          const context = await loadChatContext(dispatch as AppDispatch, chatId, userId);
+          return verifyReaction(target, notice.userId, notice.reaction, context, userId);
+        };
+        const stopChanges = followMessageChanges(
+          socket,
+          chatId,
+          userId,
+          applyChange,
+          checkEdit,
+          checkReaction,
+        );
         const stopOnConnect = onSocketConnect(() => void catchUp());
         try {
           await cacheDataLoaded;

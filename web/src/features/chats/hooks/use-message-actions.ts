@@ -134,7 +134,23 @@ export const useMessageActions = (
           const taken = message.reactionTexts[me._id] === emoji;
           if (taken) await setReaction({ messageId: message._id, sealed: null }).unwrap();
           else
-            await sealForMembers(emoji, (sealed) => setReaction({ messageId: message._id, sealed }).unwrap());
+            await sealForMembers(emoji, async (sealed, memberIds) => {
+              const signature = await signOutgoingAction({
+                kind: 'reaction',
+                target: message._id,
+                chatId: chat._id,
+                isGroupChat: chat.isGroupChat,
+                memberIds,
+                senderId: me._id,
+                createdAt: new Date().toISOString(),
+                sealed: {
+                  ciphertext: sealed.encryptedMessage,
+                  iv: sealed.iv,
+                  encryptedKeys: sealed.encryptedKeys,
+                },
+              });
+              return setReaction({ messageId: message._id, sealed, signature }).unwrap();
+            });
           update((messages) =>
             changeMessage(messages, message._id, (m) => reacted(m, me._id, taken ? null : emoji)),
           );
