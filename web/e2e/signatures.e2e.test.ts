@@ -40,6 +40,7 @@ interface TimelineDoc {
   clientMessageId?: string;
   signature?: { value: string; signedAt: string };
   editedAt?: string;
+  deleted?: true;
   reactions?: Record<string, { content: string; iv: string; encryptedKeys: Record<string, string> }>;
 }
 
@@ -277,12 +278,14 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       createdAt: now(),
       editedAt: now(),
     });
-    // 4. Alice's real one-to-one message replayed into the group.
+    // 4. A message of Alice's "deleted for everyone" by the server alone: an unsigned tombstone.
+    await plant({ ...real!, content: '', iv: '', encryptedKeys: {}, createdAt: now(), deleted: true });
+    // 5. Alice's real one-to-one message replayed into the group.
     await plant({ ...real!, chat: group._id, createdAt: now() });
-    // 5. Mallory's real group message with Alice's key dropped.
+    // 6. Mallory's real group message with Alice's key dropped.
     const { [aliceId]: _aliceKey, ...withoutAlice } = stored!.encryptedKeys;
     await plant({ ...stored!, encryptedKeys: withoutAlice, createdAt: now() });
-    // 6. A message Mallory's client signed itself, sealed for Bob and her only: a member left out.
+    // 7. A message Mallory's client signed itself, sealed for Bob and her only: a member left out.
     const leftOut = await sendSigned('not for alice', [mallory.id, bobId], 'leftout-0001');
     await plant({
       chat: group._id,
@@ -295,7 +298,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       clientMessageId: 'leftout-0001',
       signature: { value: leftOut.value, signedAt: leftOut.signedAt },
     });
-    // 7. Unsigned, dated before Mallory had any key: history from before signatures.
+    // 8. Unsigned, dated before Mallory had any key: history from before signatures.
     const legacy = await sealFor(mallory, 'from before signatures', members);
     await plant({
       chat: group._id,
@@ -315,7 +318,10 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
     await expect
       .poll(() => messageTexts(bob.page).filter({ hasText: 'it is not signed, but its sender' }).count())
-      .toBe(2);
+      .toBe(3);
+    await messageTexts(bob.page)
+      .filter({ hasText: 'This message was removed, but its deletion could not be verified' })
+      .waitFor();
     for (const text of ['forged by the server', 'unsigned forgery', 'edited by the server'])
       expect(await messageTexts(bob.page).getByText(text).count()).toBe(0);
 

@@ -197,4 +197,43 @@ describe('sender signatures', () => {
     expect(unsigned.status).toBe(200);
     expect(unsigned.body.data.message).not.toHaveProperty('editSignature');
   });
+
+  it('keeps a signed deletion with the tombstone, and refuses a malformed one', async () => {
+    const alice = await signingUser('sigdel');
+    const bob = await signingUser('sigdelr');
+    const sent = await running.api.post(
+      `/api/v1/message/sendIndividualMessage/${bob._id}`,
+      await directMessage(alice, bob, 'to be deleted'),
+      alice.accessToken,
+    );
+    const messageId = sent.body.data.message._id;
+    const signedAt = new Date().toISOString();
+    const deletion = {
+      kind: 'delete' as const,
+      target: messageId,
+      chat: directChatRef(alice._id, bob._id),
+      senderId: alice._id,
+      createdAt: signedAt,
+      sealed: null,
+    };
+    const signature = { value: await signMessage(alice.signing.privateKey, deletion), signedAt };
+
+    const remove = (json: unknown) =>
+      running.api.call('DELETE', `/api/v1/message/${messageId}?for=everyone`, {
+        json,
+        token: alice.accessToken,
+      });
+    const bad = await remove({ signature: { ...signature, value: 'AAAA' } });
+    expectJsonError(bad, 400, 'VALIDATION_FAILED', /signature/);
+
+    const deleted = await remove({ signature });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    const [tombstone] = (
+      await running.api.get(`/api/v1/chat/getallmessages/${sent.body.data.chat._id}`, bob.accessToken)
+    ).body.data.messages;
+    expect(tombstone).toMatchObject({ _id: messageId, deleted: true, deleteSignature: signature });
+    expect(await verifyMessageSignature(alice.signingKey, deletion, tombstone.deleteSignature.value)).toBe(
+      true,
+    );
+  });
 });

@@ -110,9 +110,10 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       metrics.delivered('message edited');
     },
     async MessageDeleted(event) {
-      const { chatId, messageId, deletedBy } = event.data;
+      const { chatId, messageId, deletedBy, signature } = event.data;
       const members = await membersOf(chatId, [deletedBy]);
-      io.local.to(members.map(userRoom)).emit('message deleted', { chatId, messageId });
+      const notice = { chatId, messageId, ...(signature && { signature }) };
+      io.local.to(members.map(userRoom)).emit('message deleted', notice);
       metrics.delivered('message deleted');
     },
     async MessageHidden(event) {

@@ -18,7 +18,7 @@ import {
 } from './message-verification.ts';
 import { fetchPublishedKey } from './public-key-api.ts';
 import { readStateTexts, unreadableState, type ReadState } from './read-state.ts';
-import { unverifiedText } from './signature-texts.ts';
+import { unverifiedDeletionText, unverifiedText } from './signature-texts.ts';
 
 /**
  * The web client's use of @veil/crypto: which keys to use for what. No cryptography is written
@@ -140,11 +140,14 @@ export const decryptForUser = async (
       userId,
       context && ((reactor, reaction) => verifyReaction(message, reactor, reaction, context, userId)),
     ),
-    context && !message.deleted ? verifyMessage(message, context, userId) : undefined,
+    context ? verifyMessage(message, context, userId) : undefined,
   ]);
   const shown =
     verification?.status === 'failed'
-      ? { decryptedContent: unverifiedText(verification.reason), readState: 'unverified' as const }
+      ? {
+          decryptedContent: (message.deleted ? unverifiedDeletionText : unverifiedText)(verification.reason),
+          readState: 'unverified' as const,
+        }
       : read;
   return {
     ...message,

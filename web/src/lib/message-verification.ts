@@ -90,6 +90,8 @@ export type VerifiableMessage = Pick<
   | 'clientMessageId'
   | 'editedAt'
   | 'editSignature'
+  | 'deleted'
+  | 'deleteSignature'
 > & { replyTo: { _id: string } | null };
 
 /** The chat a signature must name: the group, or the one-to-one chat of its sender and the other member. */
@@ -107,6 +109,15 @@ const signedAsShown = (message: VerifiableMessage, context: ChatContext): Signed
   const sender = message.sender._id;
   const chat = chatRefFor(sender, context);
   if (!chat) return null;
+  if (message.deleted)
+    return {
+      kind: 'delete',
+      target: message._id,
+      chat,
+      senderId: sender,
+      createdAt: message.deleteSignature?.signedAt ?? '',
+      sealed: null,
+    };
   if (message.editedAt)
     return {
       kind: 'edit',
@@ -126,6 +137,20 @@ const signedAsShown = (message: VerifiableMessage, context: ChatContext): Signed
     createdAt: message.signature?.signedAt ?? '',
     encryptedKeys: message.encryptedKeys,
   };
+};
+
+/**
+ * When the key that should have signed what is shown was the sender's, and that signature: an
+ * edit's own time; a deletion's signature time, never earlier than the message (the tombstone
+ * keeps no time of the deletion); else the message's.
+ */
+const keyTimeAndSignature = (message: VerifiableMessage): [string, string | undefined] => {
+  if (message.deleted) {
+    const signedAt = message.deleteSignature?.signedAt ?? '';
+    return [signedAt > message.createdAt ? signedAt : message.createdAt, message.deleteSignature?.value];
+  }
+  if (message.editedAt) return [message.editedAt, message.editSignature?.value];
+  return [message.createdAt, message.signature?.value];
 };
 
 /**
@@ -149,10 +174,7 @@ export const verifyMessage = async (
         status: 'failed',
         reason: log.problem === 'unavailable' ? 'key-log-unavailable' : 'key-log-broken',
       };
-    // An edit is checked against the key of its own time.
-    const [at, signature] = message.editedAt
-      ? [message.editedAt, message.editSignature?.value]
-      : [message.createdAt, message.signature?.value];
+    const [at, signature] = keyTimeAndSignature(message);
     const verdict = await checkMessageSignature(log.entries, at, signed, signature);
     return verdict.status === 'failed' ? verdict : { status: verdict.status };
   };

@@ -3,6 +3,7 @@ import type { VerificationFailure } from './message-verification.ts';
 /** What screens say about sender signatures and who a message was sealed for. */
 export const signatureTexts = {
   unverifiedLead: 'This message could not be verified',
+  unverifiedDeletionLead: 'This message was removed, but its deletion could not be verified',
   legacy: 'Sent before messages were signed',
   verified: 'Signed by its sender',
   sealedForButton: 'Sealed for',
@@ -28,6 +29,10 @@ export const verificationFailureTexts: Record<VerificationFailure, string> = {
 
 export const unverifiedText = (reason: VerificationFailure): string =>
   `${signatureTexts.unverifiedLead}: ${verificationFailureTexts[reason]}`;
+
+/** A tombstone whose deletion does not hold: the text is gone either way, but not by its sender's word. */
+export const unverifiedDeletionText = (reason: VerificationFailure): string =>
+  `${signatureTexts.unverifiedDeletionLead}: ${verificationFailureTexts[reason]}`;
 
 /** "Sealed for 3 of 3", or "Sealed for 2 of 3" when someone was left out. */
 export const sealedForText = (sealed: number, members: number | null): string =>

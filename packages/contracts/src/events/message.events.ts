@@ -61,6 +61,8 @@ export const MessageDeleted = defineEvent(
     sentAt: z.iso.datetime(),
     /** The position of its MessageSent: the message's place in the history. */
     seq: z.number().int().positive(),
+    /** The sender's signature over the deletion, kept with the tombstone; absent when unsigned. */
+    signature: messageSignatureSchema.optional(),
   }),
 );
 

@@ -177,6 +177,12 @@ export const deleteMessageQuerySchema = z.object({
 });
 
 /**
+ * The optional body of a deletion for everyone: the sender's signature over it (docs/crypto.md,
+ * "Sender signatures": an action of kind `delete`).
+ */
+export const deleteMessageBodySchema = z.object({ signature: messageSignatureSchema.optional() });
+
+/**
  * A reaction: the emoji encrypted like a message, for every current member, and the member's
  * signature over it (docs/crypto.md, "Sender signatures": an action of kind `reaction`).
  */
@@ -292,6 +298,8 @@ export interface MessageView {
   editSignature?: MessageSignature;
   /** Deleted for everyone: a tombstone, with no ciphertext and no keys. */
   deleted?: true;
+  /** The sender's signature over the deletion, when it was signed. */
+  deleteSignature?: MessageSignature;
   /** Each member's reaction, by user id, encrypted like a message; absent when there is none. */
   reactions?: Record<string, SealedReaction>;
   /**

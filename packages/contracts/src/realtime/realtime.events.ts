@@ -80,6 +80,11 @@ export interface MessageEditedNotice extends MessageRef {
   signature?: MessageSignature;
 }
 
+export interface MessageDeletedNotice extends MessageRef {
+  /** The sender's signature over the deletion, when signed. */
+  signature?: MessageSignature;
+}
+
 export interface ReactionNotice extends MessageRef {
   userId: string;
   /** null: the member took their reaction back. */
@@ -97,7 +102,7 @@ export interface ServerToClientEvents {
   /** The sender edited a message (to every member, the sender's other devices included). */
   'message edited': (notice: MessageEditedNotice) => void;
   /** Deleted for everyone: show the tombstone. */
-  'message deleted': (notice: MessageRef) => void;
+  'message deleted': (notice: MessageDeletedNotice) => void;
   /** Deleted for me: sent only to the account that hid it, on every device. */
   'message hidden': (notice: MessageRef) => void;
   reaction: (notice: ReactionNotice) => void;

@@ -63,7 +63,13 @@ export const messageRpc = defineRpcService('message', {
    * log and the read models. `me`: a member hides it from their own history, at any time.
    */
   remove: operation<{ chatId: string; messageId: string }>()(
-    z.object({ userId: idSchema, messageId: idSchema, scope: z.enum(['everyone', 'me']) }),
+    z.object({
+      userId: idSchema,
+      messageId: idSchema,
+      scope: z.enum(['everyone', 'me']),
+      /** A deletion for everyone's signature, by its sender. */
+      signature: messageSignatureSchema.optional(),
+    }),
   ),
   /** Sets the member's reaction (encrypted like a message), or removes it with `reaction: null`. */
   react: operation<{ chatId: string; messageId: string }>()(

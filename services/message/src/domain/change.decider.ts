@@ -83,7 +83,7 @@ export const decideEdit = (
  * tombstone shows, since the events that carried the message are erased.
  */
 export const decideDeleteForEveryone = (
-  command: { userId: string; messageId: string },
+  command: { userId: string; messageId: string; signature?: MessageSignature | undefined },
   state: ChangeState,
 ): EventData<'MessageDeleted'> | null => {
   const target = visibleTo(command.userId, state);
@@ -99,6 +99,7 @@ export const decideDeleteForEveryone = (
     deletedBy: command.userId,
     sentAt: message.createdAt,
     seq: message.seq,
+    ...(command.signature && { signature: command.signature }),
   };
 };
 

@@ -72,14 +72,14 @@ export const changeHandlers = (deps: ChangeDeps): ChangeOperations => {
       return { message: message! };
     },
 
-    async remove({ userId, messageId, scope }) {
+    async remove({ userId, messageId, scope, signature }) {
       const state = await stateOf(userId, messageId);
       if (scope === 'me') {
         const data = decideHide({ userId, messageId }, state);
         if (data) await append(userId, 'MessageHidden', data);
         return { chatId: state.message!.chat, messageId };
       }
-      const data = decideDeleteForEveryone({ userId, messageId }, state);
+      const data = decideDeleteForEveryone({ userId, messageId, signature }, state);
       // Answered once applied: by then the message's content is erased from the log too.
       if (data) await projection.waitFor('message', await append(userId, 'MessageDeleted', data));
       return { chatId: state.message!.chat, messageId };

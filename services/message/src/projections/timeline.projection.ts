@@ -43,6 +43,8 @@ export interface MessageDoc {
   editSignature?: MessageSignature;
   /** Deleted for everyone: content, iv and keys are empty, reactions gone. */
   deleted?: true;
+  /** The sender's signature over the deletion, when it was signed. */
+  deleteSignature?: MessageSignature;
   /** Each member's encrypted reaction, by user id. */
   reactions?: Record<string, SealedReaction>;
   /** Members who deleted it for themselves: their history leaves it out. */
@@ -128,6 +130,7 @@ const tombstoneOf = (
   createdAt: event.data.sentAt,
   seq: event.data.seq,
   deleted: true,
+  ...(event.data.signature && { deleteSignature: event.data.signature }),
   ...(existing?.hiddenFor && { hiddenFor: existing.hiddenFor }),
 });
 
@@ -303,4 +306,5 @@ export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): Mess
   ...(doc.clientMessageId && !doc.deleted && { clientMessageId: doc.clientMessageId }),
   ...(doc.editSignature && !doc.deleted && { editSignature: doc.editSignature }),
   ...(doc.rewrappedKeys && !doc.deleted && { rewrappedKeys: doc.rewrappedKeys }),
+  ...(doc.deleteSignature && doc.deleted && { deleteSignature: doc.deleteSignature }),
 });

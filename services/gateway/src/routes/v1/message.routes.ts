@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import {
+  deleteMessageBodySchema,
   deleteMessageQuerySchema,
   editMessageBodySchema,
   idSchema,
@@ -95,10 +96,12 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
   router.delete('/:messageId', async (req, res) => {
     const messageId = parseWith(idSchema, req.params.messageId);
     const query = parseWith(deleteMessageQuerySchema, req.query);
+    const body = parseWith(deleteMessageBodySchema, req.body ?? {});
     const deleted = await services.message.remove({
       userId: currentUserId(res),
       messageId,
       scope: query.for,
+      ...(body.signature && query.for === 'everyone' && { signature: body.signature }),
     });
     respond(res, 200, 'Message deleted', deleted);
   });

@@ -1,27 +1,40 @@
-import type { MessageEditedNotice, MessageRef, ReactionNotice, SealedReaction } from '@veil/contracts';
+import type {
+  MessageDeletedNotice,
+  MessageEditedNotice,
+  MessageRef,
+  ReactionNotice,
+  SealedReaction,
+} from '@veil/contracts';
 import { readSealedForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import type { Verification } from '../../../lib/message-verification.ts';
-import { unverifiedText } from '../../../lib/signature-texts.ts';
+import { unverifiedDeletionText, unverifiedText } from '../../../lib/signature-texts.ts';
 import type { VeilSocket } from '../../../lib/realtime.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
 
 export type HistoryChange = (messages: DisplayMessage[]) => DisplayMessage[];
 
+/** How live changes are checked against the message they change, before they show. */
+export interface ChangeChecks {
+  /** An edit's signature (undefined: the message is not loaded here). */
+  checkEdit(notice: MessageEditedNotice): Promise<Verification | undefined>;
+  /** Whether a reaction is its member's. */
+  checkReaction(notice: ReactionNotice & { reaction: SealedReaction }): Promise<boolean>;
+  /** A deletion for everyone's signature, by the message's sender. */
+  checkDelete(notice: MessageDeletedNotice): Promise<Verification | undefined>;
+}
+
 /**
  * Follows the changes to one chat's messages on the shared socket (edits, deletions for
  * everyone, deletions for me on another device, reactions), decrypting what they carry for
- * `userId`, and hands each to `apply` as a change of the history. An edit is checked
- * (`checkEdit`: its signature, against the message it changes) before its text is shown.
- * Returns the unsubscribe.
+ * `userId`, and hands each to `apply` as a change of the history. Each is checked against the
+ * message it changes (`checks`: its signature) before it shows. Returns the unsubscribe.
  */
 export const followMessageChanges = (
   socket: VeilSocket,
   chatId: string,
   userId: string,
   apply: (change: HistoryChange) => void,
-  checkEdit: (notice: MessageEditedNotice) => Promise<Verification | undefined>,
-  /** Whether a live reaction is its member's (its signature holds against the message). */
-  checkReaction: (notice: ReactionNotice & { reaction: SealedReaction }) => Promise<boolean>,
+  { checkEdit, checkReaction, checkDelete }: ChangeChecks,
 ): (() => void) => {
   const onEdited = async (notice: MessageEditedNotice) => {
     if (notice.chatId !== chatId) return;
@@ -48,8 +61,18 @@ export const followMessageChanges = (
       ),
     );
   };
-  const onDeleted = (notice: MessageRef) => {
-    if (notice.chatId === chatId) apply((messages) => changeMessage(messages, notice.messageId, tombstone));
+  const onDeleted = async (notice: MessageDeletedNotice) => {
+    if (notice.chatId !== chatId) return;
+    const verification = await checkDelete(notice);
+    const checked = {
+      ...(notice.signature && { deleteSignature: notice.signature }),
+      ...(verification && { verification }),
+      ...(verification?.status === 'failed' && {
+        decryptedContent: unverifiedDeletionText(verification.reason),
+        readState: 'unverified' as const,
+      }),
+    };
+    apply((messages) => changeMessage(messages, notice.messageId, (m) => ({ ...tombstone(m), ...checked })));
   };
   const onHidden = (notice: MessageRef) => {
     if (notice.chatId === chatId) apply((messages) => withoutMessage(messages, notice.messageId));
@@ -65,7 +88,7 @@ export const followMessageChanges = (
   };
   const handlers = {
     'message edited': (notice: MessageEditedNotice) => void onEdited(notice),
-    'message deleted': onDeleted,
+    'message deleted': (notice: MessageDeletedNotice) => void onDeleted(notice),
     'message hidden': onHidden,
     reaction: (notice: ReactionNotice) => void onReaction(notice),
   };

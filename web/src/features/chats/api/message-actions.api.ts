@@ -22,8 +22,16 @@ export const messageActionsApi = api.injectEndpoints({
         body: { encryptedMessage, iv, encryptedKeys, ...(signature && { signature }) },
       }),
     }),
-    deleteMessage: build.mutation<MessageRef, { messageId: string; scope: 'everyone' | 'me' }>({
-      query: ({ messageId, scope }) => ({ url: path(messageId), method: 'DELETE', params: { for: scope } }),
+    deleteMessage: build.mutation<
+      MessageRef,
+      { messageId: string; scope: 'everyone' | 'me'; signature?: MessageSignature | null }
+    >({
+      query: ({ messageId, scope, signature }) => ({
+        url: path(messageId),
+        method: 'DELETE',
+        params: { for: scope },
+        ...(signature && { body: { signature } }),
+      }),
     }),
     /** `sealed` null takes the reaction back. */
     setReaction: build.mutation<

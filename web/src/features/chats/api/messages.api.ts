@@ -1,5 +1,6 @@
 import { current } from '@reduxjs/toolkit';
 import type {
+  MessageDeletedNotice,
   MessageEditedNotice,
   MessageSignature,
   MessageView,
@@ -160,14 +161,23 @@ export const messagesApi = api.injectEndpoints({
           const context = await loadChatContext(dispatch as AppDispatch, chatId, userId);
           return verifyReaction(target, notice.userId, notice.reaction, context, userId);
         };
-        const stopChanges = followMessageChanges(
-          socket,
-          chatId,
-          userId,
-          applyChange,
+        const checkDelete = async (notice: MessageDeletedNotice) => {
+          const original = getCacheEntry().data?.messages.find((m) => m._id === notice.messageId);
+          if (!original) return undefined;
+          const context = await loadChatContext(dispatch as AppDispatch, chatId, userId);
+          const { deleteSignature: _none, ...rest } = original;
+          const tombstone = { ...rest, deleted: true as const, content: '', iv: '', encryptedKeys: {} };
+          return verifyMessage(
+            { ...tombstone, ...(notice.signature && { deleteSignature: notice.signature }) },
+            context,
+            userId,
+          );
+        };
+        const stopChanges = followMessageChanges(socket, chatId, userId, applyChange, {
           checkEdit,
           checkReaction,
-        );
+          checkDelete,
+        });
         const stopOnConnect = onSocketConnect(() => void catchUp());
         try {
           await cacheDataLoaded;

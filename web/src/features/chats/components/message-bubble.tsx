@@ -49,7 +49,7 @@ const noKeyHereLead = noKeyHereText.replace(/restore it$/, '');
 const MessageText = ({ message }: { message: DisplayMessage }) => {
   const dispatch = useAppDispatch();
   const state = message.readState;
-  if (message.deleted)
+  if (message.deleted && state !== 'unverified')
     return (
       <p className="message__text message__text--deleted" data-testid="message-text">
         {deletedText}

@@ -119,8 +119,19 @@ export const useMessageActions = (
         }),
       deleteForEveryone: async (message) => {
         await guarded('Could not delete the message', async () => {
-          await deleteMessage({ messageId: message._id, scope: 'everyone' }).unwrap();
-          update((messages) => changeMessage(messages, message._id, tombstone));
+          const signature = await signOutgoingAction({
+            kind: 'delete',
+            target: message._id,
+            chatId: chat._id,
+            isGroupChat: chat.isGroupChat,
+            memberIds: [...new Set([...chat.participants.map((p) => p._id), me._id])],
+            senderId: me._id,
+            createdAt: new Date().toISOString(),
+            sealed: null,
+          });
+          await deleteMessage({ messageId: message._id, scope: 'everyone', signature }).unwrap();
+          const own = { verification: { status: 'own' as const } };
+          update((messages) => changeMessage(messages, message._id, (m) => ({ ...tombstone(m), ...own })));
         });
       },
       deleteForMe: async (message) => {
