@@ -155,9 +155,9 @@ const keyTimeAndSignature = (message: VerifiableMessage): [string, string | unde
 
 /**
  * Checks a message's signature against its sender's key log, as the log says the key was when
- * the message was stored. `accountId` is the reader. The sender's log
- * is fetched once per page; after a failure, once more if the message is newer than that fetch
- * (its sender may have changed keys since).
+ * the message was stored. `accountId` is the reader. The sender's log is fetched once per page;
+ * after a failure, once more if the message is newer than that fetch (its sender may have
+ * changed keys since).
  */
 export const verifyMessage = async (
   message: VerifiableMessage,
