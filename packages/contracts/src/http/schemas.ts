@@ -179,6 +179,21 @@ export const reactionBodySchema = z.object({
   encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
 });
 
+/**
+ * The same changes over the socket (docs/realtime.md, "Changing a message over the socket"): the
+ * HTTP bodies, extended with the message the path names over HTTP, so both ways accept the same
+ * fields and the same limits.
+ */
+const aboutMessage = { messageId: idSchema };
+export const socketEditSchema = editMessageBodySchema.extend(aboutMessage);
+export type SocketEditPayload = z.infer<typeof socketEditSchema>;
+export const socketDeleteSchema = deleteMessageQuerySchema.extend(aboutMessage);
+export type SocketDeletePayload = z.infer<typeof socketDeleteSchema>;
+export const socketReactSchema = reactionBodySchema.extend(aboutMessage);
+export type SocketReactPayload = z.infer<typeof socketReactSchema>;
+export const socketUnreactSchema = z.object(aboutMessage);
+export type SocketUnreactPayload = z.infer<typeof socketUnreactSchema>;
+
 export const addMembersBodySchema = z.object({
   members: z
     .array(idSchema, { error: 'members must be a list of user ids' })

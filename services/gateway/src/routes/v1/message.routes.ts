@@ -1,10 +1,12 @@
 import { Router } from 'express';
 import {
   deleteMessageQuerySchema,
+  editCommandOf,
   editMessageBodySchema,
   idSchema,
   parseWith,
   reactionBodySchema,
+  reactionOf,
   sendGroupBodySchema,
   sendIndividualBodySchema,
 } from '@veil/contracts';
@@ -73,9 +75,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
     const { message } = await services.message.edit({
       userId: currentUserId(res),
       messageId,
-      content: body.encryptedMessage,
-      iv: body.iv,
-      encryptedKeys: body.encryptedKeys,
+      ...editCommandOf(body),
     });
     respond(res, 200, 'Message edited', { message });
   });
@@ -94,7 +94,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
   router.put('/:messageId/reaction', async (req, res) => {
     const messageId = parseWith(idSchema, req.params.messageId);
     const body = parseWith(reactionBodySchema, req.body);
-    const reaction = { content: body.encryptedReaction, iv: body.iv, encryptedKeys: body.encryptedKeys };
+    const reaction = reactionOf(body);
     const reacted = await services.message.react({ userId: currentUserId(res), messageId, reaction });
     respond(res, 200, 'Reaction set', reacted);
   });
