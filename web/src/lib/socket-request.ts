@@ -1,0 +1,69 @@
+import type {
+  MessageRef,
+  MessageView,
+  SentReceipt,
+  SocketDeletePayload,
+  SocketEditPayload,
+  SocketReactPayload,
+  SocketSendPayload,
+  SocketUnreactPayload,
+} from '@veil/contracts';
+import { isApiError, type ApiError } from './api-error.ts';
+import { getSocket } from './realtime.ts';
+
+/** How long a request waits for the server's answer before it counts as unanswered. */
+export const socketRequestTimeoutMs = 10_000;
+
+/** The requests the app makes over its socket: what each sends and what its ack carries. */
+interface SocketRequests {
+  'send message': [SocketSendPayload, SentReceipt];
+  'edit message': [SocketEditPayload, { message: MessageView }];
+  'delete message': [SocketDeletePayload, MessageRef];
+  'react to message': [SocketReactPayload, MessageRef];
+  'remove reaction': [SocketUnreactPayload, MessageRef];
+}
+type AckReply<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
+
+/**
+ * One request over the app's socket, answered by its ack. Resolves `undefined` when the socket
+ * is not connected, so the caller goes over HTTP instead (an emit on a disconnected socket would
+ * wait in Socket.IO's buffer until it reconnects). A refusal throws an ApiError with the server's
+ * code and message, as an HTTP refusal does; no answer in time throws `noAnswer()`.
+ */
+export const requestOverSocket = async <E extends keyof SocketRequests>(
+  event: E,
+  payload: SocketRequests[E][0],
+): Promise<SocketRequests[E][1] | undefined> => {
+  const socket = getSocket();
+  if (!socket.connected) return undefined;
+  const emit = socket.timeout(socketRequestTimeoutMs).emitWithAck as (
+    event: E,
+    payload: SocketRequests[E][0],
+  ) => Promise<AckReply<SocketRequests[E][1]>>;
+  let reply;
+  try {
+    reply = await emit(event, payload);
+  } catch {
+    throw noAnswer();
+  }
+  if (reply.ok) return reply.data;
+  const error: ApiError = {
+    kind: 'unsuccessful',
+    status: null,
+    statusText: '',
+    message: reply.error.message,
+    code: reply.error.code,
+  };
+  throw error;
+};
+
+/** No answer in time: the request may or may not have been carried out. */
+export const noAnswer = (): ApiError => ({
+  kind: 'network',
+  status: null,
+  statusText: '',
+  message: 'No answer from the server; check your connection',
+});
+
+/** Refusals are `unsuccessful`; only a request that got no answer is a `network` failure. */
+export const isNoAnswer = (failure: unknown): boolean => isApiError(failure) && failure.kind === 'network';
