@@ -36,7 +36,9 @@ export const requestOverSocket = async <E extends keyof SocketRequests>(
 ): Promise<SocketRequests[E][1] | undefined> => {
   const socket = getSocket();
   if (!socket.connected) return undefined;
-  const emit = socket.timeout(socketRequestTimeoutMs).emitWithAck as (
+  // The event map types each event's ack; this function's generic event needs it spelled out.
+  const withTimeout = socket.timeout(socketRequestTimeoutMs);
+  const emit = withTimeout.emitWithAck.bind(withTimeout) as (
     event: E,
     payload: SocketRequests[E][0],
   ) => Promise<AckReply<SocketRequests[E][1]>>;
