@@ -1,27 +1,16 @@
-import type {
-  MessageRef,
-  MessageView,
-  SentReceipt,
-  SocketDeletePayload,
-  SocketEditPayload,
-  SocketReactPayload,
-  SocketSendPayload,
-  SocketUnreactPayload,
-} from '@veil/contracts';
+import type { Ack, ClientToServerEvents } from '@veil/contracts';
 import { isApiError, type ApiError } from './api-error.ts';
 import { getSocket } from './realtime.ts';
 
 /** How long a request waits for the server's answer before it counts as unanswered. */
 export const socketRequestTimeoutMs = 10_000;
 
-/** The requests the app makes over its socket: what each sends and what its ack carries. */
-interface SocketRequests {
-  'send message': [SocketSendPayload, SentReceipt];
-  'edit message': [SocketEditPayload, { message: MessageView }];
-  'delete message': [SocketDeletePayload, MessageRef];
-  'react to message': [SocketReactPayload, MessageRef];
-  'remove reaction': [SocketUnreactPayload, MessageRef];
-}
+/** The requests the app makes over its socket; the event map says what each sends and its ack carries. */
+type RequestEvent =
+  'send message' | 'edit message' | 'delete message' | 'react to message' | 'remove reaction';
+type PayloadOf<E extends RequestEvent> = Parameters<ClientToServerEvents[E]>[0];
+type AnswerOf<E extends RequestEvent> =
+  Parameters<ClientToServerEvents[E]>[1] extends Ack<infer T> ? T : never;
 type AckReply<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
 
 /**
@@ -30,18 +19,18 @@ type AckReply<T> = { ok: true; data: T } | { ok: false; error: { code: string; m
  * wait in Socket.IO's buffer until it reconnects). A refusal throws an ApiError with the server's
  * code and message, as an HTTP refusal does; no answer in time throws `noAnswer()`.
  */
-export const requestOverSocket = async <E extends keyof SocketRequests>(
+export const requestOverSocket = async <E extends RequestEvent>(
   event: E,
-  payload: SocketRequests[E][0],
-): Promise<SocketRequests[E][1] | undefined> => {
+  payload: PayloadOf<E>,
+): Promise<AnswerOf<E> | undefined> => {
   const socket = getSocket();
   if (!socket.connected) return undefined;
   // The event map types each event's ack; this function's generic event needs it spelled out.
   const withTimeout = socket.timeout(socketRequestTimeoutMs);
   const emit = withTimeout.emitWithAck.bind(withTimeout) as (
     event: E,
-    payload: SocketRequests[E][0],
-  ) => Promise<AckReply<SocketRequests[E][1]>>;
+    payload: PayloadOf<E>,
+  ) => Promise<AckReply<AnswerOf<E>>>;
   let reply;
   try {
     reply = await emit(event, payload);

@@ -259,6 +259,16 @@ export const socketChangesSuite = (options: Partial<StartVeilOptions> = {}) => {
       expect(await edit(a, mine._id, 'for dave too', withDave)).toEqual(refused('KEY_MAP_MISMATCH'));
       expect(await react(a, mine._id, '🙈', withDave)).toEqual(refused('KEY_MAP_MISMATCH'));
       expect(await edit(a, mine._id, 'without dave')).toMatchObject({ ok: true });
+
+      // Leaving is the same as being removed: Carol's own message is hers to change no more.
+      const c = await sockets.connect(carol);
+      const carols = await sendToGroup(carol, 'carol before leaving');
+      expect((await api.post(`/api/v1/chat/${groupId}/leave`, {}, carol.accessToken)).status).toBe(200);
+      members = [alice, bob];
+      expect(await edit(c, carols._id, 'after leaving', members)).toEqual(refused('FORBIDDEN'));
+      expect(await change(c, 'delete message', { messageId: carols._id, for: 'everyone' })).toEqual(
+        refused('FORBIDDEN'),
+      );
     });
   });
 };
