@@ -60,8 +60,21 @@ export const mergeReread = (
   const through = newestSeq(page) ?? after;
   const kept = new Set(page.map((m) => m._id));
   const stillThere = current.filter((m) => m.seq <= after || m.seq > through || kept.has(m._id));
-  return mergeMessages(stillThere, page);
+  const known = new Map(current.map((m) => [m._id, m] as const));
+  return mergeMessages(
+    stillThere,
+    page.map((read) => newerOf(known.get(read._id), read)),
+  );
 };
+
+/**
+ * A change told live while the page was on its way is newer than the page's copy: a tombstone
+ * stays one, and a later edit is kept.
+ */
+const newerOf = (known: DisplayMessage | undefined, read: DisplayMessage): DisplayMessage =>
+  known && ((known.deleted && !read.deleted) || (known.editedAt ?? '') > (read.editedAt ?? ''))
+    ? known
+    : read;
 
 export const oldestSeq = (messages: readonly DisplayMessage[]): number | undefined => messages[0]?.seq;
 

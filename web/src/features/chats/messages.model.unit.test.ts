@@ -120,4 +120,23 @@ describe('mergeReread', () => {
     expect(merged.map((m) => m._id)).toEqual(['a', 'b', 'd', 'e']);
     expect(mergeReread(window, [], 1).map((m) => m._id)).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
+
+  it('keeps a change told live after the server read the page: a tombstone, a later edit', () => {
+    const live = [
+      { ...message('a', 1), deleted: true as const, decryptedContent: '' },
+      { ...message('b', 2), editedAt: '2025-01-01T00:02:00.000Z', decryptedContent: 'newest' },
+      message('c', 3),
+    ];
+    const page = [
+      message('a', 1),
+      { ...message('b', 2), editedAt: '2025-01-01T00:01:00.000Z', decryptedContent: 'older' },
+      { ...message('c', 3), editedAt: '2025-01-01T00:01:00.000Z', decryptedContent: 'edited meanwhile' },
+    ];
+    const merged = mergeReread(live, page, 0);
+    expect(merged.map((m) => [m.deleted ?? false, m.decryptedContent])).toEqual([
+      [true, ''],
+      [false, 'newest'],
+      [false, 'edited meanwhile'],
+    ]);
+  });
 });
