@@ -2,10 +2,12 @@ import { Router } from 'express';
 import {
   deleteMessageBodySchema,
   deleteMessageQuerySchema,
+  editCommandOf,
   editMessageBodySchema,
   idSchema,
   parseWith,
   reactionBodySchema,
+  reactionOf,
   rewrapBodySchema,
   sendGroupBodySchema,
   sendIndividualBodySchema,
@@ -85,10 +87,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
     const { message } = await services.message.edit({
       userId: currentUserId(res),
       messageId,
-      content: body.encryptedMessage,
-      iv: body.iv,
-      encryptedKeys: body.encryptedKeys,
-      ...(body.signature && { signature: body.signature }),
+      ...editCommandOf(body),
     });
     respond(res, 200, 'Message edited', { message });
   });
@@ -109,12 +108,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
   router.put('/:messageId/reaction', async (req, res) => {
     const messageId = parseWith(idSchema, req.params.messageId);
     const body = parseWith(reactionBodySchema, req.body);
-    const reaction = {
-      content: body.encryptedReaction,
-      iv: body.iv,
-      encryptedKeys: body.encryptedKeys,
-      ...(body.signature && { signature: body.signature }),
-    };
+    const reaction = reactionOf(body);
     const reacted = await services.message.react({ userId: currentUserId(res), messageId, reaction });
     respond(res, 200, 'Reaction set', reacted);
   });
