@@ -98,15 +98,18 @@ export const messageRpcHandlers = (
 
     async send(command) {
       const { userId, chatId, replyTo, afterChatPosition, clientMessageId } = command;
-      const members = await membersOf(chatId, afterChatPosition);
+      const membership = await membershipOf(chatId, afterChatPosition);
       const original = replyTo
         ? await projection.readFresh('message', () => models.messages.get(replyTo), Boolean)
         : null;
       const attachments = command.attachments?.length
         ? await attachmentsNamed(command.attachments)
         : undefined;
+      const now = deps.clock.now();
       const data = decideSend(command, {
-        members,
+        members: membership?.members ?? null,
+        ...(membership?.disappearingSeconds && { disappearingSeconds: membership.disappearingSeconds }),
+        now,
         ...(replyTo && { replyToChat: original?.chat ?? null }),
         ...(attachments && { attachments }),
         messageId: deps.ids.next(),
