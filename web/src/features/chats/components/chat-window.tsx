@@ -9,6 +9,7 @@ import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
 import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
+import { useUnexpired } from '../hooks/use-unexpired.ts';
 import { useContactKeys } from '../hooks/use-contact-keys.ts';
 import { useJoinChat } from '../hooks/use-join-chat.ts';
 import { useSendMessage } from '../hooks/use-send-message.ts';
@@ -28,6 +29,8 @@ import { MessageList } from './message-list.tsx';
 import { ReplyBar } from './reply-bar.tsx';
 import { SafetyNumberDialog } from './safety-number-dialog.tsx';
 import { TypingIndicator } from './typing-indicator.tsx';
+
+const noMessages: DisplayMessage[] = [];
 
 interface ChatWindowProps {
   chatId: string;
@@ -56,6 +59,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const [verifying, setVerifying] = useState(false);
   useJoinChat(chatId);
   const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
+  const messages = useUnexpired(history?.messages ?? noMessages);
 
   useEffect(() => {
     let live = true;
@@ -146,13 +150,13 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
       <MessageList
         chat={chat}
         me={me}
-        messages={history.messages}
+        messages={messages}
         hasMore={history.hasMore}
         unreadAtOpen={unreadAtOpen}
         onReply={onReply}
       />
       <TypingIndicator names={names} />
-      {!chat.isGroupChat && history.messages.length === 0 && chat.participants[0] && (
+      {!chat.isGroupChat && messages.length === 0 && chat.participants[0] && (
         <FirstMessageSuggestion name={chat.participants[0].username} onSend={(text) => void onSend(text)} />
       )}
       {replyTo && <ReplyBar message={replyTo} onClear={() => setReplyTo(null)} />}
