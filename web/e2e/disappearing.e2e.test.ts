@@ -5,7 +5,7 @@ import { phone, useVeilWeb } from './harness.ts';
 /**
  * Disappearing messages between real browsers: a member sets the chat's timer from the header
  * (a system line on both sides), and a message sent after it disappears on time, also for a
- * person whose browser was closed meanwhile. The server's clock is the test's, so five minutes
+ * person whose browser was closed meanwhile (from the history, the chat list and the search index). The server's clock is the test's, so five minutes
  * pass without waiting.
  */
 describe('disappearing messages (browser)', { timeout: 150_000 }, () => {
@@ -15,7 +15,7 @@ describe('disappearing messages (browser)', { timeout: 150_000 }, () => {
     env: { MESSAGE_EXPIRY_CHECK_SECONDS: '1' },
   });
 
-  it('a timer set in the header expires a message while one browser is closed: gone from both, and from the chat list', async () => {
+  it('a timer set in the header expires a message while one browser is closed: gone from both, from the chat list and from search', async () => {
     const alice = await signedUpPerson(veilWeb(), 'dal');
     const bob = await signedUpPerson(veilWeb(), 'dbo');
     await sayHi(alice.page, bob.name);
@@ -62,6 +62,9 @@ describe('disappearing messages (browser)', { timeout: 150_000 }, () => {
     await openChat(back, alice.name);
     await messageWithText(back, `Hi ${bob.name}`).waitFor();
     expect(await messageWithText(back, 'This note self-destructs').count()).toBe(0);
+    // Nor does this browser's search index keep it.
+    await back.getByRole('searchbox', { name: 'Search messages' }).fill('self-destructs');
+    await back.getByText('No messages found', { exact: true }).waitFor();
     await back
       .getByTestId('system-line')
       .filter({ hasText: 'You set disappearing messages to 5 minutes' })

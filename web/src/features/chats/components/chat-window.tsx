@@ -10,6 +10,7 @@ import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
 import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
 import { useUnexpired } from '../hooks/use-unexpired.ts';
+import { indexShownMessages } from '../search/search-indexer.ts';
 import { useContactKeys } from '../hooks/use-contact-keys.ts';
 import { useJoinChat } from '../hooks/use-join-chat.ts';
 import { useSendMessage } from '../hooks/use-send-message.ts';
@@ -36,10 +37,12 @@ interface ChatWindowProps {
   chatId: string;
   me: PublicUser;
   onShowList: () => void;
+  /** Open at this message (a search result) rather than at the newest. */
+  focus?: { messageId: string; seq?: number } | undefined;
 }
 
 /** The open chat: header, decrypted history, typing indicator, reply bar and composer. */
-export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
+export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) => {
   const { data: chat, isError: chatFailed } = useGetChatByIdQuery(chatId);
   const {
     data: history,
@@ -60,6 +63,9 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   useJoinChat(chatId);
   const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
   const messages = useUnexpired(history?.messages ?? noMessages);
+  // What this browser decrypts for the screen also goes into its search index (edits and
+  // deletions made while it was away included).
+  useEffect(() => indexShownMessages(me._id, messages), [me._id, messages]);
 
   useEffect(() => {
     let live = true;
@@ -154,6 +160,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         hasMore={history.hasMore}
         unreadAtOpen={unreadAtOpen}
         onReply={onReply}
+        focus={focus}
       />
       <TypingIndicator names={names} />
       {!chat.isGroupChat && messages.length === 0 && chat.participants[0] && (
