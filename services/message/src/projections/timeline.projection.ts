@@ -50,6 +50,8 @@ export interface MessageDoc {
   attachments?: string[];
   /** When it disappears (docs/disappearing-messages.md); the expiry schedule reads it. */
   expiresAt?: string;
+  /** Members' own copies of the message key re-wrapped for their current key, by user id. */
+  rewrappedKeys?: Record<string, string>;
 }
 
 export interface MembershipDoc {
@@ -180,7 +182,9 @@ export const timelineProjection = (
         // Its MessageSent comes first in its stream: no message here means it expired.
         if (!message || message.deleted) return log.erase('message', [position]);
         const { content, iv, encryptedKeys } = event.data;
-        await messages.put({ ...message, content, iv, encryptedKeys, editedAt: event.occurredAt });
+        // The new text has a new key, sealed for every member's current key: old copies are moot.
+        const { rewrappedKeys: _replaced, ...kept } = message;
+        await messages.put({ ...kept, content, iv, encryptedKeys, editedAt: event.occurredAt });
         return;
       }
       case 'MessageDeleted': {
@@ -212,6 +216,16 @@ export const timelineProjection = (
         const { userId, content, iv, encryptedKeys } = event.data;
         const reactions = { ...message.reactions, [userId]: { content, iv, encryptedKeys } };
         await messages.put({ ...message, reactions });
+        return;
+      }
+      case 'MessageKeyRewrapped': {
+        const message = await messages.get(event.data.messageId);
+        if (!message || message.deleted) return log.erase('message', [position]);
+        const { userId, encryptedKey } = event.data;
+        await messages.put({
+          ...message,
+          rewrappedKeys: { ...message.rewrappedKeys, [userId]: encryptedKey },
+        });
         return;
       }
       case 'ReactionRemoved': {
@@ -308,5 +322,6 @@ export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): Mess
   ...(doc.deleted && { deleted: true }),
   ...(doc.reactions && Object.keys(doc.reactions).length > 0 && { reactions: doc.reactions }),
   ...(doc.signature && !doc.deleted && { signature: doc.signature }),
+  ...(doc.rewrappedKeys && !doc.deleted && { rewrappedKeys: doc.rewrappedKeys }),
   ...(doc.expiresAt && { expiresAt: doc.expiresAt }),
 });

@@ -74,6 +74,7 @@ export const unreadProjection = (models: UnreadReadModels): ProjectionDefinition
       case 'MessageExpired':
       case 'ReactionSet':
       case 'ReactionRemoved':
+      case 'MessageKeyRewrapped':
         return;
       default: {
         // Every event of the context followed is named above: a new one must be decided on.
