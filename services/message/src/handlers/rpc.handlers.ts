@@ -106,11 +106,10 @@ export const messageRpcHandlers = (
       const attachments = command.attachments?.length
         ? await attachmentsNamed(command.attachments)
         : undefined;
-      const now = deps.clock.now();
       const data = decideSend(command, {
         members: membership?.members ?? null,
         ...(membership?.disappearingSeconds && { disappearingSeconds: membership.disappearingSeconds }),
-        now,
+        now: deps.clock.now(),
         ...(replyTo && { replyToChat: original?.chat ?? null }),
         ...(attachments && { attachments }),
         messageId: deps.ids.next(),
