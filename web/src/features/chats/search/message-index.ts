@@ -31,8 +31,25 @@ export interface SavedIndex {
 const options = {
   fields: ['text'],
   storeFields: ['chatId', 'seq', 'senderId', 'createdAt', 'text', 'expiresAt'],
-  searchOptions: { prefix: true, fuzzy: 0.15, combineWith: 'AND' as const },
+  searchOptions: {
+    // Every word must be there; the last one is being typed (a prefix); a word of five letters
+    // or more may have one typo. Prefixes and typos of every word would cost far more per query.
+    combineWith: 'AND' as const,
+    prefix: (_term: string, i: number, terms: string[]) => i === terms.length - 1,
+    fuzzy: (term: string) => (term.length >= 5 ? 1 : false),
+  },
 };
+
+const hitOf = (hit: SearchResult): MessageHit => ({
+  id: hit.id as string,
+  chatId: hit.chatId as string,
+  seq: hit.seq as number,
+  senderId: hit.senderId as string,
+  createdAt: hit.createdAt as string,
+  text: hit.text as string,
+  ...(hit.expiresAt !== undefined && { expiresAt: hit.expiresAt as string }),
+  terms: hit.terms,
+});
 
 const expiredBy = (expiresAt: string | undefined, now: number) =>
   expiresAt !== undefined && Date.parse(expiresAt) <= now;
@@ -113,24 +130,17 @@ export const createMessageIndex = (saved?: SavedIndex) => {
     readUpTo(chatId: string, seq: number) {
       if (seq > (caughtUpTo[chatId] ?? 0)) caughtUpTo[chatId] = seq;
     },
-    /** The best matches first; ties: the newest first. Expired messages are never among them. */
+    /** The best matches first. Expired messages are never among them. */
     search(query: string, limit = 50, now = Date.now()): MessageHit[] {
       if (!query.trim()) return [];
-      return index
-        .search(query)
-        .filter((hit) => !expiredBy(hit.expiresAt as string | undefined, now))
-        .sort((a, b) => b.score - a.score || (b.createdAt as string).localeCompare(a.createdAt as string))
-        .slice(0, limit)
-        .map((hit: SearchResult) => ({
-          id: hit.id as string,
-          chatId: hit.chatId as string,
-          seq: hit.seq as number,
-          senderId: hit.senderId as string,
-          createdAt: hit.createdAt as string,
-          text: hit.text as string,
-          ...(hit.expiresAt !== undefined && { expiresAt: hit.expiresAt as string }),
-          terms: hit.terms,
-        }));
+      // MiniSearch answers best first: the first `limit` that have not expired are the page.
+      const hits: MessageHit[] = [];
+      for (const hit of index.search(query)) {
+        if (expiredBy(hit.expiresAt as string | undefined, now)) continue;
+        hits.push(hitOf(hit));
+        if (hits.length === limit) break;
+      }
+      return hits;
     },
     get size() {
       return index.documentCount;
