@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
 import { runChatListBench } from './chat-list-bench.ts';
+import { runSearchBench } from './search-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
 import { runSignatureBench } from './signature-bench.ts';
 import { runLoginBench } from './login-bench.ts';
@@ -73,6 +74,8 @@ export interface BenchOptions {
   loginAccounts?: number;
   /** Rounds of the browser-link benchmark in Chromium (0 or absent: skipped). */
   linkRepeats?: number;
+  /** Messages in the message-search benchmark in Chromium (0 or absent: skipped). */
+  searchMessages?: number;
   port: number;
 }
 
@@ -169,6 +172,7 @@ export const runBench = async (options: BenchOptions) => {
     ? await runChatListBench(options.chatListChats, options.quick ? 1 : 7, options.port + 2)
     : undefined;
   const link = options.linkRepeats ? await runLinkBench(options.linkRepeats, options.port + 2) : undefined;
+  const search = options.searchMessages ? await runSearchBench(options.searchMessages) : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
   const logAppend = [];
@@ -214,6 +218,7 @@ export const runBench = async (options: BenchOptions) => {
     signatures,
     chatList,
     link,
+    search,
     replay,
     logAppend,
     directory,
@@ -269,6 +274,13 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   if (result.chatList) {
     console.log('Chat list in Chromium (median ms from the page start, and from its first API call)');
     console.table(result.chatList);
+  }
+  if (result.search) {
+    console.log(
+      `Message search in Chromium over ${result.search.messages} messages (build ${result.search.buildSeconds} s; ms per query)`,
+    );
+    console.table(result.search.queries);
+    console.log({ ...result.search, queries: undefined });
   }
   if (result.link) {
     console.log(
@@ -338,6 +350,7 @@ const main = async () => {
       'chat-list': { type: 'string' },
       logins: { type: 'string' },
       link: { type: 'string' },
+      search: { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -369,6 +382,7 @@ const main = async () => {
     chatListChats: Number(values['chat-list'] ?? (quick ? 0 : 500)),
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
+    searchMessages: Number(values.search ?? (quick ? 2000 : 100_000)),
     changes: Number(values.changes ?? (quick ? 5 : 200)),
     port: Number(values.port),
   };

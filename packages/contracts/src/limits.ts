@@ -46,6 +46,13 @@ export const limits = {
   attachmentsPerMessageMax: 10,
 } as const;
 
+/**
+ * The disappearing-message timers a chat may have, in seconds: off, 5 minutes, 1 hour, 1 day,
+ * 1 week (docs/disappearing-messages.md).
+ */
+export const disappearingTimers = [0, 300, 3600, 86_400, 604_800] as const;
+export type DisappearingTimer = (typeof disappearingTimers)[number];
+
 export const usernamePattern = /^[A-Za-z0-9_-]+$/;
 export const usernameRuleText = `Username must be ${limits.usernameMin}-${limits.usernameMax} characters: letters, digits, "_" or "-"`;
 

@@ -26,4 +26,5 @@ export const messageViewFromEvent = (
   seq: position,
   ...(event.data.signature && { signature: event.data.signature }),
   ...(event.data.clientMessageId && { clientMessageId: event.data.clientMessageId }),
+  ...(event.data.expiresAt && { expiresAt: event.data.expiresAt }),
 });

@@ -3,6 +3,7 @@ import type { PassphraseUnlock, RecoveryKeyUnlock } from '../src/index.ts';
 import { assert, rejects, type CryptoCase, type CryptoModule } from './suite-kit.ts';
 import { identityCases } from './identity.suite.ts';
 import { signatureCases } from './signature.suite.ts';
+import { localVaultCases } from './local-vault.suite.ts';
 
 /**
  * The crypto cases, written once and run in every runtime (jose's approach): the module under
@@ -612,5 +613,6 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
       },
     },
     ...attachmentCases(c),
+    ...localVaultCases(c),
   ];
 };

@@ -121,6 +121,8 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(15 * 60),
+  /** How often, at the least, the message service expires disappearing messages and removes deleted files. */
+  MESSAGE_EXPIRY_CHECK_SECONDS: z.coerce.number().int().min(1).default(5),
   /** Writes without a user (register, login, refresh, logout) one client IP may make per minute. */
   WRITES_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(300),
 });

@@ -54,6 +54,7 @@ export const registry: Record<ServiceName, Registration> = {
         graceSeconds: config.ATTACHMENT_GRACE_SECONDS,
         sweepIntervalSeconds: config.ATTACHMENT_SWEEP_SECONDS,
       },
+      expiryCheckSeconds: config.MESSAGE_EXPIRY_CHECK_SECONDS,
     }),
   },
   gateway: {

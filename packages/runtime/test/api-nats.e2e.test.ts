@@ -6,6 +6,7 @@ import { natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { accountsSuite } from './suites/accounts.suite.ts';
 import { groupsSuite } from './suites/groups.suite.ts';
 import { keyBackupSuite } from './suites/key-backup.suite.ts';
+import { disappearingSuite } from './suites/disappearing.suite.ts';
 import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { privacySuite } from './suites/privacy.suite.ts';
@@ -52,6 +53,7 @@ describe('sending over the socket (NATS + Redis)', () => socketSendSuite(withNat
 describe('editing, deleting and reacting (NATS + Redis)', () => messageChangesSuite(withNats()));
 describe('editing, deleting and reacting over the socket (NATS + Redis)', () =>
   socketChangesSuite(withNats()));
+describe('disappearing messages (NATS + Redis)', () => disappearingSuite(withNats()));
 describe('groups (NATS + Redis)', () => groupsSuite(withNats()));
 describe('privacy switches (NATS + Redis)', () => privacySuite(withNats()));
 describe('metrics (NATS + Redis)', () => metricsSuite('jetstream', withNats()));

@@ -2,12 +2,13 @@ import { messageRpc } from '@veil/contracts';
 import { startProjectedRpcService, type OpenProjection } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { scheduleAttachmentSweep } from './handlers/attachment-sweep.ts';
+import { scheduleMessageExpiry } from './handlers/message-expiry.ts';
 import { ownWrites } from './handlers/own-writes.ts';
 import { messageRpcHandlers } from './handlers/rpc.handlers.ts';
 import { unreadHandlers } from './handlers/unread.handlers.ts';
 import { openMessageReadModels, timelineProjection } from './projections/timeline.projection.ts';
 import { openUnreadReadModels, unreadProjection } from './projections/unread.projection.ts';
-import { defaultAttachmentSettings, type MessageSettings } from './settings.ts';
+import { defaultAttachmentSettings, defaultExpiryCheckSeconds, type MessageSettings } from './settings.ts';
 
 export type { MessageSettings } from './settings.ts';
 
@@ -19,8 +20,8 @@ export const openProjection: OpenProjection = async (readStore, log) => [
 
 /**
  * The message service: stores ciphertext only, refuses non-members, records read receipts, keeps
- * unread counts, and owns encrypted attachments (who may upload and read them; unsent uploads
- * are swept).
+ * unread counts, owns encrypted attachments (who may upload and read them; unsent uploads
+ * are swept), and expires disappearing messages.
  */
 export const start: StartService<Partial<MessageSettings>> = async ({ ports, settings }) => {
   const attachmentSettings = settings.attachments ?? defaultAttachmentSettings;
@@ -31,6 +32,13 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
     store: ports.bus,
     models,
     settings: attachmentSettings,
+    log: ports.log.child({ service: 'message' }),
+  });
+  const stopExpiry = scheduleMessageExpiry({
+    ...ports,
+    store: ports.bus,
+    models,
+    checkSeconds: settings.expiryCheckSeconds ?? defaultExpiryCheckSeconds,
     log: ports.log.child({ service: 'message' }),
   });
   return startProjectedRpcService(ports, {
@@ -53,6 +61,8 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
         ...unreadHandlers({ models: { ...models, ...unreadModels }, written }),
       };
     },
-    onStop: stopSweep,
+    onStop: async () => {
+      await Promise.all([stopSweep(), stopExpiry()]);
+    },
   });
 };

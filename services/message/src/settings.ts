@@ -12,6 +12,8 @@ export interface AttachmentSettings {
 
 export interface MessageSettings {
   attachments: AttachmentSettings;
+  /** The longest wait between passes of message expiry (docs/disappearing-messages.md). */
+  expiryCheckSeconds: number;
 }
 
 export const defaultAttachmentSettings: AttachmentSettings = {
@@ -20,3 +22,5 @@ export const defaultAttachmentSettings: AttachmentSettings = {
   graceSeconds: 24 * 60 * 60,
   sweepIntervalSeconds: 15 * 60,
 };
+
+export const defaultExpiryCheckSeconds = 5;

@@ -23,6 +23,8 @@ export const MessageSent = defineEvent(
     attachments: z.array(idSchema).optional(),
     /** The sender's signature, stored and relayed as sent; absent on unsigned messages. */
     signature: messageSignatureSchema.optional(),
+    /** When it disappears, from the chat's timer at the time it was sent; absent: it stays. */
+    expiresAt: z.iso.datetime().optional(),
   }),
 );
 export const MessageSeen = defineEvent(
@@ -63,6 +65,23 @@ export const MessageDeleted = defineEvent(
     seq: z.number().int().positive(),
     /** The sender's signature over the deletion, kept with the tombstone; absent when unsigned. */
     signature: messageSignatureSchema.optional(),
+    /** Blob ids of its files, removed from the blob store with it; absent: none. */
+    attachments: z.array(idSchema).optional(),
+  }),
+);
+
+/**
+ * Its disappearing timer ran out: the message leaves every read model, its ciphertext events
+ * are erased from the log and its files from the blob store. This event names nothing of its
+ * content (docs/disappearing-messages.md).
+ */
+export const MessageExpired = defineEvent(
+  'MessageExpired',
+  z.object({
+    messageId: idSchema,
+    chatId: idSchema,
+    /** Blob ids of its files, removed with it; absent: none. */
+    attachments: z.array(idSchema).optional(),
   }),
 );
 
@@ -111,6 +130,7 @@ export const messageEventSchema = z.discriminatedUnion('type', [
   MessageSeen,
   MessageEdited,
   MessageDeleted,
+  MessageExpired,
   MessageHidden,
   ReactionSet,
   ReactionRemoved,

@@ -120,6 +120,8 @@ export interface ServerToClientEvents {
   'message edited': (notice: MessageEditedNotice) => void;
   /** Deleted for everyone: show the tombstone. */
   'message deleted': (notice: MessageDeletedNotice) => void;
+  /** Its disappearing timer ran out: forget it and everything kept of it. */
+  'message expired': (notice: MessageRef) => void;
   /** Deleted for me: sent only to the account that hid it, on every device. */
   'message hidden': (notice: MessageRef) => void;
   reaction: (notice: ReactionNotice) => void;

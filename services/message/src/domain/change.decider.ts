@@ -12,6 +12,8 @@ export interface TargetMessage {
   reactedBy: readonly string[];
   /** Who hid it from their own history. */
   hiddenFor: readonly string[];
+  /** Blob ids of its files. */
+  attachments?: readonly string[];
 }
 
 export interface ChangeState {
@@ -100,6 +102,7 @@ export const decideDeleteForEveryone = (
     sentAt: message.createdAt,
     seq: message.seq,
     ...(command.signature && { signature: command.signature }),
+    ...(message.attachments?.length && { attachments: [...message.attachments] }),
   };
 };
 

@@ -1,11 +1,15 @@
 import type { GroupNotice } from '@veil/contracts';
 import type { DisplayMessage } from '../../lib/crypto.ts';
+import { timerLabel } from './disappearing.ts';
 
 const nameOf = (person: GroupNotice['by'], myId: string) => (person._id === myId ? 'You' : person.username);
 const namesOf = (people: GroupNotice['members'], myId: string) =>
   people.map((person) => (person._id === myId ? 'you' : person.username)).join(', ');
 
-/** A group change as a system line: "Alice added Dave", "You left", "Bob renamed the group to “X”". */
+/**
+ * A group change or a timer change as a system line: "Alice added Dave", "You left", "Bob
+ * renamed the group to “X”", "Bob set disappearing messages to 1 hour".
+ */
 export const noticeText = (notice: GroupNotice, myId: string): string => {
   const by = nameOf(notice.by, myId);
   const them = namesOf(notice.members, myId);
@@ -24,6 +28,10 @@ export const noticeText = (notice: GroupNotice, myId: string): string => {
       return `${by} renamed the group to “${notice.name ?? ''}”`;
     case 'picture':
       return `${by} changed the group picture`;
+    case 'timer':
+      return notice.seconds
+        ? `${by} set disappearing messages to ${timerLabel(notice.seconds)}`
+        : `${by} turned off disappearing messages`;
   }
 };
 

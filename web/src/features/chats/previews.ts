@@ -16,6 +16,9 @@ export const previewText = (text: string, attachments: readonly { name: string }
 
 export const knownPreview = (messageId: string) => texts.get(messageId);
 
+/** A message that disappeared: its text is not kept here either. */
+export const forgetPreview = (messageId: string) => void texts.delete(messageId);
+
 /** The sender's own text needs no decryption: it is remembered when sent. */
 export const rememberPreview = (messageId: string, text: string) => void texts.set(messageId, text);
 

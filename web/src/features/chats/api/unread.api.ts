@@ -1,4 +1,4 @@
-import type { ChatUnread, MessageView } from '@veil/contracts';
+import type { ChatUnread, MessageRef, MessageView } from '@veil/contracts';
 import { api } from '../../../lib/api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { isReadingChat } from '../open-chat.ts';
@@ -47,6 +47,13 @@ export const unreadApi = api.injectEndpoints({
         const onSeen = ({ userId }: { userId: string }) => {
           if (userId === myId) refetch();
         };
+        // The newest message disappeared: the list shows no preview of it (the server's next
+        // answer has none either).
+        const onExpired = ({ chatId, messageId }: MessageRef) =>
+          updateCachedData((byChat) => {
+            const entry = byChat[chatId];
+            if (entry?.lastMessage?._id === messageId) byChat[chatId] = { ...entry, lastMessage: null };
+          });
         const socket = getSocket();
         let connectedBefore = socket.connected;
         const stopOnConnect = onSocketConnect(() => {
@@ -57,6 +64,7 @@ export const unreadApi = api.injectEndpoints({
           await cacheDataLoaded;
           socket.on('message received', onMessage);
           socket.on('update seen', onSeen);
+          socket.on('message expired', onExpired);
         } catch {
           // removed before it loaded
         }
@@ -64,6 +72,7 @@ export const unreadApi = api.injectEndpoints({
         clearTimeout(timer);
         socket.off('message received', onMessage);
         socket.off('update seen', onSeen);
+        socket.off('message expired', onExpired);
         stopOnConnect();
       },
     }),

@@ -13,12 +13,15 @@ import { CreateGroupPanel } from './create-group-panel.tsx';
 
 /**
  * /all-chats: the chat list and the open chat. The open chat is in the URL (`?chat=<id>`), so
- * the Users page can open one and a reload keeps it.
+ * the Users page can open one and a reload keeps it; a search result adds the message to open at.
  */
 export const AllChatsPage = () => {
   const me = useAppSelector(selectCurrentUser);
   const [params, setParams] = useSearchParams();
   const chatId = params.get('chat');
+  // A search result opens its chat at the message (`&message=<id>&seq=<n>`).
+  const focusId = params.get('message');
+  const focusSeq = Number(params.get('seq')) || undefined;
   const { data: chats, isLoading, isFetching, refetch } = useGetChatsQuery();
   const { data: onlineIds = [] } = useGetOnlineUsersQuery(me?._id ?? '', { skip: !me });
   const { data: unread } = useGetUnreadQuery(me?._id ?? '', { skip: !me });
@@ -46,6 +49,10 @@ export const AllChatsPage = () => {
     setParams({ chat: id });
     setListOpen(false);
   };
+  const openMessage = (id: string, messageId: string, seq: number) => {
+    setParams({ chat: id, message: messageId, seq: String(seq) });
+    setListOpen(false);
+  };
 
   return (
     <div className="all-chats">
@@ -58,12 +65,21 @@ export const AllChatsPage = () => {
         onlineIds={onlineIds}
         open={listOpen}
         onSelect={select}
+        onOpenMessage={openMessage}
         onClose={() => setListOpen(false)}
         onCreateGroup={() => setCreating(true)}
       />
       <section className="chat-pane" aria-label="Open chat">
         {chatId ? (
-          <ChatWindow key={chatId} chatId={chatId} me={me} onShowList={() => setListOpen(true)} />
+          <ChatWindow
+            key={`${chatId}:${focusId ?? ''}`}
+            chatId={chatId}
+            me={me}
+            onShowList={() => setListOpen(true)}
+            focus={
+              focusId ? { messageId: focusId, ...(focusSeq !== undefined && { seq: focusSeq }) } : undefined
+            }
+          />
         ) : (
           <div className="chat-window chat-window--empty">
             <ChatListButton onClick={() => setListOpen(true)} />

@@ -2,6 +2,7 @@ import type { ChatView, PublicUser } from '@veil/contracts';
 import { useState, type ReactNode } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
+import { DisappearingTimerSelect } from './disappearing-timer-select.tsx';
 import { GroupInfoPanel } from './group-info-panel.tsx';
 
 interface ChatHeaderProps {
@@ -31,6 +32,7 @@ export const ChatHeader = ({ chat, me, title, online, onShowList, actions }: Cha
       )}
     </div>
     {chat.isGroupChat && <GroupInfoButton chat={chat} me={me} />}
+    <DisappearingTimerSelect chat={chat} />
     {actions && <div className="chat-header__actions">{actions}</div>}
   </header>
 );

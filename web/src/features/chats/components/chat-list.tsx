@@ -5,6 +5,7 @@ import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { UnreadByChat } from '../api/unread.api.ts';
 import { matchesChatFilter } from '../messages.model.ts';
+import { MessageResults } from '../search/message-search.tsx';
 import { ChatListItem } from './chat-list-item.tsx';
 
 interface ChatListProps {
@@ -17,11 +18,17 @@ interface ChatListProps {
   /** Small screens: the list is an overlay, shown on demand. */
   open: boolean;
   onSelect: (chatId: string) => void;
+  /** Opens a chat at one of its messages (a search result). */
+  onOpenMessage: (chatId: string, messageId: string, seq: number) => void;
   onClose: () => void;
   onCreateGroup: () => void;
 }
 
-/** The left pane: searchable chats and the floating create-group button. */
+/**
+ * The left pane: chats searched by name, messages of every chat searched in this browser's own
+ * index (the results take the list's place while there is a query), and the floating
+ * create-group button.
+ */
 export const ChatList = ({
   chats,
   unread,
@@ -31,10 +38,12 @@ export const ChatList = ({
   onlineIds,
   open,
   onSelect,
+  onOpenMessage,
   onClose,
   onCreateGroup,
 }: ChatListProps) => {
   const [filter, setFilter] = useState('');
+  const [messageQuery, setMessageQuery] = useState('');
   const shown = (chats ?? []).filter((chat) => matchesChatFilter(chat, filter));
   const isOnline = (chat: ChatView) =>
     !chat.isGroupChat && onlineIds.includes(chat.participants[0]?._id ?? '');
@@ -63,7 +72,17 @@ export const ChatList = ({
           <CloseIcon />
         </button>
       </div>
-      {loading ? (
+      <input
+        className="search__input chat-list__search chat-list__message-search"
+        type="search"
+        placeholder="Search messages"
+        aria-label="Search messages"
+        value={messageQuery}
+        onChange={(e) => setMessageQuery(e.target.value)}
+      />
+      {messageQuery.trim() ? (
+        <MessageResults query={messageQuery} chats={chats} myId={myId} onOpen={onOpenMessage} />
+      ) : loading ? (
         <Spinner label="Loading chats" />
       ) : shown.length === 0 ? (
         <div className="empty-state">

@@ -9,6 +9,8 @@ import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
 import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
+import { useUnexpired } from '../hooks/use-unexpired.ts';
+import { indexShownMessages } from '../search/search-indexer.ts';
 import { useContactKeys } from '../hooks/use-contact-keys.ts';
 import { useJoinChat } from '../hooks/use-join-chat.ts';
 import { useSendMessage } from '../hooks/use-send-message.ts';
@@ -29,14 +31,18 @@ import { ReplyBar } from './reply-bar.tsx';
 import { SafetyNumberDialog } from './safety-number-dialog.tsx';
 import { TypingIndicator } from './typing-indicator.tsx';
 
+const noMessages: DisplayMessage[] = [];
+
 interface ChatWindowProps {
   chatId: string;
   me: PublicUser;
   onShowList: () => void;
+  /** Open at this message (a search result) rather than at the newest. */
+  focus?: { messageId: string; seq?: number } | undefined;
 }
 
 /** The open chat: header, decrypted history, typing indicator, reply bar and composer. */
-export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
+export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) => {
   const { data: chat, isError: chatFailed } = useGetChatByIdQuery(chatId);
   const {
     data: history,
@@ -56,6 +62,10 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const [verifying, setVerifying] = useState(false);
   useJoinChat(chatId);
   const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
+  const messages = useUnexpired(history?.messages ?? noMessages);
+  // What this browser decrypts for the screen also goes into its search index (edits and
+  // deletions made while it was away included).
+  useEffect(() => indexShownMessages(me._id, messages), [me._id, messages]);
 
   useEffect(() => {
     let live = true;
@@ -146,13 +156,14 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
       <MessageList
         chat={chat}
         me={me}
-        messages={history.messages}
+        messages={messages}
         hasMore={history.hasMore}
         unreadAtOpen={unreadAtOpen}
         onReply={onReply}
+        focus={focus}
       />
       <TypingIndicator names={names} />
-      {!chat.isGroupChat && history.messages.length === 0 && chat.participants[0] && (
+      {!chat.isGroupChat && messages.length === 0 && chat.participants[0] && (
         <FirstMessageSuggestion name={chat.participants[0].username} onSend={(text) => void onSend(text)} />
       )}
       {replyTo && <ReplyBar message={replyTo} onClear={() => setReplyTo(null)} />}

@@ -5,6 +5,7 @@ import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { useHistoryScroll } from '../hooks/use-history-scroll.ts';
+import { useJumpToMessage } from '../hooks/use-jump-to-message.ts';
 import { useMessageActions } from '../hooks/use-message-actions.ts';
 import { useOlderMessages } from '../hooks/use-older-messages.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
@@ -25,15 +26,33 @@ interface MessageListProps {
   /** Unread messages when the chat opened (undefined until known): where "New messages" goes. */
   unreadAtOpen: number | undefined;
   onReply: (message: DisplayMessage) => void;
+  /** A message to open the chat at (a search result), with its place in the history. */
+  focus?: { messageId: string; seq?: number } | undefined;
 }
 
 /** The open chat's messages, oldest at the top; scrolling up loads older pages. */
-export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply }: MessageListProps) => {
+export const MessageList = ({
+  chat,
+  me,
+  messages,
+  hasMore,
+  unreadAtOpen,
+  onReply,
+  focus,
+}: MessageListProps) => {
   const myId = me._id;
   const [container, setContainer] = useState<HTMLOListElement | null>(null);
   const { loadOlder, loading } = useOlderMessages({ chatId: chat._id, userId: myId });
   const onNeedOlder = useCallback((seq: number) => void loadOlder(seq), [loadOlder]);
   const { onScroll } = useHistoryScroll({ container, messages, myId, hasMore, onNeedOlder });
+  useJumpToMessage({
+    container,
+    messages,
+    hasMore,
+    messageId: focus?.messageId,
+    seq: focus?.seq,
+    loadOlder,
+  });
   const { track, reportNow } = useSeenReporter(chat._id, container);
   const others = otherMemberIds(chat, myId);
   const { actions, error, clearError } = useMessageActions(chat, me);
