@@ -8,6 +8,7 @@ import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
 import { NavBar } from './nav-bar.tsx';
 import { usePageTitle } from './page-title.ts';
+import { useRouteFocus } from './route-focus.ts';
 import { useProfileUpdates } from './profile-updates.ts';
 import { useRealtimeConnection } from './realtime-connection.ts';
 import { useSessionKeys } from './session-keys.ts';
@@ -18,6 +19,7 @@ export const ShellLayout = () => {
   useRealtimeConnection();
   useSessionKeys();
   usePageTitle();
+  useRouteFocus();
   useOutboxRunner();
   useProfileUpdates();
   useMessageNotifications();

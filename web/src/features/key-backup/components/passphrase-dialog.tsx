@@ -1,5 +1,6 @@
 import { setBackupPassphrase } from '@veil/crypto';
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import {
   PassphraseFields,
@@ -29,6 +30,7 @@ export const PassphraseDialog = ({ hasPassphrase, onClose }: PassphraseDialogPro
   const [errors, setErrors] = useState<PassphraseErrors>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const { t } = useTranslation();
 
   const save = async (next: string | null) => {
     setBusy(true);
@@ -70,7 +72,8 @@ export const PassphraseDialog = ({ hasPassphrase, onClose }: PassphraseDialogPro
           autoFocus
         />
         <PassphraseFields
-          label="New passphrase"
+          label={t('passphrase.newLabel')}
+          repeatLabel={t('passphrase.repeatNew')}
           passphrase={passphrase}
           repeat={repeat}
           errors={errors}

@@ -1,0 +1,75 @@
+import i18next from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import { initReactI18next } from 'react-i18next';
+import { ar } from '../locales/ar.ts';
+import { de } from '../locales/de.ts';
+import { en } from '../locales/en.ts';
+
+/** The shipped languages, each named in its own language for the switch on the profile page. */
+export const languages = [
+  { code: 'en', name: 'English' },
+  { code: 'de', name: 'Deutsch' },
+  { code: 'ar', name: 'العربية' },
+] as const;
+
+export type LanguageCode = (typeof languages)[number]['code'];
+
+/** Local storage entry of a language chosen on the profile page (this browser only). */
+export const languageStorageKey = 'language';
+
+export const i18n = i18next.createInstance();
+
+/** Puts the language and its writing direction on <html>, so RTL layout and screen-reader voices follow. */
+const applyToDocument = (language: string) => {
+  document.documentElement.lang = language;
+  document.documentElement.dir = i18n.dir(language);
+};
+
+i18n.on('languageChanged', applyToDocument);
+
+// Resources are bundled (three small files), so init finishes synchronously, before the first render.
+void i18n
+  .use(LanguageDetector)
+  .use(initReactI18next)
+  .init({
+    resources: { en: { translation: en }, de: { translation: de }, ar: { translation: ar } },
+    supportedLngs: languages.map((language) => language.code),
+    nonExplicitSupportedLngs: true,
+    load: 'languageOnly',
+    fallbackLng: 'en',
+    initAsync: false,
+    interpolation: { escapeValue: false }, // React escapes what it renders
+    detection: {
+      // A choice made on the profile page, else the browser's languages in their order.
+      order: ['localStorage', 'navigator'],
+      lookupLocalStorage: languageStorageKey,
+      // Only an explicit choice is stored: until then the browser's language keeps deciding.
+      caches: [],
+    },
+  });
+
+/** The language the app shows now (one of the shipped ones). */
+export const currentLanguage = (): LanguageCode => {
+  const resolved = i18n.resolvedLanguage;
+  return languages.some((language) => language.code === resolved) ? (resolved as LanguageCode) : 'en';
+};
+
+/** Switches the language and remembers the choice in this browser. */
+export const chooseLanguage = async (code: LanguageCode): Promise<void> => {
+  try {
+    localStorage.setItem(languageStorageKey, code);
+  } catch (error) {
+    console.warn('Could not store the language', error);
+  }
+  await i18n.changeLanguage(code);
+};
+
+/** The translate function outside components (error texts built in hooks and models). */
+export const t = i18n.t.bind(i18n);
+
+// Keys are checked at compile time against the English resource.
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    resources: { translation: typeof en };
+  }
+}
