@@ -21,6 +21,7 @@ export const i18n = i18next.createInstance();
 
 /** Puts the language and its writing direction on <html>, so RTL layout and screen-reader voices follow. */
 const applyToDocument = (language: string) => {
+  if (typeof document === 'undefined') return; // unit tests run the models in Node
   document.documentElement.lang = language;
   document.documentElement.dir = i18n.dir(language);
 };

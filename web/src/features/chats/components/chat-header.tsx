@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { ChatView, PublicUser } from '@veil/contracts';
 import { useState, type ReactNode } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
@@ -38,10 +39,11 @@ export const ChatHeader = ({ chat, me, title, online, onShowList, actions }: Cha
 /** Opens the group's details: members, admins, name, picture, leaving. */
 const GroupInfoButton = ({ chat, me }: { chat: ChatView; me: PublicUser }) => {
   const [open, setOpen] = useState(false);
+  const { t } = useTranslation();
   return (
     <>
       <button type="button" className="button chat-header__info" onClick={() => setOpen(true)}>
-        Group info
+        {t('chats.groupInfo')}
       </button>
       {open && <GroupInfoPanel chat={chat} me={me} onClose={() => setOpen(false)} />}
     </>

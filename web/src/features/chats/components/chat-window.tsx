@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
@@ -54,6 +55,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const uploads = useAttachmentUploads(chatId);
   const { keys: contactKeys, recheck: recheckKeys } = useContactKeys(me._id, chat);
   const [verifying, setVerifying] = useState(false);
+  const { t } = useTranslation();
   useJoinChat(chatId);
   const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
 
@@ -83,7 +85,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
       <div className="chat-window chat-window--empty">
         <ChatListButton onClick={onShowList} />
         <p className="form__error" role="alert">
-          This chat could not be loaded.
+          {t('chats.loadFailed')}
         </p>
       </div>
     );
@@ -91,14 +93,16 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   if (!chat || isLoading || !history) {
     return (
       <div className="chat-window chat-window--empty">
-        <Spinner label="Loading chat" />
+        <Spinner label={t('chats.loadingChat')} />
       </div>
     );
   }
 
   const title = chatTitle(chat);
   const otherId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
-  const names = typingIds.map((id) => chat.participants.find((p) => p._id === id)?.username ?? 'Someone');
+  const names = typingIds.map(
+    (id) => chat.participants.find((p) => p._id === id)?.username ?? t('common.someone'),
+  );
   const other = chat.isGroupChat ? undefined : chat.participants[0];
   const otherKeys = other && contactKeys.get(other._id);
   const checkedKeys = otherKeys?.kind === 'checked' ? otherKeys : undefined;
@@ -115,9 +119,9 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
           <>
             {checkedKeys && (
               <>
-                {checkedKeys.verified && <span className="verified-badge">Verified</span>}
+                {checkedKeys.verified && <span className="verified-badge">{t('chats.verified')}</span>}
                 <button type="button" className="button" onClick={() => setVerifying(true)}>
-                  Verify safety number
+                  {t('chats.verify')}
                 </button>
               </>
             )}
@@ -139,7 +143,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         <div className="form__error chat-window__notice chat-window__key-notice" role="alert">
           <p>{missingPrivateKeyText}</p>
           <button type="button" className="button" onClick={() => dispatch(restoreRequested())}>
-            Restore your messages
+            {t('chats.restore')}
           </button>
         </div>
       )}

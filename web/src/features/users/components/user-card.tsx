@@ -1,4 +1,5 @@
 import type { PublicUser } from '@veil/contracts';
+import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
 
 interface UserCardProps {
@@ -9,21 +10,26 @@ interface UserCardProps {
   onSelect: (user: PublicUser) => void;
 }
 
-export const UserCard = ({ user, action, busy, onSelect }: UserCardProps) => (
-  <li>
-    <button
-      type="button"
-      className="user-card"
-      onClick={() => onSelect(user)}
-      aria-label={`${user.username}: ${action}`}
-      aria-busy={busy || undefined}
-      data-testid="user-card"
-    >
-      <Avatar name={user.username} picture={user.profilePicture} size="lg" />
-      <span className="user-card__name">{user.username}</span>
-      <span className="user-card__action" aria-hidden="true">
-        {busy ? 'Sending...' : action}
-      </span>
-    </button>
-  </li>
-);
+/**
+ * The button's name is its own text, "{name}: {action}", so what is seen (a letter avatar is
+ * decoration) and what is heard agree, as speech input needs.
+ */
+export const UserCard = ({ user, action, busy, onSelect }: UserCardProps) => {
+  const { t } = useTranslation();
+  return (
+    <li>
+      <button
+        type="button"
+        className="user-card"
+        onClick={() => onSelect(user)}
+        aria-busy={busy || undefined}
+        data-testid="user-card"
+      >
+        <Avatar name={user.username} picture={user.profilePicture} size="lg" />
+        <span className="user-card__name">{user.username}</span>
+        <span className="visually-hidden">: </span>
+        <span className="user-card__action">{busy ? t('users.sending') : action}</span>
+      </button>
+    </li>
+  );
+};
