@@ -32,7 +32,12 @@ export const ScrollToNewest = ({ container, unseen }: ScrollToNewestProps) => {
       type="button"
       className="scroll-to-newest"
       aria-label={label}
-      onClick={() => container.scrollTo({ top: container.scrollHeight, behavior: 'smooth' })}
+      onClick={() =>
+        container.scrollTo({
+          top: container.scrollHeight,
+          behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth',
+        })
+      }
     >
       <ArrowDownIcon />
       {unseen > 0 && <span className="scroll-to-newest__count">{badgeText(unseen)}</span>}
