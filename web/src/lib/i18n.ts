@@ -4,6 +4,7 @@ import { initReactI18next } from 'react-i18next';
 import { ar } from '../locales/ar.ts';
 import { de } from '../locales/de.ts';
 import { en } from '../locales/en.ts';
+import { storageKeys } from './storage.ts';
 
 /** The shipped languages, each named in its own language for the switch on the profile page. */
 export const languages = [
@@ -13,9 +14,6 @@ export const languages = [
 ] as const;
 
 export type LanguageCode = (typeof languages)[number]['code'];
-
-/** Local storage entry of a language chosen on the profile page (this browser only). */
-export const languageStorageKey = 'language';
 
 export const i18n = i18next.createInstance();
 
@@ -43,7 +41,7 @@ void i18n
     detection: {
       // A choice made on the profile page, else the browser's languages in their order.
       order: ['localStorage', 'navigator'],
-      lookupLocalStorage: languageStorageKey,
+      lookupLocalStorage: storageKeys.language,
       // Only an explicit choice is stored: until then the browser's language keeps deciding.
       caches: [],
     },
@@ -58,7 +56,7 @@ export const currentLanguage = (): LanguageCode => {
 /** Switches the language and remembers the choice in this browser. */
 export const chooseLanguage = async (code: LanguageCode): Promise<void> => {
   try {
-    localStorage.setItem(languageStorageKey, code);
+    localStorage.setItem(storageKeys.language, code);
   } catch (error) {
     console.warn('Could not store the language', error);
   }

@@ -11,8 +11,8 @@ interface UserCardProps {
 }
 
 /**
- * The button's name is its own text, "{name}: {action}", so what is seen (a letter avatar is
- * decoration) and what is heard agree, as speech input needs.
+ * The button is named by its content, "{name}: {action}" in one piece for assistive technology,
+ * rather than by an aria-label: a label must contain all visible text, and a letter avatar is text.
  */
 export const UserCard = ({ user, action, busy, onSelect }: UserCardProps) => {
   const { t } = useTranslation();
@@ -25,10 +25,16 @@ export const UserCard = ({ user, action, busy, onSelect }: UserCardProps) => {
         aria-busy={busy || undefined}
         data-testid="user-card"
       >
-        <Avatar name={user.username} picture={user.profilePicture} size="lg" />
-        <span className="user-card__name">{user.username}</span>
-        <span className="visually-hidden">: </span>
-        <span className="user-card__action">{busy ? t('users.sending') : action}</span>
+        <Avatar name={user.username} picture={user.profilePicture} size="lg" decorative />
+        <span className="user-card__name" aria-hidden="true">
+          {user.username}
+        </span>
+        <span className="user-card__action" aria-hidden="true">
+          {busy ? t('users.sending') : action}
+        </span>
+        <span className="visually-hidden">
+          {user.username}: {busy ? t('users.sending') : action}
+        </span>
       </button>
     </li>
   );

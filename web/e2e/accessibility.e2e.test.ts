@@ -1,0 +1,220 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, useTheme, type AxeViolation } from './axe.ts';
+import { messageWithText, openChat, openChatFromUsers, sendMessage, signedUpPerson } from './flows.ts';
+import { desktop, phone, useVeilWeb } from './harness.ts';
+
+const veil = useVeilWeb();
+
+/** Every violation of one page state, in both themes and at both widths, labelled by where it was found. */
+const auditEverywhere = async (page: Page, state: string, settle: () => Promise<void> = async () => {}) => {
+  const found: (AxeViolation & { where: string })[] = [];
+  for (const size of [desktop, phone]) {
+    await page.setViewportSize(size);
+    for (const theme of ['light', 'dark'] as const) {
+      await useTheme(page, theme);
+      await settle();
+      for (const violation of await axeViolations(page))
+        found.push({ ...violation, where: `${state}, ${theme}, ${size.width}px` });
+    }
+  }
+  return found;
+};
+
+/** Themes are toggled from the top bar, which a modal dialog makes inert: audit dialogs with it closed first. */
+const auditDialog = async (
+  page: Page,
+  state: string,
+  open: () => Promise<void>,
+  close: () => Promise<void>,
+) => {
+  const found: (AxeViolation & { where: string })[] = [];
+  for (const size of [desktop, phone]) {
+    await page.setViewportSize(size);
+    for (const theme of ['light', 'dark'] as const) {
+      await useTheme(page, theme);
+      await open();
+      for (const violation of await axeViolations(page))
+        found.push({ ...violation, where: `${state}, ${theme}, ${size.width}px` });
+      await close();
+    }
+  }
+  return found;
+};
+
+describe('accessibility', () => {
+  it('has no axe violations on any page state, in both themes, at desktop and phone widths', async () => {
+    const found: (AxeViolation & { where: string })[] = [];
+    const visitor = await veil().newPage();
+    await visitor.goto('/');
+    await visitor.getByRole('heading', { name: 'Welcome to Veil' }).waitFor();
+    found.push(...(await auditEverywhere(visitor, 'welcome')));
+    await visitor.goto('/login');
+    found.push(...(await auditEverywhere(visitor, 'login')));
+    await visitor.goto('/register');
+    await visitor.getByRole('button', { name: 'Sign Up' }).click();
+    await visitor.getByText('Username is required').waitFor();
+    found.push(...(await auditEverywhere(visitor, 'register with errors')));
+    await visitor.goto('/nowhere');
+    found.push(...(await auditEverywhere(visitor, 'not found')));
+
+    const alice = await signedUpPerson(veil(), 'axe_alice');
+    const bob = await signedUpPerson(veil(), 'axe_bob');
+    const page = alice.page;
+    found.push(...(await auditEverywhere(page, 'all chats, empty')));
+    await page.goto('/users');
+    await page.getByRole('button', { name: `${bob.name}: Say Hi` }).waitFor();
+    found.push(...(await auditEverywhere(page, 'users')));
+
+    await openChatFromUsers(page, bob.name);
+    await sendMessage(page, 'Hello, are you there?');
+    await openChat(bob.page, alice.name);
+    await sendMessage(bob.page, 'Yes, here https://example.org');
+    await messageWithText(page, 'Yes, here https://example.org').waitFor();
+    found.push(
+      ...(await auditEverywhere(page, 'chat with messages', async () => {
+        // At 360 px a chat opens without the list over it.
+        await page.getByRole('textbox', { name: 'Message' }).waitFor();
+      })),
+    );
+
+    const groupButton = page.getByRole('button', { name: 'Create group chat' });
+    found.push(
+      ...(await auditDialog(
+        page,
+        'group dialog',
+        async () => {
+          if (!(await groupButton.isVisible()))
+            await page.getByRole('button', { name: 'Show chats' }).click();
+          await groupButton.click();
+          await page.getByRole('dialog', { name: 'Create Group Chat' }).waitFor();
+        },
+        () => page.keyboard.press('Escape'),
+      )),
+    );
+
+    await page.goto('/profile');
+    await page.getByRole('heading', { name: 'Profile' }).waitFor();
+    found.push(...(await auditEverywhere(page, 'profile')));
+    found.push(
+      ...(await auditDialog(
+        page,
+        'recovery key dialog',
+        async () => {
+          await page.getByRole('button', { name: /recovery key$/ }).click();
+          await page.getByRole('dialog').waitFor();
+        },
+        () => page.keyboard.press('Escape'),
+      )),
+    );
+    found.push(
+      ...(await auditDialog(
+        page,
+        'logout dialog',
+        async () => {
+          if (!(await page.getByRole('button', { name: 'Logout' }).isVisible())) return;
+          await page.getByRole('button', { name: 'Logout' }).click();
+          await page.getByRole('dialog', { name: 'Log out' }).waitFor();
+        },
+        () => page.keyboard.press('Escape'),
+      )),
+    );
+
+    expect(found).toEqual([]);
+  }, 600_000);
+
+  it('reads out a new message with its sender, names messages and moves focus where the user is going', async () => {
+    const alice = await signedUpPerson(veil(), 'sr_alice');
+    const bob = await signedUpPerson(veil(), 'sr_bob');
+    await openChatFromUsers(bob.page, alice.name);
+    await sendMessage(bob.page, 'First one');
+    await openChat(alice.page, bob.name);
+    await messageWithText(alice.page, 'First one').waitFor();
+
+    // The history already shown is not news; a message arriving now is, with who sent it.
+    const log = alice.page.getByRole('log', { name: 'New messages' });
+    expect(await log.textContent()).toBe('');
+    await sendMessage(bob.page, 'Dinner at eight?');
+    await expect.poll(() => log.ariaSnapshot()).toContain(`New message from ${bob.name}: Dinner at eight?`);
+    // Alice's own messages are not read back to her.
+    await sendMessage(alice.page, 'Sounds good');
+    await messageWithText(alice.page, 'Sounds good').waitFor();
+    expect(await log.ariaSnapshot()).not.toContain('Sounds good');
+
+    // Each message says who sent it and when; its reply button names both.
+    const incoming = messageWithText(alice.page, 'Dinner at eight?');
+    await expect.poll(() => incoming.ariaSnapshot()).toContain(`${bob.name}:`);
+    await incoming.getByRole('button', { name: new RegExp(`^Reply to ${bob.name}, \\d`) }).waitFor();
+    await messageWithText(alice.page, 'Sounds good')
+      .getByRole('button', { name: /^Reply to You, \d/ })
+      .waitFor();
+
+    // Navigating focuses the new page's heading.
+    await alice.page.getByRole('link', { name: 'Users' }).click();
+    await expect.poll(() => alice.page.evaluate(() => document.activeElement?.textContent)).toBe('All Users');
+
+    // Closing a dialog gives focus back to the button that opened it.
+    await alice.page.getByRole('link', { name: 'All-chats' }).click();
+    await expect.poll(() => alice.page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    const groupButton = alice.page.getByRole('button', { name: 'Create group chat' });
+    await groupButton.click();
+    await alice.page.getByRole('dialog', { name: 'Create Group Chat' }).waitFor();
+    await alice.page.keyboard.press('Escape');
+    await expect.poll(() => groupButton.evaluate((button) => button === document.activeElement)).toBe(true);
+
+    // On a phone, "Show chats" takes the keyboard into the list it opens.
+    await openChat(alice.page, bob.name);
+    await alice.page.setViewportSize(phone);
+    await alice.page.getByRole('button', { name: 'Show chats' }).click();
+    await expect
+      .poll(() => alice.page.evaluate(() => Boolean(document.activeElement?.closest('#chat-list'))))
+      .toBe(true);
+  }, 240_000);
+
+  it('renders the chat in Arabic, right to left, with composer, bubbles and navigation mirrored', async () => {
+    const alice = await signedUpPerson(veil(), 'rtl_alice');
+    const bob = await signedUpPerson(veil(), 'rtl_bob');
+    await openChatFromUsers(bob.page, alice.name);
+    await sendMessage(bob.page, 'مرحبا');
+    await openChat(alice.page, bob.name);
+    await sendMessage(alice.page, 'أهلا');
+    await messageWithText(alice.page, 'أهلا').waitFor();
+
+    // The switch on the profile page; the choice stays with this browser.
+    await alice.page.goto('/profile');
+    await alice.page.getByLabel('Language of Veil').selectOption('ar');
+    await alice.page.waitForFunction(() => document.documentElement.dir === 'rtl');
+    expect(await alice.page.evaluate(() => document.documentElement.lang)).toBe('ar');
+    await alice.page.getByRole('heading', { name: 'الملف الشخصي', level: 1 }).waitFor();
+    await alice.page.reload();
+    await alice.page.getByRole('heading', { name: 'الملف الشخصي', level: 1 }).waitFor();
+
+    await alice.page.goto('/all-chats');
+    await alice.page.getByTestId('chat-item').filter({ hasText: bob.name }).click();
+    await messageWithText(alice.page, 'مرحبا').waitFor();
+    const box = async (locator: ReturnType<Page['locator']>) => (await locator.boundingBox())!;
+    const width = alice.page.viewportSize()!.width;
+
+    // Navigation on the right, the chat list beside it, the open chat on the left.
+    const nav = await box(alice.page.getByRole('navigation', { name: 'القائمة الرئيسية' }));
+    expect(nav.x + nav.width).toBeGreaterThan(width - 2);
+    const list = await box(alice.page.getByTestId('chat-list'));
+    const pane = await box(alice.page.getByRole('region', { name: 'المحادثة المفتوحة' }));
+    expect(list.x).toBeGreaterThan(pane.x);
+
+    // Her own bubble to the left, the other's to the right; the send button at the composer's left end.
+    const mine = await box(messageWithText(alice.page, 'أهلا').locator('.message__bubble'));
+    const theirs = await box(messageWithText(alice.page, 'مرحبا').locator('.message__bubble'));
+    expect(mine.x).toBeLessThan(theirs.x);
+    expect(theirs.x + theirs.width).toBeGreaterThan(mine.x + mine.width);
+    const input = await box(alice.page.getByRole('textbox', { name: 'الرسالة' }));
+    const send = await box(alice.page.getByRole('button', { name: 'إرسال', exact: true }));
+    expect(send.x + send.width).toBeLessThanOrEqual(input.x + 1);
+
+    // The browser language decides until a choice is made: a new English browser stays English, left to right.
+    const other = await veil().newPage();
+    await other.goto('/');
+    await other.getByRole('heading', { name: 'Welcome to Veil' }).waitFor();
+    expect(await other.evaluate(() => document.documentElement.dir)).toBe('ltr');
+  }, 240_000);
+});
