@@ -239,6 +239,10 @@ export const de: Translation = {
     reactFailed: 'Reaktion nicht möglich',
     forwardFailed: 'Die Nachricht konnte nicht weitergeleitet werden',
     copyFailed: 'Der Text konnte nicht kopiert werden',
+    noKeyHere: 'Dieser Browser hat noch keinen Schlüssel für dein Konto: ',
+    keyReset: 'Gesendet, bevor dein Schlüssel zurückgesetzt wurde',
+    unreadable: '[Entschlüsselung fehlgeschlagen]',
+    missingKey: 'Privater Schlüssel nicht in IndexedDB gefunden',
   },
   notices: {
     created: '{{by}} hat die Gruppe „{{name}}“ erstellt',
@@ -339,7 +343,8 @@ export const de: Translation = {
     invalid: 'Bitte gib einen gültigen Gruppennamen an und füge mindestens ein Mitglied hinzu.',
     createError: 'Beim Erstellen des Gruppenchats ist ein Fehler aufgetreten. Bitte versuche es noch einmal.',
     createFailed: 'Gruppenchat konnte nicht erstellt werden: {{reason}}',
-    joinNote: 'Neue Mitglieder lesen Nachrichten ab ihrem Beitritt; frühere Nachrichten bleiben für sie unlesbar.',
+    joinNote:
+      'Neue Mitglieder lesen Nachrichten ab ihrem Beitritt; frühere Nachrichten bleiben für sie unlesbar.',
     failed: 'Etwas ist schiefgegangen',
     leaveConfirm: '„{{name}}“ verlassen?',
     info: 'Gruppeninfo',
@@ -358,5 +363,78 @@ export const de: Translation = {
     adding: 'Wird hinzugefügt...',
     add: 'Zur Gruppe hinzufügen',
     leave: 'Gruppe verlassen',
+  },
+  backup: {
+    wrongKey:
+      'Dieser Wiederherstellungsschlüssel öffnet dein Backup nicht. Prüfe ihn und versuche es noch einmal.',
+    wrongPassphrase: 'Diese Passphrase öffnet dein Backup nicht. Prüfe sie und versuche es noch einmal.',
+    notAKey:
+      'Das ist kein Wiederherstellungsschlüssel: Er hat 32 Buchstaben und Ziffern in 8 Gruppen zu je 4.',
+    damaged:
+      'Dein Backup ließ sich öffnen, aber der Schlüssel darin ist beschädigt. Er kann nicht wiederhergestellt werden.',
+    failed: 'Dein Schlüssel konnte nicht wiederhergestellt werden. Bitte versuche es noch einmal.',
+    noBackup:
+      'Es gibt kein Backup deines Schlüssels. Nachrichten an dich lassen sich nur in einem Browser lesen, der deinen Schlüssel hat.',
+    promptLabel: 'Nachrichten-Backup',
+    promptTitle: 'Schütze deine Nachrichten: Erstelle einen Wiederherstellungsschlüssel.',
+    promptText: 'Ohne ihn kannst du deine Nachrichten nur in diesem Browser lesen.',
+    create: 'Wiederherstellungsschlüssel erstellen',
+    createNew: 'Neuer Wiederherstellungsschlüssel',
+    notNow: 'Nicht jetzt',
+    title: 'Nachrichten-Backup',
+    backedUp: 'Dein Schlüssel ist gesichert. Das Backup öffnet sich mit deinem Wiederherstellungsschlüssel.',
+    backedUpPassphrase:
+      'Dein Schlüssel ist gesichert. Das Backup öffnet sich mit deinem Wiederherstellungsschlüssel oder deiner Passphrase.',
+    notBackedUp:
+      'Dein Schlüssel ist nicht gesichert: Deine Nachrichten lassen sich nur in einem Browser lesen, der ihn hat.',
+    lacksSigningKey:
+      'Dein Backup entstand, bevor dein Konto einen Signaturschlüssel hatte, und enthält ihn daher nicht.',
+    makeNew: 'Erstelle einen neuen Wiederherstellungsschlüssel, um beide Schlüssel zu sichern.',
+    noKeyHere: 'Dieser Browser hat keinen Schlüssel für dein Konto.',
+    restoreIt: 'Wiederherstellen',
+    changePassphrase: 'Passphrase ändern',
+    addPassphrase: 'Passphrase hinzufügen',
+    startFreshLink: 'Ich habe meinen Schlüssel verloren: neu anfangen',
+    created: 'Dein neuer Wiederherstellungsschlüssel ist gespeichert. Er ersetzt den alten.',
+    resetDone: 'Dein Konto hat neue Schlüssel, gesichert unter deinem neuen Wiederherstellungsschlüssel.',
+    cannotBackUp: 'Dieser Browser speichert deinen Schlüssel in einer Form, die sich nicht sichern lässt.',
+    saveFailed: 'Das Backup konnte nicht gespeichert werden. Bitte versuche es noch einmal.',
+    save: 'Wiederherstellungsschlüssel speichern',
+    saving: 'Wird gespeichert…',
+    restoreTitle: 'Nachrichten wiederherstellen',
+    restoreHint:
+      'Dieser Browser hat keinen Schlüssel für dein Konto, deshalb sind deine Nachrichten hier noch nicht lesbar. Gib deinen Wiederherstellungsschlüssel ein, um ihn wiederherzustellen. Er bleibt in diesem Browser.',
+    restoreHintPassphrase:
+      'Dieser Browser hat keinen Schlüssel für dein Konto, deshalb sind deine Nachrichten hier noch nicht lesbar. Gib deinen Wiederherstellungsschlüssel oder deine Backup-Passphrase ein, um ihn wiederherzustellen. Er bleibt in diesem Browser.',
+    keyOrPassphrase: 'Wiederherstellungsschlüssel oder Passphrase',
+    keyOrCurrentPassphrase: 'Wiederherstellungsschlüssel oder aktuelle Passphrase',
+    key: 'Wiederherstellungsschlüssel',
+    unlocking: 'Dein Schlüssel wird entsperrt',
+    unlockingNow: 'Dein Schlüssel wird entsperrt…',
+    linkElsewhere: 'Wenn ein anderer Browser von dir ihn hat, verknüpfe diesen von dort aus.',
+    restoring: 'Wird wiederhergestellt…',
+    tryAgainIn: 'Erneut in {{count}} s',
+    restore: 'Wiederherstellen',
+    linkFromOther: 'Von einem anderen Browser verknüpfen',
+    lostToo: 'Auch den Wiederherstellungsschlüssel verloren?',
+    resetWarning:
+      'Dein Konto bekommt neue Schlüssel. Bisher an dich gesendete Nachrichten bleiben in jedem Browser unlesbar, der deinen alten Schlüssel nicht hat, und alle, mit denen du chattest, erfahren, dass sich dein Schlüssel geändert hat.',
+    resetHint:
+      'Tu das nur, wenn kein Browser von dir deinen Schlüssel mehr hat und du deinen Wiederherstellungsschlüssel verloren hast. Danach speicherst du einen Wiederherstellungsschlüssel für die neuen Schlüssel.',
+    startFresh: 'Neu anfangen',
+    resetConfirm: 'Meine Schlüssel zurücksetzen',
+    resetting: 'Wird zurückgesetzt…',
+    resetFailed: 'Deine Schlüssel konnten nicht zurückgesetzt werden. Bitte versuche es noch einmal.',
+    passphraseChangeTitle: 'Backup-Passphrase ändern',
+    passphraseAddTitle: 'Backup-Passphrase hinzufügen',
+    passphraseHint:
+      'Dein Backup öffnet sich mit deinem Wiederherstellungsschlüssel. Gib ihn ein, um es hier zu entsperren; er verlässt diesen Browser nie.',
+    passphraseHintBoth:
+      'Dein Backup öffnet sich mit deinem Wiederherstellungsschlüssel oder deiner Passphrase. Gib eins davon ein, um es hier zu entsperren; keins verlässt je diesen Browser.',
+    unlockingBackup: 'Dein Backup wird entsperrt',
+    savePassphrase: 'Passphrase speichern',
+    removePassphrase: 'Passphrase entfernen',
+    passphraseSaved: 'Deine Backup-Passphrase ist gespeichert.',
+    passphraseRemoved: 'Dein Backup öffnet sich nicht mehr mit einer Passphrase.',
   },
 };

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
-import { accountKeys, missingPrivateKeyText } from '../../../lib/account-keys.ts';
+import { accountKeys } from '../../../lib/account-keys.ts';
 import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.slice.ts';
 import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
@@ -141,7 +141,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
       <KeyNotices chat={chat} keys={contactKeys} />
       {keyMissing && (
         <div className="form__error chat-window__notice chat-window__key-notice" role="alert">
-          <p>{missingPrivateKeyText}</p>
+          <p>{t('messages.missingKey')}</p>
           <button type="button" className="button" onClick={() => dispatch(restoreRequested())}>
             {t('chats.restore')}
           </button>

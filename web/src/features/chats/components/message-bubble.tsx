@@ -5,7 +5,6 @@ import { restoreRequested } from '../../../lib/key-backup.slice.ts';
 import { ReplyIcon } from '../../../components/icons.tsx';
 import { LinkifiedText } from '../../../components/linkified-text.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
-import { noKeyHereText } from '../../../lib/read-state.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
 import { canChangeForEveryone } from '../message-changes.ts';
 import { replyPreview } from '../messages.model.ts';
@@ -33,8 +32,6 @@ interface MessageBubbleProps {
   actions: MessageActions;
 }
 
-const noKeyHereLead = noKeyHereText.replace(/restore it$/, '');
-
 /** The text, or why it cannot be read here; with no key here, the way to restore it. */
 const MessageText = ({ message }: { message: DisplayMessage }) => {
   const dispatch = useAppDispatch();
@@ -56,13 +53,15 @@ const MessageText = ({ message }: { message: DisplayMessage }) => {
     <p className="message__text message__text--unread" data-testid="message-text" data-read-state={state}>
       {state === 'no-key-here' ? (
         <>
-          {noKeyHereLead}
+          {t('messages.noKeyHere')}
           <button type="button" className="link-button" onClick={() => dispatch(restoreRequested())}>
             {t('messages.restoreIt')}
           </button>
         </>
+      ) : state === 'key-reset' ? (
+        t('messages.keyReset')
       ) : (
-        message.decryptedContent
+        t('messages.unreadable')
       )}
     </p>
   );

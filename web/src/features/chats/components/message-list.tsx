@@ -100,16 +100,12 @@ export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply
           return (
             <Fragment key={message._id}>
               {startsDay(message, previous) && (
-                <li className="history-marker" role="separator" data-testid="day-separator">
+                <li className="history-marker" data-testid="day-separator">
                   {dayLabel(message.createdAt, new Date(), i18n.resolvedLanguage)}
                 </li>
               )}
               {message._id === dividerBefore && (
-                <li
-                  className="history-marker history-marker--new"
-                  role="separator"
-                  data-testid="new-messages"
-                >
+                <li className="history-marker history-marker--new" data-testid="new-messages">
                   {t('messages.newMessages')}
                 </li>
               )}
