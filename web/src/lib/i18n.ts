@@ -63,6 +63,28 @@ export const chooseLanguage = async (code: LanguageCode): Promise<void> => {
   await i18n.changeLanguage(code);
 };
 
+/** A fraction as a whole percentage in the app's language ("42 %" in German, "٤٢٪" in Arabic). */
+export const formatPercent = (fraction: number): string =>
+  new Intl.NumberFormat(i18n.resolvedLanguage, { style: 'percent', maximumFractionDigits: 0 }).format(
+    Math.floor(fraction * 100) / 100,
+  );
+
+/** A file size in the largest unit under 1024 of it, in the app's language. */
+export const formatSize = (bytes: number): string => {
+  const [value, unit] =
+    bytes < 1024
+      ? [bytes, 'byte']
+      : bytes < 1024 * 1024
+        ? [bytes / 1024, 'kilobyte']
+        : [bytes / (1024 * 1024), 'megabyte'];
+  return new Intl.NumberFormat(i18n.resolvedLanguage, {
+    style: 'unit',
+    unit,
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  }).format(value);
+};
+
 /** The translate function outside components (error texts built in hooks and models). */
 export const t = i18n.t.bind(i18n);
 

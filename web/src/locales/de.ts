@@ -179,6 +179,7 @@ export const de: Translation = {
     restore: 'Nachrichten wiederherstellen',
     mute: 'Stummschalten',
     unmute: 'Stummschaltung aufheben',
+    encrypted: 'Verschlüsselte Nachricht',
   },
   messages: {
     list: 'Nachrichten mit {{chat}}',
@@ -260,6 +261,8 @@ export const de: Translation = {
     blocked:
       'Dieser Browser blockiert Benachrichtigungen von Veil: Erlaube sie in den Website-Einstellungen und versuche es dann noch einmal.',
     hint: 'Stummschalten kannst du einen Chat in seiner Kopfzeile. Diese Einstellungen gelten für diesen Browser.',
+    inGroup: '{{sender}} in {{chat}}',
+    newMessage: 'Neue Nachricht',
   },
   profile: {
     loadFailed: 'Profil konnte nicht geladen werden',
@@ -481,5 +484,60 @@ export const de: Translation = {
       'Die Kamera ließ sich nicht nutzen (keine Kamera oder keine Erlaubnis). Gib den Code stattdessen ein.',
     camera: 'Kamerabild',
     stopScanning: 'Scannen beenden',
+    unexpected: 'Der andere Browser hat etwas Unerwartetes gesendet: Beginne von vorn',
+    cancelled: 'Der andere Browser hat die Verknüpfung abgebrochen',
+    left: 'Der andere Browser ist weg (geschlossen oder ohne Verbindung)',
+    failed: 'Etwas ist schiefgegangen: Beginne von vorn',
+    noAnswer: 'Keine Antwort von Veil: Prüfe deine Verbindung und beginne von vorn',
+    connectionLost: 'Die Verbindung zu Veil ist abgebrochen: Beginne von vorn',
+    keyMismatch:
+      'Der Schlüssel des neuen Browsers ist nicht der angekündigte: Jemand könnte sich einmischen. Es wurde nichts gesendet.',
+    notACode: 'Das ist kein Verknüpfungscode: Prüfe ihn auf Tippfehler',
+    cannotExport: 'Dieser Browser kann deine Schlüssel nicht exportieren',
+  },
+  files: {
+    attach: 'Dateien anhängen',
+    toSend: 'Zu sendende Dateien',
+    uploading: '{{name}} wird hochgeladen',
+    ready: 'Bereit',
+    resume: 'Fortsetzen',
+    cancelUpload: 'Hochladen von {{name}} abbrechen',
+    uploadFailed: 'Hochladen fehlgeschlagen',
+    downloadFailed: 'Das Herunterladen ist fehlgeschlagen',
+    play: 'Abspielen',
+    downloadName: '{{name}} herunterladen',
+    download: 'Herunterladen',
+    open: '{{name}} öffnen',
+    openFailed: 'Diese Datei konnte nicht geöffnet werden',
+    decrypting: 'Wird entschlüsselt: {{percent}}',
+  },
+  safety: {
+    noContactKey: '{{name}} hat noch keinen Signaturschlüssel.',
+    noOwnKey: 'Dein Konto hat noch keinen Signaturschlüssel.',
+    failed: 'Die Sicherheitsnummer konnte nicht berechnet werden. Versuche es noch einmal.',
+    title: 'Sicherheitsnummer prüfen',
+    hint: 'Vergleiche diese Zahlen mit dem Bildschirm von {{name}}, persönlich oder über einen Kanal, dem du vertraust. Stimmen sie überein, ist niemand zwischen euch.',
+    keyChanged:
+      'Der Schlüssel von {{name}} hat sich am {{date}} geändert, deshalb wurde die Verifizierung entfernt.',
+    computing: 'Sicherheitsnummer wird berechnet…',
+    number: 'Sicherheitsnummer',
+    qr: 'QR-Code der Sicherheitsnummer mit {{name}}',
+    verified: '{{name}} ist verifiziert.',
+    notVerified: '{{name}} ist nicht verifiziert.',
+    unmark: 'Verifizierung entfernen',
+    mark: 'Als verifiziert markieren',
+  },
+  keys: {
+    rewritten: 'ihre Schlüsselhistorie wurde umgeschrieben, seit dieser Browser sie zuletzt gesehen hat',
+    brokenChain: 'ihre Schlüsselhistorie ist nicht schlüssig',
+    fingerprintMismatch: 'ihre Schlüsselhistorie nennt Schlüssel, die sie nicht enthält',
+    currentKeyMismatch:
+      'der Schlüssel, den der Server für sie liefert, ist nicht der letzte in ihrer Schlüsselhistorie',
+    changed: 'Der Schlüssel von {{name}} hat sich am {{date}} geändert',
+    warning:
+      'Warnung: Die Schlüssel von {{name}} ließen sich nicht bestätigen: {{problem}}. Der Server könnte den Schlüssel ersetzt haben. Sende nichts Vertrauliches, bis ihr eure Sicherheitsnummer persönlich verglichen habt.',
+    unverified:
+      '{{name}} ist nicht mehr verifiziert: Der Schlüssel hat sich am {{date}} geändert. Vergleicht eure Sicherheitsnummer noch einmal.',
+    region: 'Schlüsseländerungen',
   },
 };

@@ -34,7 +34,7 @@ export const ForwardDialog = ({ text, onForward, onClose }: ForwardDialogProps) 
       {isLoading ? (
         <Spinner label={t('chats.loading')} />
       ) : (
-        <ul className="group-info__members" aria-label="Chats">
+        <ul className="group-info__members" aria-label={t('chats.heading')}>
           {(chats ?? []).map((chat) => {
             const title = chatTitle(chat);
             return (

@@ -161,7 +161,7 @@ export const MessageBubble = memo(function MessageBubble({
         </button>
       )}
       <MessageActionsMenu
-        label={t('messages.actionsOf', { name: sender, time })}
+        label={t('messages.actionsOf', { name: mine ? t('common.youLower') : sender, time })}
         {...(!message.deleted && {
           onReply: () => onReply(message),
           onReact: (emoji: string) => void actions.toggleReaction(message, emoji),
