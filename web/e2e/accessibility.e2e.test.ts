@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, useTheme, type AxeViolation } from './axe.ts';
-import { messageWithText, openChat, openChatFromUsers, sendMessage, signedUpPerson } from './flows.ts';
+import { login, messageWithText, openChat, openChatFromUsers, sendMessage, signedUpPerson } from './flows.ts';
 import { desktop, phone, useVeilWeb } from './harness.ts';
 
 const veil = useVeilWeb();
@@ -18,27 +18,25 @@ const auditEverywhere = async (page: Page, state: string, settle: () => Promise<
         found.push({ ...violation, where: `${state}, ${theme}, ${size.width}px` });
     }
   }
+  await page.setViewportSize(desktop);
   return found;
 };
 
-/** Themes are toggled from the top bar, which a modal dialog makes inert: audit dialogs with it closed first. */
-const auditDialog = async (
-  page: Page,
-  state: string,
-  open: () => Promise<void>,
-  close: () => Promise<void>,
-) => {
+/**
+ * A dialog, audited while it stays open: the top bar's theme toggle is inert behind a modal
+ * dialog, so the theme is put on <html> directly, which is all the toggle does to the page.
+ */
+const auditOpenDialog = async (page: Page, state: string) => {
   const found: (AxeViolation & { where: string })[] = [];
   for (const size of [desktop, phone]) {
     await page.setViewportSize(size);
     for (const theme of ['light', 'dark'] as const) {
-      await useTheme(page, theme);
-      await open();
+      await page.evaluate((wanted) => (document.documentElement.dataset.theme = wanted), theme);
       for (const violation of await axeViolations(page))
         found.push({ ...violation, where: `${state}, ${theme}, ${size.width}px` });
-      await close();
     }
   }
+  await page.setViewportSize(desktop);
   return found;
 };
 
@@ -78,47 +76,53 @@ describe('accessibility', () => {
       })),
     );
 
-    const groupButton = page.getByRole('button', { name: 'Create group chat' });
-    found.push(
-      ...(await auditDialog(
-        page,
-        'group dialog',
-        async () => {
-          if (!(await groupButton.isVisible()))
-            await page.getByRole('button', { name: 'Show chats' }).click();
-          await groupButton.click();
-          await page.getByRole('dialog', { name: 'Create Group Chat' }).waitFor();
-        },
-        () => page.keyboard.press('Escape'),
-      )),
-    );
+    // The safety number of a one-to-one chat.
+    await page.getByRole('button', { name: 'Verify safety number' }).click();
+    await page.getByTestId('safety-number').waitFor();
+    found.push(...(await auditOpenDialog(page, 'safety number dialog')));
+    await page.keyboard.press('Escape');
+
+    // The group dialog, both steps, then the new group's info panel.
+    await page.getByRole('button', { name: 'Create group chat' }).click();
+    const create = page.getByRole('dialog', { name: 'Create Group Chat' });
+    found.push(...(await auditOpenDialog(page, 'group dialog, name')));
+    await create.getByLabel('Group Name').fill('Axe group');
+    await create.getByRole('button', { name: 'Next' }).click();
+    await create.getByRole('checkbox', { name: bob.name }).waitFor();
+    found.push(...(await auditOpenDialog(page, 'group dialog, members')));
+    await create.getByRole('checkbox', { name: bob.name }).check();
+    await create.getByRole('button', { name: 'Create Group' }).click();
+    await page.getByTestId('chat-title').filter({ hasText: 'Axe group' }).waitFor();
+    await page.getByRole('button', { name: 'Group info' }).click();
+    await page.getByRole('dialog', { name: 'Group info' }).waitFor();
+    found.push(...(await auditOpenDialog(page, 'group info')));
+    await page.keyboard.press('Escape');
 
     await page.goto('/profile');
     await page.getByRole('heading', { name: 'Profile' }).waitFor();
     found.push(...(await auditEverywhere(page, 'profile')));
-    found.push(
-      ...(await auditDialog(
-        page,
-        'recovery key dialog',
-        async () => {
-          await page.getByRole('button', { name: /recovery key$/ }).click();
-          await page.getByRole('dialog').waitFor();
-        },
-        () => page.keyboard.press('Escape'),
-      )),
-    );
-    found.push(
-      ...(await auditDialog(
-        page,
-        'logout dialog',
-        async () => {
-          if (!(await page.getByRole('button', { name: 'Logout' }).isVisible())) return;
-          await page.getByRole('button', { name: 'Logout' }).click();
-          await page.getByRole('dialog', { name: 'Log out' }).waitFor();
-        },
-        () => page.keyboard.press('Escape'),
-      )),
-    );
+    for (const [button, state] of [
+      ['New recovery key', 'new recovery key dialog'],
+      ['Add a passphrase', 'passphrase dialog'],
+      ['I lost my key: start fresh', 'start fresh dialog'],
+      ['Logout', 'logout dialog'],
+    ] as const) {
+      await page.getByRole('button', { name: button, exact: true }).click();
+      await page.getByRole('dialog').waitFor();
+      found.push(...(await auditOpenDialog(page, state)));
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    }
+
+    // A browser without the account's key: the restore screen, and linking from another browser.
+    const elsewhere = await veil().newPage();
+    await login(elsewhere, alice.name, 'correct horse 1');
+    const restore = elsewhere.getByRole('dialog', { name: 'Restore your messages' });
+    await restore.waitFor();
+    found.push(...(await auditOpenDialog(elsewhere, 'restore dialog')));
+    await restore.getByRole('button', { name: 'Link from another browser' }).click();
+    await elsewhere.getByTestId('link-code').waitFor();
+    found.push(...(await auditOpenDialog(elsewhere, 'link dialog')));
 
     expect(found).toEqual([]);
   }, 600_000);
