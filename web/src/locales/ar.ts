@@ -3,7 +3,6 @@ import type { Translation } from './en.ts';
 /** Arabic (written right to left; plurals in all six of its forms). */
 export const ar: Translation = {
   common: {
-    appName: 'Veil',
     cancel: 'إلغاء',
     close: 'إغلاق',
     back: 'رجوع',
@@ -23,7 +22,6 @@ export const ar: Translation = {
     chats: 'كل المحادثات',
     users: 'المستخدمون',
     logout: 'تسجيل الخروج',
-    profileOf: 'الملف الشخصي: {{name}}',
   },
   pages: {
     welcome: 'مرحبًا',
@@ -119,8 +117,6 @@ export const ar: Translation = {
     tooShort_many: 'استخدم {{count}} حرفًا على الأقل',
     tooShort_other: 'استخدم {{count}} حرف على الأقل',
     mismatch: 'عبارتا المرور غير متطابقتين',
-    show: 'إظهار',
-    hide: 'إخفاء',
     showTyped: 'إظهار ما أكتبه',
     newLabel: 'عبارة المرور الجديدة',
     repeatNew: 'كرر عبارة المرور الجديدة',
@@ -201,8 +197,6 @@ export const ar: Translation = {
     edited: 'معدَّلة',
     seen: 'مقروءة',
     sent: 'مُرسلة',
-    fromYou: 'أنت، {{time}}',
-    fromThem: '{{name}}، {{time}}',
     replyTo: 'الرد على {{name}}، {{time}}',
     actionsOf: 'رسالة من {{name}} في {{time}}',
     restoreIt: 'استعدها',

@@ -3,7 +3,6 @@ import type { Translation } from './en.ts';
 /** German. */
 export const de: Translation = {
   common: {
-    appName: 'Veil',
     cancel: 'Abbrechen',
     close: 'Schließen',
     back: 'Zurück',
@@ -23,7 +22,6 @@ export const de: Translation = {
     chats: 'Alle Chats',
     users: 'Personen',
     logout: 'Abmelden',
-    profileOf: 'Profil: {{name}}',
   },
   pages: {
     welcome: 'Willkommen',
@@ -116,8 +114,6 @@ export const de: Translation = {
     tooShort_one: 'Verwende mindestens {{count}} Zeichen',
     tooShort_other: 'Verwende mindestens {{count}} Zeichen',
     mismatch: 'Die Passphrasen stimmen nicht überein',
-    show: 'Anzeigen',
-    hide: 'Verbergen',
     showTyped: 'Eingabe anzeigen',
     newLabel: 'Neue Passphrase',
     repeatNew: 'Neue Passphrase wiederholen',
@@ -190,8 +186,6 @@ export const de: Translation = {
     edited: 'bearbeitet',
     seen: 'Gelesen',
     sent: 'Gesendet',
-    fromYou: 'Du, {{time}}',
-    fromThem: '{{name}}, {{time}}',
     replyTo: '{{name}} antworten, {{time}}',
     actionsOf: 'Nachricht von {{name}} um {{time}}',
     restoreIt: 'wiederherstellen',

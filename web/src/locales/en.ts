@@ -4,7 +4,6 @@
  */
 export const en = {
   common: {
-    appName: 'Veil',
     cancel: 'Cancel',
     close: 'Close',
     back: 'Back',
@@ -24,7 +23,6 @@ export const en = {
     chats: 'All-chats',
     users: 'Users',
     logout: 'Logout',
-    profileOf: 'Profile: {{name}}',
   },
   pages: {
     welcome: 'Welcome',
@@ -116,8 +114,6 @@ export const en = {
     tooShort_one: 'Use at least {{count}} character',
     tooShort_other: 'Use at least {{count}} characters',
     mismatch: 'The passphrases do not match',
-    show: 'Show',
-    hide: 'Hide',
     showTyped: 'Show what I type',
     newLabel: 'New passphrase',
     repeatNew: 'Repeat new passphrase',
@@ -190,8 +186,6 @@ export const en = {
     edited: 'edited',
     seen: 'Seen',
     sent: 'Sent',
-    fromYou: 'You, {{time}}',
-    fromThem: '{{name}}, {{time}}',
     replyTo: 'Reply to {{name}}, {{time}}',
     actionsOf: 'message from {{name}} at {{time}}',
     restoreIt: 'restore it',
