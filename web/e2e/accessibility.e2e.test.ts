@@ -175,6 +175,23 @@ describe('accessibility', () => {
       .toBe(true);
   }, 240_000);
 
+  it('drops motion for users who ask for less, and marks states with system colours in forced-colours mode', async () => {
+    const { page, name } = await signedUpPerson(veil(), 'motion');
+    await page.goto('/users');
+    const action = page.getByTestId('user-card').filter({ hasText: name }).locator('.user-card__action');
+    const transition = () => action.evaluate((element) => getComputedStyle(element).transitionDuration);
+    expect(await transition()).toBe('0.15s');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(parseFloat(await transition())).toBeLessThan(0.001);
+
+    // The current page is marked by colour alone in the normal themes; forced colours take that away.
+    const current = page.getByRole('link', { name: 'Users' });
+    const outline = () => current.evaluate((element) => getComputedStyle(element).outlineStyle);
+    expect(await outline()).toBe('none');
+    await page.emulateMedia({ forcedColors: 'active' });
+    expect(await outline()).toBe('solid');
+  }, 120_000);
+
   it('renders the chat in Arabic, right to left, with composer, bubbles and navigation mirrored', async () => {
     const alice = await signedUpPerson(veil(), 'rtl_alice');
     const bob = await signedUpPerson(veil(), 'rtl_bob');
