@@ -1,5 +1,6 @@
 import { VeilCryptoError } from '@veil/crypto';
 import { errorText, isApiError } from './api-error.ts';
+import { cryptoErrorText } from './crypto-errors.ts';
 import { t } from './i18n.ts';
 
 /**
@@ -8,7 +9,7 @@ import { t } from './i18n.ts';
  * exist the message follows in parentheses, since "Bad Request" alone helps nobody.
  */
 export const sendFailureText = (isGroup: boolean, error: unknown): string => {
-  if (error instanceof VeilCryptoError) return error.message; // e.g. "Failed to fetch recipient public key"
+  if (error instanceof VeilCryptoError) return cryptoErrorText(error); // e.g. "Failed to fetch recipient public key"
   const say = (reason: string) =>
     isGroup ? t('send.groupFailed', { reason }) : t('send.failed', { reason });
   if (!isApiError(error)) return say(errorText(error) || t('send.unknown'));

@@ -529,4 +529,9 @@ export const ar: Translation = {
     unverified: 'لم يعد {{name}} موثَّقًا: تغيّر مفتاحه في {{date}}. قارن رقم الأمان مرة أخرى.',
     region: 'تغييرات المفاتيح',
   },
+  crypto: {
+    ERR_PUBLIC_KEY_FETCH: 'تعذر جلب المفتاح العام للمستلم',
+    ERR_LINK_BUNDLE: 'تعذر فك تشفير المفاتيح القادمة من المتصفح الآخر',
+    ERR_MISSING_INPUT: 'يلزم مستلم واحد على الأقل',
+  },
 };

@@ -534,4 +534,9 @@ export const de: Translation = {
       '{{name}} ist nicht mehr verifiziert: Der Schlüssel hat sich am {{date}} geändert. Vergleicht eure Sicherheitsnummer noch einmal.',
     region: 'Schlüsseländerungen',
   },
+  crypto: {
+    ERR_PUBLIC_KEY_FETCH: 'Der öffentliche Schlüssel des Empfängers konnte nicht geladen werden',
+    ERR_LINK_BUNDLE: 'Die Schlüssel vom anderen Browser ließen sich nicht entschlüsseln',
+    ERR_MISSING_INPUT: 'Mindestens ein Empfänger ist nötig',
+  },
 };

@@ -519,6 +519,11 @@ export const en = {
       '{{name}} is no longer verified: their key changed on {{date}}. Compare your safety number again.',
     region: 'Key changes',
   },
+  crypto: {
+    ERR_PUBLIC_KEY_FETCH: 'Failed to fetch recipient public key',
+    ERR_LINK_BUNDLE: 'The keys from the other browser could not be decrypted',
+    ERR_MISSING_INPUT: 'At least one recipient is required',
+  },
 };
 
 /** The shape every language has: the same keys, each a text (or a group of texts). */

@@ -8,8 +8,10 @@ import {
   openLinkBundle,
   sealLinkBundle,
   type LinkAgreement,
+  type VeilCryptoError,
 } from '@veil/crypto';
 import type { VeilSocket } from '../../lib/realtime.ts';
+import { cryptoErrorText } from '../../lib/crypto-errors.ts';
 import { i18n, t } from '../../lib/i18n.ts';
 
 /**
@@ -74,8 +76,9 @@ const stateOfFailure = (error: unknown): LinkState => {
           step: 'refused',
           message: i18n.exists(`errors.${error.code}`) ? t(`errors.${error.code}`) : error.message,
         };
-  if (error instanceof LinkFailure || (error instanceof Error && error.name === 'VeilCryptoError'))
-    return { step: 'refused', message: error.message };
+  if (error instanceof Error && error.name === 'VeilCryptoError')
+    return { step: 'refused', message: cryptoErrorText(error as VeilCryptoError) };
+  if (error instanceof LinkFailure) return { step: 'refused', message: error.message };
   console.error('Linking failed', error);
   return { step: 'refused', message: t('link.failed') };
 };
