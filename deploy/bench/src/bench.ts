@@ -282,7 +282,9 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
       loginMs: JSON.stringify(result.logins.loginMs),
     });
   }
-  console.log('Changes to a message next to the message (group of 5, embedded, one at a time)');
+  console.log(
+    'Changes to a message next to the message (group of 5, embedded, one at a time, over HTTP and the socket)',
+  );
   console.table(result.changes);
   console.log('Idle authenticated sockets in one process');
   console.table(result.connections);

@@ -80,6 +80,7 @@ export const registry: Record<ServiceName, Registration> = {
       allowedOrigins: allowedOrigins(config, port),
       instanceId: config.INSTANCE_ID,
       presenceTtlSeconds: config.PRESENCE_TTL_SECONDS,
+      writesPerUserPerMinute: config.WRITES_PER_USER_PER_MINUTE,
     }),
   },
 };

@@ -10,6 +10,7 @@ import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { privacySuite } from './suites/privacy.suite.ts';
 import { metricsSuite } from './suites/metrics.suite.ts';
+import { socketChangesSuite } from './suites/socket-changes.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 
 /**
@@ -49,6 +50,8 @@ describe('chats and messages (NATS + Redis)', () => {
 });
 describe('sending over the socket (NATS + Redis)', () => socketSendSuite(withNats()));
 describe('editing, deleting and reacting (NATS + Redis)', () => messageChangesSuite(withNats()));
+describe('editing, deleting and reacting over the socket (NATS + Redis)', () =>
+  socketChangesSuite(withNats()));
 describe('groups (NATS + Redis)', () => groupsSuite(withNats()));
 describe('privacy switches (NATS + Redis)', () => privacySuite(withNats()));
 describe('metrics (NATS + Redis)', () => metricsSuite('jetstream', withNats()));

@@ -5,6 +5,7 @@ import { keyBackupSuite } from './suites/key-backup.suite.ts';
 import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { privacySuite } from './suites/privacy.suite.ts';
+import { socketChangesSuite } from './suites/socket-changes.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 import { unreadSuite } from './suites/unread.suite.ts';
 
@@ -15,5 +16,6 @@ describe('chats and messages (embedded)', () => messagingSuite());
 describe('sending over the socket (embedded)', () => socketSendSuite());
 describe('unread counts and opening chats (embedded)', () => unreadSuite());
 describe('editing, deleting and reacting (embedded)', () => messageChangesSuite());
+describe('editing, deleting and reacting over the socket (embedded)', () => socketChangesSuite());
 describe('groups (embedded)', () => groupsSuite());
 describe('privacy switches (embedded)', () => privacySuite());

@@ -180,6 +180,21 @@ export const reactionBodySchema = z.object({
 });
 
 /**
+ * The same changes over the socket (docs/realtime.md, "Changing a message over the socket"): the
+ * HTTP bodies, extended with the message the path names over HTTP, so both ways accept the same
+ * fields and the same limits.
+ */
+const aboutMessage = { messageId: idSchema };
+export const socketEditSchema = editMessageBodySchema.extend(aboutMessage);
+export type SocketEditPayload = z.infer<typeof socketEditSchema>;
+export const socketDeleteSchema = deleteMessageQuerySchema.extend(aboutMessage);
+export type SocketDeletePayload = z.infer<typeof socketDeleteSchema>;
+export const socketReactSchema = reactionBodySchema.extend(aboutMessage);
+export type SocketReactPayload = z.infer<typeof socketReactSchema>;
+export const socketUnreactSchema = z.object(aboutMessage);
+export type SocketUnreactPayload = z.infer<typeof socketUnreactSchema>;
+
+/**
  * Copies of the caller's own message keys, re-wrapped for their current key by a browser that
  * still holds the key they were sealed for (after a key reset).
  */
