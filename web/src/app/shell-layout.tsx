@@ -11,6 +11,7 @@ import { ConnectionBanner } from './connection-banner.tsx';
 import { useAppSelector } from './hooks.ts';
 import { NavBar } from './nav-bar.tsx';
 import { usePageTitle } from './page-title.ts';
+import { useRouteFocus } from './route-focus.ts';
 import { useProfileUpdates } from './profile-updates.ts';
 import { useRealtimeConnection } from './realtime-connection.ts';
 import { useSessionKeys } from './session-keys.ts';
@@ -21,6 +22,7 @@ export const ShellLayout = () => {
   useRealtimeConnection();
   useSessionKeys();
   usePageTitle();
+  useRouteFocus();
   useOutboxRunner();
   useProfileUpdates();
   useMessageNotifications();

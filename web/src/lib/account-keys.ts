@@ -30,7 +30,6 @@ import type { PublishedKey } from './read-state.ts';
  * Which private keys an account reads with in this browser. Storage is `key-store.ts`; all
  * cryptography is @veil/crypto.
  */
-export const missingPrivateKeyText = 'Private key not found in IndexedDB';
 
 const loaded = new Map<string, Promise<StoredPrivateKey[]>>();
 let published: { userId: string; key: Promise<PublishedKey | null> } | null = null;

@@ -1,5 +1,6 @@
 import type { MessageView } from '@veil/contracts';
 import { decryptForUser } from '../../lib/crypto.ts';
+import { t } from '../../lib/i18n.ts';
 
 /**
  * Chat list previews, decrypted once per message and page load. Only the previews that come
@@ -8,7 +9,7 @@ import { decryptForUser } from '../../lib/crypto.ts';
 const texts = new Map<string, string>();
 
 /** A preview this browser cannot read (no key for it here, or a damaged message). */
-export const unreadablePreview = 'Encrypted message';
+export const unreadablePreview = () => t('chats.encrypted');
 
 /** A message's line in the list: its text, or the files it carries when it has none. */
 export const previewText = (text: string, attachments: readonly { name: string }[] = []) =>
@@ -31,7 +32,7 @@ export const decryptPreview = async (message: MessageView, userId: string): Prom
   );
   // The open chat says why a message cannot be read; a list row only that it cannot. That can
   // change (a key restored), so only a read text is kept.
-  if (readState !== 'read') return unreadablePreview;
+  if (readState !== 'read') return unreadablePreview();
   const preview = previewText(decryptedContent, attachments);
   texts.set(message._id, preview);
   return preview;

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAppSelector } from '../../../app/hooks.ts';
@@ -31,6 +32,7 @@ export const AllChatsPage = () => {
     if (!chatId) setListOpen(true);
   }, [chatId]);
   const [creating, setCreating] = useState(false);
+  const { t } = useTranslation();
   useGroupUpdates();
 
   // A chat that is open but not listed is new (a cached list predates it): fetch the list again.
@@ -56,6 +58,7 @@ export const AllChatsPage = () => {
 
   return (
     <div className="all-chats">
+      <h1 className="visually-hidden">{t('chats.heading')}</h1>
       <ChatList
         chats={chats}
         unread={unread}
@@ -69,7 +72,7 @@ export const AllChatsPage = () => {
         onClose={() => setListOpen(false)}
         onCreateGroup={() => setCreating(true)}
       />
-      <section className="chat-pane" aria-label="Open chat">
+      <section className="chat-pane" aria-label={t('chats.openChat')}>
         {chatId ? (
           <ChatWindow
             key={`${chatId}:${focusId ?? ''}`}
@@ -83,7 +86,7 @@ export const AllChatsPage = () => {
         ) : (
           <div className="chat-window chat-window--empty">
             <ChatListButton onClick={() => setListOpen(true)} />
-            <p className="empty-state">Select a chat to start messaging</p>
+            <p className="empty-state">{t('chats.selectChat')}</p>
           </div>
         )}
       </section>

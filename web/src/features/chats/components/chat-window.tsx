@@ -1,9 +1,10 @@
+import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
-import { accountKeys, missingPrivateKeyText } from '../../../lib/account-keys.ts';
+import { accountKeys } from '../../../lib/account-keys.ts';
 import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.slice.ts';
 import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
@@ -60,6 +61,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
   const uploads = useAttachmentUploads(chatId);
   const { keys: contactKeys, recheck: recheckKeys } = useContactKeys(me._id, chat);
   const [verifying, setVerifying] = useState(false);
+  const { t } = useTranslation();
   useJoinChat(chatId);
   const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
   const messages = useUnexpired(history?.messages ?? noMessages);
@@ -93,7 +95,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
       <div className="chat-window chat-window--empty">
         <ChatListButton onClick={onShowList} />
         <p className="form__error" role="alert">
-          This chat could not be loaded.
+          {t('chats.loadFailed')}
         </p>
       </div>
     );
@@ -101,14 +103,16 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
   if (!chat || isLoading || !history) {
     return (
       <div className="chat-window chat-window--empty">
-        <Spinner label="Loading chat" />
+        <Spinner label={t('chats.loadingChat')} />
       </div>
     );
   }
 
   const title = chatTitle(chat);
   const otherId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
-  const names = typingIds.map((id) => chat.participants.find((p) => p._id === id)?.username ?? 'Someone');
+  const names = typingIds.map(
+    (id) => chat.participants.find((p) => p._id === id)?.username ?? t('common.someone'),
+  );
   const other = chat.isGroupChat ? undefined : chat.participants[0];
   const otherKeys = other && contactKeys.get(other._id);
   const checkedKeys = otherKeys?.kind === 'checked' ? otherKeys : undefined;
@@ -125,9 +129,9 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
           <>
             {checkedKeys && (
               <>
-                {checkedKeys.verified && <span className="verified-badge">Verified</span>}
+                {checkedKeys.verified && <span className="verified-badge">{t('chats.verified')}</span>}
                 <button type="button" className="button" onClick={() => setVerifying(true)}>
-                  Verify safety number
+                  {t('chats.verify')}
                 </button>
               </>
             )}
@@ -147,9 +151,9 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
       <KeyNotices chat={chat} keys={contactKeys} />
       {keyMissing && (
         <div className="form__error chat-window__notice chat-window__key-notice" role="alert">
-          <p>{missingPrivateKeyText}</p>
+          <p>{t('messages.missingKey')}</p>
           <button type="button" className="button" onClick={() => dispatch(restoreRequested())}>
-            Restore your messages
+            {t('chats.restore')}
           </button>
         </div>
       )}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
@@ -13,6 +14,7 @@ export const NotificationSwitch = () => {
   const me = useAppSelector(selectCurrentUser);
   const settings = useNotificationSettings(me?._id ?? '');
   const [note, setNote] = useState('');
+  const { t } = useTranslation();
   if (!me) return null;
 
   const toggle = async () => {
@@ -20,9 +22,7 @@ export const NotificationSwitch = () => {
     if (settings.enabled) return saveNotificationSettings(me._id, { ...settings, enabled: false });
     const permission = await Notification.requestPermission();
     if (permission !== 'granted') {
-      setNote(
-        'This browser blocks notifications from Veil: allow them in its site settings, then try again.',
-      );
+      setNote(t('notifications.blocked'));
       return;
     }
     await saveNotificationSettings(me._id, { ...settings, enabled: true });
@@ -30,21 +30,21 @@ export const NotificationSwitch = () => {
 
   return (
     <section className="profile-card" aria-labelledby="notifications-title">
-      <h2 id="notifications-title">Notifications</h2>
+      <h2 id="notifications-title">{t('notifications.title')}</h2>
       {supported() ? (
         <label className="switch">
           <input type="checkbox" role="switch" checked={settings.enabled} onChange={() => void toggle()} />
-          <span>Notify me of new messages while Veil is in the background</span>
+          <span>{t('notifications.switch')}</span>
         </label>
       ) : (
-        <p>This browser cannot show notifications.</p>
+        <p>{t('notifications.unsupported')}</p>
       )}
       {note && (
         <p className="form__error" role="alert">
           {note}
         </p>
       )}
-      <p className="panel__hint">Mute a chat from its header. These settings belong to this browser.</p>
+      <p className="panel__hint">{t('notifications.hint')}</p>
     </section>
   );
 };
