@@ -69,6 +69,9 @@ const MessageText = ({ message }: { message: DisplayMessage }) => {
         </>
       ) : state === 'key-reset' ? (
         t('messages.keyReset')
+      ) : state === 'unverified' ? (
+        // Why its signature does not hold (`lib/signature-texts.ts`), never its text.
+        message.decryptedContent
       ) : (
         t('messages.unreadable')
       )}
