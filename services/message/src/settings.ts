@@ -1,3 +1,5 @@
+import type { PushDelivery } from '@veil/ports';
+
 /** The message service's attachment rules, from configuration (README, "Configuration"). */
 export interface AttachmentSettings {
   /** The largest file, in bytes of the file itself (its encrypted size is 16 bytes per 256 KiB more). */
@@ -12,6 +14,7 @@ export interface AttachmentSettings {
 
 export interface MessageSettings {
   attachments: AttachmentSettings;
+  push: PushSettings;
 }
 
 export const defaultAttachmentSettings: AttachmentSettings = {
@@ -20,3 +23,12 @@ export const defaultAttachmentSettings: AttachmentSettings = {
   graceSeconds: 24 * 60 * 60,
   sweepIntervalSeconds: 15 * 60,
 };
+
+/** Web Push (docs/web.md, "Push notifications"); absent: this server sends no pushes. */
+export interface PushSettings {
+  delivery: PushDelivery;
+  /** Accept push endpoints on plain http and on this machine or its network (development, tests). */
+  allowLocalEndpoints: boolean;
+  /** Browsers one account may have subscribed at once. */
+  maxSubscriptionsPerUser: number;
+}
