@@ -110,6 +110,30 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     await expect.poll(() => bobElsewhere.title(), { timeout: 10_000 }).toBe('(2) Chats · Veil');
   });
 
+  it("counts a message stored after the page's first count and before its socket first connected", async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'ral');
+    const bob = await signedUpPerson(veil, 'rbo');
+    await sayHi(alice.page, bob.name);
+    await openChat(bob.page, alice.name);
+    // Seen reports go out every 2 s.
+    await expect.poll(() => bob.page.title(), { timeout: 10_000 }).toBe('Chats · Veil');
+
+    // Bob's next page loads with its socket held down: the counts come, the socket does not.
+    const socket = await cuttableSocket(bob.page);
+    await socket.cut();
+    const firstCount = bob.page.waitForResponse((r) => r.url().includes('/api/v1/message/unread'));
+    await bob.page.goto('/users');
+    await firstCount;
+    expect(await bob.page.title()).toBe('Users · Veil');
+    await sendMessage(alice.page, 'sent before the socket joined');
+    await messageWithText(alice.page, 'sent before the socket joined').waitFor();
+
+    // Its first connection asks again: the message counts without waiting for a reconnect.
+    socket.restore();
+    await expect.poll(() => bob.page.title(), { timeout: 20_000 }).toBe('(1) Users · Veil');
+  });
+
   it('writes several lines, shows links safely, names the quoted sender and offers a way back to the newest', async () => {
     const veil = suite();
     const alice = await signedUpPerson(veil, 'cal');

@@ -37,6 +37,8 @@ export const unreadApi = api.injectEndpoints({
         const onMessage = ({ message }: { message: MessageView }) =>
           updateCachedData((byChat) => {
             const entry = byChat[message.chat] ?? { chatId: message.chat, unread: 0, lastMessage: null };
+            // An answer that already counted it (asked for while it was on its way) is not counted over.
+            if (entry.lastMessage && entry.lastMessage.seq >= message.seq) return;
             const counts = message.sender._id !== myId && !isReadingChat(message.chat);
             byChat[message.chat] = {
               ...entry,
@@ -48,15 +50,15 @@ export const unreadApi = api.injectEndpoints({
           if (userId === myId) refetch();
         };
         const socket = getSocket();
-        let connectedBefore = socket.connected;
-        const stopOnConnect = onSocketConnect(() => {
-          if (connectedBefore) refetch();
-          connectedBefore = true;
-        });
+        // A message stored after the first answer but before the socket joined the user's room
+        // reaches no listener: every connection, the first included, asks the server again.
+        const stopOnConnect = onSocketConnect(refetch);
         try {
           await cacheDataLoaded;
           socket.on('message received', onMessage);
           socket.on('update seen', onSeen);
+          // Connected before the first answer came: what arrived in between is asked for now.
+          if (socket.connected) refetch();
         } catch {
           // removed before it loaded
         }
