@@ -134,6 +134,32 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     await expect.poll(() => bob.page.title(), { timeout: 20_000 }).toBe('(1) Users · Veil');
   });
 
+  it('tries a chat that failed to load again by itself, waiting longer each time, and says so', async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'lal');
+    const bob = await signedUpPerson(veil, 'lbo');
+    await sayHi(alice.page, bob.name);
+    // The history answers "unavailable" twice, then comes.
+    let failures = 0;
+    await bob.page.route('**/api/v1/chat/getallmessages/**', (route) => {
+      if (failures >= 2) return route.continue();
+      failures += 1;
+      return route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, message: 'Service unavailable', code: 'UNAVAILABLE' }),
+      });
+    });
+    await bob.page.goto('/all-chats');
+    await bob.page.getByTestId('chat-item').filter({ hasText: alice.name }).click();
+    await bob.page.getByText('This chat could not be loaded.').waitFor();
+    await bob.page.getByText('Trying again in 1 s…').waitFor();
+    await bob.page.getByText('Trying again in 2 s…').waitFor();
+    await messageWithText(bob.page, `Hi ${bob.name}`).waitFor({ timeout: 15_000 });
+    expect(failures).toBe(2);
+    expect(await bob.page.getByText('This chat could not be loaded.').count()).toBe(0);
+  });
+
   it('writes several lines, shows links safely, names the quoted sender and offers a way back to the newest', async () => {
     const veil = suite();
     const alice = await signedUpPerson(veil, 'cal');

@@ -1,10 +1,12 @@
 import type { PublicUser } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
+import { RetryNotice } from '../../../components/retry-notice.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { accountKeys, missingPrivateKeyText } from '../../../lib/account-keys.ts';
 import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.slice.ts';
+import { isPassingFailure, useAutoRetry } from '../../../lib/use-auto-retry.ts';
 import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
@@ -37,12 +39,30 @@ interface ChatWindowProps {
 
 /** The open chat: header, decrypted history, typing indicator, reply bar and composer. */
 export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
-  const { data: chat, isError: chatFailed } = useGetChatByIdQuery(chatId);
+  const {
+    data: chat,
+    isError: chatFailed,
+    error: chatError,
+    refetch: refetchChat,
+  } = useGetChatByIdQuery(chatId);
   const {
     data: history,
     isLoading,
     isError: historyFailed,
+    error: historyError,
+    refetch: refetchHistory,
   } = useGetMessagesQuery({ chatId, userId: me._id });
+  const failure = chatFailed ? chatError : historyFailed ? historyError : undefined;
+  const passing = (chatFailed || historyFailed) && isPassingFailure(failure);
+  const retryLoad = useCallback(() => {
+    if (chatFailed) void refetchChat();
+    if (historyFailed) void refetchHistory();
+  }, [chatFailed, historyFailed, refetchChat, refetchHistory]);
+  const { nextAt, retryNow } = useAutoRetry({
+    failed: passing,
+    loaded: Boolean(chat && history),
+    retry: retryLoad,
+  });
   const { data: online = [] } = useGetOnlineUsersQuery(me._id);
   const [replyTo, setReplyTo] = useState<DisplayMessage | null>(null);
   const [keyMissing, setKeyMissing] = useState(false);
@@ -85,6 +105,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
         <p className="form__error" role="alert">
           This chat could not be loaded.
         </p>
+        {passing && nextAt !== null && <RetryNotice nextAt={nextAt} onRetry={retryNow} />}
       </div>
     );
   }
