@@ -21,6 +21,9 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A poll waits for what another process or the browser does; on a loaded machine that can take
+    // well over vitest's default second. A poll that fails still fails, only later.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     reporters: ['default'],
     projects: [

@@ -68,6 +68,11 @@ export interface VeilWeb {
   logs: LogEntry[];
   /** A fresh browser context (a different person, or the same person on another device). */
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /**
+   * A page in a browser of its own whose camera shows the Y4M video `cameraFeed` (see
+   * `camera-feed.ts`), camera permission granted; closed with the test's other pages.
+   */
+  newPageWithCamera(cameraFeed: string, viewport?: { width: number; height: number }): Promise<Page>;
   /** For afterEach: screenshots of every open page if the test failed, then closes them. */
   finishTest(test: { name: string; result?: { state?: string } }): Promise<void>;
   /** Stops the server (the browsers stay), as a crash or a deploy would. */
@@ -151,6 +156,17 @@ export const startVeilWeb = async (
   }
   const launched = browser;
   const contexts = new Set<BrowserContext>();
+  const cameraBrowsers = new Set<Browser>();
+
+  const openPage = async (on: Browser, viewport: { width: number; height: number }) => {
+    const context = await on.newContext({ viewport, baseURL: veil.url });
+    contexts.add(context);
+    const page = await context.newPage();
+    // Fail at the step that hangs, well before the test's own timeout.
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
+    return page;
+  };
 
   return {
     url: veil.url,
@@ -160,14 +176,20 @@ export const startVeilWeb = async (
       if (!veil.readStore) throw new Error('readStore is there for a running Veil in this process only');
       return veil.readStore;
     },
-    async newPage(viewport = desktop) {
-      const context = await launched.newContext({ viewport, baseURL: veil.url });
-      contexts.add(context);
-      const page = await context.newPage();
-      // Fail at the step that hangs, well before the test's own timeout.
-      page.setDefaultTimeout(15_000);
-      page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
-      return page;
+    newPage: (viewport = desktop) => openPage(launched, viewport),
+    async newPageWithCamera(cameraFeed, viewport = desktop) {
+      const defaults = chromiumLaunchOptions();
+      const withCamera = await chromium.launch({
+        ...defaults,
+        args: [
+          ...defaults.args,
+          '--use-fake-ui-for-media-stream',
+          '--use-fake-device-for-media-stream',
+          `--use-file-for-fake-video-capture=${cameraFeed}`,
+        ],
+      });
+      cameraBrowsers.add(withCamera);
+      return openPage(withCamera, viewport);
     },
     async finishTest(test) {
       if (test.result?.state === 'fail') {
@@ -185,6 +207,8 @@ export const startVeilWeb = async (
       }
       await Promise.all([...contexts].map((context) => context.close().catch(() => undefined)));
       contexts.clear();
+      await Promise.all([...cameraBrowsers].map((camera) => camera.close().catch(() => undefined)));
+      cameraBrowsers.clear();
     },
     stopServer: () => veil.halt(),
     startServer: () => veil.resume(),

@@ -130,8 +130,9 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     await openChat(bob.page, alice.name);
     expect(await readSafetyNumber(bob.page)).toBe(afterResetByAlice);
 
-    // Messages to Bob's new key still reach him; in a new browser restored with the new recovery
-    // key, the greeting from before the reset says why it cannot be read.
+    // Messages to Bob's new key still reach him; a new browser restored with the new recovery key
+    // reads them, and the greeting from before the reset too: Bob's first browser, which kept the
+    // old key, re-wrapped his copy of it for the new one.
     await closeVerify(alice.page);
     await sendMessage(alice.page, 'After your reset');
     await messageWithText(bob.page, 'After your reset').waitFor();
@@ -143,7 +144,36 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     await restore.waitFor({ state: 'detached' });
     await openChat(bobElsewhere, alice.name);
     await messageWithText(bobElsewhere, 'After your reset').waitFor();
-    await messageWithText(bobElsewhere, 'Sent before your key was reset').waitFor();
+    await messageWithText(bobElsewhere, `Hi ${bob.name}`).waitFor();
+  });
+
+  it('re-wraps the history for the new key from the browser that kept the old one after a reset elsewhere', async () => {
+    const { alice, bob } = await pair('rwk');
+    await sendMessage(bob.page, 'Before the reset');
+    await messageWithText(alice.page, 'Before the reset').waitFor();
+
+    // Alice, on a browser without her key and without her recovery key, starts fresh there.
+    const elsewhere = await veil().newPage();
+    await login(elsewhere, alice.name, password);
+    await restoreDialog(elsewhere).getByRole('button', { name: 'I lost my key: start fresh' }).click();
+    const reset = elsewhere.getByRole('dialog', { name: 'I lost my key: start fresh' });
+    await reset.getByRole('button', { name: 'Start fresh' }).click();
+    await saveRecoveryKey(elsewhere, 'Reset my keys');
+    await openChat(elsewhere, bob.name);
+    await expect.poll(() => elsewhere.getByText('Sent before your key was reset').count()).toBe(2);
+
+    // Her first browser still holds the old key: once it opens again, it re-wraps her copies of
+    // the old messages' keys for the new key, and the new browser reads them.
+    await alice.page.reload();
+    await eventually(async () => {
+      await reopen(elsewhere, bob.name);
+      await messageWithText(elsewhere, 'Before the reset').waitFor({ timeout: 2_000 });
+    });
+    await messageWithText(elsewhere, `Hi ${bob.name}`).waitFor();
+    expect(await elsewhere.getByText('Sent before your key was reset').count()).toBe(0);
+    // The first browser reads everything as before, with the old key it kept.
+    await openChat(alice.page, bob.name);
+    await messageWithText(alice.page, 'Before the reset').waitFor();
   });
 
   it('warns in red when the server rewrites a key log this browser has seen', async () => {

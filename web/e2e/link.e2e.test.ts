@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,6 +15,7 @@ import {
   signedUpPerson,
   uniqueName,
 } from './flows.ts';
+import { writeBlankFeed, writeQrFeed } from './camera-feed.ts';
 import { desktop, phone, useVeilWeb } from './harness.ts';
 import { readKeyStore } from './key-storage.ts';
 
@@ -26,9 +30,9 @@ describe('link a browser by code (browser)', { timeout: 180_000 }, () => {
   const veilWeb = useVeilWeb();
 
   /** Someone without a key backup, with a chat history written in their first browser. */
-  const personWithHistory = async (prefix: string) => {
+  const personWithHistory = async (prefix: string, home?: Page) => {
     const contact = await signedUpPerson(veilWeb(), `${prefix}c`);
-    const home = await veilWeb().newPage();
+    home ??= await veilWeb().newPage();
     const name = uniqueName(prefix);
     await register(home, name, password, undefined, { skip: true });
     await sayHi(home, contact.name);
@@ -105,6 +109,26 @@ describe('link a browser by code (browser)', { timeout: 180_000 }, () => {
     // What arrives next reads too.
     await sendMessage(alice.contact.page, 'After the link');
     await messageWithText(fresh, 'After the link').waitFor();
+  });
+
+  it('links by scanning the QR code with the camera', async () => {
+    const feed = path.join(mkdtempSync(path.join(tmpdir(), 'veil-camera-')), 'camera.y4m');
+    writeBlankFeed(feed);
+    const alice = await personWithHistory('lnq', await veilWeb().newPageWithCamera(feed));
+    const { fresh, dialog, code } = await newBrowserOnLinkScreen(alice.name);
+
+    // The camera is pointed at the new browser's screen; the scan needs no typing.
+    await alice.home.goto('/profile');
+    writeQrFeed(feed, code);
+    await linkCard(alice.home).getByRole('button', { name: 'Scan QR code' }).click();
+    const digitsThere = (await linkCard(alice.home).getByTestId('link-digits').textContent())!;
+    expect(await dialog.getByTestId('link-digits').textContent()).toBe(digitsThere);
+    await linkCard(alice.home).getByRole('button', { name: 'They match: send my keys' }).click();
+    await dialog.getByText('This browser now has your keys', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    await openChat(fresh, alice.contact.name);
+    for (const text of alice.history) await messageWithText(fresh, text).waitFor();
   });
 
   it('refuses a typo and another account, and a cancel on either side ends the link with a way to start again', async () => {

@@ -18,6 +18,8 @@ export const limits = {
   messageCiphertextMaxChars: 64 * 1024,
   /** A wrapped key is RSA-OAEP output: 256 bytes for 2048-bit keys, 512 for 4096-bit. */
   wrappedKeyMaxChars: 700,
+  /** Re-wrapped own message keys per request. */
+  rewrapBatchMax: 100,
   /** A sender may edit or delete a message for everyone this long after sending it. */
   messageChangeWindowMs: 24 * 60 * 60 * 1000,
   /** A reaction's ciphertext, base64: one emoji (a few code points) sealed with AES-GCM. */

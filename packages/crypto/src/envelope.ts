@@ -104,6 +104,22 @@ export const readMessage = async (
 };
 
 /**
+ * The reader's wrapped message key, opened with whichever of `privateKeys` fits and wrapped again
+ * for `publicKey` (the reader's current key, after a reset); null when none of them opens it.
+ * The message key itself never leaves this function.
+ */
+export const rewrapMessageKey = async (
+  wrappedKey: string,
+  privateKeys: readonly CryptoKey[],
+  publicKey: CryptoKey,
+): Promise<string | null> => {
+  const wrapped = decodeBase64(wrappedKey);
+  const rawKey = wrapped && (await unwrapWithAnyKey(wrapped, privateKeys));
+  if (!rawKey) return null;
+  return bytesToBase64(new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, publicKey, rawKey)));
+};
+
+/**
  * Decrypts with whichever of the reader's private keys the message was wrapped for: a browser
  * may hold an account's older keys beside its current one.
  */

@@ -17,6 +17,7 @@ export {
   decryptWithAnyKey,
   encryptMessage,
   readMessage,
+  rewrapMessageKey,
   type EncryptedEnvelope,
   type MessageReading,
 } from './envelope.ts';

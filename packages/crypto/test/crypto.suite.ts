@@ -287,6 +287,37 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
       },
     },
     {
+      name: "re-wraps a reader's message key from an older key for the newer one, and only with a key that opens it",
+      async run() {
+        const [older, newer, stranger] = await users(3);
+        const envelope = await c.encryptMessage('sealed before the reset', { me: older!.keys.publicKey });
+        const copy = await c.rewrapMessageKey(
+          envelope.encryptedKeys.me!,
+          [stranger!.keys.privateKey, older!.keys.privateKey],
+          newer!.keys.publicKey,
+        );
+        assert(copy !== null && copy !== envelope.encryptedKeys.me, 'a new copy');
+        const rewrapped = { ...envelope, encryptedKeys: { me: copy! } };
+        assert(
+          (await c.decryptWithAnyKey(rewrapped, 'me', [newer!.keys.privateKey])) ===
+            'sealed before the reset',
+          'the newer key alone reads the copy',
+        );
+        assert(
+          (await c.rewrapMessageKey(
+            envelope.encryptedKeys.me!,
+            [stranger!.keys.privateKey],
+            newer!.keys.publicKey,
+          )) === null,
+          'no key of the reader opens it',
+        );
+        assert(
+          (await c.rewrapMessageKey('not base64!', [older!.keys.privateKey], newer!.keys.publicKey)) === null,
+          'garbled',
+        );
+      },
+    },
+    {
       name: 'reads a message or says why not: not for this user, no key fits, damaged',
       async run() {
         const [a, b] = await users(2);

@@ -125,6 +125,8 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       io.local.to(members.map(userRoom)).emit('reaction', { chatId, messageId, userId, reaction: null });
       metrics.delivered('reaction');
     },
+    // Nothing live: the member's other browsers find their copies with the history they load.
+    async MessageKeyRewrapped() {},
   };
 
   const deliver = async (recorded: RecordedEvent) => {

@@ -32,8 +32,11 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
   attachments?: AttachmentRef[];
 }
 
-/** Ciphertext with its iv and wrapped keys: a message's text, an edit, a reaction. */
-export type Sealed = Pick<MessageView, 'content' | 'iv' | 'encryptedKeys'>;
+/**
+ * Ciphertext with its iv and wrapped keys: a message's text, an edit, a reaction; a message may
+ * also carry its members' own key copies re-wrapped after a key reset.
+ */
+export type Sealed = Pick<MessageView, 'content' | 'iv' | 'encryptedKeys' | 'rewrappedKeys'>;
 
 /** Public keys are fetched once per page and user; its errors read "Failed to fetch recipient public key". */
 export const publicKeys = new PublicKeyCache(fetchPublishedKey);
@@ -71,11 +74,12 @@ export const readSealedForUser = async (
 ): Promise<Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments'>> => {
   const keys = await accountKeyRing(userId);
   const envelope = { content: sealed.content, iv: sealed.iv, encryptedKeys: sealed.encryptedKeys };
-  const reading = await readMessage(
-    envelope,
-    userId,
-    keys.map((key) => key.privateKey),
-  );
+  const privateKeys = keys.map((key) => key.privateKey);
+  let reading = await readMessage(envelope, userId, privateKeys);
+  // Sealed for a key from before a reset: a browser that kept that key may have left a copy.
+  const copy = sealed.rewrappedKeys?.[userId];
+  if (!reading.ok && reading.failure === 'no-key-fits' && copy)
+    reading = await readMessage({ ...envelope, encryptedKeys: { [userId]: copy } }, userId, privateKeys);
   if (reading.ok) {
     const { text, attachments } = decodeMessageContent(reading.text);
     return { decryptedContent: text, readState: 'read', ...(attachments.length && { attachments }) };

@@ -1,30 +1,5 @@
 import type { KeyLogView, KeyStatus } from '@veil/contracts';
-import { apiPrefix } from './base-query.ts';
-import { readAccessToken } from './storage.ts';
-
-/**
- * Key lookups that the crypto layer makes outside RTK Query (they run inside other queries and
- * at session start): one fetch each, the stored token if any, and an error on anything but success.
- */
-const fetchData = async <T>(
-  path: string,
-  isData: (data: unknown) => data is T,
-  post?: { json: unknown },
-): Promise<T> => {
-  const token = readAccessToken();
-  const response = await fetch(`${apiPrefix}${path}`, {
-    headers: {
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      ...(post ? { 'Content-Type': 'application/json' } : {}),
-    },
-    ...(post ? { method: 'POST', body: JSON.stringify(post.json) } : {}),
-  });
-  const body = (await response.json().catch(() => null)) as { success?: boolean; data?: unknown } | null;
-  if (!response.ok || !body?.success || !isData(body.data)) {
-    throw new Error(`${path} unavailable (HTTP ${response.status})`);
-  }
-  return body.data;
-};
+import { fetchData } from './fetch-data.ts';
 
 const hasPublicKey = (data: unknown): data is { publicKey: string } =>
   typeof (data as { publicKey?: unknown } | null)?.publicKey === 'string';

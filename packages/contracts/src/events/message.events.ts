@@ -73,8 +73,22 @@ export const ReactionRemoved = defineEvent(
   z.object({ messageId: idSchema, chatId: idSchema, userId: idSchema }),
 );
 
+/**
+ * A member's own copy of the message key, re-wrapped for the member's current key by one of their
+ * browsers that still holds the key it was sealed for. The signed `encryptedKeys` are unchanged.
+ */
+export const MessageKeyRewrapped = defineEvent(
+  'MessageKeyRewrapped',
+  z.object({ messageId: idSchema, chatId: idSchema, userId: idSchema, encryptedKey: z.string() }),
+);
+
 /** Events of a message that carry ciphertext: erased from the log when the message is deleted. */
-export const contentEventTypes: readonly string[] = ['MessageSent', 'MessageEdited', 'ReactionSet'];
+export const contentEventTypes: readonly string[] = [
+  'MessageSent',
+  'MessageEdited',
+  'ReactionSet',
+  'MessageKeyRewrapped',
+];
 
 export const messageEventSchema = z.discriminatedUnion('type', [
   MessageSent,
@@ -84,6 +98,7 @@ export const messageEventSchema = z.discriminatedUnion('type', [
   MessageHidden,
   ReactionSet,
   ReactionRemoved,
+  MessageKeyRewrapped,
 ]);
 export type MessageEvent = z.infer<typeof messageEventSchema>;
 

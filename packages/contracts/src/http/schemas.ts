@@ -179,6 +179,19 @@ export const reactionBodySchema = z.object({
   encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
 });
 
+/**
+ * Copies of the caller's own message keys, re-wrapped for their current key by a browser that
+ * still holds the key they were sealed for (after a key reset).
+ */
+export const rewrapBodySchema = z.object({
+  copies: z
+    .array(z.object({ messageId: idSchema, encryptedKey: wrappedKey('encryptedKey') }), {
+      error: 'copies must be a list of { messageId, encryptedKey }',
+    })
+    .min(1, 'Send at least one copy')
+    .max(limits.rewrapBatchMax, `At most ${limits.rewrapBatchMax} copies at a time`),
+});
+
 export const addMembersBodySchema = z.object({
   members: z
     .array(idSchema, { error: 'members must be a list of user ids' })
@@ -269,6 +282,11 @@ export interface MessageView {
   deleted?: true;
   /** Each member's reaction, by user id, encrypted like a message; absent when there is none. */
   reactions?: Record<string, SealedReaction>;
+  /**
+   * Members' own copies of the message key re-wrapped for their current key after a key reset, by
+   * user id; `encryptedKeys` stays as sent (and signed).
+   */
+  rewrappedKeys?: Record<string, string>;
 }
 
 export interface SealedReaction {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
+import { limits } from '../limits.ts';
 import {
   attachmentIdsSchema,
   clientMessageIdSchema,
@@ -66,6 +67,13 @@ export const messageRpc = defineRpcService('message', {
   /** Sets the member's reaction (encrypted like a message), or removes it with `reaction: null`. */
   react: operation<{ chatId: string; messageId: string }>()(
     z.object({ userId: idSchema, messageId: idSchema, reaction: sealed.nullable() }),
+  ),
+  /** Stores the caller's own message keys re-wrapped for their current key; answers how many were new. */
+  rewrap: operation<{ rewrapped: number }>()(
+    z.object({
+      userId: idSchema,
+      copies: z.array(z.object({ messageId: idSchema, encryptedKey: z.string() })).max(limits.rewrapBatchMax),
+    }),
   ),
   /** One message in the API shape (trusted internal callers: the realtime gateway). */
   getMessage: operation<{ message: MessageView }>()(z.object({ messageId: idSchema })),

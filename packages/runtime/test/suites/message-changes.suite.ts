@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageView } from '@veil/contracts';
 import type { RecordedEvent } from '@veil/ports';
-import { buildGroupPayload, decryptMessage } from '@veil/crypto';
+import { buildGroupPayload, decryptMessage, generateUserKeyPair, rewrapMessageKey } from '@veil/crypto';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { createApi, type Api } from '../support/api-client.ts';
 import { everyReadModel } from '../support/read-models.ts';
@@ -46,6 +46,16 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
     (await api.get(`/api/v1/chat/getallmessages/${chatId}`, user.accessToken)).body.data.messages;
   const read = (user: TestUser, sealed: Pick<MessageView, 'content' | 'iv' | 'encryptedKeys'>) =>
     decryptMessage(sealed, user._id, user.keys.privateKey);
+
+  /** The user's copy of a message's key, re-wrapped for a new key of theirs (as after a reset). */
+  const copyForNewKey = async (user: TestUser, message: MessageView, newKeys?: CryptoKeyPair) =>
+    (await rewrapMessageKey(
+      message.encryptedKeys[user._id]!,
+      [user.keys.privateKey],
+      (newKeys ?? (await generateUserKeyPair())).publicKey,
+    ))!;
+  const rewrap = (user: TestUser, copies: unknown) =>
+    api.post('/api/v1/message/rewrap', { copies }, user.accessToken);
 
   /** Every event of a kind a socket receives from now on. */
   const listen = <E extends 'message edited' | 'message deleted' | 'message hidden' | 'reaction'>(
@@ -155,10 +165,13 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
           )
         ).status,
       ).toBe(200);
+      const copy = await copyForNewKey(carol, edited);
+      expect((await rewrap(carol, [{ messageId: sent._id, encryptedKey: copy }])).status).toBe(200);
       const traces = [
         sent.content,
         edited.content,
         reaction.encryptedMessage,
+        copy,
         ...Object.values(sent.encryptedKeys),
       ].map((c) => c.slice(0, 40));
 
@@ -274,6 +287,57 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
       );
       const huge = { ...body, encryptedReaction: 'A'.repeat(400) };
       expect((await api.put(url(sent._id, '/reaction'), huge, bob.accessToken)).status).toBe(400);
+    });
+  });
+
+  describe('re-wrapped key copies', () => {
+    it("keeps a member's own copy beside the signed key map, read with the new key, and refuses what is not theirs", async () => {
+      const sent = await sendToGroup(alice, 'sealed for the old key');
+      const newKeys = await generateUserKeyPair();
+      const copy = await copyForNewKey(bob, sent, newKeys);
+      const stored = await rewrap(bob, [{ messageId: sent._id, encryptedKey: copy }]);
+      expect(stored.status).toBe(200);
+      expect(stored.body.data).toEqual({ rewrapped: 1 });
+      // A retry (a lost answer) stores nothing twice.
+      expect((await rewrap(bob, [{ messageId: sent._id, encryptedKey: copy }])).body.data).toEqual({
+        rewrapped: 0,
+      });
+
+      for (const reader of group()) {
+        const seen = (await history(reader)).find((m) => m._id === sent._id)!;
+        expect(seen.encryptedKeys).toEqual(sent.encryptedKeys);
+        expect(seen.rewrappedKeys).toEqual({ [bob._id]: copy });
+      }
+      expect(
+        await decryptMessage({ ...sent, encryptedKeys: { [bob._id]: copy } }, bob._id, newKeys.privateKey),
+      ).toBe('sealed for the old key');
+
+      // Not a member: as if the message did not exist.
+      expect((await rewrap(mallory, [{ messageId: sent._id, encryptedKey: copy }])).status).toBe(404);
+      const direct = (await history(alice, directId))[0]!;
+      expect((await rewrap(carol, [{ messageId: direct._id, encryptedKey: copy }])).status).toBe(404);
+      expect((await rewrap(bob, [{ messageId: 'nosuchmessage', encryptedKey: copy }])).status).toBe(404);
+      const one = { messageId: sent._id, encryptedKey: copy };
+      for (const bad of [
+        undefined,
+        [],
+        [one, one],
+        [{ ...one, encryptedKey: 'not base64!' }],
+        Array(101).fill(one),
+      ]) {
+        const res = await rewrap(bob, bad);
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_FAILED' });
+      }
+    });
+
+    it('are dropped by an edit, whose new key is sealed for every current key', async () => {
+      const sent = await sendToGroup(alice, 'to be edited');
+      expect(
+        (await rewrap(bob, [{ messageId: sent._id, encryptedKey: await copyForNewKey(bob, sent) }])).status,
+      ).toBe(200);
+      expect((await api.put(url(sent._id), await editBody('edited'), alice.accessToken)).status).toBe(200);
+      expect((await history(bob)).find((m) => m._id === sent._id)).not.toHaveProperty('rewrappedKeys');
     });
   });
 };

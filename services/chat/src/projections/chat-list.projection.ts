@@ -226,6 +226,7 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
       case 'MessageHidden':
       case 'ReactionSet':
       case 'ReactionRemoved':
+      case 'MessageKeyRewrapped':
       case 'KeyBackupStored':
       case 'KeysPublished':
       case 'PrivacyChanged':

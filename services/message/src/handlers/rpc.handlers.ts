@@ -9,6 +9,7 @@ import {
 import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Filter, Ports } from '@veil/ports';
 import { visibleSeenBy } from '../domain/receipts-visibility.ts';
+import { decideRewrap } from '../domain/rewrap.decider.ts';
 import { decideSeen } from '../domain/seen.decider.ts';
 import { decideSend } from '../domain/send.decider.ts';
 import {
@@ -187,6 +188,42 @@ export const messageRpcHandlers = (
       );
       for (const { position } of positions) written.wrote(userId, position);
       return { marked: receipts.map(({ chatId, messageId }) => ({ chatId, messageId })) };
+    },
+
+    async rewrap({ userId, copies }) {
+      await written.applied(userId);
+      const ids = copies.map((copy) => copy.messageId);
+      const docs = await projection.readFresh(
+        'message',
+        () => models.messages.getMany(ids),
+        (found) => found.length === new Set(ids).size,
+      );
+      const chats = [...new Set(docs.map((doc) => doc.chat))];
+      const decided = decideRewrap(userId, copies, {
+        messages: new Map(
+          docs.map((doc) => [
+            doc._id,
+            {
+              chat: doc.chat,
+              deleted: doc.deleted ?? false,
+              sealedFor: Object.keys(doc.encryptedKeys),
+              rewrapped: doc.rewrappedKeys?.[userId],
+            },
+          ]),
+        ),
+        members: new Map((await models.memberships.getMany(chats)).map((m) => [m._id, m.members])),
+      });
+      // Appended together: one group commit in the embedded log, pipelined on JetStream.
+      const positions = await Promise.all(
+        decided.map((copy) =>
+          store.append(
+            'message',
+            newEvent(deps, 'MessageKeyRewrapped', messageStreamId(copy.messageId), copy),
+          ),
+        ),
+      );
+      for (const { position } of positions) written.wrote(userId, position);
+      return { rewrapped: decided.length };
     },
 
     ...attachmentHandlers({

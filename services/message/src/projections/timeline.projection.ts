@@ -45,6 +45,8 @@ export interface MessageDoc {
   reactions?: Record<string, SealedReaction>;
   /** Members who deleted it for themselves: their history leaves it out. */
   hiddenFor?: string[];
+  /** Members' own copies of the message key re-wrapped for their current key, by user id. */
+  rewrappedKeys?: Record<string, string>;
 }
 
 export interface MembershipDoc {
@@ -156,7 +158,9 @@ export const timelineProjection = (
         if (message?.deleted) return log.erase('message', [position]);
         if (message) {
           const { content, iv, encryptedKeys } = event.data;
-          await messages.put({ ...message, content, iv, encryptedKeys, editedAt: event.occurredAt });
+          // The new text has a new key, sealed for every member's current key: old copies are moot.
+          const { rewrappedKeys: _replaced, ...kept } = message;
+          await messages.put({ ...kept, content, iv, encryptedKeys, editedAt: event.occurredAt });
         }
         return;
       }
@@ -181,6 +185,18 @@ export const timelineProjection = (
           const { userId, content, iv, encryptedKeys } = event.data;
           const reactions = { ...message.reactions, [userId]: { content, iv, encryptedKeys } };
           await messages.put({ ...message, reactions });
+        }
+        return;
+      }
+      case 'MessageKeyRewrapped': {
+        const message = await messages.get(event.data.messageId);
+        if (message?.deleted) return log.erase('message', [position]);
+        if (message) {
+          const { userId, encryptedKey } = event.data;
+          await messages.put({
+            ...message,
+            rewrappedKeys: { ...message.rewrappedKeys, [userId]: encryptedKey },
+          });
         }
         return;
       }
@@ -273,4 +289,5 @@ export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): Mess
   ...(doc.deleted && { deleted: true }),
   ...(doc.reactions && Object.keys(doc.reactions).length > 0 && { reactions: doc.reactions }),
   ...(doc.signature && !doc.deleted && { signature: doc.signature }),
+  ...(doc.rewrappedKeys && !doc.deleted && { rewrappedKeys: doc.rewrappedKeys }),
 });

@@ -72,6 +72,7 @@ export const unreadProjection = (models: UnreadReadModels): ProjectionDefinition
       case 'MessageDeleted':
       case 'ReactionSet':
       case 'ReactionRemoved':
+      case 'MessageKeyRewrapped':
         return;
       default: {
         // Every event of the context followed is named above: a new one must be decided on.

@@ -68,6 +68,7 @@ export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<
     edit: notHere,
     remove: notHere,
     react: notHere,
+    rewrap: notHere,
     startUpload: notHere,
     uploadInProgress: notHere,
     completeUpload: notHere,

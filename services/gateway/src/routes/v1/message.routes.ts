@@ -5,6 +5,7 @@ import {
   idSchema,
   parseWith,
   reactionBodySchema,
+  rewrapBodySchema,
   sendGroupBodySchema,
   sendIndividualBodySchema,
 } from '@veil/contracts';
@@ -64,6 +65,16 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
   router.get('/unread', async (_req, res) => {
     const { chats } = await services.message.unread({ userId: currentUserId(res) });
     respond(res, 200, 'Unread counts fetched', chats);
+  });
+
+  /**
+   * The caller's own message keys, re-wrapped for their current key by a browser that still holds
+   * the old one (docs/crypto.md, "Key reset").
+   */
+  router.post('/rewrap', async (req, res) => {
+    const { copies } = parseWith(rewrapBodySchema, req.body);
+    const stored = await services.message.rewrap({ userId: currentUserId(res), copies });
+    respond(res, 200, 'Message keys re-wrapped', stored);
   });
 
   /** The sender's new text, encrypted for the chat's current members (docs/api.md, "Changing a message"). */
