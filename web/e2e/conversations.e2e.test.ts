@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
+  declineRestore,
   login,
   messageWithText,
   openChat,
@@ -132,6 +133,29 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     // Its first connection asks again: the message counts without waiting for a reconnect.
     socket.restore();
     await expect.poll(() => bob.page.title(), { timeout: 20_000 }).toBe('(1) Users · Veil');
+  });
+
+  it("shows a message the user sent on one device in the other device's chat list", async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'dal');
+    const bobName = uniqueName('dbo');
+    const bob = await veil.newPage();
+    await signUpAndLogIn(bob, bobName);
+    await sayHi(alice.page, bobName);
+    await openChat(bob, alice.name);
+    await bob.getByRole('link', { name: 'All-chats' }).click();
+    const preview = bob.getByTestId('chat-item').filter({ hasText: alice.name }).getByTestId('chat-preview');
+    await expect.poll(() => preview.textContent()).toBe(`Hi ${bobName}`);
+
+    // Bob writes from another browser (one without his key: it can send, not read).
+    const bobElsewhere = await veil.newPage();
+    await login(bobElsewhere, bobName, 'correct horse 1');
+    await declineRestore(bobElsewhere);
+    await openChat(bobElsewhere, alice.name);
+    await sendMessage(bobElsewhere, 'sent from my other device');
+    await messageWithText(alice.page, 'sent from my other device').waitFor();
+    await expect.poll(() => preview.textContent()).toBe('You: sent from my other device');
+    expect(await badgeOf(bob, alice.name)).toBe('');
   });
 
   it('tries a chat that failed to load again by itself, waiting longer each time, and says so', async () => {

@@ -13,7 +13,7 @@ export const unreadApi = api.injectEndpoints({
   endpoints: (build) => ({
     /**
      * Unread counts and each chat's newest message, kept live: a message from someone else
-     * counts at once; what the user read (on any of their devices: the server sends `update
+     * counts at once, one the user sent from any device reads the chat; what the user read (on any of their devices: the server sends `update
      * seen` to every member, the reader included) and anything missed while the socket was down
      * comes from the server, which keeps the counts.
      */
@@ -39,10 +39,12 @@ export const unreadApi = api.injectEndpoints({
             const entry = byChat[message.chat] ?? { chatId: message.chat, unread: 0, lastMessage: null };
             // An answer that already counted it (asked for while it was on its way) is not counted over.
             if (entry.lastMessage && entry.lastMessage.seq >= message.seq) return;
-            const counts = message.sender._id !== myId && !isReadingChat(message.chat);
+            const own = message.sender._id === myId;
+            const counts = !own && !isReadingChat(message.chat);
             byChat[message.chat] = {
               ...entry,
-              unread: entry.unread + (counts ? 1 : 0),
+              // Sending reads the chat, from whichever device it was sent.
+              unread: own ? 0 : entry.unread + (counts ? 1 : 0),
               lastMessage: message,
             };
           });
@@ -56,6 +58,7 @@ export const unreadApi = api.injectEndpoints({
         try {
           await cacheDataLoaded;
           socket.on('message received', onMessage);
+          socket.on('message sent', onMessage);
           socket.on('update seen', onSeen);
           // Connected before the first answer came: what arrived in between is asked for now.
           if (socket.connected) refetch();
@@ -65,6 +68,7 @@ export const unreadApi = api.injectEndpoints({
         await cacheEntryRemoved;
         clearTimeout(timer);
         socket.off('message received', onMessage);
+        socket.off('message sent', onMessage);
         socket.off('update seen', onSeen);
         stopOnConnect();
       },
