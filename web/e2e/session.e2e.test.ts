@@ -48,7 +48,7 @@ describe('session renewal (browser)', { timeout: 150_000 }, () => {
 
     // Every refresh request of the browser, by the refresh token it spends. The first is held
     // until the other tab wants new tokens too: it has sent a refresh of its own, or it waits for
-    // the browser-wide refresh lock (the Web Lock `veil-token-refresh`).
+    // the browser-wide refresh lock (the Web Lock `veil-token-refresh`) the first one holds.
     const spent: string[] = [];
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -57,7 +57,7 @@ describe('session renewal (browser)', { timeout: 150_000 }, () => {
       if (spent.length === 1) await released;
       await route.continue();
     });
-    const secondWaits = () =>
+    const otherWaits = () =>
       second.evaluate(async () =>
         Boolean((await navigator.locks.query()).pending?.some((lock) => lock.name === 'veil-token-refresh')),
       );
@@ -66,7 +66,7 @@ describe('session renewal (browser)', { timeout: 150_000 }, () => {
     // open the profile, whose first load asks the server.
     await first.evaluate(() => localStorage.setItem('accesstoken', 'no.such.token'));
     await Promise.all([first, second].map((page) => page.getByRole('link', { name }).click()));
-    await expect.poll(async () => spent.length > 1 || (await secondWaits()), { timeout: 20_000 }).toBe(true);
+    await expect.poll(async () => spent.length > 1 || (await otherWaits()), { timeout: 20_000 }).toBe(true);
     release();
     for (const page of [first, second])
       await page.getByTestId('profile-username').getByText(name).waitFor({ timeout: 20_000 });

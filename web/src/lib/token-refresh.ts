@@ -1,3 +1,4 @@
+import { createStore, get, set } from 'idb-keyval';
 import { readRefreshToken, storeTokens } from './storage.ts';
 
 /**
@@ -8,6 +9,35 @@ import { readRefreshToken, storeTokens } from './storage.ts';
  * it waited (another tab refreshed, the user logged in again) uses the new one without a request.
  */
 const lockName = 'veil-token-refresh';
+/**
+ * The refresh token last exchanged by any tab. Another tab's local storage can lag behind a
+ * write for a moment, IndexedDB cannot: a tab that finds its token here knows it was spent and
+ * waits for the new ones to reach its local storage instead of spending it again.
+ */
+const spentStore = createStore('veil-session', 'refresh');
+const spentEntry = 'spent-refresh-token';
+/** How long the tokens another tab stored may take to show in this tab's local storage. */
+const propagationWaitMs = 5000;
+
+/** Resolves once local storage holds a refresh token other than `old` (false: none came). */
+const replacedInStorage = (old: string) =>
+  new Promise<boolean>((resolve) => {
+    const check = () => {
+      const now = readRefreshToken();
+      if (now === old) return false;
+      finish(now !== null);
+      return true;
+    };
+    const onStorage = () => void check();
+    const timer = setTimeout(() => finish(false), propagationWaitMs);
+    const finish = (replaced: boolean) => {
+      clearTimeout(timer);
+      window.removeEventListener('storage', onStorage);
+      resolve(replaced);
+    };
+    window.addEventListener('storage', onStorage);
+    check();
+  });
 
 let inFlight: Promise<boolean> | null = null;
 /** Work that is replacing the tokens right now (a password change logging in again). */
@@ -31,6 +61,7 @@ const requestRefresh = async (refreshtoken: string): Promise<boolean> => {
       data?: { accesstoken?: string; refreshtoken?: string };
     };
     if (!body.success || !body.data?.accesstoken || !body.data.refreshtoken) return false;
+    await set(spentEntry, refreshtoken, spentStore).catch(() => undefined);
     storeTokens({ accesstoken: body.data.accesstoken, refreshtoken: body.data.refreshtoken });
     return true;
   } catch (error) {
@@ -51,6 +82,8 @@ const refreshOnce = async (): Promise<boolean> => {
   const refreshed = await underLock(async () => {
     const current = readRefreshToken();
     if (current !== seen) return current !== null;
+    const spent = await get<string>(spentEntry, spentStore).catch(() => undefined);
+    if (spent === current) return replacedInStorage(current);
     return requestRefresh(current);
   });
   if (refreshed) return true;
