@@ -135,12 +135,38 @@ export const logout = async (page: Page, { removeKeys = false } = {}) => {
 export const currentUserId = (page: Page): Promise<string> =>
   page.evaluate(() => (JSON.parse(localStorage.getItem('data') ?? '{}') as { _id: string })._id);
 
-/** A person signed up and logged in through the UI, in a browser context of their own. */
-export const signedUpPerson = async (veil: { newPage(): Promise<Page> }, prefix: string) => {
+/**
+ * A person signed up and logged in through the UI, in a browser context of their own.
+ * `prepare` runs on the page before it loads the app (e.g. to make its socket cuttable).
+ */
+export const signedUpPerson = async (
+  veil: { newPage(): Promise<Page> },
+  prefix: string,
+  prepare?: (page: Page) => Promise<void>,
+) => {
   const page = await veil.newPage();
+  await prepare?.(page);
   const name = uniqueName(prefix);
-  await signUpAndLogIn(page, name);
-  return { page, name };
+  const recoveryKey = (await signUpAndLogIn(page, name))!;
+  return { page, name, recoveryKey };
+};
+
+/**
+ * The same person on another browser (a fresh context): logs in and restores the account's key
+ * from the recovery key, so this browser reads and writes as the first one does.
+ */
+export const sameUserElsewhere = async (
+  veil: { newPage(): Promise<Page> },
+  person: { name: string; recoveryKey: string },
+  password = 'correct horse 1',
+): Promise<Page> => {
+  const page = await veil.newPage();
+  await login(page, person.name, password);
+  const restore = restoreDialog(page);
+  await restore.getByLabel(/^Recovery key/).fill(person.recoveryKey);
+  await restore.getByRole('button', { name: 'Restore' }).click();
+  await restore.waitFor({ state: 'detached' });
+  return page;
 };
 
 /** Waits until `check` passes (polling); for state that arrives over the network. */

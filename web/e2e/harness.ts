@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVeil, type RunningVeil } from '@veil/runtime';
+import { startVeil, type RunningVeil, type StartVeilOptions } from '@veil/runtime';
 import { chromiumLaunchOptions } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -102,9 +102,14 @@ interface ServedVeil {
 }
 
 /** Veil in this process, in a temp dir of its own. */
-const inProcessVeil = async (webDist: string, env?: Record<string, string>): Promise<ServedVeil> => {
+const inProcessVeil = async (
+  webDist: string,
+  env?: Record<string, string>,
+  clock?: StartVeilOptions['clock'],
+): Promise<ServedVeil> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'veil-web-e2e-'));
-  const startOn = (port: number) => startVeil({ dataDir, port, webDist, ...(env ? { env } : {}) });
+  const startOn = (port: number) =>
+    startVeil({ dataDir, port, webDist, ...(env ? { env } : {}), ...(clock ? { clock } : {}) });
   let veil: RunningVeil | null = await startOn(0);
   const url = veil.url;
   return {
@@ -138,16 +143,22 @@ const ownProcessVeil = async (webDist: string, env?: Record<string, string>): Pr
 
 /**
  * `env` reaches Veil's configuration, e.g. a short ACCESS_TOKEN_TTL_SECONDS. `ownProcess` runs
- * it as `npm start` does, with its JSON log lines (debug level) kept in `logs`.
+ * it as `npm start` does, with its JSON log lines (debug level) kept in `logs`. `clock` is the
+ * services' clock (a Veil in this process only), for tests that let a timer run out without
+ * waiting.
  */
 export const startVeilWeb = async (
-  options: { env?: Record<string, string>; ownProcess?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    ownProcess?: boolean;
+    clock?: StartVeilOptions['clock'];
+  } = {},
 ): Promise<VeilWeb> => {
   const webDist = await ensureWebBuilt();
   let browser: Browser | undefined;
   const veil = options.ownProcess
     ? await ownProcessVeil(webDist, options.env)
-    : await inProcessVeil(webDist, options.env);
+    : await inProcessVeil(webDist, options.env, options.clock);
   try {
     browser = await chromium.launch(chromiumLaunchOptions());
   } catch (error) {

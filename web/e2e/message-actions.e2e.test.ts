@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Locator } from 'playwright-core';
-import { messageWithText, openChat, sayHi, sendMessage, signedUpPerson } from './flows.ts';
+import type { Locator, Page } from 'playwright-core';
+import { messageWithText, openChat, sameUserElsewhere, sayHi, sendMessage, signedUpPerson } from './flows.ts';
 import { useVeilWeb } from './harness.ts';
+import { cuttableSocket } from './network-faults.ts';
 
-/** A message's actions menu between real browsers: edit, delete for everyone and for me, react, copy. */
+/**
+ * A message's actions menu between real browsers: edit, delete for everyone and for me, react,
+ * forward, copy; on the author's second browser, and on a browser that was offline meanwhile.
+ */
 describe('message actions (browser)', { timeout: 150_000 }, () => {
   const veilWeb = useVeilWeb();
 
@@ -39,11 +43,11 @@ describe('message actions (browser)', { timeout: 150_000 }, () => {
     await editor.press('Enter');
 
     const atBob = messageWithText(bob.page, 'See you at 6');
-    await atBob.getByText('edited').waitFor();
+    await atBob.getByText('edited', { exact: true }).waitFor();
     expect(await messageWithText(bob.page, 'See you at 5').count()).toBe(0);
-    await messageWithText(alice.page, 'See you at 6').getByText('edited').waitFor();
+    await messageWithText(alice.page, 'See you at 6').getByText('edited', { exact: true }).waitFor();
     await bob.page.reload();
-    await messageWithText(bob.page, 'See you at 6').getByText('edited').waitFor();
+    await messageWithText(bob.page, 'See you at 6').getByText('edited', { exact: true }).waitFor();
 
     // Someone else's message offers no edit and no delete for everyone.
     const theirs = await openMenu(messageWithText(bob.page, 'See you at 6'));
@@ -99,6 +103,106 @@ describe('message actions (browser)', { timeout: 150_000 }, () => {
     await messageWithText(bob.page, 'Shipped it!')
       .getByRole('button', { name: `🚀 1: ${alice.name}` })
       .waitFor();
+  });
+
+  /** Edits, deletions and reactions a page sends over HTTP (PUT or DELETE on a message), as `METHOD path`. */
+  const httpChangesOf = (page: Page) => {
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (
+        ['PUT', 'DELETE'].includes(request.method()) &&
+        /^\/api\/v1\/message\/[^/]+(\/reaction)?$/.test(pathname)
+      )
+        calls.push(`${request.method()} ${pathname}`);
+    });
+    return calls;
+  };
+  const edit = async (message: Locator, text: string) => {
+    await (await openMenu(message)).getByRole('menuitem', { name: 'Edit' }).click();
+    const editor = message.page().getByRole('textbox', { name: 'Edit message' });
+    await editor.fill(text);
+    await editor.press('Enter');
+  };
+  const deleteFor = async (message: Locator, whom: 'everyone' | 'me') => {
+    if (whom === 'everyone') message.page().once('dialog', (dialog) => void dialog.accept());
+    await (await openMenu(message)).getByRole('menuitem', { name: `Delete for ${whom}` }).click();
+  };
+  const reactWith = async (message: Locator, emoji: string) =>
+    (await openMenu(message)).getByRole('menuitem', { name: `React with ${emoji}` }).click();
+
+  it("shows every change on the author's other browser live, and on a browser that was offline once it reconnects", async () => {
+    const veil = veilWeb();
+    let bobsSocket!: Awaited<ReturnType<typeof cuttableSocket>>;
+    const alice = await signedUpPerson(veil, 'mal');
+    const bob = await signedUpPerson(veil, 'mbo', async (page) => {
+      bobsSocket = await cuttableSocket(page);
+    });
+    await sayHi(alice.page, bob.name);
+    const aliceElsewhere = await sameUserElsewhere(veil, alice);
+    const texts = ['Edit me', 'Delete me', 'React to me', 'Hide me'];
+    for (const text of texts) await sendMessage(alice.page, text);
+    await openChat(bob.page, alice.name);
+    await openChat(aliceElsewhere, bob.name);
+    for (const page of [bob.page, aliceElsewhere]) await messageWithText(page, 'Hide me').waitFor();
+    const overHttp = [httpChangesOf(alice.page), httpChangesOf(aliceElsewhere)];
+
+    await bobsSocket.cut();
+    await bob.page.getByTestId('connection-state').waitFor();
+    // Each change made on one of Alice's browsers shows on the other at once.
+    await edit(messageWithText(alice.page, 'Edit me'), 'Edited while you were away');
+    await messageWithText(aliceElsewhere, 'Edited while you were away')
+      .getByText('edited', { exact: true })
+      .waitFor();
+    await deleteFor(messageWithText(aliceElsewhere, 'Delete me'), 'everyone');
+    await expect.poll(() => messageWithText(alice.page, 'This message was deleted').count()).toBe(1);
+    await reactWith(messageWithText(alice.page, 'React to me'), '👍');
+    await messageWithText(aliceElsewhere, 'React to me').getByRole('button', { name: '👍 1: you' }).waitFor();
+    await deleteFor(messageWithText(aliceElsewhere, 'Hide me'), 'me');
+    await messageWithText(alice.page, 'Hide me').waitFor({ state: 'detached' });
+    // All of it went over the connected sockets, none over HTTP.
+    expect(overHttp.flat()).toEqual([]);
+    // Bob, offline, still shows the messages as they were.
+    expect(await messageWithText(bob.page, 'Edit me').count()).toBe(1);
+    expect(await messageWithText(bob.page, 'Delete me').count()).toBe(1);
+
+    bobsSocket.restore();
+    await messageWithText(bob.page, 'Edited while you were away')
+      .getByText('edited', { exact: true })
+      .waitFor({ timeout: 20_000 });
+    await messageWithText(bob.page, 'This message was deleted').waitFor();
+    await messageWithText(bob.page, 'React to me')
+      .getByRole('button', { name: `👍 1: ${alice.name}` })
+      .waitFor();
+    expect(await messageWithText(bob.page, 'Edit me').count()).toBe(0);
+    expect(await messageWithText(bob.page, 'Delete me').count()).toBe(0);
+    // Deleted for Alice only: Bob keeps it.
+    expect(await messageWithText(bob.page, 'Hide me').count()).toBe(1);
+  });
+
+  it('changes a message over HTTP while its own socket is down, and the others see it live', async () => {
+    const veil = veilWeb();
+    let alicesSocket!: Awaited<ReturnType<typeof cuttableSocket>>;
+    const alice = await signedUpPerson(veil, 'mal', async (page) => {
+      alicesSocket = await cuttableSocket(page);
+    });
+    const bob = await signedUpPerson(veil, 'mbo');
+    await sayHi(alice.page, bob.name);
+    await sendMessage(alice.page, 'Sent with a socket');
+    await openChat(bob.page, alice.name);
+    await messageWithText(bob.page, 'Sent with a socket').waitFor();
+    const overHttp = httpChangesOf(alice.page);
+
+    await alicesSocket.cut();
+    await alice.page.getByTestId('connection-state').waitFor();
+    await edit(messageWithText(alice.page, 'Sent with a socket'), 'Edited without one');
+    await messageWithText(bob.page, 'Edited without one').getByText('edited', { exact: true }).waitFor();
+    await reactWith(messageWithText(alice.page, 'Edited without one'), '👍');
+    await messageWithText(bob.page, 'Edited without one')
+      .getByRole('button', { name: `👍 1: ${alice.name}` })
+      .waitFor();
+    expect(overHttp).toHaveLength(2);
+    expect(overHttp.map((call) => call.split(' ')[0])).toEqual(['PUT', 'PUT']);
   });
 
   it('forwards a message to another chat, encrypted anew for its members', async () => {

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './lib/i18n.ts'; // the language, and <html lang dir>, before the first render
 import { AppProvider } from './app/provider.tsx';
 import { readTheme } from './lib/storage.ts';
 import './styles/theme.css';

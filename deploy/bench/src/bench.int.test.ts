@@ -78,7 +78,11 @@ describe('benchmark harness (quick)', () => {
     expect(result.logins!.loginCpuMs).toBeGreaterThan(0);
     expect(result.connections).toEqual([expect.objectContaining({ sockets: 20, failed: 0 })]);
     // Each change reached every other member of the group (each operation waits for that).
-    expect(result.changes.map((row) => row.kind)).toEqual(['message', 'edit', 'reaction', 'delete']);
+    expect(result.changes.map((row) => `${row.over} ${row.kind}`)).toEqual(
+      ['http', 'socket'].flatMap((over) =>
+        ['message', 'edit', 'reaction', 'delete'].map((kind) => `${over} ${kind}`),
+      ),
+    );
   }, 300_000);
 });
 

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { runConnectionsBench } from './connections-bench.ts';
 import { runCryptoBench } from './crypto-bench.ts';
 import { runChatListBench } from './chat-list-bench.ts';
+import { runSearchBench } from './search-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
 import { runLoginBench } from './login-bench.ts';
 import { runLinkBench } from './link-bench.ts';
@@ -69,6 +70,8 @@ export interface BenchOptions {
   loginAccounts?: number;
   /** Rounds of the browser-link benchmark in Chromium (0 or absent: skipped). */
   linkRepeats?: number;
+  /** Messages in the message-search benchmark in Chromium (0 or absent: skipped). */
+  searchMessages?: number;
   port: number;
 }
 
@@ -164,6 +167,7 @@ export const runBench = async (options: BenchOptions) => {
     ? await runChatListBench(options.chatListChats, options.quick ? 1 : 7, options.port + 2)
     : undefined;
   const link = options.linkRepeats ? await runLinkBench(options.linkRepeats, options.port + 2) : undefined;
+  const search = options.searchMessages ? await runSearchBench(options.searchMessages) : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
   const logAppend = [];
@@ -208,6 +212,7 @@ export const runBench = async (options: BenchOptions) => {
     keyBackup,
     chatList,
     link,
+    search,
     replay,
     logAppend,
     directory,
@@ -260,6 +265,13 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     console.log('Chat list in Chromium (median ms from the page start, and from its first API call)');
     console.table(result.chatList);
   }
+  if (result.search) {
+    console.log(
+      `Message search in Chromium over ${result.search.messages} messages (build ${result.search.buildSeconds} s; ms per query)`,
+    );
+    console.table(result.search.queries);
+    console.log({ ...result.search, queries: undefined });
+  }
   if (result.link) {
     console.log(
       'Linking a browser in Chromium (median ms; join with the code → keys stored, and a history page read)',
@@ -282,7 +294,9 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
       loginMs: JSON.stringify(result.logins.loginMs),
     });
   }
-  console.log('Changes to a message next to the message (group of 5, embedded, one at a time)');
+  console.log(
+    'Changes to a message next to the message (group of 5, embedded, one at a time, over HTTP and the socket)',
+  );
   console.table(result.changes);
   console.log('Idle authenticated sockets in one process');
   console.table(result.connections);
@@ -325,6 +339,7 @@ const main = async () => {
       'chat-list': { type: 'string' },
       logins: { type: 'string' },
       link: { type: 'string' },
+      search: { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -355,6 +370,7 @@ const main = async () => {
     chatListChats: Number(values['chat-list'] ?? (quick ? 0 : 500)),
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
+    searchMessages: Number(values.search ?? (quick ? 2000 : 100_000)),
     changes: Number(values.changes ?? (quick ? 5 : 200)),
     port: Number(values.port),
   };

@@ -26,8 +26,8 @@ interface Member {
 /**
  * What a change to a message costs next to the message itself, in a group of five on the
  * embedded app: for each kind (a send, an edit, a reaction, a delete for everyone), `count`
- * operations one after another over HTTP (encrypted beforehand), each timed from the request
- * until every other member's socket has its event; the process's CPU per operation (the server
+ * operations one after another (encrypted beforehand), over HTTP and then over the socket, each
+ * timed from the request until every other member's socket has its event; the process's CPU per operation (the server
  * and these HTTP and socket clients together); and the size of what each recipient receives.
  */
 export const runChangesBench = async (count: number) => {
@@ -130,38 +130,69 @@ export const runChangesBench = async (count: number) => {
       await sealed((i) => `edited ${i}`),
       await sealed(() => '👍'),
     ];
-    const sent: string[] = [];
-    const rows = [
-      await measure('message', author, async (i) => {
-        const payload = messages[i]!;
-        const { message } = await call<{ message: { _id: string } }>(
-          'POST',
-          `message/sendGroupMessage/${group._id}`,
-          author.token,
-          payload,
-        );
-        sent.push(message._id);
-        return message._id;
-      }),
-      await measure('edit', author, async (i) => {
-        const { encryptedMessage, iv, encryptedKeys } = edits[i]!;
-        await call('PUT', `message/${sent[i]}`, author.token, { encryptedMessage, iv, encryptedKeys });
-        return sent[i]!;
-      }),
-      await measure('reaction', reactor, async (i) => {
+    /** Each kind over one way: HTTP calls, or the socket commands the web app uses while connected. */
+    const measureOver = async (over: 'http' | 'socket') => {
+      const sent: string[] = [];
+      const acked = async <T>(
+        reply: Promise<{ ok: true; data: T } | { ok: false; error: { message: string } }>,
+      ) => {
+        const answer = await reply;
+        if (!answer.ok) throw new Error(answer.error.message);
+        return answer.data;
+      };
+      const ask = (member: Member) => member.socket.timeout(10_000);
+      const reactionBody = (i: number) => {
         const { encryptedMessage, iv, encryptedKeys } = reactions[i]!;
-        await call('PUT', `message/${sent[i]}/reaction`, reactor.token, {
-          encryptedReaction: encryptedMessage,
-          iv,
-          encryptedKeys,
-        });
-        return sent[i]!;
-      }),
-      await measure('delete', author, async (i) => {
-        await call('DELETE', `message/${sent[i]}?for=everyone`, author.token);
-        return sent[i]!;
-      }),
-    ];
+        return { encryptedReaction: encryptedMessage, iv, encryptedKeys };
+      };
+      const editBody = (i: number) => {
+        const { encryptedMessage, iv, encryptedKeys } = edits[i]!;
+        return { encryptedMessage, iv, encryptedKeys };
+      };
+      const rows = [
+        await measure('message', author, async (i) => {
+          const payload = messages[i]!;
+          const id =
+            over === 'http'
+              ? (
+                  await call<{ message: { _id: string } }>(
+                    'POST',
+                    `message/sendGroupMessage/${group._id}`,
+                    author.token,
+                    payload,
+                  )
+                ).message._id
+              : (
+                  await acked<{ _id: string }>(
+                    ask(author).emitWithAck('send message', { chatId: group._id, ...payload }),
+                  )
+                )._id;
+          sent.push(id);
+          return id;
+        }),
+        await measure('edit', author, async (i) => {
+          const messageId = sent[i]!;
+          if (over === 'http') await call('PUT', `message/${messageId}`, author.token, editBody(i));
+          else await acked(ask(author).emitWithAck('edit message', { messageId, ...editBody(i) }));
+          return messageId;
+        }),
+        await measure('reaction', reactor, async (i) => {
+          const messageId = sent[i]!;
+          if (over === 'http')
+            await call('PUT', `message/${messageId}/reaction`, reactor.token, reactionBody(i));
+          else await acked(ask(reactor).emitWithAck('react to message', { messageId, ...reactionBody(i) }));
+          return messageId;
+        }),
+        await measure('delete', author, async (i) => {
+          const messageId = sent[i]!;
+          if (over === 'http') await call('DELETE', `message/${messageId}?for=everyone`, author.token);
+          else await acked(ask(author).emitWithAck('delete message', { messageId, for: 'everyone' }));
+          return messageId;
+        }),
+      ];
+      return rows.map((row) => ({ over, ...row }));
+    };
+    const rows = [...(await measureOver('http')), ...(await measureOver('socket'))];
     return rows;
   } finally {
     for (const member of members) member.socket.close();
@@ -173,7 +204,9 @@ export const runChangesBench = async (count: number) => {
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   runChangesBench(Number(process.argv[2] ?? 200)).then(
     (rows) => {
-      console.log('Changes to a message next to the message (group of 5, embedded, one at a time)');
+      console.log(
+        'Changes to a message next to the message (group of 5, embedded, one at a time, over HTTP and the socket)',
+      );
       console.table(rows);
       process.exit(0);
     },

@@ -14,6 +14,7 @@ export * from './events/chat.events.ts';
 export * from './events/message.events.ts';
 export * from './events/catalog.ts';
 export * from './http/schemas.ts';
+export * from './http/message-change-commands.ts';
 export * from './http/key-backup.schemas.ts';
 export * from './http/key-log.schemas.ts';
 export * from './http/push.schemas.ts';

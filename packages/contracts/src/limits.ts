@@ -46,5 +46,29 @@ export const limits = {
   attachmentsPerMessageMax: 10,
 } as const;
 
+/**
+ * The disappearing-message timers a chat may have, in seconds: off, 5 minutes, 1 hour, 1 day,
+ * 1 week (docs/disappearing-messages.md).
+ */
+export const disappearingTimers = [0, 300, 3600, 86_400, 604_800] as const;
+export type DisappearingTimer = (typeof disappearingTimers)[number];
+
 export const usernamePattern = /^[A-Za-z0-9_-]+$/;
 export const usernameRuleText = `Username must be ${limits.usernameMin}-${limits.usernameMax} characters: letters, digits, "_" or "-"`;
+
+/** Writes one signed-in user may make per minute unless configured (`WRITES_PER_USER_PER_MINUTE`). */
+export const defaultWritesPerUserPerMinute = 600;
+
+/**
+ * The per-user write budget (the RateLimits port): every HTTP write route and every change to a
+ * message over the socket spend from it, so switching from one way to the other gains nothing.
+ */
+export const userWriteBudget = (perMinute: number) => ({
+  name: 'writes-user',
+  points: perMinute,
+  windowSeconds: 60,
+});
+
+/** Whole seconds until a spent budget is whole again (at least one), for Retry-After and messages. */
+export const retryAfterSeconds = (retryAfterMs: number): number =>
+  Math.max(1, Math.ceil(retryAfterMs / 1000));

@@ -25,4 +25,5 @@ export const messageViewFromEvent = (
   createdAt: event.occurredAt,
   seq: position,
   ...(event.data.signature && { signature: event.data.signature }),
+  ...(event.data.expiresAt && { expiresAt: event.data.expiresAt }),
 });

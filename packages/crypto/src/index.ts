@@ -126,3 +126,11 @@ export {
   type AttachmentThumbnail,
   type MessageContent,
 } from './message-content.ts';
+export {
+  createVaultKey,
+  openVault,
+  openVaultKey,
+  sealVault,
+  type SealedVault,
+  type WrappedVaultKey,
+} from './local-vault.ts';

@@ -2,6 +2,7 @@ import { attachmentCases } from './attachment.suite.ts';
 import type { PassphraseUnlock, RecoveryKeyUnlock } from '../src/index.ts';
 import { assert, rejects, type CryptoCase, type CryptoModule } from './suite-kit.ts';
 import { identityCases } from './identity.suite.ts';
+import { localVaultCases } from './local-vault.suite.ts';
 
 /**
  * The crypto cases, written once and run in every runtime (jose's approach): the module under
@@ -610,5 +611,6 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
       },
     },
     ...attachmentCases(c),
+    ...localVaultCases(c),
   ];
 };

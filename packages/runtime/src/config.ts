@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultWritesPerUserPerMinute } from '@veil/contracts';
 
 /**
  * The only place that reads the environment. Each variable is validated and typed here; a bad
@@ -95,7 +96,7 @@ const envSchema = z.object({
   /** A registration whose password never arrived this long after its username claim is undone. */
   REGISTRATION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Writes (sends, profile changes, group creation) one signed-in user may make per minute. */
-  WRITES_PER_USER_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  WRITES_PER_USER_PER_MINUTE: z.coerce.number().int().min(1).default(defaultWritesPerUserPerMinute),
   /** The largest attachment, in bytes of the file (docs/attachments.md). */
   ATTACHMENT_MAX_BYTES: z.coerce
     .number()
@@ -120,6 +121,8 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(15 * 60),
+  /** How often, at the least, the message service expires disappearing messages and removes deleted files. */
+  MESSAGE_EXPIRY_CHECK_SECONDS: z.coerce.number().int().min(1).default(5),
   /** Writes without a user (register, login, refresh, logout) one client IP may make per minute. */
   WRITES_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   /**

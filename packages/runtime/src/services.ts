@@ -60,6 +60,7 @@ export const registry: Record<ServiceName, Registration> = {
         graceSeconds: config.ATTACHMENT_GRACE_SECONDS,
         sweepIntervalSeconds: config.ATTACHMENT_SWEEP_SECONDS,
       },
+      expiryCheckSeconds: config.MESSAGE_EXPIRY_CHECK_SECONDS,
     }),
   },
   gateway: {
@@ -86,6 +87,7 @@ export const registry: Record<ServiceName, Registration> = {
       allowedOrigins: allowedOrigins(config, port),
       instanceId: config.INSTANCE_ID,
       presenceTtlSeconds: config.PRESENCE_TTL_SECONDS,
+      writesPerUserPerMinute: config.WRITES_PER_USER_PER_MINUTE,
     }),
   },
 };

@@ -6,10 +6,12 @@ import { natsUrl, redisUrl, uniquePrefix } from '@veil/test-env';
 import { accountsSuite } from './suites/accounts.suite.ts';
 import { groupsSuite } from './suites/groups.suite.ts';
 import { keyBackupSuite } from './suites/key-backup.suite.ts';
+import { disappearingSuite } from './suites/disappearing.suite.ts';
 import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { privacySuite } from './suites/privacy.suite.ts';
 import { metricsSuite } from './suites/metrics.suite.ts';
+import { socketChangesSuite } from './suites/socket-changes.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
 
 /**
@@ -49,6 +51,9 @@ describe('chats and messages (NATS + Redis)', () => {
 });
 describe('sending over the socket (NATS + Redis)', () => socketSendSuite(withNats()));
 describe('editing, deleting and reacting (NATS + Redis)', () => messageChangesSuite(withNats()));
+describe('editing, deleting and reacting over the socket (NATS + Redis)', () =>
+  socketChangesSuite(withNats()));
+describe('disappearing messages (NATS + Redis)', () => disappearingSuite(withNats()));
 describe('groups (NATS + Redis)', () => groupsSuite(withNats()));
 describe('privacy switches (NATS + Redis)', () => privacySuite(withNats()));
 describe('metrics (NATS + Redis)', () => metricsSuite('jetstream', withNats()));

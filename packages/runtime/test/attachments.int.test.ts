@@ -5,16 +5,15 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentFolder } from '@veil/contracts';
-import {
-  encodeMessageContent,
-  encryptBlobInChunks,
-  encryptedSizeOf,
-  newAttachmentCipher,
-  openAttachmentCipher,
-  type AttachmentCipher,
-} from '@veil/crypto';
+import { encodeMessageContent, encryptedSizeOf, openAttachmentCipher } from '@veil/crypto';
 import { uniquePrefix } from '@veil/test-env';
 import { createApi, type Api } from './support/api-client.ts';
+import {
+  encryptedFile,
+  putChunk as putChunkOver,
+  startUpload as startUploadOver,
+  uploadFile,
+} from './support/uploads.ts';
 import { startTestVeil, type TestVeil } from './support/test-veil.ts';
 import { createUser, sendDirect, type TestUser } from './support/users.ts';
 
@@ -65,43 +64,13 @@ const attachmentSuite = (makeBackend: () => Promise<BlobBackend>) => {
     return (await veil.ports.blobs.list(folder)).map((key) => key.slice(folder.length)).sort();
   };
   const allStoredKeys = () => veil.ports.blobs.list('attachments/');
-  const octets = (bytes: Uint8Array) => ({ raw: { body: bytes, contentType: 'application/octet-stream' } });
-
-  /** A patterned file of `size` bytes, encrypted: its chunks, in order. */
-  const encryptedFile = async (size: number) => {
-    const plain = Uint8Array.from({ length: size }, (_, i) => (i * 13) % 256);
-    const cipher = await newAttachmentCipher(size);
-    const chunks: Uint8Array[] = [];
-    await encryptBlobInChunks(new Blob([plain]), cipher, async (_index, bytes) => {
-      chunks.push(bytes);
-    });
-    return { plain, cipher, chunks };
-  };
 
   const startUpload = (user: TestUser, chatId: string, size: number) =>
-    api.post('/api/v1/attachments/uploads', { chatId, size }, user.accessToken);
-
+    startUploadOver(api, user, chatId, size);
   const putChunk = (user: TestUser, blobId: string, index: number | string, bytes: Uint8Array) =>
-    api.call('PUT', `/api/v1/attachments/uploads/${blobId}/chunks/${index}`, {
-      token: user.accessToken,
-      ...octets(bytes),
-    });
-
-  /** Starts, stores every chunk and completes: the blob id. */
-  const upload = async (
-    user: TestUser,
-    chatId: string,
-    file: { chunks: Uint8Array[]; cipher: AttachmentCipher },
-  ) => {
-    const started = await startUpload(user, chatId, encryptedSizeOf(file.cipher.secret.size));
-    expect(started.status).toBe(201);
-    const { blobId } = started.body.data;
-    for (const [index, bytes] of file.chunks.entries())
-      expect((await putChunk(user, blobId, index, bytes)).status).toBe(200);
-    const completed = await api.post(`/api/v1/attachments/uploads/${blobId}/complete`, {}, user.accessToken);
-    expect(completed.status).toBe(200);
-    return blobId as string;
-  };
+    putChunkOver(api, user, blobId, index, bytes);
+  const upload = (user: TestUser, chatId: string, file: Parameters<typeof uploadFile>[3]) =>
+    uploadFile(api, user, chatId, file);
 
   const sendWith = (from: TestUser, to: TestUser, blobIds: string[]) =>
     sendDirect(api, from, to, encodeMessageContent({ text: 'files', attachments: [] }), {

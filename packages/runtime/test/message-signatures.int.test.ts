@@ -112,7 +112,12 @@ describe('sender signatures', () => {
         { ...(await directMessage(alice, bob, what)), ...extra },
         alice.accessToken,
       );
-      expectJsonError(res, 400, 'VALIDATION_FAILED', /signature|clientMessageId|Unrecognized key|expected object/);
+      expectJsonError(
+        res,
+        400,
+        'VALIDATION_FAILED',
+        /signature|clientMessageId|Unrecognized key|expected object/,
+      );
     }
     const chats = (await running.api.get('/api/v1/chat/getallchats', alice.accessToken)).body.data;
     for (const chat of chats) {

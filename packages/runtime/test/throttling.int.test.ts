@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApi, type Api } from './support/api-client.ts';
 import { startTestVeil, type TestVeil } from './support/test-veil.ts';
-import { createUser, sendDirect } from './support/users.ts';
+import { connectSocket } from './support/sockets.ts';
+import { createUser, directMessage, sendDirect } from './support/users.ts';
 
 /** Clients at different addresses, as a proxy in front of the gateway reports them. */
 const from = (api: Api, ip: string) => ({
@@ -65,5 +66,41 @@ describe('throttling', () => {
         )
       ).status,
     ).toBe(201);
+  });
+
+  it('makes changes to a message over the socket spend the same per-user budget as HTTP writes', async () => {
+    veil = await startTestVeil({ env: { WRITES_PER_USER_PER_MINUTE: '4' } });
+    const api = createApi(veil.url);
+    const [alice, bob] = [await createUser(api, 'sa'), await createUser(api, 'sb')];
+    const sent = await sendDirect(api, alice, bob, 'first'); // write 1, over HTTP
+    expect(sent.status).toBe(201);
+    const messageId = sent.body.data.message._id as string;
+    const socket = await connectSocket(veil.url, alice);
+    try {
+      const edit = async (text: string) => {
+        const { encryptedMessage, iv, encryptedAESKeyForRecipient, encryptedAESKeyForSender } =
+          await directMessage(alice, bob, text);
+        const encryptedKeys = {
+          [bob._id]: encryptedAESKeyForRecipient,
+          [alice._id]: encryptedAESKeyForSender,
+        };
+        return socket
+          .timeout(10_000)
+          .emitWithAck('edit message', { messageId, encryptedMessage, iv, encryptedKeys });
+      };
+      for (let n = 2; n <= 4; n++) expect(await edit(`edit ${n}`)).toMatchObject({ ok: true });
+      expect(await edit('one too many')).toEqual({
+        ok: false,
+        error: {
+          code: 'RATE_LIMITED',
+          message: expect.stringMatching(/^Too many requests\. Try again in \d+ second\(s\)\.$/),
+        },
+      });
+      // The budget is one: HTTP writes are refused too, and bob's own budget is untouched.
+      expect((await sendDirect(api, alice, bob, 'over http')).status).toBe(429);
+      expect((await sendDirect(api, bob, alice, 'from bob')).status).toBe(201);
+    } finally {
+      socket.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { messageRpc } from '@veil/contracts';
 import { startProjectedRpcService, type OpenProjection, type RunningProjection } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { scheduleAttachmentSweep } from './handlers/attachment-sweep.ts';
+import { scheduleMessageExpiry } from './handlers/message-expiry.ts';
 import { ownWrites } from './handlers/own-writes.ts';
 import { pushHandlers } from './handlers/push.handlers.ts';
 import { startPushSender } from './handlers/push-sender.ts';
@@ -10,7 +11,7 @@ import { unreadHandlers } from './handlers/unread.handlers.ts';
 import { openPushReadModels, pushProjection } from './projections/push.projection.ts';
 import { openMessageReadModels, timelineProjection } from './projections/timeline.projection.ts';
 import { openUnreadReadModels, unreadProjection } from './projections/unread.projection.ts';
-import { defaultAttachmentSettings, type MessageSettings } from './settings.ts';
+import { defaultAttachmentSettings, defaultExpiryCheckSeconds, type MessageSettings } from './settings.ts';
 
 export type { MessageSettings } from './settings.ts';
 
@@ -24,7 +25,8 @@ export const openProjection: OpenProjection = async (readStore, log) => [
 /**
  * The message service: stores ciphertext only, refuses non-members, records read receipts, keeps
  * unread counts, owns encrypted attachments (who may upload and read them; unsent uploads
- * are swept) and browsers' push subscriptions, and pushes new messages to them, still encrypted.
+ * are swept), expires disappearing messages, and owns browsers' push subscriptions and pushes
+ * new messages to them, still encrypted.
  */
 export const start: StartService<Partial<MessageSettings>> = async ({ ports, settings }) => {
   const attachmentSettings = settings.attachments ?? defaultAttachmentSettings;
@@ -37,6 +39,13 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
     store: ports.bus,
     models,
     settings: attachmentSettings,
+    log,
+  });
+  const stopExpiry = scheduleMessageExpiry({
+    ...ports,
+    store: ports.bus,
+    models,
+    checkSeconds: settings.expiryCheckSeconds ?? defaultExpiryCheckSeconds,
     log,
   });
   const service = await startProjectedRpcService(ports, {
@@ -69,7 +78,9 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
         }),
       };
     },
-    onStop: stopSweep,
+    onStop: async () => {
+      await Promise.all([stopSweep(), stopExpiry()]);
+    },
   });
   // Started once the subscriptions are caught up with the log, so the first pushes reach them all.
   const pushSender = settings.push

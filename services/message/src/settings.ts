@@ -15,6 +15,8 @@ export interface AttachmentSettings {
 export interface MessageSettings {
   attachments: AttachmentSettings;
   push: PushSettings;
+  /** The longest wait between passes of message expiry (docs/disappearing-messages.md). */
+  expiryCheckSeconds: number;
 }
 
 export const defaultAttachmentSettings: AttachmentSettings = {
@@ -23,6 +25,8 @@ export const defaultAttachmentSettings: AttachmentSettings = {
   graceSeconds: 24 * 60 * 60,
   sweepIntervalSeconds: 15 * 60,
 };
+
+export const defaultExpiryCheckSeconds = 5;
 
 /** Web Push (docs/web.md, "Push notifications"); absent: this server sends no pushes. */
 export interface PushSettings {

@@ -1,10 +1,11 @@
 import { idSchema, type messageRpc } from '@veil/contracts';
 import type { RpcClient } from '@veil/kernel';
-import type { Logger, Tracing } from '@veil/ports';
+import type { Logger, RateLimit, Tracing } from '@veil/ports';
 import { asAck } from './acks.ts';
 import { scheduleTokenExpiry } from './auth.middleware.ts';
 import { registerLinking, type LinkChannel } from './links/link-channel.ts';
 import type { MembershipProjection } from './membership.projection.ts';
+import { registerMessageChanges } from './message-changes.ts';
 import type { Presence } from './presence.ts';
 import { createRateLimiter, socketBudgets } from './rate-limit.ts';
 import type { RealtimeMetrics } from './realtime-metrics.ts';
@@ -17,7 +18,9 @@ export interface ConnectionDeps {
   io: RealtimeServer;
   membership: MembershipProjection;
   presence: Presence;
-  messages: Pick<RpcClient<typeof messageRpc.operations>, 'markSeen' | 'send'>;
+  messages: Pick<RpcClient<typeof messageRpc.operations>, 'markSeen' | 'send' | 'edit' | 'remove' | 'react'>;
+  /** The per-user write budget, shared with the HTTP write routes (changes to messages spend it). */
+  writes: RateLimit;
   log: Logger;
   now: () => number;
   tracing: Pick<Tracing, 'run'>;
@@ -108,6 +111,14 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
     log,
     tracing: deps.tracing,
     metrics: deps.metrics,
+  });
+
+  registerMessageChanges({
+    socket,
+    messages: deps.messages,
+    writes: deps.writes,
+    log,
+    tracing: deps.tracing,
   });
 
   registerLinking({ socket, channel: deps.links, limiter: createRateLimiter(socketBudgets.links), now, log });

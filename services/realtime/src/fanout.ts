@@ -110,6 +110,12 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       io.local.to(members.map(userRoom)).emit('message deleted', { chatId, messageId });
       metrics.delivered('message deleted');
     },
+    async MessageExpired(event) {
+      const { chatId, messageId } = event.data;
+      const members = await membersOf(chatId, []);
+      io.local.to(members.map(userRoom)).emit('message expired', { chatId, messageId });
+      metrics.delivered('message expired');
+    },
     async MessageHidden(event) {
       const { chatId, messageId, userId } = event.data;
       io.local.to(userRoom(userId)).emit('message hidden', { chatId, messageId });

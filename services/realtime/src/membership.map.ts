@@ -21,6 +21,8 @@ export interface MembershipChange {
   added: string[];
   removed: string[];
   previous: string[];
+  /** A setting every kind of chat has changed (the disappearing timer): its members are told too. */
+  settingChanged?: true;
 }
 
 export interface MembershipMap {
@@ -99,6 +101,10 @@ export const createMembershipMap = (): MembershipMap => {
         case 'GroupRenamed':
         case 'GroupPictureChanged':
           return unchanged(event.data.chatId);
+        case 'DisappearingTimerSet': {
+          const change = unchanged(event.data.chatId);
+          return change && { ...change, settingChanged: true };
+        }
         case 'DirectPairClaimed':
           return null; // the claim precedes DirectChatCreated, which carries the members
         default: {

@@ -6,7 +6,13 @@ export type SendResult = 'stored' | 'refused' | 'failed';
 /** The socket events the fan-out emits. */
 export type DeliveredEvent = Extract<
   keyof ServerToClientEvents,
-  'message received' | 'update seen' | 'message edited' | 'message deleted' | 'message hidden' | 'reaction'
+  | 'message received'
+  | 'update seen'
+  | 'message edited'
+  | 'message deleted'
+  | 'message expired'
+  | 'message hidden'
+  | 'reaction'
 >;
 
 /** What a realtime replica counts: its sockets, the sends they make, the deliveries it emits. */

@@ -1,4 +1,10 @@
-import { DomainError, limits, messageRpc } from '@veil/contracts';
+import {
+  defaultWritesPerUserPerMinute,
+  DomainError,
+  limits,
+  messageRpc,
+  userWriteBudget,
+} from '@veil/contracts';
 import { measureProjection, rpcClient } from '@veil/kernel';
 import type { RunningService, ServiceContext } from '@veil/ports';
 import { createAccessTokenVerifier, followSessionRevocations } from '@veil/tokens';
@@ -163,6 +169,9 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
         membership,
         presence: livePresence,
         messages,
+        writes: ports.rateLimits.limit(
+          userWriteBudget(settings.writesPerUserPerMinute ?? defaultWritesPerUserPerMinute),
+        ),
         log,
         now,
         tracing: ports.tracing,

@@ -12,6 +12,8 @@ export interface RealtimeSettings {
   presenceTtlSeconds?: number;
   /** How long a browser link stays open. Default `limits.linkTtlSeconds` (2 minutes); tests use a few seconds. */
   linkTtlSeconds?: number;
+  /** The per-user write budget, the HTTP gateway's (`WRITES_PER_USER_PER_MINUTE`); default 600. */
+  writesPerUserPerMinute?: number;
 }
 
 export const defaultPresenceTtlSeconds = 15;

@@ -1,5 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
+import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { Avatar } from '../components/avatar.tsx';
 import { ChatsIcon, LoginIcon, LogoutIcon, RegisterIcon, UsersIcon } from '../components/icons.tsx';
@@ -27,6 +28,7 @@ const NavItem = ({ to, label, icon }: { to: string; label: string; icon: ReactNo
 export const NavBar = () => {
   const user = useAppSelector(selectCurrentUser);
   const [confirmingLogout, setConfirmingLogout] = useState(false);
+  const { t } = useTranslation();
   const logoutButton = useRef<HTMLButtonElement>(null);
   const closeLogout = () => {
     // The dialog must be gone first: while it is modal, the rest of the page cannot take focus.
@@ -34,16 +36,16 @@ export const NavBar = () => {
     logoutButton.current?.focus(); // back where the user was (gone after a logout)
   };
   return (
-    <nav className="nav" aria-label="Main">
-      <Link to="/" className="nav__brand" aria-label="Veil home">
+    <nav className="nav" aria-label={t('nav.main')}>
+      <Link to="/" className="nav__brand" aria-label={t('nav.home')}>
         <img src="/favicon.svg" alt="" width="32" height="32" />
         <span className="nav__label nav__brand-name">Veil</span>
       </Link>
       <ul className="nav__items">
-        {!user && <NavItem to="/login" label="Login" icon={<LoginIcon />} />}
-        {!user && <NavItem to="/register" label="Register" icon={<RegisterIcon />} />}
-        {user && <NavItem to="/all-chats" label="All-chats" icon={<ChatsIcon />} />}
-        <NavItem to="/users" label="Users" icon={<UsersIcon />} />
+        {!user && <NavItem to="/login" label={t('nav.login')} icon={<LoginIcon />} />}
+        {!user && <NavItem to="/register" label={t('nav.register')} icon={<RegisterIcon />} />}
+        {user && <NavItem to="/all-chats" label={t('nav.chats')} icon={<ChatsIcon />} />}
+        <NavItem to="/users" label={t('nav.users')} icon={<UsersIcon />} />
       </ul>
       {user && (
         <div className="nav__user">
@@ -58,11 +60,11 @@ export const NavBar = () => {
             type="button"
             className="nav__link nav__logout"
             onClick={() => setConfirmingLogout(true)}
-            title="Logout"
+            title={t('nav.logout')}
             aria-haspopup="dialog"
           >
             <LogoutIcon />
-            <span className="nav__label">Logout</span>
+            <span className="nav__label">{t('nav.logout')}</span>
           </button>
           {confirmingLogout && <LogoutDialog onClose={closeLogout} />}
         </div>

@@ -1,21 +1,27 @@
+import type { TFunction } from 'i18next';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { unreadTotal, useGetUnreadQuery } from '../features/chats/api/unread.api.ts';
 import { selectCurrentUser } from '../lib/session.slice.ts';
 import { useAppSelector } from './hooks.ts';
 
-const pageNames: Record<string, string> = {
-  '/': 'Welcome',
-  '/login': 'Sign in',
-  '/register': 'Create account',
-  '/all-chats': 'Chats',
-  '/users': 'Users',
-  '/profile': 'Profile',
-};
+const pageNames = {
+  '/': 'pages.welcome',
+  '/login': 'pages.login',
+  '/register': 'pages.register',
+  '/all-chats': 'pages.chats',
+  '/users': 'pages.users',
+  '/profile': 'pages.profile',
+} as const;
+
+const pageKey = (pathname: string) => pageNames[pathname as keyof typeof pageNames] ?? 'pages.notFound';
 
 /** "(3) Chats · Veil": the page, and the unread total when there is one. */
-export const pageTitle = (pathname: string, unread: number) =>
-  `${unread > 0 ? `(${unread}) ` : ''}${pageNames[pathname] ?? 'Page not found'} · Veil`;
+export const pageTitle = (pathname: string, unread: number, t: TFunction) => {
+  const page = t(pageKey(pathname));
+  return unread > 0 ? t('pages.titleUnread', { page, count: unread }) : t('pages.title', { page });
+};
 
 const plainIcon = '/favicon.svg';
 
@@ -39,9 +45,10 @@ export const usePageTitle = () => {
   const me = useAppSelector(selectCurrentUser);
   const { data } = useGetUnreadQuery(me?._id ?? '', { skip: !me });
   const total = me ? unreadTotal(data) : 0;
+  const { t } = useTranslation();
   useEffect(() => {
-    document.title = pageTitle(pathname, total);
-  }, [pathname, total]);
+    document.title = pageTitle(pathname, total, t);
+  }, [pathname, total, t]);
   useEffect(() => {
     const icon = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
     if (icon) icon.href = total > 0 ? badgedIcon(total) : plainIcon;

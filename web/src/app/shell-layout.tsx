@@ -1,13 +1,17 @@
 import { Outlet } from 'react-router';
 import { useMessageNotifications } from '../features/chats/notifications/use-message-notifications.ts';
 import { useOutboxRunner } from '../features/chats/outbox/use-outbox.ts';
+import { useSearchIndexer } from '../features/chats/search/use-message-search.ts';
 import { DeviceLinkCenter } from '../features/device-link/components/device-link-center.tsx';
 import { KeyBackupCenter } from '../features/key-backup/components/key-backup-center.tsx';
 import { ThemeToggle } from '../features/theme/components/theme-toggle.tsx';
 import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
+import { selectCurrentUser } from '../lib/session.slice.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
+import { useAppSelector } from './hooks.ts';
 import { NavBar } from './nav-bar.tsx';
 import { usePageTitle } from './page-title.ts';
+import { useRouteFocus } from './route-focus.ts';
 import { useProfileUpdates } from './profile-updates.ts';
 import { useRealtimeConnection } from './realtime-connection.ts';
 import { useSessionKeys } from './session-keys.ts';
@@ -18,9 +22,12 @@ export const ShellLayout = () => {
   useRealtimeConnection();
   useSessionKeys();
   usePageTitle();
+  useRouteFocus();
   useOutboxRunner();
   useProfileUpdates();
   useMessageNotifications();
+  const me = useAppSelector(selectCurrentUser);
+  useSearchIndexer(me?._id);
   return (
     <div className="shell">
       <NavBar />

@@ -1,6 +1,6 @@
 import { useId, type InputHTMLAttributes } from 'react';
 
-interface FormFieldProps extends InputHTMLAttributes<HTMLInputElement> {
+export interface FormFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   error?: string | undefined;
 }

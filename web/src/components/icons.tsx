@@ -80,19 +80,19 @@ export const CloseIcon = () => (
   </Svg>
 );
 export const SendIcon = () => (
-  <Svg>
+  <Svg className="icon--directional">
     <path d="M22 2L11 13" />
     <path d="M22 2l-7 20-4-9-9-4 20-7z" />
   </Svg>
 );
 export const ReplyIcon = () => (
-  <Svg>
+  <Svg className="icon--directional">
     <path d="M9 14L4 9l5-5" />
     <path d="M20 20v-7a4 4 0 0 0-4-4H4" />
   </Svg>
 );
 export const BackIcon = () => (
-  <Svg>
+  <Svg className="icon--directional">
     <path d="M15 18l-6-6 6-6" />
   </Svg>
 );

@@ -1,4 +1,5 @@
-import { FormField } from './form-field.tsx';
+import { t } from '../lib/i18n.ts';
+import { PasswordField } from './password-field.tsx';
 
 /** A backup passphrase: long, because whoever holds the server's copy of the backup can guess offline. */
 export const minPassphraseLength = 12;
@@ -10,13 +11,14 @@ export interface PassphraseErrors {
 
 export const passphraseErrors = (passphrase: string, repeat: string): PassphraseErrors => ({
   ...(passphrase.length < minPassphraseLength
-    ? { passphrase: `Use at least ${minPassphraseLength} characters` }
+    ? { passphrase: t('passphrase.tooShort', { count: minPassphraseLength }) }
     : {}),
-  ...(passphrase !== repeat ? { repeat: 'The passphrases do not match' } : {}),
+  ...(passphrase !== repeat ? { repeat: t('passphrase.mismatch') } : {}),
 });
 
 interface PassphraseFieldsProps {
   label: string;
+  repeatLabel: string;
   passphrase: string;
   repeat: string;
   errors: PassphraseErrors;
@@ -27,6 +29,7 @@ interface PassphraseFieldsProps {
 /** A new passphrase typed twice. */
 export const PassphraseFields = ({
   label,
+  repeatLabel,
   passphrase,
   repeat,
   errors,
@@ -34,19 +37,17 @@ export const PassphraseFields = ({
   onRepeat,
 }: PassphraseFieldsProps) => (
   <>
-    <FormField
+    <PasswordField
       label={label}
       name="backup-passphrase"
-      type="password"
       autoComplete="new-password"
       value={passphrase}
       error={errors.passphrase}
       onChange={(e) => onPassphrase(e.target.value)}
     />
-    <FormField
-      label={`Repeat ${label.toLowerCase()}`}
+    <PasswordField
+      label={repeatLabel}
       name="backup-passphrase-repeat"
-      type="password"
       autoComplete="new-password"
       value={repeat}
       error={errors.repeat}

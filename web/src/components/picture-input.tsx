@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 
 interface PictureInputProps {
   label: string;
@@ -14,6 +15,7 @@ export const isImageFile = (file: File): boolean => file.type.startsWith('image/
 export const PictureInput = ({ label, file, onChange, error }: PictureInputProps) => {
   const id = useId();
   const [preview, setPreview] = useState<string | null>(null);
+  const { t } = useTranslation();
 
   useEffect(() => {
     if (!file) {
@@ -41,7 +43,7 @@ export const PictureInput = ({ label, file, onChange, error }: PictureInputProps
         {label}
       </label>
       <div className="picture-input">
-        {preview && <img className="picture-input__preview" src={preview} alt="Selected picture preview" />}
+        {preview && <img className="picture-input__preview" src={preview} alt={t('avatar.preview')} />}
         <input
           id={id}
           className="field__input"

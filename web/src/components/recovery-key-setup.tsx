@@ -1,5 +1,7 @@
 import { recoveryKeyGroupCount, recoveryKeyGroups } from '@veil/crypto';
 import { useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { t as translate } from '../lib/i18n.ts';
 import { FormField } from './form-field.tsx';
 import { PassphraseFields, passphraseErrors, type PassphraseErrors } from './passphrase-fields.tsx';
 
@@ -37,12 +39,11 @@ const sameGroup = (typed: string, group: string) => typed.replace(/[\s-]/g, '').
 
 const fileText = (username: string, recoveryKey: string) =>
   [
-    `Veil recovery key for ${username}`,
+    translate('recovery.fileTitle', { name: username }),
     '',
     recoveryKey,
     '',
-    'It restores your encrypted messages in a new browser. Keep it private and somewhere safe,',
-    'outside this browser: Veil cannot recover it for you.',
+    translate('recovery.fileHint'),
     '',
   ].join('\n');
 
@@ -70,6 +71,7 @@ export const RecoveryKeySetup = (props: RecoveryKeySetupProps) => {
   const [repeat, setRepeat] = useState('');
   const [errors, setErrors] = useState<PassphraseErrors>({});
   const [copied, setCopied] = useState(false);
+  const { t } = useTranslation();
 
   const copy = async () => {
     try {
@@ -83,7 +85,7 @@ export const RecoveryKeySetup = (props: RecoveryKeySetupProps) => {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const mismatches = asked.map((group, i) =>
-      sameGroup(typed[i]!, groups[group - 1]!) ? undefined : `This is not group ${group}`,
+      sameGroup(typed[i]!, groups[group - 1]!) ? undefined : t('recovery.notGroup', { number: group }),
     ) as [string?, string?];
     const found = withPassphrase ? passphraseErrors(passphrase, repeat) : {};
     setGroupErrors(mismatches);
@@ -94,31 +96,25 @@ export const RecoveryKeySetup = (props: RecoveryKeySetupProps) => {
 
   return (
     <form className="form recovery-setup" onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
-      <h2 id={titleId}>Save your recovery key</h2>
-      <p className="panel__hint">
-        Your messages can only be read with your private key, which stays in this browser. This recovery key
-        restores it in any other browser. Veil cannot recover it for you: keep it somewhere safe, outside this
-        browser.
-      </p>
-      <p className="recovery-key" data-testid="recovery-key" aria-label="Recovery key">
+      <h2 id={titleId}>{t('recovery.title')}</h2>
+      <p className="panel__hint">{t('recovery.intro')}</p>
+      <p className="recovery-key" data-testid="recovery-key" aria-label={t('recovery.key')}>
         {recoveryKey}
       </p>
       <div className="form__actions">
         <button type="button" className="button" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? t('recovery.copied') : t('recovery.copy')}
         </button>
         <button type="button" className="button" onClick={() => download(username, recoveryKey)}>
-          Download (.txt)
+          {t('recovery.download')}
         </button>
       </div>
       <fieldset className="recovery-setup__check">
-        <legend>
-          To check that you saved it, type groups {asked[0]} and {asked[1]}.
-        </legend>
+        <legend>{t('recovery.check', { first: asked[0], second: asked[1] })}</legend>
         {asked.map((group, i) => (
           <FormField
             key={group}
-            label={`Group ${group}`}
+            label={t('recovery.group', { number: group })}
             name={`group-${group}`}
             autoComplete="off"
             spellCheck={false}
@@ -137,16 +133,14 @@ export const RecoveryKeySetup = (props: RecoveryKeySetupProps) => {
           checked={withPassphrase}
           onChange={(event) => setWithPassphrase(event.target.checked)}
         />
-        <span>Also unlock with a passphrase</span>
+        <span>{t('recovery.withPassphrase')}</span>
       </label>
       {withPassphrase && (
         <>
-          <p className="panel__hint">
-            Easier to type than the recovery key. Make it long: whoever holds the server&apos;s copy of your
-            backup can try to guess it.
-          </p>
+          <p className="panel__hint">{t('recovery.passphraseHint')}</p>
           <PassphraseFields
-            label="Passphrase"
+            label={t('passphrase.label')}
+            repeatLabel={t('passphrase.repeat')}
             passphrase={passphrase}
             repeat={repeat}
             errors={errors}
@@ -167,15 +161,15 @@ export const RecoveryKeySetup = (props: RecoveryKeySetupProps) => {
         </button>
         {props.onBack && (
           <button type="button" className="button" onClick={props.onBack} disabled={busy}>
-            {props.backLabel ?? 'Back'}
+            {props.backLabel ?? t('common.back')}
           </button>
         )}
       </div>
       {props.onSkip && (
         <p className="panel__hint">
-          Without a recovery key, your messages can be read in this browser only.{' '}
+          {t('recovery.skipHint')}{' '}
           <button type="button" className="link-button" onClick={props.onSkip} disabled={busy}>
-            Skip for now
+            {t('recovery.skip')}
           </button>
         </p>
       )}

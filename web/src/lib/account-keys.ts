@@ -22,13 +22,13 @@ import {
 } from './key-store.ts';
 import { KeyBundleError, parseKeyBundle, serializeKeyBundle, type BundledKey } from './key-bundle.ts';
 import { fetchKeyStatus, fetchPublishedKey } from './public-key-api.ts';
+import { deleteSearchIndex } from './search-store.ts';
 import type { PublishedKey } from './read-state.ts';
 
 /**
  * Which private keys an account reads with in this browser. Storage is `key-store.ts`; all
  * cryptography is @veil/crypto.
  */
-export const missingPrivateKeyText = 'Private key not found in IndexedDB';
 
 const loaded = new Map<string, Promise<StoredPrivateKey[]>>();
 let published: { userId: string; key: Promise<PublishedKey | null> } | null = null;
@@ -182,7 +182,8 @@ export const publishedAccountKey = (userId: string): Promise<PublishedKey | null
 /** Deletes the account's keys from this browser (a legacy key of this account moves first, so it goes too). */
 export const removeAccountKeys = async (userId: string): Promise<void> => {
   await accountKeyRing(userId);
-  await deleteAccountKeys(userId);
+  // The search index is of no use without the keys that open it: it goes with them.
+  await Promise.all([deleteAccountKeys(userId), deleteSearchIndex(userId)]);
   loaded.delete(userId);
 };
 

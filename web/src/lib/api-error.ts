@@ -1,3 +1,6 @@
+import type { ErrorCode } from '@veil/contracts';
+import { i18n, t } from './i18n.ts';
+
 /**
  * Every failed call, as the UI sees it. `kind` says what failed, so screens can pick the spec's
  * texts (section 8): `http` a non-OK response, `unsuccessful` an OK response with
@@ -16,9 +19,18 @@ export interface ApiError {
 export const isApiError = (value: unknown): value is ApiError =>
   typeof value === 'object' && value !== null && 'kind' in value && 'message' in value;
 
-/** The best human text for an error of unknown shape (RTK Query errors, thrown errors, strings). */
+/**
+ * The best human text for an error of unknown shape (RTK Query errors, thrown errors, strings),
+ * in the user's language: the server's stable code picks a translated text, since its `message`
+ * is English and written for developers; a failure without a code keeps its own words.
+ */
 export const errorText = (error: unknown): string => {
-  if (isApiError(error)) return error.message;
+  if (isApiError(error)) {
+    if (error.code && i18n.exists(`errors.${error.code}`)) return t(`errors.${error.code as ErrorCode}`);
+    if (error.kind === 'network') return t('errors.network');
+    if (error.kind === 'parse') return t('errors.parse');
+    return error.message;
+  }
   if (error instanceof Error) return error.message;
   if (typeof error === 'string') return error;
   return '';

@@ -1,5 +1,7 @@
 import { VeilCryptoError } from '@veil/crypto';
 import { errorText, isApiError } from './api-error.ts';
+import { cryptoErrorText } from './crypto-errors.ts';
+import { t } from './i18n.ts';
 
 /**
  * Spec section 8: "Failed to send message: {status text}" / "Failed to send group message: ...".
@@ -7,10 +9,13 @@ import { errorText, isApiError } from './api-error.ts';
  * exist the message follows in parentheses, since "Bad Request" alone helps nobody.
  */
 export const sendFailureText = (isGroup: boolean, error: unknown): string => {
-  if (error instanceof VeilCryptoError) return error.message; // e.g. "Failed to fetch recipient public key"
-  const prefix = isGroup ? 'Failed to send group message' : 'Failed to send message';
-  if (!isApiError(error)) return `${prefix}: ${errorText(error) || 'Unknown error'}`;
-  const { statusText, message } = error;
-  if (statusText && message && message !== statusText) return `${prefix}: ${statusText} (${message})`;
-  return `${prefix}: ${statusText || message}`;
+  if (error instanceof VeilCryptoError) return cryptoErrorText(error); // e.g. "Failed to fetch recipient public key"
+  const say = (reason: string) =>
+    isGroup ? t('send.groupFailed', { reason }) : t('send.failed', { reason });
+  if (!isApiError(error)) return say(errorText(error) || t('send.unknown'));
+  const { statusText } = error;
+  const message = errorText(error);
+  if (statusText && message && message !== statusText)
+    return say(t('send.withDetail', { status: statusText, detail: message }));
+  return say(statusText || message);
 };

@@ -1,11 +1,15 @@
 import type { PublicUser } from '@veil/contracts';
 
-/** The spec's local storage keys (section 3, "Client storage"). Nothing else is kept there. */
+/**
+ * The spec's local storage keys (section 3, "Client storage"), and Veil's one addition: the
+ * language chosen on the profile page. Nothing else is kept there.
+ */
 export const storageKeys = {
   user: 'data',
   accessToken: 'accesstoken',
   refreshToken: 'refreshtoken',
   theme: 'theme',
+  language: 'language',
 } as const;
 
 /** Storage can throw (privacy modes, quota); the app then behaves as if nothing was stored. */
@@ -60,10 +64,16 @@ export const readTheme = (): 'light' | 'dark' | null => {
 
 export const storeTheme = (theme: 'light' | 'dark'): void => write(storageKeys.theme, theme);
 
-/** Logout and an expired session clear all local storage, as the spec says (theme included). */
+/**
+ * Logout and an expired session clear all local storage, as the spec says (theme included), but
+ * for the language: it belongs to the browser's user, not to the account, and a login page that
+ * switched language at logout would lose whoever chose it.
+ */
 export const clearStorage = (): void => {
   try {
+    const language = localStorage.getItem(storageKeys.language);
     localStorage.clear();
+    if (language) localStorage.setItem(storageKeys.language, language);
   } catch (error) {
     console.warn('Could not clear local storage', error);
   }

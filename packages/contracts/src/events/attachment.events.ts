@@ -25,8 +25,11 @@ export const AttachmentRemoved = defineEvent(
   'AttachmentRemoved',
   z.object({
     blobId: idSchema,
-    /** `cancelled` by its uploader; `unreferenced`: no message sent with it within the grace period. */
-    reason: z.enum(['cancelled', 'unreferenced']),
+    /**
+     * `cancelled` by its uploader; `unreferenced`: no message sent with it within the grace
+     * period; `deleted`: its message was deleted for everyone or expired.
+     */
+    reason: z.enum(['cancelled', 'unreferenced', 'deleted']),
   }),
 );
 

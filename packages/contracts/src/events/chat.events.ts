@@ -50,6 +50,14 @@ export const GroupPictureChanged = defineEvent(
   'GroupPictureChanged',
   z.object({ chatId: idSchema, pictureKey: z.string().nullable(), changedBy: idSchema }),
 );
+/**
+ * A member set the chat's disappearing-message timer (0: off). Messages sent after it expire
+ * that many seconds after they were sent (docs/disappearing-messages.md).
+ */
+export const DisappearingTimerSet = defineEvent(
+  'DisappearingTimerSet',
+  z.object({ chatId: idSchema, seconds: z.number().int().nonnegative(), setBy: idSchema }),
+);
 export const DirectPairClaimed = defineEvent(
   'DirectPairClaimed',
   z.object({ chatId: idSchema, members: z.tuple([idSchema, idSchema]) }),
@@ -64,6 +72,7 @@ export const chatEventSchema = z.discriminatedUnion('type', [
   ChatAdminPromoted,
   GroupRenamed,
   GroupPictureChanged,
+  DisappearingTimerSet,
   DirectPairClaimed,
 ]);
 export type ChatEvent = z.infer<typeof chatEventSchema>;

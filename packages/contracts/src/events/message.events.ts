@@ -23,6 +23,8 @@ export const MessageSent = defineEvent(
     attachments: z.array(idSchema).optional(),
     /** The sender's signature, stored and relayed as sent; absent on unsigned messages. */
     signature: messageSignatureSchema.optional(),
+    /** When it disappears, from the chat's timer at the time it was sent; absent: it stays. */
+    expiresAt: z.iso.datetime().optional(),
   }),
 );
 export const MessageSeen = defineEvent(
@@ -54,6 +56,23 @@ export const MessageDeleted = defineEvent(
     sentAt: z.iso.datetime(),
     /** The position of its MessageSent: the message's place in the history. */
     seq: z.number().int().positive(),
+    /** Blob ids of its files, removed from the blob store with it; absent: none. */
+    attachments: z.array(idSchema).optional(),
+  }),
+);
+
+/**
+ * Its disappearing timer ran out: the message leaves every read model, its ciphertext events
+ * are erased from the log and its files from the blob store. This event names nothing of its
+ * content (docs/disappearing-messages.md).
+ */
+export const MessageExpired = defineEvent(
+  'MessageExpired',
+  z.object({
+    messageId: idSchema,
+    chatId: idSchema,
+    /** Blob ids of its files, removed with it; absent: none. */
+    attachments: z.array(idSchema).optional(),
   }),
 );
 
@@ -95,6 +114,7 @@ export const messageEventSchema = z.discriminatedUnion('type', [
   MessageSeen,
   MessageEdited,
   MessageDeleted,
+  MessageExpired,
   MessageHidden,
   ReactionSet,
   ReactionRemoved,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
-import { limits, usernamePattern, usernameRuleText } from '../limits.ts';
+import { disappearingTimers, limits, usernamePattern, usernameRuleText } from '../limits.ts';
 
 /** Shapes of the `/api/v1` surface (spec section 7). Requests are validated here; responses typed here. */
 
@@ -180,6 +180,21 @@ export const reactionBodySchema = z.object({
 });
 
 /**
+ * The same changes over the socket (docs/realtime.md, "Changing a message over the socket"): the
+ * HTTP bodies, extended with the message the path names over HTTP, so both ways accept the same
+ * fields and the same limits.
+ */
+const aboutMessage = { messageId: idSchema };
+export const socketEditSchema = editMessageBodySchema.extend(aboutMessage);
+export type SocketEditPayload = z.infer<typeof socketEditSchema>;
+export const socketDeleteSchema = deleteMessageQuerySchema.extend(aboutMessage);
+export type SocketDeletePayload = z.infer<typeof socketDeleteSchema>;
+export const socketReactSchema = reactionBodySchema.extend(aboutMessage);
+export type SocketReactPayload = z.infer<typeof socketReactSchema>;
+export const socketUnreactSchema = z.object(aboutMessage);
+export type SocketUnreactPayload = z.infer<typeof socketUnreactSchema>;
+
+/**
  * Copies of the caller's own message keys, re-wrapped for their current key by a browser that
  * still holds the key they were sealed for (after a key reset).
  */
@@ -200,6 +215,14 @@ export const addMembersBodySchema = z.object({
 });
 
 export const renameGroupBodySchema = createGroupBodySchema.pick({ groupName: true });
+
+export const disappearingBodySchema = z.object({
+  seconds: z
+    .number({ error: 'seconds is required' })
+    .refine((value) => (disappearingTimers as readonly number[]).includes(value), {
+      error: `seconds must be one of ${disappearingTimers.join(', ')}`,
+    }),
+});
 
 export const promoteAdminBodySchema = z.object({ userId: idSchema });
 
@@ -235,12 +258,14 @@ export type PublicUser = z.infer<typeof publicUserSchema>;
 
 /** A change to a group, shown as a system line in the chat. People are named as they are now. */
 export const groupNoticeSchema = z.object({
-  kind: z.enum(['created', 'added', 'removed', 'left', 'promoted', 'renamed', 'picture']),
+  kind: z.enum(['created', 'added', 'removed', 'left', 'promoted', 'renamed', 'picture', 'timer']),
   by: publicUserSchema,
   /** Who was added, removed, promoted, or left (and, after a last admin left, who was promoted). */
   members: z.array(publicUserSchema),
   /** The new name, for `created` and `renamed`. */
   name: z.string().optional(),
+  /** The new disappearing-message timer in seconds (0: off), for `timer`. */
+  seconds: z.number().optional(),
   at: z.string(),
 });
 export type GroupNotice = z.infer<typeof groupNoticeSchema>;
@@ -257,8 +282,10 @@ export const chatViewSchema = z.object({
   admins: z.array(idSchema).optional(),
   /** Groups: the picture's URL path, or null. */
   groupPicture: z.string().nullable().optional(),
-  /** Groups: what changed, oldest first (the newest ones only). */
+  /** What changed, oldest first (the newest ones only): group changes and timer changes. */
   notices: z.array(groupNoticeSchema).optional(),
+  /** The disappearing-message timer in seconds; absent or 0: off. */
+  disappearingSeconds: z.number().optional(),
 });
 export type ChatView = z.infer<typeof chatViewSchema>;
 
@@ -282,6 +309,8 @@ export interface MessageView {
   deleted?: true;
   /** Each member's reaction, by user id, encrypted like a message; absent when there is none. */
   reactions?: Record<string, SealedReaction>;
+  /** When it disappears (the chat's timer when it was sent); absent: it stays. */
+  expiresAt?: string;
   /**
    * Members' own copies of the message key re-wrapped for their current key after a key reset, by
    * user id; `encryptedKeys` stays as sent (and signed).

@@ -1,4 +1,12 @@
-import type { MessageView, SealedReaction, SocketSendPayload } from '../http/schemas.ts';
+import type {
+  MessageView,
+  SealedReaction,
+  SocketDeletePayload,
+  SocketEditPayload,
+  SocketReactPayload,
+  SocketSendPayload,
+  SocketUnreactPayload,
+} from '../http/schemas.ts';
 import type { ErrorBody } from '../errors.ts';
 import type {
   LinkClosedReason,
@@ -37,6 +45,14 @@ export interface ClientToServerEvents {
   'new message': (message: unknown) => void;
   /** Veil's socket send: persisted by the message service, then delivered like an HTTP send. */
   'send message': (payload: SocketSendPayload, ack: Ack<SentReceipt>) => void;
+  /**
+   * Changes to a stored message, as the HTTP routes make them (the same commands, checks, answers
+   * and codes): an edit answers with the edited message, the others with which message changed.
+   */
+  'edit message': (payload: SocketEditPayload, ack: Ack<{ message: MessageView }>) => void;
+  'delete message': (payload: SocketDeletePayload, ack: Ack<MessageRef>) => void;
+  'react to message': (payload: SocketReactPayload, ack: Ack<MessageRef>) => void;
+  'remove reaction': (payload: SocketUnreactPayload, ack: Ack<MessageRef>) => void;
   'message seen': (
     report: SeenReport | SeenReport[],
     ack?: Ack<{ marked: { chatId: string; messageId: string }[] }>,
@@ -98,6 +114,8 @@ export interface ServerToClientEvents {
   'message edited': (notice: MessageEditedNotice) => void;
   /** Deleted for everyone: show the tombstone. */
   'message deleted': (notice: MessageRef) => void;
+  /** Its disappearing timer ran out: forget it and everything kept of it. */
+  'message expired': (notice: MessageRef) => void;
   /** Deleted for me: sent only to the account that hid it, on every device. */
   'message hidden': (notice: MessageRef) => void;
   reaction: (notice: ReactionNotice) => void;

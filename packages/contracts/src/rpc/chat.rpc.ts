@@ -12,7 +12,7 @@ export const chatRpc = defineRpcService('chat', {
   ),
   /**
    * A change to a group by `userId`: admins add, remove and promote members, rename the group
-   * and set its picture; any member leaves. Answers with the chat as `userId` now sees it
+   * and set its picture; any member leaves; any member of any chat sets its disappearing timer. Answers with the chat as `userId` now sees it
    * (`chat` is null after leaving or for a removed user).
    */
   changeGroup: operation<{ chat: ChatView | null; position: number; replacedPictureKey?: string }>()(
@@ -26,6 +26,7 @@ export const chatRpc = defineRpcService('chat', {
         z.object({ kind: z.literal('rename'), name: z.string() }),
         z.object({ kind: z.literal('picture'), pictureKey: z.string().nullable() }),
         z.object({ kind: z.literal('leave') }),
+        z.object({ kind: z.literal('timer'), seconds: z.number().int().nonnegative() }),
       ]),
     }),
   ),

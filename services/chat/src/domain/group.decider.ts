@@ -1,4 +1,4 @@
-import { DomainError, limits, type ChatEvent, type EventData } from '@veil/contracts';
+import { DomainError, disappearingTimers, limits, type ChatEvent, type EventData } from '@veil/contracts';
 import type { Aggregate } from '@veil/kernel';
 
 /** A chat as group rules see it, folded from its stream. */
@@ -8,19 +8,22 @@ export interface GroupState {
   /** In the order they joined: the longest-standing first. */
   members: string[];
   admins: string[];
+  /** The disappearing-message timer in seconds (0: off). */
+  disappearingSeconds: number;
 }
 
 const removeId = (ids: readonly string[], id: string) => ids.filter((other) => other !== id);
 
 export const groupAggregate: Aggregate<GroupState, ChatEvent> = {
   context: 'chat',
-  initialState: () => ({ exists: false, isGroup: false, members: [], admins: [] }),
+  initialState: () => ({ exists: false, isGroup: false, members: [], admins: [], disappearingSeconds: 0 }),
   evolve(state, event) {
     switch (event.type) {
       case 'DirectChatCreated':
-        return { exists: true, isGroup: false, members: [...event.data.members], admins: [] };
+        return { ...state, exists: true, isGroup: false, members: [...event.data.members], admins: [] };
       case 'GroupChatCreated':
         return {
+          ...state,
           exists: true,
           isGroup: true,
           members: [...event.data.members],
@@ -46,6 +49,8 @@ export const groupAggregate: Aggregate<GroupState, ChatEvent> = {
         return state.admins.includes(event.data.memberId)
           ? state
           : { ...state, admins: [...state.admins, event.data.memberId] };
+      case 'DisappearingTimerSet':
+        return { ...state, disappearingSeconds: event.data.seconds };
       case 'GroupRenamed':
       case 'GroupPictureChanged':
       case 'DirectPairClaimed':
@@ -64,7 +69,8 @@ export type GroupChange =
   | { kind: 'promote'; memberId: string }
   | { kind: 'rename'; name: string }
   | { kind: 'picture'; pictureKey: string | null }
-  | { kind: 'leave' };
+  | { kind: 'leave' }
+  | { kind: 'timer'; seconds: number };
 
 type GroupEventType =
   | 'ChatMembersAdded'
@@ -72,7 +78,8 @@ type GroupEventType =
   | 'ChatMemberLeft'
   | 'ChatAdminPromoted'
   | 'GroupRenamed'
-  | 'GroupPictureChanged';
+  | 'GroupPictureChanged'
+  | 'DisappearingTimerSet';
 
 /** The event a change records. */
 export type GroupDecision = { [T in GroupEventType]: { type: T; data: EventData<T> } }[GroupEventType];
@@ -85,7 +92,9 @@ const invalid = (message: string) => new DomainError('VALIDATION_FAILED', messag
  * exist; only groups change; admins add, remove and promote members, rename the group and set
  * its picture (anyone else: 403); any member may leave, and a last admin who leaves promotes
  * the longest-standing member left. Returns the event to record, or null when nothing changes
- * (promoting an admin). Names are checked by the contract's schema before this.
+ * (promoting an admin). Names are checked by the contract's schema before this. The
+ * disappearing-message timer is the one change any member of any chat, one-to-one too, makes:
+ * one of the allowed values, recorded only when it changes.
  */
 export const decideGroupChange = (
   userId: string,
@@ -94,6 +103,12 @@ export const decideGroupChange = (
   state: GroupState,
 ): GroupDecision | null => {
   if (!state.exists || !state.members.includes(userId)) throw chatNotFound();
+  if (change.kind === 'timer') {
+    if (!(disappearingTimers as readonly number[]).includes(change.seconds))
+      throw invalid(`seconds must be one of ${disappearingTimers.join(', ')}`);
+    if (change.seconds === state.disappearingSeconds) return null;
+    return { type: 'DisappearingTimerSet', data: { chatId, seconds: change.seconds, setBy: userId } };
+  }
   if (!state.isGroup) throw invalid('Only a group chat has members to change');
   if (change.kind === 'leave') {
     const remaining = removeId(state.members, userId);

@@ -7,6 +7,7 @@ const group: GroupState = {
   isGroup: true,
   members: ['alice', 'bob', 'carol'],
   admins: ['alice'],
+  disappearingSeconds: 0,
 };
 const code = (c: string) => expect.objectContaining({ code: c });
 
@@ -89,6 +90,64 @@ describe('deciding a group change', () => {
   });
 });
 
+describe('deciding a disappearing timer', () => {
+  const direct: GroupState = {
+    exists: true,
+    isGroup: false,
+    members: ['alice', 'bob'],
+    admins: [],
+    disappearingSeconds: 0,
+  };
+
+  it('lets any member of a group or a one-to-one chat set an allowed value, recorded only when it changes', () => {
+    expect(decideGroupChange('bob', 'g', { kind: 'timer', seconds: 3600 }, group)).toEqual({
+      type: 'DisappearingTimerSet',
+      data: { chatId: 'g', seconds: 3600, setBy: 'bob' },
+    });
+    expect(decideGroupChange('alice', 'd', { kind: 'timer', seconds: 300 }, direct)?.data).toEqual({
+      chatId: 'd',
+      seconds: 300,
+      setBy: 'alice',
+    });
+    expect(decideGroupChange('alice', 'd', { kind: 'timer', seconds: 0 }, direct)).toBeNull();
+    const set = { ...direct, disappearingSeconds: 604_800 };
+    expect(decideGroupChange('bob', 'd', { kind: 'timer', seconds: 0 }, set)?.data).toMatchObject({
+      seconds: 0,
+    });
+  });
+
+  it('refuses a value outside the list and a stranger', () => {
+    for (const seconds of [1, 299, 600, 604_801, 10 ** 9])
+      expect(() => decideGroupChange('alice', 'd', { kind: 'timer', seconds }, direct)).toThrow(
+        code('VALIDATION_FAILED'),
+      );
+    expect(() => decideGroupChange('mallory', 'd', { kind: 'timer', seconds: 300 }, direct)).toThrow(
+      code('CHAT_NOT_FOUND'),
+    );
+  });
+
+  it('folds the newest timer', () => {
+    const meta = {
+      eventId: 'e',
+      streamId: chatStreamId('d'),
+      occurredAt: '2026-01-01T00:00:00.000Z',
+      schemaVersion: 1,
+    };
+    const events: ChatEvent[] = [
+      {
+        ...meta,
+        type: 'DirectChatCreated',
+        data: { chatId: 'd', members: ['alice', 'bob'], createdBy: 'alice' },
+      },
+      { ...meta, type: 'DisappearingTimerSet', data: { chatId: 'd', seconds: 300, setBy: 'bob' } },
+      { ...meta, type: 'DisappearingTimerSet', data: { chatId: 'd', seconds: 86_400, setBy: 'alice' } },
+    ];
+    expect(events.reduce(groupAggregate.evolve, groupAggregate.initialState()).disappearingSeconds).toBe(
+      86_400,
+    );
+  });
+});
+
 describe('folding a group', () => {
   const meta = {
     eventId: 'e',
@@ -109,6 +168,12 @@ describe('folding a group', () => {
       { ...meta, type: 'ChatMemberLeft', data: { chatId: 'g', memberId: 'alice', newAdmin: 'bob' } },
     ];
     const state = events.reduce(groupAggregate.evolve, groupAggregate.initialState());
-    expect(state).toEqual({ exists: true, isGroup: true, members: ['bob'], admins: ['bob'] });
+    expect(state).toEqual({
+      exists: true,
+      isGroup: true,
+      members: ['bob'],
+      admins: ['bob'],
+      disappearingSeconds: 0,
+    });
   });
 });

@@ -25,8 +25,10 @@ export interface ChatDoc {
   /** Groups: its admins (absent on chats stored before groups had admins: the creator). */
   admins?: string[];
   pictureKey?: string | null;
-  /** Groups: the newest changes, oldest first, for the chat's system lines. */
+  /** The newest changes (of a group, and of any chat's timer), oldest first, for its system lines. */
   notices?: NoticeDoc[];
+  /** The disappearing-message timer in seconds; absent: off. */
+  disappearingSeconds?: number;
 }
 
 export interface NoticeDoc {
@@ -34,6 +36,7 @@ export interface NoticeDoc {
   by: string;
   members: string[];
   name?: string;
+  seconds?: number;
   at: string;
 }
 
@@ -189,6 +192,14 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
         await chats.put(withNotice({ ...chat, pictureKey }, notice));
         return;
       }
+      case 'DisappearingTimerSet': {
+        const chat = await chats.get(event.data.chatId);
+        if (!chat) return;
+        const { seconds, setBy } = event.data;
+        const notice: NoticeDoc = { kind: 'timer', by: setBy, members: [], seconds, at: event.occurredAt };
+        await chats.put(withNotice({ ...chat, disappearingSeconds: seconds }, notice));
+        return;
+      }
       case 'MessageSent': {
         // The chat list is ordered by last activity. Replays and redeliveries never move it back.
         const chat = await chats.get(event.data.chatId);
@@ -223,6 +234,7 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
       case 'MessageSeen':
       case 'MessageEdited':
       case 'MessageDeleted':
+      case 'MessageExpired':
       case 'MessageHidden':
       case 'ReactionSet':
       case 'ReactionRemoved':
@@ -272,14 +284,18 @@ export const toChatView = (
     ...(chat.isGroupChat && {
       admins: adminsOf(chat),
       groupPicture: mediaUrl(chat.pictureKey ?? null),
-      notices: (chat.notices ?? []).map(({ kind, by, members, name, at }) => ({
+    }),
+    ...((chat.isGroupChat || chat.notices?.length) && {
+      notices: (chat.notices ?? []).map(({ kind, by, members, name, seconds, at }) => ({
         kind,
         by: personOf(by),
         members: members.map(personOf),
         ...(name !== undefined && { name }),
+        ...(seconds !== undefined && { seconds }),
         at,
       })),
     }),
+    ...(chat.disappearingSeconds && { disappearingSeconds: chat.disappearingSeconds }),
   };
 };
 

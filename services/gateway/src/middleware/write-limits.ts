@@ -1,10 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { DomainError } from '@veil/contracts';
+import { DomainError, retryAfterSeconds, userWriteBudget } from '@veil/contracts';
 import type { Logger, RateLimit, RateLimits } from '@veil/ports';
 import { currentUserId } from './auth.ts';
 
 export interface WriteBudgets {
-  /** Writes one signed-in user may make per minute, over every write route together. */
+  /** Writes one signed-in user may make per minute, over every write route together (and the socket's changes to messages). */
   perUserPerMinute: number;
   /** Writes without a user (register, login, refresh, logout) one client IP may make per minute. */
   perIpPerMinute: number;
@@ -32,15 +32,12 @@ export const writeLimits = (limits: RateLimits, budgets: WriteBudgets, log: Logg
         return next();
       }
       if (state.allowed) return next();
-      const seconds = Math.max(1, Math.ceil(state.retryAfterMs / 1000));
+      const seconds = retryAfterSeconds(state.retryAfterMs);
       res.set('Retry-After', String(seconds));
       next(new DomainError('RATE_LIMITED', `Too many requests. Try again in ${seconds} second(s).`));
     };
   return {
-    byUser: guard(
-      limits.limit({ name: 'http-writes-user', points: budgets.perUserPerMinute, windowSeconds: 60 }),
-      (_req, res) => currentUserId(res),
-    ),
+    byUser: guard(limits.limit(userWriteBudget(budgets.perUserPerMinute)), (_req, res) => currentUserId(res)),
     byIp: guard(
       limits.limit({ name: 'http-writes-ip', points: budgets.perIpPerMinute, windowSeconds: 60 }),
       (req) => req.ip ?? 'unknown',

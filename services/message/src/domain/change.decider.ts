@@ -12,6 +12,8 @@ export interface TargetMessage {
   reactedBy: readonly string[];
   /** Who hid it from their own history. */
   hiddenFor: readonly string[];
+  /** Blob ids of its files. */
+  attachments?: readonly string[];
 }
 
 export interface ChangeState {
@@ -98,6 +100,7 @@ export const decideDeleteForEveryone = (
     deletedBy: command.userId,
     sentAt: message.createdAt,
     seq: message.seq,
+    ...(message.attachments?.length && { attachments: [...message.attachments] }),
   };
 };
 

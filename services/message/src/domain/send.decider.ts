@@ -23,13 +23,17 @@ export interface SendState {
   messageId: string;
   /** The blobs the command names, as stored (a missing one is absent). */
   attachments?: ReadonlyMap<string, SendableBlob>;
+  /** The chat's disappearing timer in seconds (0 or absent: off). */
+  disappearingSeconds?: number;
+  /** When it is sent: with a timer, it expires that long after. */
+  now: Date;
 }
 
 /** What sending needs to know of a blob. */
 export interface SendableBlob {
   chatId: string;
   uploaderId: string;
-  state: 'uploading' | 'complete' | 'removed';
+  state: 'uploading' | 'complete' | 'discarded' | 'removed';
   /** The message it was sent with, and that message's clientMessageId (a retry of it may name the blob again). */
   sentWith?: { messageId: string; clientMessageId?: string };
 }
@@ -39,8 +43,9 @@ const chatNotFound = () => new DomainError('CHAT_NOT_FOUND', 'Chat not found');
 /**
  * The rules of sending, without I/O: the chat exists and the sender is in it (a chat that is
  * not yours answers exactly like one that does not exist), the wrapped keys name exactly the
- * members, the ciphertext fits, and a reply quotes a message of this chat. Returns the
- * MessageSent payload, or throws the refusal.
+ * members, the ciphertext fits, and a reply quotes a message of this chat. In a chat with a
+ * disappearing timer the message carries when it expires. Returns the MessageSent payload, or
+ * throws the refusal.
  */
 export const decideSend = (command: SendMessage, state: SendState): EventData<'MessageSent'> => {
   if (!state.members || !state.members.includes(command.userId)) throw chatNotFound();
@@ -66,6 +71,9 @@ export const decideSend = (command: SendMessage, state: SendState): EventData<'M
     ...(command.clientMessageId && { clientMessageId: command.clientMessageId }),
     ...(command.attachments?.length && { attachments: command.attachments }),
     ...(command.signature && { signature: command.signature }),
+    ...(state.disappearingSeconds && {
+      expiresAt: new Date(state.now.getTime() + state.disappearingSeconds * 1000).toISOString(),
+    }),
   };
 };
 
@@ -81,7 +89,8 @@ const checkAttachments = (command: SendMessage, state: SendState) => {
       !blob ||
       blob.uploaderId !== command.userId ||
       blob.chatId !== command.chatId ||
-      blob.state === 'removed'
+      blob.state === 'removed' ||
+      blob.state === 'discarded'
     ) {
       throw new DomainError('VALIDATION_FAILED', `Attachment ${id} is not a file you uploaded to this chat`);
     }

@@ -10,32 +10,33 @@ const command: SendMessage = {
   encryptedKeys: { alice: 'ka', bob: 'kb' },
 };
 const members = ['alice', 'bob'];
+const now = new Date('2026-03-04T05:06:07.000Z');
 
 describe('deciding a send', () => {
   it('gives the MessageSent payload for a member with a key per member', () => {
-    expect(decideSend({ ...command, clientMessageId: 'key-12345678' }, { members, messageId: 'm1' })).toEqual(
-      {
-        messageId: 'm1',
-        chatId: 'chat-1',
-        senderId: 'alice',
-        content: 'ciphertext',
-        iv: 'iv',
-        encryptedKeys: { alice: 'ka', bob: 'kb' },
-        replyTo: null,
-        clientMessageId: 'key-12345678',
-      },
-    );
+    expect(
+      decideSend({ ...command, clientMessageId: 'key-12345678' }, { members, messageId: 'm1', now }),
+    ).toEqual({
+      messageId: 'm1',
+      chatId: 'chat-1',
+      senderId: 'alice',
+      content: 'ciphertext',
+      iv: 'iv',
+      encryptedKeys: { alice: 'ka', bob: 'kb' },
+      replyTo: null,
+      clientMessageId: 'key-12345678',
+    });
   });
 
   it('keeps a signature as sent, and refuses one without the clientMessageId it covers', () => {
     const signature = { value: 'c2ln', signedAt: '2026-01-02T03:04:05.000Z' };
     const signed = decideSend(
       { ...command, clientMessageId: 'key-12345678', signature },
-      { members, messageId: 'm' },
+      { members, messageId: 'm', now },
     );
     expect(signed.signature).toEqual(signature);
-    expect(decideSend(command, { members, messageId: 'm' })).not.toHaveProperty('signature');
-    expect(() => decideSend({ ...command, signature }, { members, messageId: 'm' })).toThrow(
+    expect(decideSend(command, { members, messageId: 'm', now })).not.toHaveProperty('signature');
+    expect(() => decideSend({ ...command, signature }, { members, messageId: 'm', now })).toThrow(
       expect.objectContaining({
         code: 'VALIDATION_FAILED',
         message: expect.stringMatching(/clientMessageId/),
@@ -44,8 +45,8 @@ describe('deciding a send', () => {
   });
 
   it('answers a chat that is not yours exactly like one that does not exist', () => {
-    const notYours = () => decideSend({ ...command, userId: 'mallory' }, { members, messageId: 'm' });
-    const none = () => decideSend(command, { members: null, messageId: 'm' });
+    const notYours = () => decideSend({ ...command, userId: 'mallory' }, { members, messageId: 'm', now });
+    const none = () => decideSend(command, { members: null, messageId: 'm', now });
     expect(notYours).toThrow(expect.objectContaining({ code: 'CHAT_NOT_FOUND', message: 'Chat not found' }));
     expect(none).toThrow(expect.objectContaining({ code: 'CHAT_NOT_FOUND', message: 'Chat not found' }));
   });
@@ -53,7 +54,7 @@ describe('deciding a send', () => {
   it('refuses a key map that misses a member or names a stranger', () => {
     const keyMaps: Record<string, string>[] = [{ alice: 'ka' }, { alice: 'ka', bob: 'kb', eve: 'ke' }];
     for (const encryptedKeys of keyMaps) {
-      expect(() => decideSend({ ...command, encryptedKeys }, { members, messageId: 'm' })).toThrow(
+      expect(() => decideSend({ ...command, encryptedKeys }, { members, messageId: 'm', now })).toThrow(
         expect.objectContaining({ code: 'KEY_MAP_MISMATCH' }),
       );
     }
@@ -61,16 +62,17 @@ describe('deciding a send', () => {
 
   it('refuses a ciphertext past the limit, and a reply to another chat or to nothing', () => {
     const tooLong = { ...command, content: 'x'.repeat(limits.messageCiphertextMaxChars + 1) };
-    expect(() => decideSend(tooLong, { members, messageId: 'm' })).toThrow(
+    expect(() => decideSend(tooLong, { members, messageId: 'm', now })).toThrow(
       expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE' }),
     );
     for (const replyToChat of ['chat-2', null]) {
       expect(() =>
-        decideSend({ ...command, replyTo: 'q' }, { members, replyToChat, messageId: 'm' }),
+        decideSend({ ...command, replyTo: 'q' }, { members, replyToChat, messageId: 'm', now }),
       ).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
     }
     expect(
-      decideSend({ ...command, replyTo: 'q' }, { members, replyToChat: 'chat-1', messageId: 'm' }).replyTo,
+      decideSend({ ...command, replyTo: 'q' }, { members, replyToChat: 'chat-1', messageId: 'm', now })
+        .replyTo,
     ).toBe('q');
   });
 
@@ -84,7 +86,7 @@ describe('deciding a send', () => {
     const decide = (over: object, cmd: Partial<SendMessage> = {}) =>
       decideSend(
         { ...command, attachments: ['b1'], ...cmd },
-        { members, messageId: 'm', attachments: new Map([['b1', blob(over)]]) },
+        { members, messageId: 'm', now, attachments: new Map([['b1', blob(over)]]) },
       );
     expect(decide({}).attachments).toEqual(['b1']);
     const refused = (over: object, cmd: Partial<SendMessage>, message: RegExp) =>
@@ -109,5 +111,14 @@ describe('deciding a send', () => {
         { clientMessageId: 'key-12345678' },
       ).attachments,
     ).toEqual(['b1']);
+  });
+
+  it('gives a message sent in a chat with a disappearing timer the moment it expires, and none without', () => {
+    const withTimer = decideSend(command, { members, messageId: 'm', now, disappearingSeconds: 300 });
+    expect(withTimer.expiresAt).toBe('2026-03-04T05:11:07.000Z');
+    expect(decideSend(command, { members, messageId: 'm', now, disappearingSeconds: 0 })).not.toHaveProperty(
+      'expiresAt',
+    );
+    expect(decideSend(command, { members, messageId: 'm', now })).not.toHaveProperty('expiresAt');
   });
 });

@@ -48,6 +48,7 @@ export const changeHandlers = (deps: ChangeDeps): ChangeOperations => {
         deleted: doc.deleted ?? false,
         reactedBy: Object.keys(doc.reactions ?? {}),
         hiddenFor: doc.hiddenFor ?? [],
+        ...(doc.attachments && { attachments: doc.attachments }),
       },
       members: doc ? await deps.membersOf(doc.chat) : null,
       now: deps.clock.now(),

@@ -102,7 +102,7 @@ export const messageRpcHandlers = (
 
     async send(command) {
       const { userId, chatId, replyTo, afterChatPosition, clientMessageId } = command;
-      const members = await membersOf(chatId, afterChatPosition);
+      const membership = await membershipOf(chatId, afterChatPosition);
       const original = replyTo
         ? await projection.readFresh('message', () => models.messages.get(replyTo), Boolean)
         : null;
@@ -110,7 +110,9 @@ export const messageRpcHandlers = (
         ? await attachmentsNamed(command.attachments)
         : undefined;
       const data = decideSend(command, {
-        members,
+        members: membership?.members ?? null,
+        ...(membership?.disappearingSeconds && { disappearingSeconds: membership.disappearingSeconds }),
+        now: deps.clock.now(),
         ...(replyTo && { replyToChat: original?.chat ?? null }),
         ...(attachments && { attachments }),
         messageId: deps.ids.next(),

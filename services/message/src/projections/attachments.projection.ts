@@ -14,7 +14,8 @@ export interface AttachmentDoc {
   uploaderId: string;
   /** Encrypted bytes. */
   size: number;
-  state: 'uploading' | 'complete' | 'removed';
+  /** `discarded`: its message was deleted or expired; its chunks are being removed (then `removed`). */
+  state: 'uploading' | 'complete' | 'discarded' | 'removed';
   startedAt: string;
   /** The message it was sent with (and that message's clientMessageId). */
   sentWith?: { messageId: string; clientMessageId?: string };
@@ -81,5 +82,21 @@ export const markSentAttachments = async (
       ...stored.get(id),
       sentWith,
     });
+  }
+};
+
+/**
+ * A message deleted for everyone or expired: its files may no longer be read, and the message
+ * expiry job removes their chunks and records AttachmentRemoved (`message-expiry.ts`). A file
+ * already removed stays removed (the attachment log may be replayed ahead of the message log).
+ */
+export const discardAttachments = async (
+  ids: readonly string[] | undefined,
+  attachments: StagedCollection<AttachmentDoc>,
+): Promise<void> => {
+  if (!ids?.length) return;
+  for (const doc of await attachments.getMany(ids)) {
+    if (doc.state !== 'removed' && doc.state !== 'discarded')
+      await attachments.put({ ...doc, state: 'discarded' });
   }
 };

@@ -12,6 +12,7 @@ import type { Collection, ReadStore } from '@veil/ports';
 import {
   applyAttachmentEvent,
   attachmentIndexes,
+  discardAttachments,
   markSentAttachments,
   type AttachmentDoc,
 } from './attachments.projection.ts';
@@ -45,6 +46,10 @@ export interface MessageDoc {
   reactions?: Record<string, SealedReaction>;
   /** Members who deleted it for themselves: their history leaves it out. */
   hiddenFor?: string[];
+  /** Blob ids of the files sent with it. */
+  attachments?: string[];
+  /** When it disappears (docs/disappearing-messages.md); the expiry schedule reads it. */
+  expiresAt?: string;
   /** Members' own copies of the message key re-wrapped for their current key, by user id. */
   rewrappedKeys?: Record<string, string>;
 }
@@ -55,6 +60,8 @@ export interface MembershipDoc {
   members: string[];
   /** When members added to a group joined: they read its history from then on. */
   joinedAt?: Record<string, string>;
+  /** The disappearing-message timer in seconds; absent: off. */
+  disappearingSeconds?: number;
 }
 
 /** Members who turned read receipts off (a user with no document sends them). */
@@ -74,6 +81,7 @@ export const openMessageReadModels = async (readStore: ReadStore): Promise<Messa
   messages: await readStore.collection<MessageDoc>('message_timeline', [
     { fields: { chat: 1, seq: 1 } },
     { fields: { sender: 1, clientMessageId: 1 } },
+    { fields: { expiresAt: 1 } },
   ]),
   memberships: await readStore.collection<MembershipDoc>('message_memberships'),
   receipts: await readStore.collection<ReceiptsDoc>('message_receipt_settings'),
@@ -88,8 +96,19 @@ export const messageDocOf = (
   position: number,
   seenBy: Record<string, true> = {},
 ): MessageDoc => {
-  const { messageId, chatId, senderId, content, iv, encryptedKeys, replyTo, clientMessageId, signature } =
-    event.data;
+  const {
+    messageId,
+    chatId,
+    senderId,
+    content,
+    iv,
+    encryptedKeys,
+    replyTo,
+    clientMessageId,
+    signature,
+    attachments,
+    expiresAt,
+  } = event.data;
   return {
     _id: messageId,
     chat: chatId,
@@ -103,6 +122,8 @@ export const messageDocOf = (
     seq: position,
     ...(clientMessageId !== undefined && { clientMessageId }),
     ...(signature !== undefined && { signature }),
+    ...(attachments?.length && { attachments }),
+    ...(expiresAt !== undefined && { expiresAt }),
   };
 };
 
@@ -127,14 +148,17 @@ const tombstoneOf = (
   seq: event.data.seq,
   deleted: true,
   ...(existing?.hiddenFor && { hiddenFor: existing.hiddenFor }),
+  // A disappearing message deleted for everyone still disappears, tombstone and all.
+  ...(existing?.expiresAt && { expiresAt: existing.expiresAt }),
 });
 
 /**
  * `log` is the message log itself: applying a deletion erases the message's content from it
  * (docs/event-backbone.md, "Erasing events"), here, where it is retried until it succeeds and
  * checkpointed, so a crash between recording the deletion and erasing cannot leave content
- * behind. Content that reaches a message after its deletion (an edit or a reaction racing it)
- * is erased as it arrives.
+ * behind. Content that reaches a message after its deletion or expiry (an edit or a reaction
+ * racing it) is erased as it arrives. Expiry works the same way (MessageExpired), and both mark
+ * the message's files for removal from the blob store (`discardAttachments`).
  */
 export const timelineProjection = (
   models: MessageReadModels,
@@ -155,18 +179,26 @@ export const timelineProjection = (
       }
       case 'MessageEdited': {
         const message = await messages.get(event.data.messageId);
-        if (message?.deleted) return log.erase('message', [position]);
-        if (message) {
-          const { content, iv, encryptedKeys } = event.data;
-          // The new text has a new key, sealed for every member's current key: old copies are moot.
-          const { rewrappedKeys: _replaced, ...kept } = message;
-          await messages.put({ ...kept, content, iv, encryptedKeys, editedAt: event.occurredAt });
-        }
+        // Its MessageSent comes first in its stream: no message here means it expired.
+        if (!message || message.deleted) return log.erase('message', [position]);
+        const { content, iv, encryptedKeys } = event.data;
+        // The new text has a new key, sealed for every member's current key: old copies are moot.
+        const { rewrappedKeys: _replaced, ...kept } = message;
+        await messages.put({ ...kept, content, iv, encryptedKeys, editedAt: event.occurredAt });
         return;
       }
       case 'MessageDeleted': {
         const existing = await messages.get(event.data.messageId);
         await messages.put(tombstoneOf(event, existing));
+        await discardAttachments(event.data.attachments ?? existing?.attachments, attachments);
+        await eraseMessageContent(log, event.data.messageId);
+        return;
+      }
+      case 'MessageExpired': {
+        // Gone from the timeline altogether: no tombstone, as in a chat with a timer elsewhere.
+        const existing = await messages.get(event.data.messageId);
+        if (existing) await messages.delete(event.data.messageId);
+        await discardAttachments(event.data.attachments ?? existing?.attachments, attachments);
         await eraseMessageContent(log, event.data.messageId);
         return;
       }
@@ -180,24 +212,20 @@ export const timelineProjection = (
       }
       case 'ReactionSet': {
         const message = await messages.get(event.data.messageId);
-        if (message?.deleted) return log.erase('message', [position]);
-        if (message) {
-          const { userId, content, iv, encryptedKeys } = event.data;
-          const reactions = { ...message.reactions, [userId]: { content, iv, encryptedKeys } };
-          await messages.put({ ...message, reactions });
-        }
+        if (!message || message.deleted) return log.erase('message', [position]);
+        const { userId, content, iv, encryptedKeys } = event.data;
+        const reactions = { ...message.reactions, [userId]: { content, iv, encryptedKeys } };
+        await messages.put({ ...message, reactions });
         return;
       }
       case 'MessageKeyRewrapped': {
         const message = await messages.get(event.data.messageId);
-        if (message?.deleted) return log.erase('message', [position]);
-        if (message) {
-          const { userId, encryptedKey } = event.data;
-          await messages.put({
-            ...message,
-            rewrappedKeys: { ...message.rewrappedKeys, [userId]: encryptedKey },
-          });
-        }
+        if (!message || message.deleted) return log.erase('message', [position]);
+        const { userId, encryptedKey } = event.data;
+        await messages.put({
+          ...message,
+          rewrappedKeys: { ...message.rewrappedKeys, [userId]: encryptedKey },
+        });
         return;
       }
       case 'ReactionRemoved': {
@@ -233,6 +261,11 @@ export const timelineProjection = (
             joinedAt: { ...membership.joinedAt, ...joined },
           });
         }
+        return;
+      }
+      case 'DisappearingTimerSet': {
+        const membership = await memberships.get(event.data.chatId);
+        if (membership) await memberships.put({ ...membership, disappearingSeconds: event.data.seconds });
         return;
       }
       case 'ChatMemberRemoved':
@@ -290,4 +323,5 @@ export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): Mess
   ...(doc.reactions && Object.keys(doc.reactions).length > 0 && { reactions: doc.reactions }),
   ...(doc.signature && !doc.deleted && { signature: doc.signature }),
   ...(doc.rewrappedKeys && !doc.deleted && { rewrappedKeys: doc.rewrappedKeys }),
+  ...(doc.expiresAt && { expiresAt: doc.expiresAt }),
 });

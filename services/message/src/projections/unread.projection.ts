@@ -67,9 +67,11 @@ export const unreadProjection = (models: UnreadReadModels): ProjectionDefinition
         return;
       }
       // An edit or a reaction changes no count. A message deleted for everyone stays counted
-      // until the chat is read (the event names no members, and this read model keeps none).
+      // until the chat is read (the event names no members, and this read model keeps none);
+      // so does an expired one.
       case 'MessageEdited':
       case 'MessageDeleted':
+      case 'MessageExpired':
       case 'ReactionSet':
       case 'ReactionRemoved':
       case 'MessageKeyRewrapped':

@@ -1,33 +1,28 @@
 import type { ApiError } from '../../lib/api-error.ts';
+import { errorText } from '../../lib/api-error.ts';
+import { t } from '../../lib/i18n.ts';
 
-/** Texts of spec sections 5 and 8, verbatim. */
-export const authTexts = {
-  usernameRequired: 'Username is required',
-  passwordRequired: 'Password is required',
-  invalidImage: 'Please upload a valid image file.',
-} as const;
-
-/** Login failures (spec section 8). */
+/** Login failures (spec section 8; the English texts verbatim). */
 export const loginErrorText = (error: ApiError): string => {
   switch (error.kind) {
     case 'http':
-      return 'Login failed. Please check your credentials.';
+      return t('auth.loginFailedCredentials');
     case 'unsuccessful':
-      return error.message || 'Login failed.';
+      return errorText(error) || t('auth.loginFailed');
     default:
-      return error.message || 'An error occurred during login.';
+      return errorText(error) || t('auth.loginError');
   }
 };
 
-/** Registration failures (spec section 8). */
+/** Registration failures (spec section 8; the English texts verbatim). */
 export const registerErrorText = (error: ApiError): string => {
   switch (error.kind) {
     case 'http':
-      return error.message || 'Registration failed. Please try again.';
+      return errorText(error) || t('auth.registerFailedRetry');
     case 'unsuccessful':
-      return error.message || 'Registration failed.';
+      return errorText(error) || t('auth.registerFailed');
     default:
-      return 'An error occurred during registration.';
+      return t('auth.registerError');
   }
 };
 
@@ -37,6 +32,6 @@ export interface CredentialErrors {
 }
 
 export const validateCredentials = (username: string, password: string): CredentialErrors => ({
-  ...(username.trim() ? {} : { username: authTexts.usernameRequired }),
-  ...(password ? {} : { password: authTexts.passwordRequired }),
+  ...(username.trim() ? {} : { username: t('auth.usernameRequired') }),
+  ...(password ? {} : { password: t('auth.passwordRequired') }),
 });

@@ -1,4 +1,5 @@
 import type { DisplayMessage } from '../../lib/crypto.ts';
+import { t } from '../../lib/i18n.ts';
 
 /** The badge on a chat: the count, "99+" past 99. */
 export const badgeText = (count: number): string => (count > 99 ? '99+' : String(count));
@@ -33,8 +34,11 @@ export const listTime = (iso: string, now: Date = new Date(), locale?: string): 
 export const dayLabel = (iso: string, now: Date = new Date(), locale?: string): string => {
   const at = new Date(iso);
   const days = daysBetween(at, now);
-  if (days === 0) return 'Today';
-  if (days === 1) return 'Yesterday';
+  if (days === 0 || days === 1) {
+    // "today" / "yesterday" in the reader's language, capitalised as a heading.
+    const word = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-days, 'day');
+    return word.charAt(0).toLocaleUpperCase(locale) + word.slice(1);
+  }
   return at.toLocaleDateString(locale, {
     weekday: 'long',
     day: 'numeric',
@@ -52,7 +56,7 @@ export const startsDay = (
 /** One line of preview: the first line of the text, whose it is when that helps. */
 export const previewLine = (text: string, author: string | null): string => {
   const line = text.split('\n', 1)[0]!.trim();
-  return author ? `${author}: ${line}` : line;
+  return author ? t('chats.previewBy', { author, text: line }) : line;
 };
 
 /**

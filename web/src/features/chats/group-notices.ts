@@ -1,29 +1,41 @@
 import type { GroupNotice } from '@veil/contracts';
 import type { DisplayMessage } from '../../lib/crypto.ts';
+import { t } from '../../lib/i18n.ts';
+import { timerLabel } from './disappearing.ts';
 
-const nameOf = (person: GroupNotice['by'], myId: string) => (person._id === myId ? 'You' : person.username);
+const nameOf = (person: GroupNotice['by'], myId: string) =>
+  person._id === myId ? t('common.you') : person.username;
 const namesOf = (people: GroupNotice['members'], myId: string) =>
-  people.map((person) => (person._id === myId ? 'you' : person.username)).join(', ');
+  people
+    .map((person) => (person._id === myId ? t('common.youLower') : person.username))
+    .join(t('common.listSeparator'));
 
-/** A group change as a system line: "Alice added Dave", "You left", "Bob renamed the group to “X”". */
+/**
+ * A group change or a timer change as a system line: "Alice added Dave", "You left", "Bob
+ * renamed the group to “X”", "Bob set disappearing messages to 1 hour".
+ */
 export const noticeText = (notice: GroupNotice, myId: string): string => {
   const by = nameOf(notice.by, myId);
   const them = namesOf(notice.members, myId);
   switch (notice.kind) {
     case 'created':
-      return `${by} created the group “${notice.name ?? ''}”`;
+      return t('notices.created', { by, name: notice.name ?? '' });
     case 'added':
-      return `${by} added ${them}`;
+      return t('notices.added', { by, them });
     case 'removed':
-      return `${by} removed ${them}`;
+      return t('notices.removed', { by, them });
     case 'left':
-      return `${by} left`;
+      return t('notices.left', { by });
     case 'promoted':
-      return `${by} made ${them} an admin`;
+      return t('notices.promoted', { by, them });
     case 'renamed':
-      return `${by} renamed the group to “${notice.name ?? ''}”`;
+      return t('notices.renamed', { by, name: notice.name ?? '' });
     case 'picture':
-      return `${by} changed the group picture`;
+      return t('notices.picture', { by });
+    case 'timer':
+      return notice.seconds
+        ? t('notices.timerSet', { by, duration: timerLabel(notice.seconds) })
+        : t('notices.timerOff', { by });
   }
 };
 

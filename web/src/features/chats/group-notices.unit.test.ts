@@ -23,6 +23,12 @@ describe('group system lines', () => {
     expect(noticeText(notice('renamed', 't', { name: 'Crew' }), 'x')).toBe(
       'alice renamed the group to “Crew”',
     );
+    expect(noticeText(notice('timer', 't', { members: [], seconds: 3600 }), 'x')).toBe(
+      'alice set disappearing messages to 1 hour',
+    );
+    expect(noticeText(notice('timer', 't', { members: [], seconds: 0 }), 'a')).toBe(
+      'You turned off disappearing messages',
+    );
   });
 
   it('sit among the messages by time, and wait with older messages not loaded yet', () => {

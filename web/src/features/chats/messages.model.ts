@@ -30,18 +30,52 @@ export const mergeMessages = (
 
 export const newestSeq = (messages: readonly DisplayMessage[]): number | undefined => messages.at(-1)?.seq;
 
+/** How many of the newest loaded messages a reconnect reads again: edits, deletions and reactions may have changed them meanwhile. */
+export const rereadOnReconnect = 200;
+
 /**
- * Where catch-up after a reconnect reads from: after the newest message someone else sent. The
- * user's own messages join the window when the server stores them, which can be after messages
- * this tab missed while its socket was down, so they prove nothing about what came before them.
- * Re-reading a few of one's own messages costs little; starting after them would lose the rest.
+ * Where catch-up after a reconnect reads from: before the newest loaded messages (up to
+ * `rereadOnReconnect`), which are read again for the changes made to them while the socket was
+ * down, and never after the newest message someone else sent. The user's own messages join the
+ * window when the server stores them, which can be after messages this tab missed, so they prove
+ * nothing about what came before them.
  */
 export const catchUpAfter = (messages: readonly DisplayMessage[], myId: string): number => {
   const fromOthers = messages.findLast((m) => m.sender._id !== myId);
-  if (fromOthers) return fromOthers.seq;
-  const oldest = oldestSeq(messages);
-  return oldest === undefined ? 0 : oldest - 1;
+  const reread = messages.at(-rereadOnReconnect) ?? messages[0];
+  return Math.min(fromOthers?.seq ?? Infinity, reread ? reread.seq - 1 : 0);
 };
+
+/**
+ * Merges a page read again after a reconnect. The page holds every message after `after` up to
+ * its newest that the user may still see, so a loaded message in that range it lacks was deleted
+ * for the user on another device meanwhile and goes. Anything newer than the page's newest is
+ * left alone: it may have arrived live after the server answered.
+ */
+export const mergeReread = (
+  current: readonly DisplayMessage[],
+  page: readonly DisplayMessage[],
+  after: number,
+): DisplayMessage[] => {
+  const through = newestSeq(page) ?? after;
+  const kept = new Set(page.map((m) => m._id));
+  const stillThere = current.filter((m) => m.seq <= after || m.seq > through || kept.has(m._id));
+  const known = new Map(current.map((m) => [m._id, m] as const));
+  return mergeMessages(
+    stillThere,
+    page.map((read) => newerOf(known.get(read._id), read)),
+  );
+};
+
+/**
+ * A change told live while the page was on its way is newer than the page's copy: a tombstone
+ * stays one, and a later edit is kept.
+ */
+const newerOf = (known: DisplayMessage | undefined, read: DisplayMessage): DisplayMessage =>
+  known && ((known.deleted && !read.deleted) || (known.editedAt ?? '') > (read.editedAt ?? ''))
+    ? known
+    : read;
+
 export const oldestSeq = (messages: readonly DisplayMessage[]): number | undefined => messages[0]?.seq;
 
 /** The other members of a chat, by id (the current user excluded). */

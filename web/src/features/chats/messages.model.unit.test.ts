@@ -6,7 +6,9 @@ import {
   isSeenByOthers,
   matchesChatFilter,
   mergeMessages,
+  mergeReread,
   replyPreview,
+  rereadOnReconnect,
 } from './messages.model.ts';
 
 const message = (
@@ -81,14 +83,60 @@ describe('chat helpers', () => {
 });
 
 describe('catchUpAfter', () => {
-  it("starts after the newest message from someone else, not after one's own later sends", () => {
+  it('reads the loaded window again, and never starts after the newest message from someone else', () => {
     // u2 sent seq 5 while this tab (u1) was offline; u1's own send (seq 7) is in the window already.
     const window = [message('a', 3, {}, 'u2'), message('b', 4, {}, 'u1'), message('c', 7, {}, 'u1')];
-    expect(catchUpAfter(window, 'u1')).toBe(3);
-  });
-
-  it('re-reads from the oldest own message when no one else wrote, and from the start when empty', () => {
+    expect(catchUpAfter(window, 'u1')).toBe(2);
     expect(catchUpAfter([message('a', 10, {}, 'u1'), message('b', 12, {}, 'u1')], 'u1')).toBe(9);
     expect(catchUpAfter([], 'u1')).toBe(0);
+  });
+
+  it('reads again only the newest messages of a long window, unless someone else wrote before them', () => {
+    const long = Array.from({ length: rereadOnReconnect + 50 }, (_, i) => message(`m${i}`, i + 1, {}, 'u2'));
+    expect(catchUpAfter(long, 'u1')).toBe(50);
+    const ownAtTheEnd = long.map((m) => (m.seq > 10 ? { ...m, sender: { _id: 'u1' } } : m));
+    expect(catchUpAfter(ownAtTheEnd, 'u1')).toBe(10);
+  });
+});
+
+describe('mergeReread', () => {
+  const window = [message('a', 1), message('b', 2), message('c', 3), message('d', 4), message('e', 6)];
+
+  it('takes the server copy of each message read again, and adds the new ones', () => {
+    const page = [
+      { ...message('b', 2), decryptedContent: 'edited' },
+      message('c', 3),
+      message('d', 4),
+      message('f', 5),
+    ];
+    const merged = mergeReread(window, page, 1);
+    expect(merged.map((m) => m._id)).toEqual(['a', 'b', 'c', 'd', 'f', 'e']);
+    expect(merged[1]!.decryptedContent).toBe('edited');
+  });
+
+  it('drops what the page lacks in its range (deleted for me elsewhere), and nothing outside it', () => {
+    // c was hidden on another device; e (seq 6) is newer than the page's newest: it may be live.
+    const merged = mergeReread(window, [message('b', 2), message('d', 4)], 1);
+    expect(merged.map((m) => m._id)).toEqual(['a', 'b', 'd', 'e']);
+    expect(mergeReread(window, [], 1).map((m) => m._id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('keeps a change told live after the server read the page: a tombstone, a later edit', () => {
+    const live = [
+      { ...message('a', 1), deleted: true as const, decryptedContent: '' },
+      { ...message('b', 2), editedAt: '2025-01-01T00:02:00.000Z', decryptedContent: 'newest' },
+      message('c', 3),
+    ];
+    const page = [
+      message('a', 1),
+      { ...message('b', 2), editedAt: '2025-01-01T00:01:00.000Z', decryptedContent: 'older' },
+      { ...message('c', 3), editedAt: '2025-01-01T00:01:00.000Z', decryptedContent: 'edited meanwhile' },
+    ];
+    const merged = mergeReread(live, page, 0);
+    expect(merged.map((m) => [m.deleted ?? false, m.decryptedContent])).toEqual([
+      [true, ''],
+      [false, 'newest'],
+      [false, 'edited meanwhile'],
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { MessageView } from '@veil/contracts';
 import { decryptForUser } from '../../lib/crypto.ts';
+import { t } from '../../lib/i18n.ts';
 import { previewText } from './preview-text.ts';
 
 /**
@@ -9,11 +10,14 @@ import { previewText } from './preview-text.ts';
 const texts = new Map<string, string>();
 
 /** A preview this browser cannot read (no key for it here, or a damaged message). */
-export const unreadablePreview = 'Encrypted message';
+export const unreadablePreview = () => t('chats.encrypted');
 
 export { previewText } from './preview-text.ts';
 
 export const knownPreview = (messageId: string) => texts.get(messageId);
+
+/** A message that disappeared: its text is not kept here either. */
+export const forgetPreview = (messageId: string) => void texts.delete(messageId);
 
 /** The sender's own text needs no decryption: it is remembered when sent. */
 export const rememberPreview = (messageId: string, text: string) => void texts.set(messageId, text);
@@ -27,7 +31,7 @@ export const decryptPreview = async (message: MessageView, userId: string): Prom
   );
   // The open chat says why a message cannot be read; a list row only that it cannot. That can
   // change (a key restored), so only a read text is kept.
-  if (readState !== 'read') return unreadablePreview;
+  if (readState !== 'read') return unreadablePreview();
   const preview = previewText(decryptedContent, attachments);
   texts.set(message._id, preview);
   return preview;

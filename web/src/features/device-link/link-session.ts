@@ -8,8 +8,11 @@ import {
   openLinkBundle,
   sealLinkBundle,
   type LinkAgreement,
+  type VeilCryptoError,
 } from '@veil/crypto';
 import type { VeilSocket } from '../../lib/realtime.ts';
+import { cryptoErrorText } from '../../lib/crypto-errors.ts';
+import { i18n, t } from '../../lib/i18n.ts';
 
 /**
  * Linking a new browser from a logged-in one, over the realtime gateway's link channel
@@ -41,7 +44,7 @@ const maxLinkMs = 120_000;
 /** A failure the user is told about as it is. */
 export class LinkFailure extends Error {}
 
-const unexpected = () => new LinkFailure('The other browser sent something unexpected: start again');
+const unexpected = () => new LinkFailure(t('link.unexpected'));
 
 const parseMessage = (data: string): LinkMessage => {
   let message: Partial<Record<string, unknown>>;
@@ -57,9 +60,9 @@ const parseMessage = (data: string): LinkMessage => {
   throw unexpected();
 };
 
-const closedText: Record<LinkClosedReason, string> = {
-  cancelled: 'The other browser cancelled the link',
-  left: 'The other browser went away (closed, or lost its connection)',
+const closedText: Record<LinkClosedReason, () => string> = {
+  cancelled: () => t('link.cancelled'),
+  left: () => t('link.left'),
 };
 
 const isErrorBody = (error: unknown): error is ErrorBody =>
@@ -67,11 +70,17 @@ const isErrorBody = (error: unknown): error is ErrorBody =>
 
 const stateOfFailure = (error: unknown): LinkState => {
   if (isErrorBody(error))
-    return error.code === 'LINK_EXPIRED' ? { step: 'expired' } : { step: 'refused', message: error.message };
-  if (error instanceof LinkFailure || (error instanceof Error && error.name === 'VeilCryptoError'))
-    return { step: 'refused', message: error.message };
+    return error.code === 'LINK_EXPIRED'
+      ? { step: 'expired' }
+      : {
+          step: 'refused',
+          message: i18n.exists(`errors.${error.code}`) ? t(`errors.${error.code}`) : error.message,
+        };
+  if (error instanceof Error && error.name === 'VeilCryptoError')
+    return { step: 'refused', message: cryptoErrorText(error as VeilCryptoError) };
+  if (error instanceof LinkFailure) return { step: 'refused', message: error.message };
   console.error('Linking failed', error);
-  return { step: 'refused', message: 'Something went wrong: start again' };
+  return { step: 'refused', message: t('link.failed') };
 };
 
 const finalSteps = new Set<LinkState['step']>(['done', 'expired', 'refused']);
@@ -82,7 +91,7 @@ const answerOf = async <T>(reply: Promise<Reply<T>>): Promise<T> => {
   try {
     answer = await reply;
   } catch {
-    throw new LinkFailure('No answer from Veil: check your connection and start again');
+    throw new LinkFailure(t('link.noAnswer'));
   }
   if (!answer.ok) throw answer.error;
   return answer.data;
@@ -107,10 +116,9 @@ const linkEnd = (socket: VeilSocket, onState: (state: LinkState) => void) => {
       .catch(fail);
   };
   const onClosed = ({ linkId: id, reason }: { linkId: string; reason: LinkClosedReason }) => {
-    if (id === linkId) end({ step: 'refused', message: closedText[reason] }, false);
+    if (id === linkId) end({ step: 'refused', message: closedText[reason]() }, false);
   };
-  const onDisconnect = () =>
-    end({ step: 'refused', message: 'The connection to Veil was lost: start again' }, false);
+  const onDisconnect = () => end({ step: 'refused', message: t('link.connectionLost') }, false);
   socket.on('link relay', onRelay);
   socket.on('link closed', onClosed);
   socket.on('disconnect', onDisconnect);
@@ -233,9 +241,7 @@ export const linkFromOldBrowser = (
     end.onMessage(async (message) => {
       if (message.type === 'key' && !agreement) {
         if (!(await linkCommitmentMatches(commitment, message.publicKey)))
-          throw new LinkFailure(
-            "The new browser's key is not the one it announced: someone may be interfering. Nothing was sent.",
-          );
+          throw new LinkFailure(t('link.keyMismatch'));
         agreement = await agreeLink(own.privateKey, message.publicKey, {
           newBrowser: message.publicKey,
           oldBrowser: own.publicKey,

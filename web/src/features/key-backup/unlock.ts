@@ -1,5 +1,6 @@
 import { normalizeRecoveryKey, VeilCryptoError, type BackupSecret, type KeyBackup } from '@veil/crypto';
-import { isApiError } from '../../lib/api-error.ts';
+import { errorText, isApiError } from '../../lib/api-error.ts';
+import { t } from '../../lib/i18n.ts';
 
 /**
  * One field takes either secret: what can be a recovery key (32 letters and digits, however
@@ -37,17 +38,28 @@ export const withTypedSecret = async <T>(
   throw failure;
 };
 
+/** The texts of a failed unlock, in the user's language. */
 export const unlockTexts = {
-  wrongKey: 'That recovery key does not open your backup. Check it and try again.',
-  wrongPassphrase: 'That passphrase does not open your backup. Check it and try again.',
-  notAKey: 'That is not a recovery key: it has 32 letters and digits, in 8 groups of 4.',
-  damaged: 'Your backup opened, but the key inside is damaged. It cannot be restored.',
-  failed: 'Your key could not be restored. Please try again.',
-} as const;
+  get wrongKey() {
+    return t('backup.wrongKey');
+  },
+  get wrongPassphrase() {
+    return t('backup.wrongPassphrase');
+  },
+  get notAKey() {
+    return t('backup.notAKey');
+  },
+  get damaged() {
+    return t('backup.damaged');
+  },
+  get failed() {
+    return t('backup.failed');
+  },
+};
 
 /** What to tell the user after a failed unlock. */
 export const unlockErrorText = (error: unknown, typed: string): string => {
-  if (isApiError(error)) return error.message;
+  if (isApiError(error)) return errorText(error);
   if (!(error instanceof VeilCryptoError)) return unlockTexts.failed;
   switch (error.code) {
     case 'ERR_BACKUP_SECRET':

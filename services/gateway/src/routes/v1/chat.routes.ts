@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import {
   addMembersBodySchema,
   createGroupBodySchema,
+  disappearingBodySchema,
   historyQuerySchema,
   idSchema,
   parseWith,
@@ -131,6 +132,12 @@ export const chatRoutes = ({
     await withStoredPicture({ blobs, ids }, req.file, (pictureKey) =>
       changeGroup(req, res, { kind: 'picture', pictureKey }, 'Group picture changed'),
     );
+  });
+
+  /** Any member of any chat, one-to-one too: the disappearing-message timer (docs/disappearing-messages.md). */
+  router.put('/:chatId/disappearing', async (req, res) => {
+    const { seconds } = parseWith(disappearingBodySchema, req.body);
+    await changeGroup(req, res, { kind: 'timer', seconds }, 'Disappearing messages timer set');
   });
 
   router.post('/:chatId/leave', async (req, res) => {

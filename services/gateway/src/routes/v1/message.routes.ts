@@ -1,10 +1,12 @@
 import { Router } from 'express';
 import {
   deleteMessageQuerySchema,
+  editCommandOf,
   editMessageBodySchema,
   idSchema,
   parseWith,
   reactionBodySchema,
+  reactionOf,
   rewrapBodySchema,
   sendGroupBodySchema,
   sendIndividualBodySchema,
@@ -84,9 +86,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
     const { message } = await services.message.edit({
       userId: currentUserId(res),
       messageId,
-      content: body.encryptedMessage,
-      iv: body.iv,
-      encryptedKeys: body.encryptedKeys,
+      ...editCommandOf(body),
     });
     respond(res, 200, 'Message edited', { message });
   });
@@ -105,7 +105,7 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
   router.put('/:messageId/reaction', async (req, res) => {
     const messageId = parseWith(idSchema, req.params.messageId);
     const body = parseWith(reactionBodySchema, req.body);
-    const reaction = { content: body.encryptedReaction, iv: body.iv, encryptedKeys: body.encryptedKeys };
+    const reaction = reactionOf(body);
     const reacted = await services.message.react({ userId: currentUserId(res), messageId, reaction });
     respond(res, 200, 'Reaction set', reacted);
   });

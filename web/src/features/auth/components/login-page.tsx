@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
+import { PasswordField } from '../../../components/password-field.tsx';
 import { validateCredentials, type CredentialErrors } from '../auth-texts.ts';
 import { useLogin } from '../hooks/use-login.ts';
 
@@ -10,6 +12,7 @@ export const LoginPage = () => {
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<CredentialErrors>({});
   const { submit, isLoading, error } = useLogin();
+  const { t } = useTranslation();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -20,20 +23,19 @@ export const LoginPage = () => {
 
   return (
     <section className="auth-card" aria-labelledby="login-title">
-      <h1 id="login-title">Sign in</h1>
+      <h1 id="login-title">{t('auth.signInTitle')}</h1>
       <form className="form" onSubmit={onSubmit} noValidate>
         <FormField
-          label="Username"
+          label={t('auth.username')}
           name="username"
           autoComplete="username"
           value={username}
           error={errors.username}
           onChange={(e) => setUsername(e.target.value)}
         />
-        <FormField
-          label="Password"
+        <PasswordField
+          label={t('auth.password')}
           name="password"
-          type="password"
           autoComplete="current-password"
           value={password}
           error={errors.password}
@@ -45,11 +47,11 @@ export const LoginPage = () => {
           </p>
         )}
         <button className="button button--primary" type="submit" disabled={isLoading}>
-          {isLoading ? 'Signing In...' : 'Sign In'}
+          {isLoading ? t('auth.signingIn') : t('auth.signIn')}
         </button>
       </form>
       <p className="auth-card__switch">
-        Don&apos;t have an account? <Link to="/register">Register</Link>
+        {t('auth.noAccount')} <Link to="/register">{t('auth.registerLink')}</Link>
       </p>
     </section>
   );

@@ -1,17 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useModalDialog } from '../../../components/modal-dialog.tsx';
 import { useLogout } from '../hooks/use-logout.ts';
-
-/** Veil's texts (the spec has no logout dialog). */
-const texts = {
-  title: 'Log out',
-  removeKeys: "Remove this browser's keys",
-  keysHint:
-    'Your private key stays on this browser unless you remove it, so your messages can be read when you log in here again. ' +
-    "Once removed, this account's messages cannot be read on this browser again unless the key is restored.",
-  confirm: 'Log out',
-  confirmRemoving: 'Remove keys and log out',
-  removeFailed: "This browser's keys could not be removed. You are still logged in.",
-} as const;
 
 interface LogoutDialogProps {
   onClose: () => void;
@@ -29,12 +19,11 @@ export const LogoutDialog = ({ onClose }: LogoutDialogProps) => {
   const [removeKeys, setRemoveKeys] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const { t } = useTranslation();
 
+  useModalDialog(dialog);
   useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
     confirmButton.current?.focus(); // showModal would focus the checkbox, the first control
-    return () => element?.close();
   }, []);
 
   const submit = async (event: FormEvent) => {
@@ -46,7 +35,7 @@ export const LogoutDialog = ({ onClose }: LogoutDialogProps) => {
       onClose();
     } catch (failure) {
       console.error('Logout failed', failure);
-      setError(texts.removeFailed);
+      setError(t('logout.removeFailed'));
       setBusy(false);
     }
   };
@@ -62,7 +51,7 @@ export const LogoutDialog = ({ onClose }: LogoutDialogProps) => {
         onClose();
       }}
     >
-      <h2 id="logout-title">{texts.title}</h2>
+      <h2 id="logout-title">{t('logout.title')}</h2>
       <form className="form" onSubmit={(event) => void submit(event)}>
         <label className="checkbox-field">
           <input
@@ -71,10 +60,10 @@ export const LogoutDialog = ({ onClose }: LogoutDialogProps) => {
             onChange={(event) => setRemoveKeys(event.target.checked)}
             aria-describedby="logout-keys-hint"
           />
-          <span>{texts.removeKeys}</span>
+          <span>{t('logout.removeKeys')}</span>
         </label>
         <p id="logout-keys-hint" className="panel__hint">
-          {texts.keysHint}
+          {t('logout.keysHint')}
         </p>
         {error && (
           <p className="form__error" role="alert">
@@ -83,10 +72,10 @@ export const LogoutDialog = ({ onClose }: LogoutDialogProps) => {
         )}
         <div className="form__actions">
           <button ref={confirmButton} type="submit" className="button button--primary" disabled={busy}>
-            {removeKeys ? texts.confirmRemoving : texts.confirm}
+            {removeKeys ? t('logout.confirmRemoving') : t('logout.confirm')}
           </button>
           <button type="button" className="button" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </div>
       </form>

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
-import { authTexts, validateCredentials, type CredentialErrors } from '../auth-texts.ts';
+import { PasswordField } from '../../../components/password-field.tsx';
+import { validateCredentials, type CredentialErrors } from '../auth-texts.ts';
 import { useRegister } from '../hooks/use-register.ts';
 import { PictureInput } from '../../../components/picture-input.tsx';
 import { RecoveryKeySetup } from '../../../components/recovery-key-setup.tsx';
@@ -17,11 +19,12 @@ export const RegisterPage = () => {
   const [errors, setErrors] = useState<CredentialErrors & { picture?: string }>({});
   const { submitDetails, confirmRecovery, backToDetails, recoveryKey, busy, error } = useRegister();
   const details = { username, password, picture };
+  const { t } = useTranslation();
 
   const onPicture = (file: File | null, rejected: boolean) => {
     setPicture(file);
     setErrors(({ picture: _old, ...rest }) =>
-      rejected ? { ...rest, picture: authTexts.invalidImage } : rest,
+      rejected ? { ...rest, picture: t('auth.invalidImage') } : rest,
     );
   };
 
@@ -40,9 +43,9 @@ export const RegisterPage = () => {
           recoveryKey={recoveryKey}
           username={username.trim()}
           titleId="recovery-title"
-          confirmLabel="Sign Up"
+          confirmLabel={t('auth.signUp')}
           busy={busy}
-          busyLabel="Signing Up..."
+          busyLabel={t('auth.signingUp')}
           onConfirm={(choice) => confirmRecovery(details, choice)}
           onSkip={() => confirmRecovery(details, 'skipped')}
           onBack={backToDetails}
@@ -53,42 +56,36 @@ export const RegisterPage = () => {
 
   return (
     <section className="auth-card" aria-labelledby="register-title">
-      <h1 id="register-title">Create your account</h1>
+      <h1 id="register-title">{t('auth.registerTitle')}</h1>
       <form className="form" onSubmit={onSubmit} noValidate>
         <FormField
-          label="Username"
+          label={t('auth.username')}
           name="username"
           autoComplete="username"
           value={username}
           error={errors.username}
           onChange={(e) => setUsername(e.target.value)}
         />
-        <FormField
-          label="Password"
+        <PasswordField
+          label={t('auth.password')}
           name="password"
-          type="password"
           autoComplete="new-password"
           value={password}
           error={errors.password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <PictureInput
-          label="Profile Picture (optional)"
-          file={picture}
-          onChange={onPicture}
-          error={errors.picture}
-        />
+        <PictureInput label={t('auth.picture')} file={picture} onChange={onPicture} error={errors.picture} />
         {error && (
           <p className="form__error" role="alert">
             {error}
           </p>
         )}
         <button className="button button--primary" type="submit" disabled={busy}>
-          {busy ? 'Signing Up...' : 'Sign Up'}
+          {busy ? t('auth.signingUp') : t('auth.signUp')}
         </button>
       </form>
       <p className="auth-card__switch">
-        Already have an account? <Link to="/login">Sign In</Link>
+        {t('auth.haveAccount')} <Link to="/login">{t('auth.signInLink')}</Link>
       </p>
     </section>
   );

@@ -5,6 +5,7 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { loggedIn } from '../../../lib/session.slice.ts';
 import { storeTokens, storeUser } from '../../../lib/storage.ts';
 import { useLoginMutation } from '../api/auth.api.ts';
+import { t } from '../../../lib/i18n.ts';
 import { loginErrorText } from '../auth-texts.ts';
 
 /**
@@ -39,7 +40,7 @@ export const useLogin = () => {
     try {
       await signIn(username, password);
     } catch (failure) {
-      setError(isApiError(failure) ? loginErrorText(failure) : 'An error occurred during login.');
+      setError(isApiError(failure) ? loginErrorText(failure) : t('auth.loginError'));
     }
   };
 

@@ -5,6 +5,7 @@ import type { RecoveryKeyChoice } from '../../../components/recovery-key-setup.t
 import { isApiError } from '../../../lib/api-error.ts';
 import { generateKeyBundle, keepKeyBundle, type KeyBundle } from '../../../lib/identity-keys.ts';
 import { useRegisterMutation } from '../api/auth.api.ts';
+import { t } from '../../../lib/i18n.ts';
 import { registerErrorText } from '../auth-texts.ts';
 import { useSignIn } from './use-login.ts';
 
@@ -66,7 +67,7 @@ export const useRegister = () => {
       await signIn(details.username, details.password).catch(() => navigate('/login'));
     } catch (failure) {
       if (!isApiError(failure)) console.error('Registration failed', failure);
-      setError(isApiError(failure) ? registerErrorText(failure) : 'An error occurred during registration.');
+      setError(isApiError(failure) ? registerErrorText(failure) : t('auth.registerError'));
       setAskingRecovery(false); // back to the details, where a taken name can be changed
     } finally {
       setBusy(false);

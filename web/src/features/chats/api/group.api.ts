@@ -39,6 +39,15 @@ export const groupApi = api.injectEndpoints({
       },
       invalidatesTags: changed,
     }),
+    /** Any member of any chat: messages sent from now on disappear after `seconds` (0: off). */
+    setDisappearingTimer: build.mutation<Changed, { chatId: string; seconds: number }>({
+      query: ({ chatId, seconds }) => ({
+        url: `${path(chatId)}/disappearing`,
+        method: 'PUT',
+        body: { seconds },
+      }),
+      invalidatesTags: changed,
+    }),
     leaveGroup: build.mutation<Changed, { chatId: string }>({
       query: ({ chatId }) => ({ url: `${path(chatId)}/leave`, method: 'POST' }),
       invalidatesTags: changed,
@@ -53,4 +62,5 @@ export const {
   useRenameGroupMutation,
   useSetGroupPictureMutation,
   useLeaveGroupMutation,
+  useSetDisappearingTimerMutation,
 } = groupApi;

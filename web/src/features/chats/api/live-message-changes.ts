@@ -2,12 +2,13 @@ import type { MessageEditedNotice, MessageRef, ReactionNotice } from '@veil/cont
 import { readSealedForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import type { VeilSocket } from '../../../lib/realtime.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
+import { forgetPreview } from '../previews.ts';
 
 export type HistoryChange = (messages: DisplayMessage[]) => DisplayMessage[];
 
 /**
  * Follows the changes to one chat's messages on the shared socket (edits, deletions for
- * everyone, deletions for me on another device, reactions), decrypting what they carry for
+ * everyone, deletions for me on another device, expiries, reactions), decrypting what they carry for
  * `userId`, and hands each to `apply` as a change of the history. Returns the unsubscribe.
  */
 export const followMessageChanges = (
@@ -32,6 +33,11 @@ export const followMessageChanges = (
   const onHidden = (notice: MessageRef) => {
     if (notice.chatId === chatId) apply((messages) => withoutMessage(messages, notice.messageId));
   };
+  const onExpired = (notice: MessageRef) => {
+    if (notice.chatId !== chatId) return;
+    forgetPreview(notice.messageId);
+    apply((messages) => withoutMessage(messages, notice.messageId));
+  };
   const onReaction = async (notice: ReactionNotice) => {
     if (notice.chatId !== chatId) return;
     const read = notice.reaction && (await readSealedForUser(notice.reaction, '', userId));
@@ -42,16 +48,19 @@ export const followMessageChanges = (
     'message edited': (notice: MessageEditedNotice) => void onEdited(notice),
     'message deleted': onDeleted,
     'message hidden': onHidden,
+    'message expired': onExpired,
     reaction: (notice: ReactionNotice) => void onReaction(notice),
   };
   socket.on('message edited', handlers['message edited']);
   socket.on('message deleted', handlers['message deleted']);
   socket.on('message hidden', handlers['message hidden']);
+  socket.on('message expired', handlers['message expired']);
   socket.on('reaction', handlers.reaction);
   return () => {
     socket.off('message edited', handlers['message edited']);
     socket.off('message deleted', handlers['message deleted']);
     socket.off('message hidden', handlers['message hidden']);
+    socket.off('message expired', handlers['message expired']);
     socket.off('reaction', handlers.reaction);
   };
 };

@@ -8,7 +8,13 @@ import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { holdReceipt, withHeldReceipts } from '../held-receipts.ts';
 import { followMessageChanges, type HistoryChange } from './live-message-changes.ts';
-import { catchUpAfter, mergeMessages, newestSeq, type MessageWindow } from '../messages.model.ts';
+import {
+  catchUpAfter,
+  mergeMessages,
+  mergeReread,
+  newestSeq,
+  type MessageWindow,
+} from '../messages.model.ts';
 
 export interface HistoryArgs {
   chatId: string;
@@ -49,8 +55,9 @@ export const messagesApi = api.injectEndpoints({
 
     /**
      * The open chat's history: the newest page, then older pages merged in as the user scrolls
-     * up, live messages and read receipts from the shared socket, and after a reconnect
-     * whatever arrived meanwhile (`after=<newest seq>`).
+     * up, live messages, changes and read receipts from the shared socket, and after a
+     * reconnect whatever arrived meanwhile and the newest loaded messages again, for the edits,
+     * deletions and reactions made to them while the socket was down (`catchUpAfter`).
      */
     getMessages: build.query<MessageWindow, HistoryArgs>({
       queryFn: (args, _api, _extra, baseQuery) => loadPage(baseQuery as BaseQueryCall, args),
@@ -94,7 +101,11 @@ export const messagesApi = api.injectEndpoints({
               ),
             );
             if (!result.data) return;
-            merge(result.data.messages);
+            const page = withHeldReceipts(result.data.messages);
+            const from = after;
+            updateCachedData((draft) => {
+              draft.messages = mergeReread(current(draft).messages, page, from);
+            });
             const last = newestSeq(result.data.messages);
             if (!result.data.hasMore || last === undefined) return;
             after = last;

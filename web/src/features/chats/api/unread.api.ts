@@ -1,4 +1,4 @@
-import type { ChatUnread, MessageView } from '@veil/contracts';
+import type { ChatUnread, MessageRef, MessageView } from '@veil/contracts';
 import { api } from '../../../lib/api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { isReadingChat } from '../open-chat.ts';
@@ -51,6 +51,13 @@ export const unreadApi = api.injectEndpoints({
         const onSeen = ({ userId }: { userId: string }) => {
           if (userId === myId) refetch();
         };
+        // The newest message disappeared: the list shows no preview of it (the server's next
+        // answer has none either).
+        const onExpired = ({ chatId, messageId }: MessageRef) =>
+          updateCachedData((byChat) => {
+            const entry = byChat[chatId];
+            if (entry?.lastMessage?._id === messageId) byChat[chatId] = { ...entry, lastMessage: null };
+          });
         const socket = getSocket();
         // A message stored after the first answer but before the socket joined the user's room
         // reaches no listener: every connection, the first included, asks the server again.
@@ -60,6 +67,7 @@ export const unreadApi = api.injectEndpoints({
           socket.on('message received', onMessage);
           socket.on('message sent', onMessage);
           socket.on('update seen', onSeen);
+          socket.on('message expired', onExpired);
           // Connected before the first answer came: what arrived in between is asked for now.
           if (socket.connected) refetch();
         } catch {
@@ -70,6 +78,7 @@ export const unreadApi = api.injectEndpoints({
         socket.off('message received', onMessage);
         socket.off('message sent', onMessage);
         socket.off('update seen', onSeen);
+        socket.off('message expired', onExpired);
         stopOnConnect();
       },
     }),

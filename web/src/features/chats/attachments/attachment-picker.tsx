@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useRef } from 'react';
 import { PaperclipIcon } from '../../../components/icons.tsx';
 
@@ -10,12 +11,13 @@ export const AttachmentPicker = ({
   disabled: boolean;
 }) => {
   const input = useRef<HTMLInputElement>(null);
+  const { t } = useTranslation();
   return (
     <>
       <button
         type="button"
         className="icon-button composer__attach"
-        aria-label="Attach files"
+        aria-label={t('files.attach')}
         disabled={disabled}
         onClick={() => input.current?.click()}
       >

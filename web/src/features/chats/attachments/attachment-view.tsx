@@ -1,22 +1,17 @@
+import { useTranslation } from 'react-i18next';
 import type { AttachmentRef } from '@veil/crypto';
 import { useEffect, useRef, useState } from 'react';
 import { errorText } from '../../../lib/api-error.ts';
+import { formatPercent, formatSize } from '../../../lib/i18n.ts';
 import { decryptAttachment, saveBlob } from './download-file.ts';
 import { Lightbox } from './lightbox.tsx';
 import { thumbnailUrl } from './thumbnail.ts';
-
-const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
-export const readableSize = (bytes: number) =>
-  bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1024 * 1024
-      ? `${sizeFormat.format(bytes / 1024)} KB`
-      : `${sizeFormat.format(bytes / (1024 * 1024))} MB`;
 
 const opensInLightbox = (ref: AttachmentRef) => /^(image|video|audio)\//.test(ref.type);
 
 /** A file card: name, size, and a download decrypted in the browser. */
 const FileCard = ({ attachment, onOpen }: { attachment: AttachmentRef; onOpen: (() => void) | null }) => {
+  const { t } = useTranslation();
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState('');
   const download = async () => {
@@ -25,7 +20,7 @@ const FileCard = ({ attachment, onOpen }: { attachment: AttachmentRef; onOpen: (
     try {
       saveBlob(await decryptAttachment(attachment, setProgress), attachment.name);
     } catch (failure) {
-      setError(errorText(failure) || 'The download failed');
+      setError(errorText(failure) || t('files.downloadFailed'));
     } finally {
       setProgress(null);
     }
@@ -33,20 +28,20 @@ const FileCard = ({ attachment, onOpen }: { attachment: AttachmentRef; onOpen: (
   return (
     <div className="attachment attachment--file" data-testid="attachment-file">
       <span className="attachment__name">{attachment.name}</span>
-      <span className="attachment__size">{readableSize(attachment.size)}</span>
+      <span className="attachment__size">{formatSize(attachment.size)}</span>
       {onOpen && (
         <button type="button" className="button" onClick={onOpen}>
-          Play
+          {t('files.play')}
         </button>
       )}
       <button
         type="button"
         className="button"
-        aria-label={`Download ${attachment.name}`}
+        aria-label={t('files.downloadName', { name: attachment.name })}
         disabled={progress !== null}
         onClick={() => void download()}
       >
-        {progress === null ? 'Download' : `${Math.floor(progress * 100)} %`}
+        {progress === null ? t('files.download') : formatPercent(progress)}
       </button>
       {error && (
         <span className="form__error" role="alert">
@@ -60,6 +55,7 @@ const FileCard = ({ attachment, onOpen }: { attachment: AttachmentRef; onOpen: (
 /** A message's files: thumbnails that open the full image or video, cards for everything else. */
 export const AttachmentList = ({ attachments }: { attachments: AttachmentRef[] }) => {
   const [open, setOpen] = useState<AttachmentRef | null>(null);
+  const { t } = useTranslation();
   /** What opened the lightbox gets the focus back when it closes. */
   const opener = useRef<HTMLElement | null>(null);
   const show = (attachment: AttachmentRef) => {
@@ -78,7 +74,7 @@ export const AttachmentList = ({ attachments }: { attachments: AttachmentRef[] }
             key={attachment.blobId}
             type="button"
             className="attachment attachment--thumbnail"
-            aria-label={`Open ${attachment.name}`}
+            aria-label={t('files.open', { name: attachment.name })}
             onClick={() => show(attachment)}
           >
             <img

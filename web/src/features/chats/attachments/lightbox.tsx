@@ -1,8 +1,10 @@
+import { useTranslation } from 'react-i18next';
 import type { AttachmentRef } from '@veil/crypto';
 import { useEffect, useId, useState } from 'react';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { errorText } from '../../../lib/api-error.ts';
+import { formatPercent } from '../../../lib/i18n.ts';
 import { decryptAttachment } from './download-file.ts';
 
 /**
@@ -10,6 +12,7 @@ import { decryptAttachment } from './download-file.ts';
  * closes it and focus goes back to what opened it (the dialog element restores it).
  */
 export const Lightbox = ({ attachment, onClose }: { attachment: AttachmentRef; onClose: () => void }) => {
+  const { t } = useTranslation();
   const titleId = useId();
   const [url, setUrl] = useState<string | null>(null);
   const [progress, setProgress] = useState(0);
@@ -24,7 +27,7 @@ export const Lightbox = ({ attachment, onClose }: { attachment: AttachmentRef; o
         setUrl(made);
       },
       (failure: unknown) =>
-        !controller.signal.aborted && setError(errorText(failure) || 'This file could not be opened'),
+        !controller.signal.aborted && setError(errorText(failure) || t('files.openFailed')),
     );
     return () => {
       controller.abort();
@@ -40,7 +43,7 @@ export const Lightbox = ({ attachment, onClose }: { attachment: AttachmentRef; o
           {attachment.name}
         </h2>
         <button type="button" className="button" onClick={onClose}>
-          Close
+          {t('common.close')}
         </button>
       </div>
       {error ? (
@@ -48,7 +51,7 @@ export const Lightbox = ({ attachment, onClose }: { attachment: AttachmentRef; o
           {error}
         </p>
       ) : !url ? (
-        <Spinner label={`Decrypting ${Math.floor(progress * 100)} %`} />
+        <Spinner label={t('files.decrypting', { percent: formatPercent(progress) })} />
       ) : kind === 'video' ? (
         <video className="lightbox__media" src={url} controls autoPlay />
       ) : kind === 'audio' ? (

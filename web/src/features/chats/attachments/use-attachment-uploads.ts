@@ -1,6 +1,7 @@
 import type { AttachmentRef } from '@veil/crypto';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorText } from '../../../lib/api-error.ts';
+import { t } from '../../../lib/i18n.ts';
 import { makeThumbnail } from './thumbnail.ts';
 import { encryptedUpload, type EncryptedUpload } from './upload-file.ts';
 
@@ -55,7 +56,7 @@ export const useAttachmentUploads = (chatId: string) => {
         })
         .catch((error: unknown) => {
           if (!controller.signal.aborted)
-            update(id, { state: 'failed', error: errorText(error) || 'Upload failed' });
+            update(id, { state: 'failed', error: errorText(error) || t('files.uploadFailed') });
           return null;
         });
       running.current.set(id, { upload, file, controller, result });

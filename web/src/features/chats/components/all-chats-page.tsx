@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAppSelector } from '../../../app/hooks.ts';
@@ -13,12 +14,15 @@ import { CreateGroupPanel } from './create-group-panel.tsx';
 
 /**
  * /all-chats: the chat list and the open chat. The open chat is in the URL (`?chat=<id>`), so
- * the Users page can open one and a reload keeps it.
+ * the Users page can open one and a reload keeps it; a search result adds the message to open at.
  */
 export const AllChatsPage = () => {
   const me = useAppSelector(selectCurrentUser);
   const [params, setParams] = useSearchParams();
   const chatId = params.get('chat');
+  // A search result opens its chat at the message (`&message=<id>&seq=<n>`).
+  const focusId = params.get('message');
+  const focusSeq = Number(params.get('seq')) || undefined;
   const { data: chats, isLoading, isFetching, refetch } = useGetChatsQuery();
   const { data: onlineIds = [] } = useGetOnlineUsersQuery(me?._id ?? '', { skip: !me });
   const { data: unread } = useGetUnreadQuery(me?._id ?? '', { skip: !me });
@@ -28,6 +32,7 @@ export const AllChatsPage = () => {
     if (!chatId) setListOpen(true);
   }, [chatId]);
   const [creating, setCreating] = useState(false);
+  const { t } = useTranslation();
   useGroupUpdates();
 
   // A chat that is open but not listed is new (a cached list predates it): fetch the list again.
@@ -46,9 +51,14 @@ export const AllChatsPage = () => {
     setParams({ chat: id });
     setListOpen(false);
   };
+  const openMessage = (id: string, messageId: string, seq: number) => {
+    setParams({ chat: id, message: messageId, seq: String(seq) });
+    setListOpen(false);
+  };
 
   return (
     <div className="all-chats">
+      <h1 className="visually-hidden">{t('chats.heading')}</h1>
       <ChatList
         chats={chats}
         unread={unread}
@@ -58,16 +68,25 @@ export const AllChatsPage = () => {
         onlineIds={onlineIds}
         open={listOpen}
         onSelect={select}
+        onOpenMessage={openMessage}
         onClose={() => setListOpen(false)}
         onCreateGroup={() => setCreating(true)}
       />
-      <section className="chat-pane" aria-label="Open chat">
+      <section className="chat-pane" aria-label={t('chats.openChat')}>
         {chatId ? (
-          <ChatWindow key={chatId} chatId={chatId} me={me} onShowList={() => setListOpen(true)} />
+          <ChatWindow
+            key={`${chatId}:${focusId ?? ''}`}
+            chatId={chatId}
+            me={me}
+            onShowList={() => setListOpen(true)}
+            focus={
+              focusId ? { messageId: focusId, ...(focusSeq !== undefined && { seq: focusSeq }) } : undefined
+            }
+          />
         ) : (
           <div className="chat-window chat-window--empty">
             <ChatListButton onClick={() => setListOpen(true)} />
-            <p className="empty-state">Select a chat to start messaging</p>
+            <p className="empty-state">{t('chats.selectChat')}</p>
           </div>
         )}
       </section>

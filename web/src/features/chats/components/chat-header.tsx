@@ -1,7 +1,9 @@
+import { useTranslation } from 'react-i18next';
 import type { ChatView, PublicUser } from '@veil/contracts';
 import { useState, type ReactNode } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
+import { DisappearingTimerSelect } from './disappearing-timer-select.tsx';
 import { GroupInfoPanel } from './group-info-panel.tsx';
 
 interface ChatHeaderProps {
@@ -14,34 +16,41 @@ interface ChatHeaderProps {
   actions?: ReactNode;
 }
 
-export const ChatHeader = ({ chat, me, title, online, onShowList, actions }: ChatHeaderProps) => (
-  <header className="chat-header">
-    <ChatListButton onClick={onShowList} />
-    <Avatar
-      name={title}
-      picture={chat.isGroupChat ? chat.groupPicture : chat.participants[0]?.profilePicture}
-      online={online}
-    />
-    <div className="chat-header__text">
-      <h2 className="chat-header__title" data-testid="chat-title">
-        {title}
-      </h2>
-      {chat.isGroupChat && (
-        <p className="chat-header__members">{chat.participants.map((p) => p.username).join(', ')}</p>
-      )}
-    </div>
-    {chat.isGroupChat && <GroupInfoButton chat={chat} me={me} />}
-    {actions && <div className="chat-header__actions">{actions}</div>}
-  </header>
-);
+export const ChatHeader = ({ chat, me, title, online, onShowList, actions }: ChatHeaderProps) => {
+  const { t } = useTranslation();
+  return (
+    <header className="chat-header">
+      <ChatListButton onClick={onShowList} />
+      <Avatar
+        name={title}
+        picture={chat.isGroupChat ? chat.groupPicture : chat.participants[0]?.profilePicture}
+        online={online}
+      />
+      <div className="chat-header__text">
+        <h2 className="chat-header__title" data-testid="chat-title">
+          {title}
+        </h2>
+        {chat.isGroupChat && (
+          <p className="chat-header__members">
+            {chat.participants.map((p) => p.username).join(t('common.listSeparator'))}
+          </p>
+        )}
+      </div>
+      {chat.isGroupChat && <GroupInfoButton chat={chat} me={me} />}
+      <DisappearingTimerSelect chat={chat} />
+      {actions && <div className="chat-header__actions">{actions}</div>}
+    </header>
+  );
+};
 
 /** Opens the group's details: members, admins, name, picture, leaving. */
 const GroupInfoButton = ({ chat, me }: { chat: ChatView; me: PublicUser }) => {
   const [open, setOpen] = useState(false);
+  const { t } = useTranslation();
   return (
     <>
       <button type="button" className="button chat-header__info" onClick={() => setOpen(true)}>
-        Group info
+        {t('chats.groupInfo')}
       </button>
       {open && <GroupInfoPanel chat={chat} me={me} onClose={() => setOpen(false)} />}
     </>

@@ -1,5 +1,7 @@
+import type { TFunction } from 'i18next';
 import type { ChatUnread, ChatView } from '@veil/contracts';
 import { memo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
 import { badgeText, listTime, previewLine } from '../chat-summary.model.ts';
 import { usePreview } from '../hooks/use-preview.ts';
@@ -15,20 +17,23 @@ interface ChatListItemProps {
 }
 
 /** Whose message the preview shows: "You", a group member's name, or nobody in a one-to-one chat. */
-const authorOf = (chat: ChatView, myId: string, senderId: string) => {
-  if (senderId === myId) return 'You';
+const authorOf = (chat: ChatView, myId: string, senderId: string, t: TFunction) => {
+  if (senderId === myId) return t('common.you');
   if (!chat.isGroupChat) return null;
-  return chat.participants.find((p) => p._id === senderId)?.username ?? 'Former member';
+  return chat.participants.find((p) => p._id === senderId)?.username ?? t('common.formerMember');
 };
 
 export const ChatListItem = memo(({ chat, myId, summary, selected, online, onSelect }: ChatListItemProps) => {
   const title = chatTitle(chat);
+  const { t, i18n } = useTranslation();
   const row = useRef<HTMLLIElement>(null);
   const last = summary?.lastMessage ?? null;
   const preview = usePreview(row, last, myId);
   // The open chat is being read: its count is on its way to zero.
   const unread = selected ? 0 : (summary?.unread ?? 0);
-  const subtitle = chat.isGroupChat ? `Group · ${chat.participants.length} members` : 'Direct message';
+  const subtitle = chat.isGroupChat
+    ? t('chats.groupSubtitle', { count: chat.participants.length })
+    : t('chats.direct');
   return (
     <li ref={row}>
       <button
@@ -48,7 +53,7 @@ export const ChatListItem = memo(({ chat, myId, summary, selected, online, onSel
             <span className="chat-item__title">{title}</span>
             {last && (
               <time className="chat-item__time" dateTime={last.createdAt}>
-                {listTime(last.createdAt)}
+                {listTime(last.createdAt, new Date(), i18n.resolvedLanguage)}
               </time>
             )}
           </span>
@@ -57,11 +62,15 @@ export const ChatListItem = memo(({ chat, myId, summary, selected, online, onSel
               {last
                 ? preview === undefined
                   ? '…'
-                  : previewLine(preview, authorOf(chat, myId, last.sender._id))
+                  : previewLine(preview, authorOf(chat, myId, last.sender._id, t))
                 : subtitle}
             </span>
             {unread > 0 && (
-              <span className="chat-item__badge" aria-label={`${unread} unread`} data-testid="unread-badge">
+              <span
+                className="chat-item__badge"
+                aria-label={t('chats.unread', { count: unread })}
+                data-testid="unread-badge"
+              >
                 {badgeText(unread)}
               </span>
             )}

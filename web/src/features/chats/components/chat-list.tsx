@@ -1,10 +1,12 @@
 import type { ChatView } from '@veil/contracts';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { UnreadByChat } from '../api/unread.api.ts';
 import { matchesChatFilter } from '../messages.model.ts';
+import { MessageResults } from '../search/message-search.tsx';
 import { ChatListItem } from './chat-list-item.tsx';
 
 interface ChatListProps {
@@ -17,11 +19,17 @@ interface ChatListProps {
   /** Small screens: the list is an overlay, shown on demand. */
   open: boolean;
   onSelect: (chatId: string) => void;
+  /** Opens a chat at one of its messages (a search result). */
+  onOpenMessage: (chatId: string, messageId: string, seq: number) => void;
   onClose: () => void;
   onCreateGroup: () => void;
 }
 
-/** The left pane: searchable chats and the floating create-group button. */
+/**
+ * The left pane: chats searched by name, messages of every chat searched in this browser's own
+ * index (the results take the list's place while there is a query), and the floating
+ * create-group button.
+ */
 export const ChatList = ({
   chats,
   unread,
@@ -31,10 +39,23 @@ export const ChatList = ({
   onlineIds,
   open,
   onSelect,
+  onOpenMessage,
   onClose,
   onCreateGroup,
 }: ChatListProps) => {
   const [filter, setFilter] = useState('');
+  const [messageQuery, setMessageQuery] = useState('');
+  const { t } = useTranslation();
+  const search = useRef<HTMLInputElement>(null);
+  // On small screens the list opens over the chat: the keyboard follows it there.
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    const list = search.current?.closest('aside');
+    if (open && !wasOpen.current && list && getComputedStyle(list).position === 'absolute') {
+      (list.querySelector<HTMLElement>('[aria-current="true"]') ?? search.current)?.focus();
+    }
+    wasOpen.current = open;
+  }, [open]);
   const shown = (chats ?? []).filter((chat) => matchesChatFilter(chat, filter));
   const isOnline = (chat: ChatView) =>
     !chat.isGroupChat && onlineIds.includes(chat.participants[0]?._id ?? '');
@@ -42,35 +63,47 @@ export const ChatList = ({
   return (
     <aside
       className={`chat-list ${open ? 'chat-list--open' : ''}`}
-      aria-label="Chats"
+      id="chat-list"
+      aria-label={t('chats.heading')}
       data-testid="chat-list"
     >
       <div className="chat-list__top">
         <input
           className="search__input chat-list__search"
           type="search"
-          placeholder="Search chats"
-          aria-label="Search chats"
+          ref={search}
+          placeholder={t('chats.search')}
+          aria-label={t('chats.search')}
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
         />
         <button
           type="button"
           className="icon-button chat-list__close"
-          aria-label="Hide chats"
+          aria-label={t('chats.hideList')}
           onClick={onClose}
         >
           <CloseIcon />
         </button>
       </div>
-      {loading ? (
-        <Spinner label="Loading chats" />
+      <input
+        className="search__input chat-list__search chat-list__message-search"
+        type="search"
+        placeholder={t('search.placeholder')}
+        aria-label={t('search.placeholder')}
+        value={messageQuery}
+        onChange={(e) => setMessageQuery(e.target.value)}
+      />
+      {messageQuery.trim() ? (
+        <MessageResults query={messageQuery} chats={chats} myId={myId} onOpen={onOpenMessage} />
+      ) : loading ? (
+        <Spinner label={t('chats.loading')} />
       ) : shown.length === 0 ? (
         <div className="empty-state">
-          <p>No chats available</p>
+          <p>{t('chats.none')}</p>
           {!chats?.length && (
             <p>
-              <Link to="/users">Start a chat from Users</Link>
+              <Link to="/users">{t('chats.startFromUsers')}</Link>
             </p>
           )}
         </div>
@@ -89,7 +122,7 @@ export const ChatList = ({
           ))}
         </ul>
       )}
-      <button type="button" className="fab" aria-label="Create group chat" onClick={onCreateGroup}>
+      <button type="button" className="fab" aria-label={t('chats.createGroup')} onClick={onCreateGroup}>
         <PlusIcon />
       </button>
     </aside>

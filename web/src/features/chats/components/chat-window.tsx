@@ -1,16 +1,19 @@
+import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { RetryNotice } from '../../../components/retry-notice.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
-import { accountKeys, missingPrivateKeyText } from '../../../lib/account-keys.ts';
+import { accountKeys } from '../../../lib/account-keys.ts';
 import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.slice.ts';
 import { isPassingFailure, useAutoRetry } from '../../../lib/use-auto-retry.ts';
 import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
 import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
+import { useUnexpired } from '../hooks/use-unexpired.ts';
+import { indexShownMessages } from '../search/search-indexer.ts';
 import { useContactKeys } from '../hooks/use-contact-keys.ts';
 import { useJoinChat } from '../hooks/use-join-chat.ts';
 import { useSendMessage } from '../hooks/use-send-message.ts';
@@ -31,14 +34,18 @@ import { ReplyBar } from './reply-bar.tsx';
 import { SafetyNumberDialog } from './safety-number-dialog.tsx';
 import { TypingIndicator } from './typing-indicator.tsx';
 
+const noMessages: DisplayMessage[] = [];
+
 interface ChatWindowProps {
   chatId: string;
   me: PublicUser;
   onShowList: () => void;
+  /** Open at this message (a search result) rather than at the newest. */
+  focus?: { messageId: string; seq?: number } | undefined;
 }
 
 /** The open chat: header, decrypted history, typing indicator, reply bar and composer. */
-export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
+export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) => {
   const {
     data: chat,
     isError: chatFailed,
@@ -74,8 +81,13 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   const uploads = useAttachmentUploads(chatId);
   const { keys: contactKeys, recheck: recheckKeys } = useContactKeys(me._id, chat);
   const [verifying, setVerifying] = useState(false);
+  const { t } = useTranslation();
   useJoinChat(chatId);
   const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
+  const messages = useUnexpired(history?.messages ?? noMessages);
+  // What this browser decrypts for the screen also goes into its search index (edits and
+  // deletions made while it was away included).
+  useEffect(() => indexShownMessages(me._id, messages), [me._id, messages]);
 
   useEffect(() => {
     let live = true;
@@ -103,7 +115,7 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
       <div className="chat-window chat-window--empty">
         <ChatListButton onClick={onShowList} />
         <p className="form__error" role="alert">
-          This chat could not be loaded.
+          {t('chats.loadFailed')}
         </p>
         {passing && nextAt !== null && <RetryNotice nextAt={nextAt} onRetry={retryNow} />}
       </div>
@@ -112,14 +124,16 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
   if (!chat || isLoading || !history) {
     return (
       <div className="chat-window chat-window--empty">
-        <Spinner label="Loading chat" />
+        <Spinner label={t('chats.loadingChat')} />
       </div>
     );
   }
 
   const title = chatTitle(chat);
   const otherId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
-  const names = typingIds.map((id) => chat.participants.find((p) => p._id === id)?.username ?? 'Someone');
+  const names = typingIds.map(
+    (id) => chat.participants.find((p) => p._id === id)?.username ?? t('common.someone'),
+  );
   const other = chat.isGroupChat ? undefined : chat.participants[0];
   const otherKeys = other && contactKeys.get(other._id);
   const checkedKeys = otherKeys?.kind === 'checked' ? otherKeys : undefined;
@@ -136,9 +150,9 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
           <>
             {checkedKeys && (
               <>
-                {checkedKeys.verified && <span className="verified-badge">Verified</span>}
+                {checkedKeys.verified && <span className="verified-badge">{t('chats.verified')}</span>}
                 <button type="button" className="button" onClick={() => setVerifying(true)}>
-                  Verify safety number
+                  {t('chats.verify')}
                 </button>
               </>
             )}
@@ -158,22 +172,23 @@ export const ChatWindow = ({ chatId, me, onShowList }: ChatWindowProps) => {
       <KeyNotices chat={chat} keys={contactKeys} />
       {keyMissing && (
         <div className="form__error chat-window__notice chat-window__key-notice" role="alert">
-          <p>{missingPrivateKeyText}</p>
+          <p>{t('messages.missingKey')}</p>
           <button type="button" className="button" onClick={() => dispatch(restoreRequested())}>
-            Restore your messages
+            {t('chats.restore')}
           </button>
         </div>
       )}
       <MessageList
         chat={chat}
         me={me}
-        messages={history.messages}
+        messages={messages}
         hasMore={history.hasMore}
         unreadAtOpen={unreadAtOpen}
         onReply={onReply}
+        focus={focus}
       />
       <TypingIndicator names={names} />
-      {!chat.isGroupChat && history.messages.length === 0 && chat.participants[0] && (
+      {!chat.isGroupChat && messages.length === 0 && chat.participants[0] && (
         <FirstMessageSuggestion name={chat.participants[0].username} onSend={(text) => void onSend(text)} />
       )}
       {replyTo && <ReplyBar message={replyTo} onClear={() => setReplyTo(null)} />}

@@ -1,6 +1,8 @@
 import type { ChatView, PublicUser } from '@veil/contracts';
-import { useEffect, useRef, useState } from 'react';
-import { isApiError } from '../../../lib/api-error.ts';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useModalDialog } from '../../../components/modal-dialog.tsx';
+import { errorText, isApiError } from '../../../lib/api-error.ts';
 import { useCreateGroupChatMutation } from '../api/chats.api.ts';
 import { GroupMembersStep } from './group-members-step.tsx';
 import { GroupNameStep } from './group-name-step.tsx';
@@ -11,10 +13,6 @@ interface CreateGroupPanelProps {
   onCreated: (chat: ChatView) => void;
 }
 
-/** Alert texts of spec sections 5 and 8, verbatim. */
-const invalidGroupText = 'Please provide a valid group name and add at least one member.';
-const createErrorText = 'An error occurred while creating the group chat. Please try again.';
-
 /** Step 1 name, step 2 members; a modal dialog (focus stays inside, Escape closes). */
 export const CreateGroupPanel = ({ myId, onClose, onCreated }: CreateGroupPanelProps) => {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -22,12 +20,9 @@ export const CreateGroupPanel = ({ myId, onClose, onCreated }: CreateGroupPanelP
   const [name, setName] = useState('');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [create, { isLoading: creating }] = useCreateGroupChatMutation();
+  const { t } = useTranslation();
 
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    return () => element?.close();
-  }, []);
+  useModalDialog(dialog);
 
   const toggle = (user: PublicUser) =>
     setSelected((current) => {
@@ -39,17 +34,17 @@ export const CreateGroupPanel = ({ myId, onClose, onCreated }: CreateGroupPanelP
 
   const submit = async () => {
     const members = [...selected].filter((id) => id !== myId);
-    if (!name.trim() || members.length === 0) return window.alert(invalidGroupText);
+    if (!name.trim() || members.length === 0) return window.alert(t('groups.invalid'));
     try {
       const chat = await create({ groupName: name.trim(), participants: members }).unwrap();
       onCreated(chat);
       onClose();
     } catch (failure) {
       if (isApiError(failure) && failure.kind !== 'network') {
-        window.alert(`Failed to create group chat: ${failure.message || 'Unknown error'}`);
+        window.alert(t('groups.createFailed', { reason: errorText(failure) || t('send.unknown') }));
       } else {
         console.error('Group creation failed', failure);
-        window.alert(createErrorText);
+        window.alert(t('groups.createError'));
       }
     }
   };
@@ -64,8 +59,8 @@ export const CreateGroupPanel = ({ myId, onClose, onCreated }: CreateGroupPanelP
         onClose();
       }}
     >
-      <h2 id="create-group-title">Create Group Chat</h2>
-      <p className="panel__step">Step {step} of 2</p>
+      <h2 id="create-group-title">{t('groups.createTitle')}</h2>
+      <p className="panel__step">{t('groups.step', { step, steps: 2 })}</p>
       {step === 1 ? (
         <GroupNameStep name={name} onName={setName} onNext={() => setStep(2)} onClose={onClose} />
       ) : (

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 interface FirstMessageSuggestionProps {
   name: string;
   onSend: (text: string) => void;
@@ -5,12 +6,13 @@ interface FirstMessageSuggestionProps {
 
 /** An empty one-to-one chat suggests the spec's first message, "Hi {username}", sent with one click. */
 export const FirstMessageSuggestion = ({ name, onSend }: FirstMessageSuggestionProps) => {
-  const text = `Hi ${name}`;
+  const { t } = useTranslation();
+  const text = t('messages.firstText', { name });
   return (
     <div className="first-message">
-      <p>Say hello to start the conversation.</p>
+      <p>{t('messages.firstHint')}</p>
       <button type="button" className="button" onClick={() => onSend(text)}>
-        Send “{text}”
+        {t('messages.firstSend', { text })}
       </button>
     </div>
   );

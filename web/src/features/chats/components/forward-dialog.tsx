@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { ChatView } from '@veil/contracts';
 import { useId, useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
@@ -15,6 +16,7 @@ interface ForwardDialogProps {
 
 /** Picks the chat a message goes to; it is encrypted anew for that chat's members. */
 export const ForwardDialog = ({ text, onForward, onClose }: ForwardDialogProps) => {
+  const { t } = useTranslation();
   const titleId = useId();
   const { data: chats, isLoading } = useGetChatsQuery();
   const [sending, setSending] = useState<string | null>(null);
@@ -27,12 +29,12 @@ export const ForwardDialog = ({ text, onForward, onClose }: ForwardDialogProps) 
 
   return (
     <ModalDialog labelledBy={titleId} onClose={onClose} className="panel group-info">
-      <h2 id={titleId}>Forward message</h2>
+      <h2 id={titleId}>{t('messages.forwardTitle')}</h2>
       <blockquote className="message__quote">{replyPreview(text)}</blockquote>
       {isLoading ? (
-        <Spinner label="Loading chats" />
+        <Spinner label={t('chats.loading')} />
       ) : (
-        <ul className="group-info__members" aria-label="Chats">
+        <ul className="group-info__members" aria-label={t('chats.heading')}>
           {(chats ?? []).map((chat) => {
             const title = chatTitle(chat);
             return (
@@ -41,7 +43,7 @@ export const ForwardDialog = ({ text, onForward, onClose }: ForwardDialogProps) 
                   type="button"
                   className="chat-item"
                   disabled={sending !== null}
-                  aria-label={`Forward to ${title}`}
+                  aria-label={t('messages.forwardTo', { name: title })}
                   onClick={() => void forward(chat)}
                 >
                   <Avatar
@@ -50,7 +52,7 @@ export const ForwardDialog = ({ text, onForward, onClose }: ForwardDialogProps) 
                     size="sm"
                   />
                   <span className="chat-item__title">{title}</span>
-                  {sending === chat._id && <Spinner label="Forwarding" />}
+                  {sending === chat._id && <Spinner label={t('messages.forwarding')} />}
                 </button>
               </li>
             );
@@ -59,7 +61,7 @@ export const ForwardDialog = ({ text, onForward, onClose }: ForwardDialogProps) 
       )}
       <div className="form__actions">
         <button type="button" className="button" onClick={onClose}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </ModalDialog>

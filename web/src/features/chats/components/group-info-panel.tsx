@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { ChatView, PublicUser } from '@veil/contracts';
 import { useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
@@ -20,15 +21,12 @@ interface GroupInfoPanelProps {
   onClose: () => void;
 }
 
-/** What a newly added member can read, said where they are added. */
-export const joinNoteText =
-  'New members read messages from the moment they join; earlier messages stay unreadable to them.';
-
 /**
  * A group's details: its picture, name and members. Admins rename it, set its picture, add
  * members, make others admins and remove them; anyone can leave.
  */
 export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
+  const { t } = useTranslation();
   const titleId = useId();
   const [, setParams] = useSearchParams();
   const [error, setError] = useState('');
@@ -53,7 +51,7 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
       await action();
       return true;
     } catch (failure) {
-      setError(errorText(failure) || 'Something went wrong');
+      setError(errorText(failure) || t('groups.failed'));
       return false;
     }
   };
@@ -68,7 +66,7 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
   };
 
   const leaveGroup = async () => {
-    if (!window.confirm(`Leave “${chat.chatName}”?`)) return;
+    if (!window.confirm(t('groups.leaveConfirm', { name: chat.chatName }))) return;
     if (await run(() => leave({ chatId }).unwrap())) {
       onClose();
       setParams({});
@@ -77,17 +75,17 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
 
   return (
     <ModalDialog labelledBy={titleId} onClose={onClose} className="panel group-info">
-      <h2 id={titleId}>Group info</h2>
+      <h2 id={titleId}>{t('groups.info')}</h2>
       <div className="group-info__picture">
         <Avatar name={chat.chatName} picture={chat.groupPicture} size="lg" />
         {isAdmin && (
           <label className="button">
-            {picturing.isLoading ? 'Uploading...' : 'Change picture'}
+            {picturing.isLoading ? t('groups.uploading') : t('groups.changePicture')}
             <input
               type="file"
               accept="image/*"
               className="visually-hidden"
-              aria-label="Group picture"
+              aria-label={t('groups.picture')}
               onChange={(event) => {
                 const picture = event.target.files?.[0];
                 if (picture) void run(() => setPicture({ chatId, picture }).unwrap());
@@ -98,7 +96,7 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
       </div>
       {isAdmin ? (
         <form className="group-info__name" onSubmit={submitName}>
-          <label htmlFor={`${titleId}-name`}>Group name</label>
+          <label htmlFor={`${titleId}-name`}>{t('groups.nameLabel')}</label>
           <input
             id={`${titleId}-name`}
             className="field__input"
@@ -107,15 +105,15 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
             onChange={(event) => setName(event.target.value)}
           />
           <button type="submit" className="button" disabled={renaming.isLoading}>
-            Rename
+            {t('groups.rename')}
           </button>
         </form>
       ) : (
         <p className="group-info__title">{chat.chatName}</p>
       )}
 
-      <h3>Members</h3>
-      <ul className="group-info__members" aria-label="Members">
+      <h3>{t('groups.members')}</h3>
+      <ul className="group-info__members" aria-label={t('groups.members')}>
         {chat.participants.map((person) => {
           const admin = admins.includes(person._id);
           const you = person._id === me._id;
@@ -123,7 +121,7 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
             <li key={person._id} className="group-info__member">
               <Avatar name={person.username} picture={person.profilePicture} size="sm" />
               <span className="group-info__member-name">
-                {you ? `${person.username} (you)` : person.username}
+                {you ? t('groups.memberYou', { name: person.username }) : person.username}
                 {admin && <span className="badge">Admin</span>}
               </span>
               {isAdmin && !you && (
@@ -134,17 +132,17 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
                       className="button"
                       onClick={() => void run(() => promoteAdmin({ chatId, userId: person._id }).unwrap())}
                     >
-                      Make admin
+                      {t('groups.makeAdmin')}
                       <span className="visually-hidden"> {person.username}</span>
                     </button>
                   )}
                   <button
                     type="button"
                     className="button button--danger"
-                    aria-label={`Remove ${person.username}`}
+                    aria-label={t('groups.removeMember', { name: person.username })}
                     onClick={() => void run(() => removeMember({ chatId, userId: person._id }).unwrap())}
                   >
-                    Remove
+                    {t('groups.remove')}
                   </button>
                 </span>
               )}
@@ -155,10 +153,10 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
 
       {isAdmin && (
         <section aria-labelledby={`${titleId}-add`}>
-          <h3 id={`${titleId}-add`}>Add members</h3>
-          <p className="group-info__note">{joinNoteText}</p>
+          <h3 id={`${titleId}-add`}>{t('groups.addMembers')}</h3>
+          <p className="group-info__note">{t('groups.joinNote')}</p>
           {candidates.length === 0 ? (
-            <p className="empty-state">Everyone is already here</p>
+            <p className="empty-state">{t('groups.everyoneHere')}</p>
           ) : (
             <ul className="group-members__list">
               {candidates.map((user) => (
@@ -188,7 +186,7 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
             disabled={adding.size === 0 || addingMembers.isLoading}
             onClick={() => void add()}
           >
-            {addingMembers.isLoading ? 'Adding...' : 'Add to group'}
+            {addingMembers.isLoading ? t('groups.adding') : t('groups.add')}
           </button>
         </section>
       )}
@@ -205,10 +203,10 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
           disabled={leaving.isLoading}
           onClick={() => void leaveGroup()}
         >
-          Leave group
+          {t('groups.leave')}
         </button>
         <button type="button" className="button" onClick={onClose}>
-          Close
+          {t('common.close')}
         </button>
       </div>
     </ModalDialog>

@@ -1,4 +1,5 @@
 import type { PublicUser } from '@veil/contracts';
+import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useGetGroupCandidatesQuery } from '../api/chats.api.ts';
@@ -24,28 +25,29 @@ export const GroupMembersStep = ({
   onClose,
 }: GroupMembersStepProps) => {
   const { data: users, isLoading, isFetching, error, refetch } = useGetGroupCandidatesQuery();
+  const { t } = useTranslation();
   const candidates = (users ?? []).filter((user) => user._id !== myId);
   const failure =
     error && 'kind' in error
       ? error.kind === 'network'
-        ? 'An error occurred while fetching users.'
-        : 'Failed to fetch users. Please try again.'
+        ? t('groups.usersNetwork')
+        : t('groups.usersFailed')
       : null;
 
   return (
     <div className="group-members">
-      <h3 className="group-members__title">Select Members</h3>
+      <h3 className="group-members__title">{t('groups.selectMembers')}</h3>
       {isLoading ? (
-        <p className="empty-state">Loading users...</p>
+        <p className="empty-state">{t('groups.loadingUsers')}</p>
       ) : failure ? (
         <div className="status status--error" role="alert">
           <p>{failure}</p>
           <button type="button" className="button" onClick={() => void refetch()} disabled={isFetching}>
-            Retry
+            {t('groups.retry')}
           </button>
         </div>
       ) : candidates.length === 0 ? (
-        <p className="empty-state">No Users Available</p>
+        <p className="empty-state">{t('groups.noUsers')}</p>
       ) : (
         <ul className="group-members__list">
           {candidates.map((user) => (
@@ -59,16 +61,16 @@ export const GroupMembersStep = ({
           ))}
         </ul>
       )}
-      {isFetching && !isLoading && <Spinner label="Refreshing users" />}
+      {isFetching && !isLoading && <Spinner label={t('groups.refreshingUsers')} />}
       <div className="form__actions">
         <button type="button" className="button button--primary" onClick={onCreate} disabled={creating}>
-          {creating ? 'Creating...' : 'Create Group'}
+          {creating ? t('groups.creating') : t('groups.create')}
         </button>
         <button type="button" className="button" onClick={onBack} disabled={creating}>
-          Back
+          {t('common.back')}
         </button>
         <button type="button" className="button" onClick={onClose} disabled={creating}>
-          Close
+          {t('common.close')}
         </button>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FormField } from '../../../components/form-field.tsx';
 
 interface GroupNameStepProps {
@@ -10,6 +11,7 @@ interface GroupNameStepProps {
 
 /** Step 1: the group's name; Next only with a name. */
 export const GroupNameStep = ({ name, onName, onNext, onClose }: GroupNameStepProps) => {
+  const { t } = useTranslation();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (name.trim()) onNext();
@@ -17,7 +19,7 @@ export const GroupNameStep = ({ name, onName, onNext, onClose }: GroupNameStepPr
   return (
     <form className="form" onSubmit={submit}>
       <FormField
-        label="Group Name"
+        label={t('groups.name')}
         name="group-name"
         value={name}
         autoFocus
@@ -26,10 +28,10 @@ export const GroupNameStep = ({ name, onName, onNext, onClose }: GroupNameStepPr
       />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={!name.trim()}>
-          Next
+          {t('groups.next')}
         </button>
         <button type="button" className="button" onClick={onClose}>
-          Close
+          {t('common.close')}
         </button>
       </div>
     </form>

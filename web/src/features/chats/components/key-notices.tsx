@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { ChatView } from '@veil/contracts';
 import type { KeyLogProblem } from '@veil/crypto';
 import type { ContactKeys } from '../../../lib/contact-keys.ts';
@@ -7,15 +8,12 @@ interface KeyNoticesProps {
   keys: ReadonlyMap<string, ContactKeys>;
 }
 
-const problemTexts: Record<KeyLogProblem, string> = {
-  rewritten: 'their key history was rewritten since this browser last saw it',
-  'broken-chain': 'their key history does not hold together',
-  'fingerprint-mismatch': 'their key history names keys it does not carry',
-  'current-key-mismatch': 'the key the server gives for them is not the last one in their key history',
-};
-
-export const keyChangedText = (name: string, at: string) =>
-  `${name}'s key changed on ${new Date(at).toLocaleDateString()}`;
+const problemKeys = {
+  rewritten: 'keys.rewritten',
+  'broken-chain': 'keys.brokenChain',
+  'fingerprint-mismatch': 'keys.fingerprintMismatch',
+  'current-key-mismatch': 'keys.currentKeyMismatch',
+} as const satisfies Record<KeyLogProblem, string>;
 
 /**
  * What the chat says about its members' keys: a red warning when a key log fails its check (the
@@ -23,28 +21,27 @@ export const keyChangedText = (name: string, at: string) =>
  * removed.
  */
 export const KeyNotices = ({ chat, keys }: KeyNoticesProps) => {
+  const { t, i18n } = useTranslation();
+  const dateOf = (at: string) => new Date(at).toLocaleDateString(i18n.resolvedLanguage);
   const notices = chat.participants.flatMap((member) => {
     const state = keys.get(member._id);
     if (!state || state.kind === 'unavailable') return [];
     if (state.kind === 'warning')
       return [
         <p key={`${member._id}-warning`} className="form__error key-notice key-notice--warning" role="alert">
-          Warning: {member.username}&apos;s keys could not be confirmed: {problemTexts[state.problem]}. The
-          server may have replaced their key. Do not send anything sensitive until you compare your safety
-          number in person.
+          {t('keys.warning', { name: member.username, problem: t(problemKeys[state.problem]) })}
         </p>,
       ];
     return [
       ...state.resets.map((at) => (
         <p key={`${member._id}-${at}`} className="key-notice" data-testid="key-changed-notice">
-          {keyChangedText(member.username, at)}
+          {t('keys.changed', { name: member.username, date: dateOf(at) })}
         </p>
       )),
       ...(state.verificationLostAt
         ? [
             <p key={`${member._id}-unverified`} className="key-notice key-notice--unverified">
-              {member.username} is no longer verified: their key changed on{' '}
-              {new Date(state.verificationLostAt).toLocaleDateString()}. Compare your safety number again.
+              {t('keys.unverified', { name: member.username, date: dateOf(state.verificationLostAt) })}
             </p>,
           ]
         : []),
@@ -52,7 +49,7 @@ export const KeyNotices = ({ chat, keys }: KeyNoticesProps) => {
   });
   if (notices.length === 0) return null;
   return (
-    <section className="key-notices" aria-label="Key changes">
+    <section className="key-notices" aria-label={t('keys.region')}>
       {notices}
     </section>
   );

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { MoreIcon } from '../../../components/icons.tsx';
 
@@ -57,6 +58,7 @@ const moveFocus = (event: KeyboardEvent<HTMLElement>) => {
 export const MessageActionsMenu = ({ label, ...actions }: MessageActionsMenuProps) => {
   const [open, setOpen] = useState(false);
   const [below, setBelow] = useState(false);
+  const { t } = useTranslation();
   const [customEmoji, setCustomEmoji] = useState('');
   const trigger = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -90,7 +92,7 @@ export const MessageActionsMenu = ({ label, ...actions }: MessageActionsMenuProp
         ref={trigger}
         type="button"
         className="icon-button message-actions__trigger"
-        aria-label={`Actions for ${label}`}
+        aria-label={t('messages.actionsFor', { label })}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -107,7 +109,7 @@ export const MessageActionsMenu = ({ label, ...actions }: MessageActionsMenuProp
           ref={menu}
           id={menuId}
           role="menu"
-          aria-label={`Actions for ${label}`}
+          aria-label={t('messages.actionsFor', { label })}
           className={`message-actions__menu${below ? ' message-actions__menu--below' : ''}`}
           onKeyDown={(event) => {
             if (event.key === 'Escape') {
@@ -118,14 +120,14 @@ export const MessageActionsMenu = ({ label, ...actions }: MessageActionsMenuProp
         >
           {actions.onReact && (
             <>
-              <div className="message-actions__reactions" role="group" aria-label="React">
+              <div className="message-actions__reactions" role="group" aria-label={t('messages.react')}>
                 {quickReactions.map((emoji) => (
                   <button
                     key={emoji}
                     type="button"
                     role="menuitem"
                     className="message-actions__emoji"
-                    aria-label={`React with ${emoji}`}
+                    aria-label={t('messages.reactWith', { emoji })}
                     onClick={() => react(emoji)}
                   >
                     {emoji}
@@ -142,26 +144,26 @@ export const MessageActionsMenu = ({ label, ...actions }: MessageActionsMenuProp
               >
                 <input
                   type="text"
-                  aria-label="Any emoji"
-                  placeholder="Any emoji"
+                  aria-label={t('messages.anyEmoji')}
+                  placeholder={t('messages.anyEmoji')}
                   maxLength={16}
                   value={customEmoji}
                   onChange={(event) => setCustomEmoji(event.target.value)}
                 />
                 <button type="submit" className="button" disabled={!customEmoji.trim()}>
-                  React
+                  {t('messages.react')}
                 </button>
               </form>
             </>
           )}
-          {actions.onReply && <MenuItem onClick={run(actions.onReply)}>Reply</MenuItem>}
-          {actions.onCopy && <MenuItem onClick={run(actions.onCopy)}>Copy text</MenuItem>}
-          {actions.onForward && <MenuItem onClick={run(actions.onForward)}>Forward</MenuItem>}
-          {actions.onEdit && <MenuItem onClick={run(actions.onEdit)}>Edit</MenuItem>}
-          <MenuItem onClick={run(actions.onDeleteForMe)}>Delete for me</MenuItem>
+          {actions.onReply && <MenuItem onClick={run(actions.onReply)}>{t('messages.reply')}</MenuItem>}
+          {actions.onCopy && <MenuItem onClick={run(actions.onCopy)}>{t('messages.copy')}</MenuItem>}
+          {actions.onForward && <MenuItem onClick={run(actions.onForward)}>{t('messages.forward')}</MenuItem>}
+          {actions.onEdit && <MenuItem onClick={run(actions.onEdit)}>{t('messages.edit')}</MenuItem>}
+          <MenuItem onClick={run(actions.onDeleteForMe)}>{t('messages.deleteForMe')}</MenuItem>
           {actions.onDeleteForEveryone && (
             <MenuItem onClick={run(actions.onDeleteForEveryone)} danger>
-              Delete for everyone
+              {t('messages.deleteForEveryone')}
             </MenuItem>
           )}
         </div>

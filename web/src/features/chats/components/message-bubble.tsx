@@ -1,10 +1,10 @@
+import { useTranslation } from 'react-i18next';
 import { memo, useCallback, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { restoreRequested } from '../../../lib/key-backup.slice.ts';
 import { ReplyIcon } from '../../../components/icons.tsx';
 import { LinkifiedText } from '../../../components/linkified-text.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
-import { noKeyHereText } from '../../../lib/read-state.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
 import { canChangeForEveryone } from '../message-changes.ts';
 import { replyPreview } from '../messages.model.ts';
@@ -32,18 +32,15 @@ interface MessageBubbleProps {
   actions: MessageActions;
 }
 
-export const deletedText = 'This message was deleted';
-
-const noKeyHereLead = noKeyHereText.replace(/restore it$/, '');
-
 /** The text, or why it cannot be read here; with no key here, the way to restore it. */
 const MessageText = ({ message }: { message: DisplayMessage }) => {
   const dispatch = useAppDispatch();
+  const { t } = useTranslation();
   const state = message.readState;
   if (message.deleted)
     return (
       <p className="message__text message__text--deleted" data-testid="message-text">
-        {deletedText}
+        {t('messages.deleted')}
       </p>
     );
   if (state === 'read')
@@ -56,19 +53,31 @@ const MessageText = ({ message }: { message: DisplayMessage }) => {
     <p className="message__text message__text--unread" data-testid="message-text" data-read-state={state}>
       {state === 'no-key-here' ? (
         <>
-          {noKeyHereLead}
+          {t('messages.noKeyHere')}
           <button type="button" className="link-button" onClick={() => dispatch(restoreRequested())}>
-            restore it
+            {t('messages.restoreIt')}
           </button>
         </>
+      ) : state === 'key-reset' ? (
+        t('messages.keyReset')
       ) : (
-        message.decryptedContent
+        t('messages.unreadable')
       )}
     </p>
   );
 };
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+/** One formatter per language: a chat renders hundreds of times. */
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+const timeFormat = (language: string) => {
+  let format = timeFormats.get(language);
+  if (!format)
+    timeFormats.set(
+      language,
+      (format = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' })),
+    );
+  return format;
+};
 
 export const MessageBubble = memo(function MessageBubble({
   message,
@@ -85,9 +94,11 @@ export const MessageBubble = memo(function MessageBubble({
   const { _id: id } = message;
   const [editing, setEditing] = useState(false);
   const [forwarding, setForwarding] = useState(false);
+  const { t, i18n } = useTranslation();
   const ref = useCallback((element: HTMLLIElement | null) => track?.(id, element), [track, id]);
-  const quoted = message.replyTo?.deleted ? deletedText : (message.replyTo?.decryptedContent ?? '');
-  const time = timeFormat.format(new Date(message.createdAt));
+  const quoted = message.replyTo?.deleted ? t('messages.deleted') : (message.replyTo?.decryptedContent ?? '');
+  const time = timeFormat(i18n.resolvedLanguage ?? 'en').format(new Date(message.createdAt));
+  const sender = mine ? t('common.you') : nameOf(message.sender._id);
   const changeable = canChangeForEveryone(message, myId);
   const readable = !message.deleted && message.readState === 'read';
   return (
@@ -98,7 +109,12 @@ export const MessageBubble = memo(function MessageBubble({
       data-testid="message"
     >
       <div className="message__bubble">
-        {senderName && <span className="message__sender">{senderName}</span>}
+        {/* Who sent it, said first; groups show others' names, elsewhere only a screen reader needs it. */}
+        {senderName ? (
+          <span className="message__sender">{senderName}</span>
+        ) : (
+          <span className="visually-hidden">{sender}: </span>
+        )}
         {message.replyTo && (
           <blockquote className="message__quote" data-testid="message-quote">
             {replyAuthor && <span className="message__quote-author">{replyAuthor}</span>}
@@ -121,7 +137,9 @@ export const MessageBubble = memo(function MessageBubble({
           (message.decryptedContent || !message.attachments) && <MessageText message={message} />
         )}
         <span className="message__meta">
-          {message.editedAt && !message.deleted && <span className="message__edited">edited</span>}
+          {message.editedAt && !message.deleted && (
+            <span className="message__edited">{t('messages.edited')}</span>
+          )}
           <time dateTime={message.createdAt}>{time}</time>
           {mine && <SeenTicks seen={seen} />}
         </span>
@@ -136,14 +154,14 @@ export const MessageBubble = memo(function MessageBubble({
         <button
           type="button"
           className="icon-button message__reply"
-          aria-label="Reply"
+          aria-label={t('messages.replyTo', { name: sender, time })}
           onClick={() => onReply(message)}
         >
           <ReplyIcon />
         </button>
       )}
       <MessageActionsMenu
-        label={`message from ${mine ? 'you' : nameOf(message.sender._id)} at ${time}`}
+        label={t('messages.actionsOf', { name: mine ? t('common.youLower') : sender, time })}
         {...(!message.deleted && {
           onReply: () => onReply(message),
           onReact: (emoji: string) => void actions.toggleReaction(message, emoji),
@@ -156,7 +174,8 @@ export const MessageBubble = memo(function MessageBubble({
         onDeleteForMe={() => void actions.deleteForMe(message)}
         {...(changeable && {
           onDeleteForEveryone: () => {
-            if (window.confirm('Delete this message for everyone?')) void actions.deleteForEveryone(message);
+            if (window.confirm(t('messages.deleteForEveryoneConfirm')))
+              void actions.deleteForEveryone(message);
           },
         })}
       />

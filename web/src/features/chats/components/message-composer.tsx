@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { SendIcon } from '../../../components/icons.tsx';
 
@@ -23,6 +24,7 @@ export const MessageComposer = ({
 }: MessageComposerProps) => {
   const [text, setText] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
+  const { t } = useTranslation();
 
   useLayoutEffect(() => {
     const box = input.current;
@@ -54,9 +56,9 @@ export const MessageComposer = ({
       <textarea
         ref={input}
         className="composer__input"
-        aria-label="Message"
-        aria-description="Enter sends, Shift+Enter starts a new line"
-        placeholder="Type a message"
+        aria-label={t('messages.composer')}
+        aria-description={t('messages.composerHint')}
+        placeholder={t('messages.composerPlaceholder')}
         autoComplete="off"
         rows={1}
         value={text}
@@ -66,7 +68,7 @@ export const MessageComposer = ({
           onKeystroke();
         }}
       />
-      <button type="submit" className="button button--primary composer__send" aria-label="Send">
+      <button type="submit" className="button button--primary composer__send" aria-label={t('messages.send')}>
         <SendIcon />
       </button>
     </form>

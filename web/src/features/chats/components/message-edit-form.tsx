@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
 
 interface MessageEditFormProps {
@@ -9,6 +10,7 @@ interface MessageEditFormProps {
 
 /** Edits a message in place: Enter or Save stores it, Escape or Cancel leaves it as it was. */
 export const MessageEditForm = ({ initial, onSave, onCancel }: MessageEditFormProps) => {
+  const { t } = useTranslation();
   const [text, setText] = useState(initial);
   const [saving, setSaving] = useState(false);
   const unchanged = !text.trim() || text === initial;
@@ -25,7 +27,7 @@ export const MessageEditForm = ({ initial, onSave, onCancel }: MessageEditFormPr
       <input
         className="message-edit__input"
         type="text"
-        aria-label="Edit message"
+        aria-label={t('messages.editLabel')}
         autoFocus
         value={text}
         disabled={saving}
@@ -39,10 +41,10 @@ export const MessageEditForm = ({ initial, onSave, onCancel }: MessageEditFormPr
       />
       <div className="message-edit__buttons">
         <button type="button" className="button" onClick={onCancel} disabled={saving}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button type="submit" className="button button--primary" disabled={saving}>
-          {saving ? 'Saving...' : 'Save'}
+          {saving ? t('messages.saving') : t('messages.save')}
         </button>
       </div>
     </form>

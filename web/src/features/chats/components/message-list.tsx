@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { ChatView, MessageView, PublicUser } from '@veil/contracts';
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
@@ -5,12 +6,14 @@ import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { useHistoryScroll } from '../hooks/use-history-scroll.ts';
+import { useJumpToMessage } from '../hooks/use-jump-to-message.ts';
 import { useMessageActions } from '../hooks/use-message-actions.ts';
 import { useOlderMessages } from '../hooks/use-older-messages.ts';
+import { useMessageAnnouncements } from '../hooks/use-message-announcements.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
 import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
 import { noticeText, timelineOf } from '../group-notices.ts';
-import { isSeenByOthers, otherMemberIds } from '../messages.model.ts';
+import { chatTitle, isSeenByOthers, otherMemberIds } from '../messages.model.ts';
 import { messageDiscarded, retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
 import { MessageBubble } from './message-bubble.tsx';
 import { PendingMessage } from './pending-message.tsx';
@@ -24,23 +27,43 @@ interface MessageListProps {
   /** Unread messages when the chat opened (undefined until known): where "New messages" goes. */
   unreadAtOpen: number | undefined;
   onReply: (message: DisplayMessage) => void;
+  /** A message to open the chat at (a search result), with its place in the history. */
+  focus?: { messageId: string; seq?: number } | undefined;
 }
 
 /** The open chat's messages, oldest at the top; scrolling up loads older pages. */
-export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply }: MessageListProps) => {
+export const MessageList = ({
+  chat,
+  me,
+  messages,
+  hasMore,
+  unreadAtOpen,
+  onReply,
+  focus,
+}: MessageListProps) => {
   const myId = me._id;
   const [container, setContainer] = useState<HTMLOListElement | null>(null);
   const { loadOlder, loading } = useOlderMessages({ chatId: chat._id, userId: myId });
   const onNeedOlder = useCallback((seq: number) => void loadOlder(seq), [loadOlder]);
   const { onScroll } = useHistoryScroll({ container, messages, myId, hasMore, onNeedOlder });
+  useJumpToMessage({
+    container,
+    messages,
+    hasMore,
+    messageId: focus?.messageId,
+    seq: focus?.seq,
+    loadOlder,
+  });
   const { track, reportNow } = useSeenReporter(chat._id, container);
   const others = otherMemberIds(chat, myId);
   const { actions, error, clearError } = useMessageActions(chat, me);
+  const { t, i18n } = useTranslation();
   const nameOf = useCallback(
-    (userId: string) => chat.participants.find((p) => p._id === userId)?.username ?? 'Former member',
-    [chat.participants],
+    (userId: string) => chat.participants.find((p) => p._id === userId)?.username ?? t('common.formerMember'),
+    [chat.participants, t],
   );
   const dividerBefore = useNewMessagesDivider(messages, myId, unreadAtOpen);
+  const announcements = useMessageAnnouncements(messages, myId, nameOf);
   const dispatch = useAppDispatch();
   const outbox = useAppSelector(selectOutbox).items;
   const pending = outbox.filter((item) => item.chatId === chat._id);
@@ -66,12 +89,18 @@ export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply
     <div className="message-list-frame">
       {loading && (
         <div className="message-list__loading">
-          <Spinner label="Loading older messages" />
+          <Spinner label={t('messages.loadingOlder')} />
         </div>
       )}
-      <ol className="message-list" ref={setContainer} onScroll={onScroll} aria-label="Messages" tabIndex={0}>
+      <ol
+        className="message-list"
+        ref={setContainer}
+        onScroll={onScroll}
+        aria-label={t('messages.list', { chat: chatTitle(chat) })}
+        tabIndex={0}
+      >
         {messages.length === 0 && pending.length === 0 && (
-          <li className="empty-state">No messages available</li>
+          <li className="empty-state">{t('messages.none')}</li>
         )}
         {timelineOf(messages, chat.notices ?? [], hasMore).map((item) => {
           if (item.kind === 'notice')
@@ -90,17 +119,13 @@ export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply
           return (
             <Fragment key={message._id}>
               {startsDay(message, previous) && (
-                <li className="history-marker" role="separator" data-testid="day-separator">
-                  {dayLabel(message.createdAt)}
+                <li className="history-marker" data-testid="day-separator">
+                  {dayLabel(message.createdAt, new Date(), i18n.resolvedLanguage)}
                 </li>
               )}
               {message._id === dividerBefore && (
-                <li
-                  className="history-marker history-marker--new"
-                  role="separator"
-                  data-testid="new-messages"
-                >
-                  New messages
+                <li className="history-marker history-marker--new" data-testid="new-messages">
+                  {t('messages.newMessages')}
                 </li>
               )}
               <MessageBubble
@@ -109,7 +134,7 @@ export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply
                 replyAuthor={
                   message.replyTo
                     ? message.replyTo.sender._id === myId
-                      ? 'You'
+                      ? t('common.you')
                       : nameOf(message.replyTo.sender._id)
                     : null
                 }
@@ -128,6 +153,17 @@ export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply
           <PendingMessage key={item.clientMessageId} item={item} onRetry={onRetry} onDiscard={onDiscard} />
         ))}
       </ol>
+      {/* The screen reader's view of the chat: new messages from others, read out politely. */}
+      <div
+        role="log"
+        aria-label={t('messages.announcements')}
+        className="visually-hidden"
+        data-testid="message-log"
+      >
+        {announcements.map((announcement) => (
+          <p key={announcement.id}>{announcement.text}</p>
+        ))}
+      </div>
       <ScrollToNewest
         container={container}
         unseen={messages.filter((m) => m.sender._id !== myId && !m.seenBy[myId]).length}
@@ -136,7 +172,7 @@ export const MessageList = ({ chat, me, messages, hasMore, unreadAtOpen, onReply
         <p className="form__error message-list__error" role="alert">
           {error}
           <button type="button" className="link-button" onClick={clearError}>
-            Dismiss
+            {t('common.dismiss')}
           </button>
         </p>
       )}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useRef } from 'react';
 import { LinkifiedText } from '../../../components/linkified-text.tsx';
 import type { OutboxItem } from '../outbox/outbox.slice.ts';
@@ -15,6 +16,7 @@ export const PendingMessage = ({ item, onRetry, onDiscard }: PendingMessageProps
     row.current?.scrollIntoView({ block: 'nearest' });
   }, []);
   const failed = item.status === 'failed';
+  const { t } = useTranslation();
   return (
     <li
       ref={row}
@@ -27,15 +29,19 @@ export const PendingMessage = ({ item, onRetry, onDiscard }: PendingMessageProps
           <LinkifiedText text={item.text} />
         </p>
         <span className="message__meta">
-          {failed ? <span role="alert">Not sent. {item.error}</span> : <span>Sending…</span>}
+          {failed ? (
+            <span role="alert">{t('messages.notSent', { error: item.error })}</span>
+          ) : (
+            <span>{t('messages.sending')}</span>
+          )}
         </span>
         {failed && (
           <span className="message__pending-actions">
             <button type="button" className="link-button" onClick={() => onRetry(item.clientMessageId)}>
-              Retry
+              {t('messages.retry')}
             </button>
             <button type="button" className="link-button" onClick={() => onDiscard(item.clientMessageId)}>
-              Discard
+              {t('messages.discard')}
             </button>
           </span>
         )}

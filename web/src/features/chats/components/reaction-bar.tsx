@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { reactionCounts } from '../message-changes.ts';
 
 interface ReactionBarProps {
@@ -11,18 +12,21 @@ interface ReactionBarProps {
 /** The reactions under a message: each emoji with its count; who reacted is in its name. */
 export const ReactionBar = ({ reactionTexts, myId, nameOf, onToggle }: ReactionBarProps) => {
   const counts = reactionCounts(reactionTexts, myId);
+  const { t } = useTranslation();
   if (!counts.length) return null;
   return (
-    <ul className="reactions" aria-label="Reactions">
+    <ul className="reactions" aria-label={t('messages.reactions')}>
       {counts.map(({ emoji, userIds, mine }) => {
-        const who = userIds.map((id) => (id === myId ? 'you' : nameOf(id))).join(', ');
+        const who = userIds
+          .map((id) => (id === myId ? t('common.youLower') : nameOf(id)))
+          .join(t('common.listSeparator'));
         return (
           <li key={emoji}>
             <button
               type="button"
               className={`reaction${mine ? ' reaction--mine' : ''}`}
               aria-pressed={mine}
-              aria-label={`${emoji} ${userIds.length}: ${who}`}
+              aria-label={t('messages.reaction', { emoji, count: userIds.length, who })}
               title={who}
               onClick={() => onToggle(emoji)}
             >

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { safetyNumber, safetyNumberGroups } from '@veil/crypto';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
@@ -28,6 +29,7 @@ type Computed =
 export const SafetyNumberDialog = ({ myId, contact, keys, onClose, onChanged }: SafetyNumberDialogProps) => {
   const [computed, setComputed] = useState<Computed>({ kind: 'loading' });
   const [busy, setBusy] = useState(false);
+  const { t, i18n } = useTranslation();
   const contactSigningKey = keys.current.signingKey;
   const contactEncryptionKey = keys.current.encryptionKey;
 
@@ -35,9 +37,9 @@ export const SafetyNumberDialog = ({ myId, contact, keys, onClose, onChanged }: 
     let live = true;
     const compute = async (): Promise<Computed> => {
       if (!contactSigningKey)
-        return { kind: 'unavailable', why: `${contact.username} has no signing key yet.` };
+        return { kind: 'unavailable', why: t('safety.noContactKey', { name: contact.username }) };
       const mine = await fetchKeyStatus();
-      if (!mine.signingKey) return { kind: 'unavailable', why: 'Your account has no signing key yet.' };
+      if (!mine.signingKey) return { kind: 'unavailable', why: t('safety.noOwnKey') };
       const digits = await safetyNumber(
         { userId: myId, encryptionKey: mine.publicKey, signingKey: mine.signingKey },
         { userId: contact._id, encryptionKey: contactEncryptionKey, signingKey: contactSigningKey },
@@ -47,14 +49,12 @@ export const SafetyNumberDialog = ({ myId, contact, keys, onClose, onChanged }: 
     };
     compute().then(
       (result) => live && setComputed(result),
-      () =>
-        live &&
-        setComputed({ kind: 'unavailable', why: 'The safety number could not be computed. Try again.' }),
+      () => live && setComputed({ kind: 'unavailable', why: t('safety.failed') }),
     );
     return () => {
       live = false;
     };
-  }, [myId, contact._id, contact.username, contactEncryptionKey, contactSigningKey]);
+  }, [myId, contact._id, contact.username, contactEncryptionKey, contactSigningKey, t]);
 
   const toggle = async () => {
     if (computed.kind !== 'ready') return;
@@ -75,22 +75,21 @@ export const SafetyNumberDialog = ({ myId, contact, keys, onClose, onChanged }: 
   return (
     <ModalDialog labelledBy="safety-number-title" onClose={onClose}>
       <div className="form">
-        <h2 id="safety-number-title">Verify safety number</h2>
-        <p className="panel__hint">
-          Compare these numbers with {contact.username}&apos;s screen, in person or over a channel you trust.
-          If they match, no one is between you.
-        </p>
+        <h2 id="safety-number-title">{t('safety.title')}</h2>
+        <p className="panel__hint">{t('safety.hint', { name: contact.username })}</p>
         {keys.verificationLostAt && (
           <p className="status status--error" role="status">
-            {contact.username}&apos;s key changed on {new Date(keys.verificationLostAt).toLocaleDateString()},
-            so the verification was removed.
+            {t('safety.keyChanged', {
+              name: contact.username,
+              date: new Date(keys.verificationLostAt).toLocaleDateString(i18n.resolvedLanguage),
+            })}
           </p>
         )}
-        {computed.kind === 'loading' && <p role="status">Computing the safety number…</p>}
+        {computed.kind === 'loading' && <p role="status">{t('safety.computing')}</p>}
         {computed.kind === 'unavailable' && <p className="panel__hint">{computed.why}</p>}
         {computed.kind === 'ready' && (
           <>
-            <p className="safety-number__digits" data-testid="safety-number" aria-label="Safety number">
+            <p className="safety-number__digits" data-testid="safety-number" aria-label={t('safety.number')}>
               {safetyNumberGroups(computed.digits).map((group, index) => (
                 <span key={index}>{group}</span>
               ))}
@@ -98,12 +97,14 @@ export const SafetyNumberDialog = ({ myId, contact, keys, onClose, onChanged }: 
             <img
               className="safety-number__qr"
               src={computed.qr}
-              alt={`QR code of the safety number with ${contact.username}`}
+              alt={t('safety.qr', { name: contact.username })}
             />
           </>
         )}
         <p data-testid="verification-state">
-          {keys.verified ? `${contact.username} is verified.` : `${contact.username} is not verified.`}
+          {keys.verified
+            ? t('safety.verified', { name: contact.username })
+            : t('safety.notVerified', { name: contact.username })}
         </p>
         <div className="form__actions">
           {computed.kind === 'ready' && (
@@ -113,11 +114,11 @@ export const SafetyNumberDialog = ({ myId, contact, keys, onClose, onChanged }: 
               onClick={() => void toggle()}
               disabled={busy}
             >
-              {keys.verified ? 'Remove verification' : 'Mark as verified'}
+              {keys.verified ? t('safety.unmark') : t('safety.mark')}
             </button>
           )}
           <button type="button" className="button" onClick={onClose}>
-            Close
+            {t('common.close')}
           </button>
         </div>
       </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
 import { ArrowDownIcon } from '../../../components/icons.tsx';
 import { badgeText } from '../chat-summary.model.ts';
@@ -14,6 +15,7 @@ interface ScrollToNewestProps {
 /** A button over the history, shown while the reader is away from the newest messages. */
 export const ScrollToNewest = ({ container, unseen }: ScrollToNewestProps) => {
   const [away, setAway] = useState(false);
+  const { t } = useTranslation();
   useEffect(() => {
     if (!container) return;
     const update = () =>
@@ -24,13 +26,18 @@ export const ScrollToNewest = ({ container, unseen }: ScrollToNewestProps) => {
   }, [container]);
   if (!container || !away) return null;
   const label =
-    unseen > 0 ? `Scroll to the newest message, ${unseen} unread` : 'Scroll to the newest message';
+    unseen > 0 ? t('messages.scrollToNewestUnread', { count: unseen }) : t('messages.scrollToNewest');
   return (
     <button
       type="button"
       className="scroll-to-newest"
       aria-label={label}
-      onClick={() => container.scrollTo({ top: container.scrollHeight, behavior: 'smooth' })}
+      onClick={() =>
+        container.scrollTo({
+          top: container.scrollHeight,
+          behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth',
+        })
+      }
     >
       <ArrowDownIcon />
       {unseen > 0 && <span className="scroll-to-newest__count">{badgeText(unseen)}</span>}

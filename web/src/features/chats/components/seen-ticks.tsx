@@ -1,14 +1,18 @@
+import { useTranslation } from 'react-i18next';
 import { TickIcon } from '../../../components/icons.tsx';
 
 /** Own messages: one grey tick until seen, then two white ticks (spec section 2). */
-export const SeenTicks = ({ seen }: { seen: boolean }) => (
-  <span
-    className={`ticks ${seen ? 'ticks--seen' : 'ticks--sent'}`}
-    role="img"
-    aria-label={seen ? 'Seen' : 'Sent'}
-    data-testid="ticks"
-    data-seen={seen}
-  >
-    <TickIcon double={seen} />
-  </span>
-);
+export const SeenTicks = ({ seen }: { seen: boolean }) => {
+  const { t } = useTranslation();
+  return (
+    <span
+      className={`ticks ${seen ? 'ticks--seen' : 'ticks--sent'}`}
+      role="img"
+      aria-label={seen ? t('messages.seen') : t('messages.sent')}
+      data-testid="ticks"
+      data-seen={seen}
+    >
+      <TickIcon double={seen} />
+    </span>
+  );
+};

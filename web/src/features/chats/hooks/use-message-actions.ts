@@ -4,6 +4,7 @@ import { encodeMessageContent } from '@veil/crypto';
 import { useCallback, useMemo, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { errorText } from '../../../lib/api-error.ts';
+import { t } from '../../../lib/i18n.ts';
 import { encryptForGroup, type DisplayMessage } from '../../../lib/crypto.ts';
 import type { HistoryChange } from '../api/live-message-changes.ts';
 import {
@@ -74,7 +75,7 @@ export const useMessageActions = (
       await action();
       return true;
     } catch (failure) {
-      setError(`${what}: ${errorText(failure) || 'Unknown error'}`);
+      setError(t('messages.failedAction', { what, reason: errorText(failure) || t('send.unknown') }));
       return false;
     }
   }, []);
@@ -82,7 +83,7 @@ export const useMessageActions = (
   const actions = useMemo<MessageActions>(
     () => ({
       edit: (message, text) =>
-        guarded('Could not edit the message', async () => {
+        guarded(t('messages.editFailed'), async () => {
           // The message's files stay with it: they are part of what is sealed again.
           const sealedText = encodeMessageContent({ text, attachments: message.attachments ?? [] });
           const { message: stored } = await sealForMembers(sealedText, (payload) =>
@@ -100,19 +101,19 @@ export const useMessageActions = (
           update((messages) => changeMessage(messages, message._id, (m) => edited(m, change)));
         }),
       deleteForEveryone: async (message) => {
-        await guarded('Could not delete the message', async () => {
+        await guarded(t('messages.deleteFailed'), async () => {
           await deleteMessage({ messageId: message._id, scope: 'everyone' }).unwrap();
           update((messages) => changeMessage(messages, message._id, tombstone));
         });
       },
       deleteForMe: async (message) => {
-        await guarded('Could not delete the message', async () => {
+        await guarded(t('messages.deleteFailed'), async () => {
           await deleteMessage({ messageId: message._id, scope: 'me' }).unwrap();
           update((messages) => withoutMessage(messages, message._id));
         });
       },
       toggleReaction: async (message, emoji) => {
-        await guarded('Could not react', async () => {
+        await guarded(t('messages.reactFailed'), async () => {
           const taken = message.reactionTexts[me._id] === emoji;
           if (taken) await setReaction({ messageId: message._id, sealed: null }).unwrap();
           else
@@ -123,7 +124,7 @@ export const useMessageActions = (
         });
       },
       forward: (message, to) =>
-        guarded('Could not forward the message', async () => {
+        guarded(t('messages.forwardFailed'), async () => {
           await sealForMembers(
             message.decryptedContent,
             (payload) =>
@@ -138,7 +139,7 @@ export const useMessageActions = (
           );
         }),
       copy: async (message) => {
-        await guarded('Could not copy the text', () =>
+        await guarded(t('messages.copyFailed'), () =>
           navigator.clipboard.writeText(message.decryptedContent),
         );
       },

@@ -1,8 +1,10 @@
+import { useTranslation } from 'react-i18next';
 import { toggleMute, useNotificationSettings } from './notification-settings.ts';
 
 /** In the chat header: mutes or unmutes this chat's notifications in this browser. */
 export const MuteButton = ({ userId, chatId }: { userId: string; chatId: string }) => {
   const muted = useNotificationSettings(userId).muted.includes(chatId);
+  const { t } = useTranslation();
   return (
     <button
       type="button"
@@ -10,7 +12,7 @@ export const MuteButton = ({ userId, chatId }: { userId: string; chatId: string 
       aria-pressed={muted}
       onClick={() => void toggleMute(userId, chatId)}
     >
-      {muted ? 'Unmute' : 'Mute'}
+      {muted ? t('chats.unmute') : t('chats.mute')}
     </button>
   );
 };

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
@@ -16,6 +17,7 @@ export const NotificationSwitch = () => {
   const settings = useNotificationSettings(me?._id ?? '');
   const dispatch = useAppDispatch();
   const [note, setNote] = useState('');
+  const { t } = useTranslation();
   if (!me) return null;
 
   const toggle = async () => {
@@ -26,9 +28,7 @@ export const NotificationSwitch = () => {
     }
     const permission = await Notification.requestPermission();
     if (permission !== 'granted') {
-      setNote(
-        'This browser blocks notifications from Veil: allow them in its site settings, then try again.',
-      );
+      setNote(t('notifications.blocked'));
       return;
     }
     await saveNotificationSettings(me._id, { ...settings, enabled: true });
@@ -36,27 +36,27 @@ export const NotificationSwitch = () => {
       await subscribeToPush(dispatch);
     } catch (error) {
       console.warn('Push subscription failed', error);
-      setNote('Notifications show while Veil is open in a tab: this browser could not subscribe to pushes.');
+      setNote(t('notifications.pushUnavailable'));
     }
   };
 
   return (
     <section className="profile-card" aria-labelledby="notifications-title">
-      <h2 id="notifications-title">Notifications</h2>
+      <h2 id="notifications-title">{t('notifications.title')}</h2>
       {supported() ? (
         <label className="switch">
           <input type="checkbox" role="switch" checked={settings.enabled} onChange={() => void toggle()} />
-          <span>Notify me of new messages while Veil is in the background</span>
+          <span>{t('notifications.switch')}</span>
         </label>
       ) : (
-        <p>This browser cannot show notifications.</p>
+        <p>{t('notifications.unsupported')}</p>
       )}
       {note && (
         <p className="form__error" role="alert">
           {note}
         </p>
       )}
-      <p className="panel__hint">Mute a chat from its header. These settings belong to this browser.</p>
+      <p className="panel__hint">{t('notifications.hint')}</p>
     </section>
   );
 };

@@ -1,4 +1,5 @@
 import type { MessageView } from '@veil/contracts';
+import { t } from '../../../lib/i18n.ts';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
@@ -36,9 +37,13 @@ export const useMessageNotifications = () => {
       const chat = await dispatch(chatsApi.endpoints.getChatById.initiate(message.chat, { subscribe: false }))
         .unwrap()
         .catch(() => undefined);
-      const sender = chat?.participants.find((p) => p._id === message.sender._id)?.username ?? 'New message';
+      const sender =
+        chat?.participants.find((p) => p._id === message.sender._id)?.username ??
+        t('notifications.newMessage');
       const { decryptedContent } = await decryptForUser({ ...message, replyTo: null }, me._id);
-      const title = chat?.isGroupChat ? `${sender} in ${chatTitle(chat)}` : sender;
+      const title = chat?.isGroupChat
+        ? t('notifications.inGroup', { sender, chat: chatTitle(chat) })
+        : sender;
       const shown = new Notification(title, { body: decryptedContent, tag: message.chat });
       shown.onclick = () => {
         window.focus();

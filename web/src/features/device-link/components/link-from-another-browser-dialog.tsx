@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { useCountdown } from '../../../lib/use-countdown.ts';
 import { useNewBrowserLink } from '../hooks/use-new-browser-link.ts';
@@ -11,47 +12,45 @@ const minutesAndSeconds = (seconds: number) =>
 
 const WaitingForScan = ({ code, expiresAt }: { code: string; expiresAt: number }) => {
   const secondsLeft = useCountdown(expiresAt);
+  const { t } = useTranslation();
   return (
     <>
       <p className="panel__hint">
-        On a browser where you are logged in to Veil, open <strong>Profile</strong> and choose{' '}
-        <strong>Link a new browser</strong>. Scan this QR code there, or type the code below it.
+        {t('link.scanHintBefore')} <strong>{t('link.scanHintProfile')}</strong> {t('link.scanHintMiddle')}{' '}
+        <strong>{t('link.newTitle')}</strong>. {t('link.scanHintAfter')}
       </p>
-      <QrImage text={code} label="QR code of the link code" />
-      <p className="recovery-key link-code" data-testid="link-code" aria-label="Link code">
+      <QrImage text={code} label={t('link.qr')} />
+      <p className="recovery-key link-code" data-testid="link-code" aria-label={t('link.code')}>
         {code}
       </p>
       <p className="panel__hint" role="timer" aria-live="off">
-        Expires in {minutesAndSeconds(secondsLeft)}
+        {t('link.expiresIn', { time: minutesAndSeconds(secondsLeft) })}
       </p>
     </>
   );
 };
 
 const NewBrowserStep = ({ state, onStartAgain }: { state: LinkState; onStartAgain: () => void }) => {
+  const { t } = useTranslation();
   switch (state.step) {
     case 'starting':
-      return <LinkProgress label="Opening a link" />;
+      return <LinkProgress label={t('link.opening')} />;
     case 'waiting':
       return <WaitingForScan code={state.code} expiresAt={state.expiresAt} />;
     case 'confirm':
       return (
         <>
-          <p className="panel__hint">
-            The other browser shows a code too. Check that it is this one, then confirm there:
-          </p>
+          <p className="panel__hint">{t('link.compareNew')}</p>
           <ConfirmationDigits digits={state.confirmation} />
-          <p className="panel__hint">
-            If the digits differ, cancel on both browsers: someone may be interfering.
-          </p>
+          <p className="panel__hint">{t('link.interfering')}</p>
         </>
       );
     case 'transferring':
-      return <LinkProgress label="Receiving your keys" />;
+      return <LinkProgress label={t('link.receiving')} />;
     case 'done':
       return (
         <p className="status status--success" role="status">
-          This browser now has your keys: your messages can be read here.
+          {t('link.received')}
         </p>
       );
     case 'expired':
@@ -59,10 +58,10 @@ const NewBrowserStep = ({ state, onStartAgain }: { state: LinkState; onStartAgai
       return (
         <>
           <p className="form__error" role="alert">
-            {state.step === 'expired' ? 'This link has expired before it was used.' : state.message}
+            {state.step === 'expired' ? t('link.expiredNew') : state.message}
           </p>
           <button type="button" className="button button--primary" onClick={onStartAgain}>
-            Start again
+            {t('link.startAgain')}
           </button>
         </>
       );
@@ -81,10 +80,11 @@ export const LinkFromAnotherBrowserDialog = ({
   onClose: () => void;
 }) => {
   const { state, startAgain } = useNewBrowserLink(userId);
+  const { t } = useTranslation();
   return (
     <ModalDialog labelledBy="link-title" onClose={onClose} className="panel panel--wide">
       <div className="form link-dialog">
-        <h2 id="link-title">Link from another browser</h2>
+        <h2 id="link-title">{t('link.fromOther')}</h2>
         <NewBrowserStep state={state} onStartAgain={startAgain} />
         <div className="form__actions">
           <button
@@ -92,7 +92,7 @@ export const LinkFromAnotherBrowserDialog = ({
             className={state.step === 'done' ? 'button button--primary' : 'button'}
             onClick={onClose}
           >
-            {state.step === 'done' ? 'Done' : 'Cancel'}
+            {state.step === 'done' ? t('link.done') : t('common.cancel')}
           </button>
         </div>
       </div>

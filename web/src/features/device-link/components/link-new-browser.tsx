@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@veil/contracts';
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useAppSelector } from '../../../app/hooks.ts';
@@ -17,6 +18,7 @@ const CodeForm = ({ onJoin }: { onJoin: (code: string) => Promise<string | null>
   const [code, setCode] = useState('');
   const [error, setError] = useState('');
   const [scanning, setScanning] = useState(false);
+  const { t } = useTranslation();
   const submit = async (typed: string) => {
     const problem = await onJoin(typed);
     setError(problem ?? '');
@@ -35,16 +37,15 @@ const CodeForm = ({ onJoin }: { onJoin: (code: string) => Promise<string | null>
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
       <p className="panel__hint">
-        On the new browser, log in and choose <strong>Link from another browser</strong>. Then scan its QR
-        code or type its code here.
+        {t('link.codeHintBefore')} <strong>{t('link.fromOther')}</strong>. {t('link.codeHintAfter')}
       </p>
       {scanning ? (
-        <Suspense fallback={<LinkProgress label="Starting the camera" />}>
+        <Suspense fallback={<LinkProgress label={t('link.startingCamera')} />}>
           <QrScanner onText={onScanned} onClose={() => setScanning(false)} />
         </Suspense>
       ) : (
         <FormField
-          label="Link code"
+          label={t('link.code')}
           name="link-code"
           value={code}
           onChange={(event) => setCode(event.target.value)}
@@ -55,11 +56,11 @@ const CodeForm = ({ onJoin }: { onJoin: (code: string) => Promise<string | null>
       )}
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={!code.trim() || scanning}>
-          Link
+          {t('link.link')}
         </button>
         {!scanning && (
           <button type="button" className="button" onClick={() => setScanning(true)}>
-            Scan QR code
+            {t('link.scan')}
           </button>
         )}
       </div>
@@ -74,6 +75,7 @@ interface StepProps {
 }
 
 const OldBrowserStep = ({ state, onConfirm, onReset }: StepProps) => {
+  const { t } = useTranslation();
   const again = (label: string) => (
     <div className="form__actions">
       <button type="button" className="button" onClick={onReset}>
@@ -84,31 +86,31 @@ const OldBrowserStep = ({ state, onConfirm, onReset }: StepProps) => {
   switch (state.step) {
     case 'starting':
     case 'waiting':
-      return <LinkProgress label="Joining the link" />;
+      return <LinkProgress label={t('link.joining')} />;
     case 'confirm':
       return (
         <>
-          <p className="panel__hint">Does the new browser show this code?</p>
+          <p className="panel__hint">{t('link.compareOld')}</p>
           <ConfirmationDigits digits={state.confirmation} />
           <div className="form__actions">
             <button type="button" className="button button--primary" onClick={onConfirm}>
-              They match: send my keys
+              {t('link.match')}
             </button>
             <button type="button" className="button" onClick={onReset}>
-              They differ: cancel
+              {t('link.differ')}
             </button>
           </div>
         </>
       );
     case 'transferring':
-      return <LinkProgress label="Sending your keys" />;
+      return <LinkProgress label={t('link.sending')} />;
     case 'done':
       return (
         <>
           <p className="status status--success" role="status">
-            The new browser has your keys: your messages can be read there now.
+            {t('link.sent')}
           </p>
-          {again('Link another browser')}
+          {again(t('link.another'))}
         </>
       );
     case 'expired':
@@ -116,11 +118,9 @@ const OldBrowserStep = ({ state, onConfirm, onReset }: StepProps) => {
       return (
         <>
           <p className="form__error" role="alert">
-            {state.step === 'expired'
-              ? 'The link expired before it was used. Start again on the new browser and enter its new code.'
-              : state.message}
+            {state.step === 'expired' ? t('link.expiredOld') : state.message}
           </p>
-          {again('Enter another code')}
+          {again(t('link.otherCode'))}
         </>
       );
   }
@@ -128,6 +128,7 @@ const OldBrowserStep = ({ state, onConfirm, onReset }: StepProps) => {
 
 /** The profile's "Link a new browser" card, on a browser that holds the account's keys. */
 const LinkNewBrowserFor = ({ user }: { user: PublicUser }) => {
+  const { t } = useTranslation();
   const keysVersion = useAppSelector(selectKeysVersion);
   const [canLink, setCanLink] = useState(false);
   const { state, join, confirm, reset } = useOldBrowserLink(user._id);
@@ -143,7 +144,7 @@ const LinkNewBrowserFor = ({ user }: { user: PublicUser }) => {
   if (!canLink) return null;
   return (
     <section className="profile-card link-new-browser" aria-labelledby="link-new-browser-title">
-      <h2 id="link-new-browser-title">Link a new browser</h2>
+      <h2 id="link-new-browser-title">{t('link.newTitle')}</h2>
       {state ? (
         <OldBrowserStep state={state} onConfirm={confirm} onReset={reset} />
       ) : (

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useRef, useState } from 'react';
 import { readQrText } from '../qr-read.ts';
 
@@ -14,7 +15,8 @@ interface QrScannerProps {
 export const QrScanner = ({ onText, onClose }: QrScannerProps) => {
   const video = useRef<HTMLVideoElement>(null);
   const [problem, setProblem] = useState('');
-  const [hint, setHint] = useState('Point the camera at the code on the new browser.');
+  const { t } = useTranslation();
+  const [hint, setHint] = useState(() => t('link.pointCamera'));
   const accept = useRef(onText);
   accept.current = onText;
 
@@ -35,14 +37,14 @@ export const QrScanner = ({ onText, onClose }: QrScannerProps) => {
         const text = readQrText(context.getImageData(0, 0, canvas.width, canvas.height));
         if (text) {
           if (await accept.current(text)) return;
-          setHint('That QR code is not a Veil link code. Point the camera at the code on the new browser.');
+          setHint(t('link.notLinkQr'));
         }
       }
       frame = requestAnimationFrame(() => void scan());
     };
 
     if (!navigator.mediaDevices?.getUserMedia) {
-      setProblem('This browser offers no camera here. Type the code instead.');
+      setProblem(t('link.noCamera'));
       return;
     }
     navigator.mediaDevices
@@ -54,9 +56,7 @@ export const QrScanner = ({ onText, onClose }: QrScannerProps) => {
         await video.current.play();
         void scan();
       })
-      .catch(() =>
-        setProblem('The camera could not be used (no camera, or no permission). Type the code instead.'),
-      );
+      .catch(() => setProblem(t('link.cameraFailed')));
     return () => {
       stopped = true;
       cancelAnimationFrame(frame);
@@ -72,14 +72,14 @@ export const QrScanner = ({ onText, onClose }: QrScannerProps) => {
         </p>
       ) : (
         <>
-          <video ref={video} className="qr-scanner__video" muted playsInline aria-label="Camera view" />
+          <video ref={video} className="qr-scanner__video" muted playsInline aria-label={t('link.camera')} />
           <p className="panel__hint" role="status">
             {hint}
           </p>
         </>
       )}
       <button type="button" className="button" onClick={onClose}>
-        Stop scanning
+        {t('link.stopScanning')}
       </button>
     </div>
   );

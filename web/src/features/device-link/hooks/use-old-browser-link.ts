@@ -3,8 +3,9 @@ import { useEffect, useRef, useState } from 'react';
 import { exportAccountKeyBundle } from '../../../lib/account-keys.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { LinkFailure, linkFromOldBrowser, type JoinedLinkSession, type LinkState } from '../link-session.ts';
+import { t } from '../../../lib/i18n.ts';
 
-export const notALinkCodeText = 'This is not a link code: check it for typos';
+export const notALinkCodeText = () => t('link.notACode');
 
 /**
  * This browser (which holds the account's keys) joins the link whose code was typed or scanned,
@@ -19,12 +20,12 @@ export const useOldBrowserLink = (userId: string) => {
 
   const join = async (code: string): Promise<string | null> => {
     const linkId = await linkIdOfCode(code);
-    if (!linkId) return notALinkCodeText;
+    if (!linkId) return notALinkCodeText();
     session.current?.cancel();
     session.current = linkFromOldBrowser(getSocket(), linkId, {
       exportBundle: async () => {
         const bundle = await exportAccountKeyBundle(userId);
-        if (!bundle) throw new LinkFailure('This browser cannot export your keys');
+        if (!bundle) throw new LinkFailure(t('link.cannotExport'));
         return bundle;
       },
       onState: setState,

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { Avatar } from '../../../components/avatar.tsx';
@@ -6,31 +7,16 @@ import { selectCurrentUser } from '../../../lib/session.slice.ts';
 
 /** The landing page's feature list (spec section 1). */
 const features = [
-  {
-    title: 'End-to-end encryption',
-    text: 'Messages are encrypted on your device; only the chat’s members can read them.',
-    Icon: LockIcon,
-  },
-  {
-    title: 'Real-time messaging',
-    text: 'Messages, typing and read receipts arrive the moment they happen.',
-    Icon: BoltIcon,
-  },
-  {
-    title: 'Group chats',
-    text: 'Talk with several people at once, every message encrypted for each member.',
-    Icon: UsersIcon,
-  },
-  {
-    title: 'User privacy',
-    text: 'Your private key never leaves this browser; the server stores only ciphertext.',
-    Icon: ShieldIcon,
-  },
+  { name: 'e2e', Icon: LockIcon },
+  { name: 'realtime', Icon: BoltIcon },
+  { name: 'groups', Icon: UsersIcon },
+  { name: 'privacy', Icon: ShieldIcon },
 ] as const;
 
 /** `/`: greeting and main button depend on the login state (spec section 2). */
 export const WelcomePage = () => {
   const user = useAppSelector(selectCurrentUser);
+  const { t } = useTranslation();
   return (
     <section className="welcome">
       <div className="welcome__hero">
@@ -38,28 +24,28 @@ export const WelcomePage = () => {
           <div className="welcome__greeting">
             <Avatar name={user.username} picture={user.profilePicture} size="lg" />
             <div>
-              <h1>Welcome back, {user.username}!</h1>
+              <h1>{t('welcome.back', { name: user.username })}</h1>
               <Link to="/profile" className="welcome__profile-link">
-                View Profile
+                {t('welcome.viewProfile')}
               </Link>
             </div>
           </div>
         ) : (
-          <h1>Welcome to Veil</h1>
+          <h1>{t('welcome.title')}</h1>
         )}
-        <p className="welcome__tagline">Private conversations, end-to-end encrypted, in real time.</p>
+        <p className="welcome__tagline">{t('welcome.tagline')}</p>
         <Link className="button button--primary button--large" to={user ? '/all-chats' : '/login'}>
-          {user ? 'Start Chatting' : 'Login to Start Chatting'}
+          {user ? t('welcome.start') : t('welcome.loginToStart')}
         </Link>
       </div>
-      <ul className="welcome__features" aria-label="Features">
-        {features.map(({ title, text, Icon }) => (
-          <li key={title} className="feature-card">
+      <ul className="welcome__features" aria-label={t('welcome.features')}>
+        {features.map(({ name, Icon }) => (
+          <li key={name} className="feature-card">
             <span className="feature-card__icon">
               <Icon />
             </span>
-            <h2 className="feature-card__title">{title}</h2>
-            <p className="feature-card__text">{text}</p>
+            <h2 className="feature-card__title">{t(`welcome.${name}Title`)}</h2>
+            <p className="feature-card__text">{t(`welcome.${name}Text`)}</p>
           </li>
         ))}
       </ul>

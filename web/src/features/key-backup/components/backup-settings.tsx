@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@veil/contracts';
 import { useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
@@ -14,6 +15,7 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
   const situation = useKeySituation(user._id);
   const [dialog, setDialog] = useState<'create' | 'passphrase' | 'reset' | null>(null);
   const [notice, setNotice] = useState('');
+  const { t } = useTranslation();
   if (situation.loading || !situation.status) return null;
 
   const backup = situation.status.backup;
@@ -25,23 +27,23 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
 
   return (
     <section className="profile-card backup-settings" aria-labelledby="backup-title">
-      <h2 id="backup-title">Message backup</h2>
+      <h2 id="backup-title">{t('backup.title')}</h2>
       <p data-testid="backup-state">
         {backup
-          ? `Your key is backed up. It opens with your recovery key${hasPassphrase ? ' or your passphrase' : ''}.`
-          : 'Your key is not backed up: your messages can be read only in a browser that has it.'}
+          ? t(hasPassphrase ? 'backup.backedUpPassphrase' : 'backup.backedUp')
+          : t('backup.notBackedUp')}
       </p>
       {backup && situation.status.signingKey && !backup.holdsSigningKey && (
         <p className="panel__hint" data-testid="backup-lacks-signing-key">
-          Your backup was made before your account had a signing key, so it does not hold it.
-          {situation.canBackUp ? ' Make a new recovery key to back up both keys.' : ''}
+          {t('backup.lacksSigningKey')}
+          {situation.canBackUp ? ` ${t('backup.makeNew')}` : ''}
         </p>
       )}
       {!situation.holdsKey && (
         <p className="panel__hint">
-          This browser has no key for your account.{' '}
+          {t('backup.noKeyHere')}{' '}
           <button type="button" className="link-button" onClick={() => dispatch(restoreRequested())}>
-            Restore it
+            {t('backup.restoreIt')}
           </button>
         </p>
       )}
@@ -53,16 +55,16 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
       <div className="form__actions">
         {situation.canBackUp && (
           <button type="button" className="button" onClick={() => setDialog('create')}>
-            {backup ? 'New recovery key' : 'Create recovery key'}
+            {backup ? t('backup.createNew') : t('backup.create')}
           </button>
         )}
         {backup && (
           <button type="button" className="button" onClick={() => setDialog('passphrase')}>
-            {hasPassphrase ? 'Change passphrase' : 'Add a passphrase'}
+            {hasPassphrase ? t('backup.changePassphrase') : t('backup.addPassphrase')}
           </button>
         )}
         <button type="button" className="button" onClick={() => setDialog('reset')}>
-          I lost my key: start fresh
+          {t('backup.startFreshLink')}
         </button>
       </div>
       {dialog === 'create' && (
@@ -71,9 +73,7 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
           username={user.username}
           publicKey={situation.status.publicKey}
           signingKey={situation.status.signingKey}
-          onClose={(created) =>
-            close(created ? 'Your new recovery key is saved. It replaces the old one.' : null)
-          }
+          onClose={(created) => close(created ? t('backup.created') : null)}
         />
       )}
       {dialog === 'passphrase' && <PassphraseDialog hasPassphrase={hasPassphrase} onClose={close} />}
@@ -81,9 +81,7 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
         <ResetKeysDialog
           userId={user._id}
           username={user.username}
-          onClose={(reset) =>
-            close(reset ? 'Your account has new keys, backed up under your new recovery key.' : null)
-          }
+          onClose={(reset) => close(reset ? t('backup.resetDone') : null)}
         />
       )}
     </section>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { createKeyBackup, generateRecoveryKey } from '@veil/crypto';
 import { useState } from 'react';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
@@ -32,13 +33,14 @@ export const CreateBackupDialog = ({
   const [store] = useStoreKeyBackupMutation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const { t } = useTranslation();
 
   const create = async ({ passphrase }: RecoveryKeyChoice) => {
     setBusy(true);
     setError('');
     try {
       const privateKey = await exportableAccountKey(userId, publicKey);
-      if (!privateKey) throw new Error('This browser keeps your key in a form that cannot be backed up.');
+      if (!privateKey) throw new Error(t('backup.cannotBackUp'));
       // The whole bundle: the signing key too, when this browser holds the published one.
       const signingKey = signingPublicKey ? await exportableSigningKey(userId, signingPublicKey) : null;
       await store(
@@ -46,7 +48,7 @@ export const CreateBackupDialog = ({
       ).unwrap();
       onClose(true);
     } catch (failure) {
-      setError(errorText(failure) || 'The backup could not be saved. Please try again.');
+      setError(errorText(failure) || t('backup.saveFailed'));
       setBusy(false);
     }
   };
@@ -61,13 +63,13 @@ export const CreateBackupDialog = ({
         recoveryKey={recoveryKey}
         username={username}
         titleId="create-backup-title"
-        confirmLabel="Save recovery key"
+        confirmLabel={t('backup.save')}
         busy={busy}
-        busyLabel="Saving…"
+        busyLabel={t('backup.saving')}
         error={error}
         onConfirm={(choice) => void create(choice)}
         onBack={() => onClose(false)}
-        backLabel="Cancel"
+        backLabel={t('common.cancel')}
       />
     </ModalDialog>
   );

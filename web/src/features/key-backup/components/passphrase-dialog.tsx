@@ -1,5 +1,6 @@
 import { setBackupPassphrase } from '@veil/crypto';
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import {
   PassphraseFields,
@@ -29,6 +30,7 @@ export const PassphraseDialog = ({ hasPassphrase, onClose }: PassphraseDialogPro
   const [errors, setErrors] = useState<PassphraseErrors>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const { t } = useTranslation();
 
   const save = async (next: string | null) => {
     setBusy(true);
@@ -39,7 +41,7 @@ export const PassphraseDialog = ({ hasPassphrase, onClose }: PassphraseDialogPro
         setBackupPassphrase(backup, secret, next),
       );
       await store(changed).unwrap();
-      onClose(next ? 'Your backup passphrase is saved.' : 'Your backup no longer opens with a passphrase.');
+      onClose(next ? t('backup.passphraseSaved') : t('backup.passphraseRemoved'));
     } catch (failure) {
       setError(unlockErrorText(failure, current));
       setBusy(false);
@@ -57,20 +59,20 @@ export const PassphraseDialog = ({ hasPassphrase, onClose }: PassphraseDialogPro
     <ModalDialog labelledBy="passphrase-title" onClose={() => onClose(null)}>
       <form className="form" onSubmit={onSubmit} noValidate>
         <h2 id="passphrase-title">
-          {hasPassphrase ? 'Change backup passphrase' : 'Add a backup passphrase'}
+          {hasPassphrase ? t('backup.passphraseChangeTitle') : t('backup.passphraseAddTitle')}
         </h2>
         <p className="panel__hint">
-          Your backup opens with your recovery key{hasPassphrase ? ' or your passphrase' : ''}. Enter one to
-          unlock it here; neither ever leaves this browser.
+          {t(hasPassphrase ? 'backup.passphraseHintBoth' : 'backup.passphraseHint')}
         </p>
         <SecretField
-          label={hasPassphrase ? 'Recovery key or current passphrase' : 'Recovery key'}
+          label={hasPassphrase ? t('backup.keyOrCurrentPassphrase') : t('backup.key')}
           value={current}
           onChange={setCurrent}
           autoFocus
         />
         <PassphraseFields
-          label="New passphrase"
+          label={t('passphrase.newLabel')}
+          repeatLabel={t('passphrase.repeatNew')}
           passphrase={passphrase}
           repeat={repeat}
           errors={errors}
@@ -82,10 +84,10 @@ export const PassphraseDialog = ({ hasPassphrase, onClose }: PassphraseDialogPro
             {error}
           </p>
         )}
-        {busy && <progress aria-label="Unlocking your backup" />}
+        {busy && <progress aria-label={t('backup.unlockingBackup')} />}
         <div className="form__actions">
           <button type="submit" className="button button--primary" disabled={busy || !current.trim()}>
-            {busy ? 'Saving…' : 'Save passphrase'}
+            {busy ? t('backup.saving') : t('backup.savePassphrase')}
           </button>
           {hasPassphrase && (
             <button
@@ -94,11 +96,11 @@ export const PassphraseDialog = ({ hasPassphrase, onClose }: PassphraseDialogPro
               disabled={busy || !current.trim()}
               onClick={() => void save(null)}
             >
-              Remove passphrase
+              {t('backup.removePassphrase')}
             </button>
           )}
           <button type="button" className="button" onClick={() => onClose(null)} disabled={busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </div>
       </form>

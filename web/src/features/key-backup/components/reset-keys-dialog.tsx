@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { createKeyBackup, generateRecoveryKey } from '@veil/crypto';
 import { useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
@@ -16,10 +17,6 @@ interface ResetKeysDialogProps {
   onClose: (reset: boolean) => void;
 }
 
-export const resetWarningText =
-  'Your account gets new keys. Messages sent to you until now stay unreadable in every browser that does ' +
-  'not have your old key, and everyone you chat with is told that your key changed.';
-
 /**
  * "I lost my key: start fresh": a confirmation that says what is lost, then a new recovery key
  * for the new keys. Only then are the new keys published (a `reset` entry of the key log) with
@@ -32,6 +29,7 @@ export const ResetKeysDialog = ({ userId, username, onClose }: ResetKeysDialogPr
   const [resetKeys] = useResetKeysMutation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const { t } = useTranslation();
 
   const reset = async ({ passphrase }: RecoveryKeyChoice) => {
     setBusy(true);
@@ -56,7 +54,7 @@ export const ResetKeysDialog = ({ userId, username, onClose }: ResetKeysDialogPr
       dispatch(keysRestored());
       onClose(true);
     } catch (failure) {
-      setError(errorText(failure) || 'Your keys could not be reset. Please try again.');
+      setError(errorText(failure) || t('backup.resetFailed'));
       setBusy(false);
     }
   };
@@ -68,28 +66,25 @@ export const ResetKeysDialog = ({ userId, username, onClose }: ResetKeysDialogPr
           recoveryKey={recoveryKey}
           username={username}
           titleId="reset-keys-title"
-          confirmLabel="Reset my keys"
+          confirmLabel={t('backup.resetConfirm')}
           busy={busy}
-          busyLabel="Resetting…"
+          busyLabel={t('backup.resetting')}
           error={error}
           onConfirm={(choice) => void reset(choice)}
           onBack={() => onClose(false)}
-          backLabel="Cancel"
+          backLabel={t('common.cancel')}
         />
       ) : (
         <div className="form">
-          <h2 id="reset-keys-title">I lost my key: start fresh</h2>
-          <p className="status status--error">{resetWarningText}</p>
-          <p className="panel__hint">
-            Do this only if no browser of yours still has your key and you have lost your recovery key. Next,
-            you save a recovery key for the new keys.
-          </p>
+          <h2 id="reset-keys-title">{t('backup.startFreshLink')}</h2>
+          <p className="status status--error">{t('backup.resetWarning')}</p>
+          <p className="panel__hint">{t('backup.resetHint')}</p>
           <div className="form__actions">
             <button type="button" className="button button--danger" onClick={() => setConfirmed(true)}>
-              Start fresh
+              {t('backup.startFresh')}
             </button>
             <button type="button" className="button" onClick={() => onClose(false)}>
-              Cancel
+              {t('common.cancel')}
             </button>
           </div>
         </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { KeyStatus } from '@veil/contracts';
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
@@ -24,6 +25,7 @@ interface RestoreDialogProps {
 export const RestoreDialog = ({ userId, backup, onNotNow, onStartFresh }: RestoreDialogProps) => {
   const dispatch = useAppDispatch();
   const [typed, setTyped] = useState('');
+  const { t } = useTranslation();
   const { restore, busy, error, waitSeconds } = useRestore(userId);
   const hasPassphrase = backup === undefined || (backup?.unlocks.includes('passphrase') ?? false);
 
@@ -35,16 +37,14 @@ export const RestoreDialog = ({ userId, backup, onNotNow, onStartFresh }: Restor
   return (
     <ModalDialog labelledBy="restore-title" onClose={onNotNow}>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <h2 id="restore-title">Restore your messages</h2>
+        <h2 id="restore-title">{t('backup.restoreTitle')}</h2>
         {backup !== null ? (
           <>
             <p className="panel__hint">
-              This browser has no key for your account, so your messages cannot be read here yet. Enter your
-              recovery key{hasPassphrase ? ' or your backup passphrase' : ''} to restore it. It stays in this
-              browser.
+              {t(hasPassphrase ? 'backup.restoreHintPassphrase' : 'backup.restoreHint')}
             </p>
             <SecretField
-              label={hasPassphrase ? 'Recovery key or passphrase' : 'Recovery key'}
+              label={hasPassphrase ? t('backup.keyOrPassphrase') : t('backup.key')}
               value={typed}
               onChange={setTyped}
               autoFocus
@@ -56,14 +56,14 @@ export const RestoreDialog = ({ userId, backup, onNotNow, onStartFresh }: Restor
             )}
             {busy && (
               <div className="restore__progress" role="status">
-                <progress aria-label="Unlocking your key" />
-                <span>Unlocking your key…</span>
+                <progress aria-label={t('backup.unlocking')} />
+                <span>{t('backup.unlockingNow')}</span>
               </div>
             )}
           </>
         ) : (
           <p className="panel__hint">
-            {noBackupText} If another browser of yours has it, link this one from there.
+            {noBackupText()} {t('backup.linkElsewhere')}
           </p>
         )}
         <div className="form__actions">
@@ -73,20 +73,24 @@ export const RestoreDialog = ({ userId, backup, onNotNow, onStartFresh }: Restor
               className="button button--primary"
               disabled={busy || waitSeconds > 0 || !typed.trim()}
             >
-              {busy ? 'Restoring…' : waitSeconds > 0 ? `Try again in ${waitSeconds} s` : 'Restore'}
+              {busy
+                ? t('backup.restoring')
+                : waitSeconds > 0
+                  ? t('backup.tryAgainIn', { count: waitSeconds })
+                  : t('backup.restore')}
             </button>
           )}
           <button type="button" className="button" onClick={() => dispatch(linkRequested())} disabled={busy}>
-            Link from another browser
+            {t('backup.linkFromOther')}
           </button>
           <button type="button" className="button" onClick={onNotNow} disabled={busy}>
-            Not now
+            {t('backup.notNow')}
           </button>
         </div>
         <p className="panel__hint">
-          Lost your recovery key too?{' '}
+          {t('backup.lostToo')}{' '}
           <button type="button" className="link-button" onClick={onStartFresh} disabled={busy}>
-            I lost my key: start fresh
+            {t('backup.startFreshLink')}
           </button>
         </p>
       </form>

@@ -4,13 +4,13 @@ import { useAppDispatch } from '../../../app/hooks.ts';
 import { keepKeyBundle } from '../../../lib/identity-keys.ts';
 import { api } from '../../../lib/api.ts';
 import { isApiError } from '../../../lib/api-error.ts';
+import { t } from '../../../lib/i18n.ts';
 import { keysRestored } from '../../../lib/key-backup.slice.ts';
 import { useCountdown } from '../../../lib/use-countdown.ts';
 import { useDownloadKeyBackupMutation } from '../api/key-backup.api.ts';
 import { retryDelaySeconds, unlockErrorText, withTypedSecret } from '../unlock.ts';
 
-export const noBackupText =
-  'There is no backup of your key. Messages sent to you can be read only in a browser that has your key.';
+export const noBackupText = () => t('backup.noBackup');
 
 /**
  * Restores the account's key from its backup into this browser. The backup is downloaded once
@@ -50,7 +50,7 @@ export const useRestore = (userId: string) => {
       return true;
     } catch (failure) {
       if (isApiError(failure) && failure.status === 404) {
-        setError(noBackupText);
+        setError(noBackupText());
         return false;
       }
       const failed = failures + 1;

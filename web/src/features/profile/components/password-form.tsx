@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { FormField } from '../../../components/form-field.tsx';
+import { useTranslation } from 'react-i18next';
+import { PasswordField } from '../../../components/password-field.tsx';
 import { usePasswordUpdate } from '../hooks/use-password-update.ts';
-import { profileTexts } from '../profile-texts.ts';
 import { StatusMessage, type Status } from './status-message.tsx';
 
 /** The separate password form of /profile. The spec sets no client-side rule; the server's apply. */
@@ -9,6 +9,7 @@ export const PasswordForm = ({ username }: { username: string }) => {
   const [password, setPassword] = useState('');
   const [status, setStatus] = useState<Status>(null);
   const { save, saving } = usePasswordUpdate(username);
+  const { t } = useTranslation();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -16,24 +17,23 @@ export const PasswordForm = ({ username }: { username: string }) => {
     const outcome = await save(password);
     if (outcome.ok) {
       setPassword('');
-      setStatus({ kind: 'success', text: profileTexts.passwordUpdated });
-    } else setStatus({ kind: 'error', text: profileTexts.passwordFailed, detail: outcome.detail });
+      setStatus({ kind: 'success', text: t('profile.passwordUpdated') });
+    } else setStatus({ kind: 'error', text: t('profile.passwordFailed'), detail: outcome.detail });
   };
 
   return (
     <form className="form profile-card" onSubmit={(e) => void onSubmit(e)} aria-labelledby="password-title">
-      <h2 id="password-title">Change Password</h2>
-      <FormField
-        label="New Password"
+      <h2 id="password-title">{t('profile.passwordTitle')}</h2>
+      <PasswordField
+        label={t('profile.newPassword')}
         name="new-password"
-        type="password"
         autoComplete="new-password"
         value={password}
         onChange={(e) => setPassword(e.target.value)}
       />
       <StatusMessage status={status} />
       <button type="submit" className="button button--primary" disabled={saving}>
-        {saving ? 'Updating...' : 'Update Password'}
+        {saving ? t('profile.updating') : t('profile.updatePassword')}
       </button>
     </form>
   );

@@ -1,5 +1,6 @@
 import type { Privacy } from '@veil/contracts';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/spinner.tsx';
 import { errorText } from '../../../lib/api-error.ts';
 import { useGetPrivacyQuery, useSetPrivacyMutation } from '../api/privacy.api.ts';
@@ -10,26 +11,27 @@ export const PrivacyForm = () => {
   const { data: privacy, isLoading, isError } = useGetPrivacyQuery();
   const [setPrivacy, { isLoading: saving }] = useSetPrivacyMutation();
   const [status, setStatus] = useState<Status>(null);
+  const { t } = useTranslation();
 
   const change = async (next: Partial<Privacy>) => {
     if (!privacy) return;
     setStatus(null);
     try {
       await setPrivacy({ ...privacy, ...next }).unwrap();
-      setStatus({ kind: 'success', text: 'Privacy settings saved' });
+      setStatus({ kind: 'success', text: t('profile.privacySaved') });
     } catch (failure) {
-      setStatus({ kind: 'error', text: 'Privacy settings were not saved', detail: errorText(failure) });
+      setStatus({ kind: 'error', text: t('profile.privacyFailed'), detail: errorText(failure) });
     }
   };
 
   return (
     <section className="form profile-card" aria-labelledby="privacy-title">
-      <h2 id="privacy-title">Privacy</h2>
+      <h2 id="privacy-title">{t('profile.privacyTitle')}</h2>
       {isLoading ? (
-        <Spinner label="Loading privacy settings" />
+        <Spinner label={t('profile.privacyLoading')} />
       ) : isError || !privacy ? (
         <p className="form__error" role="alert">
-          Privacy settings could not be loaded.
+          {t('profile.privacyLoadFailed')}
         </p>
       ) : (
         <fieldset className="privacy" disabled={saving}>
@@ -40,10 +42,8 @@ export const PrivacyForm = () => {
               onChange={(event) => void change({ readReceipts: event.target.checked })}
             />
             <span>
-              Send read receipts
-              <small>
-                When off, nobody sees when you have read their messages, and you do not see theirs.
-              </small>
+              {t('profile.readReceipts')}
+              <small>{t('profile.readReceiptsHint')}</small>
             </span>
           </label>
           <label className="privacy__switch">
@@ -52,18 +52,18 @@ export const PrivacyForm = () => {
               checked={privacy.typing}
               onChange={(event) => void change({ typing: event.target.checked })}
             />
-            <span>Show when I am typing</span>
+            <span>{t('profile.typing')}</span>
           </label>
           <label className="privacy__choice">
-            Who sees when I am online
+            {t('profile.onlineVisibleTo')}
             <select
               value={privacy.onlineVisibleTo}
               onChange={(event) =>
                 void change({ onlineVisibleTo: event.target.value as Privacy['onlineVisibleTo'] })
               }
             >
-              <option value="contacts">My contacts</option>
-              <option value="nobody">Nobody</option>
+              <option value="contacts">{t('profile.contacts')}</option>
+              <option value="nobody">{t('profile.nobody')}</option>
             </select>
           </label>
         </fieldset>

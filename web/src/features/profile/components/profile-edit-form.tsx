@@ -1,5 +1,6 @@
 import type { PublicUser } from '@veil/contracts';
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { FormField } from '../../../components/form-field.tsx';
 import { PictureInput } from '../../../components/picture-input.tsx';
 
@@ -14,6 +15,7 @@ interface ProfileEditFormProps {
 export const ProfileEditForm = ({ user, saving, onSave, onCancel }: ProfileEditFormProps) => {
   const [username, setUsername] = useState(user.username);
   const [picture, setPicture] = useState<File | null>(null);
+  const { t } = useTranslation();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -21,21 +23,21 @@ export const ProfileEditForm = ({ user, saving, onSave, onCancel }: ProfileEditF
   };
 
   return (
-    <form className="form" onSubmit={onSubmit} aria-label="Edit profile">
+    <form className="form" onSubmit={onSubmit} aria-label={t('profile.editForm')}>
       <FormField
-        label="Username"
+        label={t('auth.username')}
         name="username"
         autoComplete="username"
         value={username}
         onChange={(e) => setUsername(e.target.value)}
       />
-      <PictureInput label="Profile Picture (optional)" file={picture} onChange={(file) => setPicture(file)} />
+      <PictureInput label={t('auth.picture')} file={picture} onChange={(file) => setPicture(file)} />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={saving}>
-          {saving ? 'Saving...' : 'Save'}
+          {saving ? t('profile.saving') : t('profile.save')}
         </button>
         <button type="button" className="button" onClick={onCancel} disabled={saving}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>

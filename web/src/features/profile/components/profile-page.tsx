@@ -1,8 +1,9 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useGetProfileQuery } from '../api/profile.api.ts';
 import { useProfileUpdate } from '../hooks/use-profile-update.ts';
-import { profileTexts } from '../profile-texts.ts';
+import { LanguageSwitch } from './language-switch.tsx';
 import { PasswordForm } from './password-form.tsx';
 import { PrivacyForm } from './privacy-form.tsx';
 import { ProfileDetails } from './profile-details.tsx';
@@ -15,11 +16,12 @@ export const ProfilePage = () => {
   const { save, saving } = useProfileUpdate();
   const [editing, setEditing] = useState(false);
   const [status, setStatus] = useState<Status>(null);
+  const { t } = useTranslation();
 
   if (isLoading) {
     return (
       <section className="profile-page">
-        <Spinner label="Loading profile" />
+        <Spinner label={t('profile.loading')} />
       </section>
     );
   }
@@ -27,7 +29,7 @@ export const ProfilePage = () => {
     return (
       <section className="profile-page">
         <p className="form__error" role="alert">
-          {profileTexts.loadFailed}
+          {t('profile.loadFailed')}
         </p>
       </section>
     );
@@ -38,14 +40,14 @@ export const ProfilePage = () => {
     const outcome = await save(username, picture);
     if (outcome.ok) {
       setEditing(false);
-      setStatus({ kind: 'success', text: profileTexts.updated });
-    } else setStatus({ kind: 'error', text: profileTexts.updateFailed, detail: outcome.detail });
+      setStatus({ kind: 'success', text: t('profile.updated') });
+    } else setStatus({ kind: 'error', text: t('profile.updateFailed'), detail: outcome.detail });
   };
 
   return (
     <section className="profile-page" aria-labelledby="profile-title">
       <div className="profile-card">
-        <h1 id="profile-title">Profile</h1>
+        <h1 id="profile-title">{t('profile.title')}</h1>
         {editing ? (
           <ProfileEditForm
             user={user}
@@ -69,6 +71,7 @@ export const ProfilePage = () => {
       </div>
       <PasswordForm username={user.username} />
       <PrivacyForm />
+      <LanguageSwitch />
     </section>
   );
 };

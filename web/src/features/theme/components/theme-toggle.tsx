@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { MoonIcon, SunIcon } from '../../../components/icons.tsx';
 import { selectThemeMode, themeToggled } from '../theme.slice.ts';
@@ -6,13 +7,14 @@ import { selectThemeMode, themeToggled } from '../theme.slice.ts';
 export const ThemeToggle = () => {
   const mode = useAppSelector(selectThemeMode);
   const dispatch = useAppDispatch();
-  const next = mode === 'dark' ? 'light' : 'dark';
+  const { t } = useTranslation();
+  const label = mode === 'dark' ? t('theme.toLight') : t('theme.toDark');
   return (
     <button
       type="button"
       className="icon-button theme-toggle"
-      aria-label={`Switch to ${next} theme`}
-      title={`Switch to ${next} theme`}
+      aria-label={label}
+      title={label}
       onClick={() => dispatch(themeToggled())}
       data-testid="theme-toggle"
     >

@@ -1,4 +1,5 @@
 import type { PublicUser } from '@veil/contracts';
+import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
 
 interface UserCardProps {
@@ -9,21 +10,32 @@ interface UserCardProps {
   onSelect: (user: PublicUser) => void;
 }
 
-export const UserCard = ({ user, action, busy, onSelect }: UserCardProps) => (
-  <li>
-    <button
-      type="button"
-      className="user-card"
-      onClick={() => onSelect(user)}
-      aria-label={`${user.username}: ${action}`}
-      aria-busy={busy || undefined}
-      data-testid="user-card"
-    >
-      <Avatar name={user.username} picture={user.profilePicture} size="lg" />
-      <span className="user-card__name">{user.username}</span>
-      <span className="user-card__action" aria-hidden="true">
-        {busy ? 'Sending...' : action}
-      </span>
-    </button>
-  </li>
-);
+/**
+ * The button is named by its content, "{name}: {action}" in one piece for assistive technology,
+ * rather than by an aria-label: a label must contain all visible text, and a letter avatar is text.
+ */
+export const UserCard = ({ user, action, busy, onSelect }: UserCardProps) => {
+  const { t } = useTranslation();
+  return (
+    <li>
+      <button
+        type="button"
+        className="user-card"
+        onClick={() => onSelect(user)}
+        aria-busy={busy || undefined}
+        data-testid="user-card"
+      >
+        <Avatar name={user.username} picture={user.profilePicture} size="lg" decorative />
+        <span className="user-card__name" aria-hidden="true">
+          {user.username}
+        </span>
+        <span className="user-card__action" aria-hidden="true">
+          {busy ? t('users.sending') : action}
+        </span>
+        <span className="visually-hidden">
+          {user.username}: {busy ? t('users.sending') : action}
+        </span>
+      </button>
+    </li>
+  );
+};

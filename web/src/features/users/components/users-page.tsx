@@ -1,5 +1,6 @@
 import type { PublicUser } from '@veil/contracts';
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { SearchIcon } from '../../../components/icons.tsx';
@@ -15,6 +16,7 @@ export const UsersPage = () => {
   const { data: users, isLoading, isError, refetch } = useSearchUsersQuery(search);
   const { openChat, pendingId, error } = useOpenChat();
   const navigate = useNavigate();
+  const { t } = useTranslation();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -28,19 +30,19 @@ export const UsersPage = () => {
   };
 
   const actionFor = (user: PublicUser) =>
-    !me ? 'Login to Chat' : user._id === me._id ? 'Your profile' : 'Say Hi';
+    !me ? t('users.loginToChat') : user._id === me._id ? t('users.yourProfile') : t('users.sayHi');
 
   return (
     <section className="users-page" aria-labelledby="users-title">
       <header className="page-header">
-        <h1 id="users-title">All Users</h1>
+        <h1 id="users-title">{t('users.title')}</h1>
         <form className="search" role="search" onSubmit={onSubmit}>
           <SearchIcon />
           <input
             className="search__input"
             type="search"
-            aria-label="Search users"
-            placeholder="Search users"
+            aria-label={t('users.search')}
+            placeholder={t('users.search')}
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
@@ -52,9 +54,9 @@ export const UsersPage = () => {
         </p>
       )}
       {isLoading ? (
-        <p className="empty-state">Loading users...</p>
+        <p className="empty-state">{t('users.loading')}</p>
       ) : isError || !users || users.length === 0 ? (
-        <p className="empty-state">No Users Available</p>
+        <p className="empty-state">{t('users.none')}</p>
       ) : (
         <ul className="user-grid">
           {users.map((user) => (

@@ -2,6 +2,7 @@ import type { PublicUser } from '@veil/contracts';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../../lib/api-error.ts';
+import { t } from '../../../lib/i18n.ts';
 import { useOpenDirectChatMutation } from '../api/users.api.ts';
 
 /**
@@ -22,7 +23,7 @@ export const useOpenChat = () => {
       const chat = await openDirectChat(user._id).unwrap();
       await navigate(`/all-chats?chat=${encodeURIComponent(chat._id)}`);
     } catch (failure) {
-      setError(`Could not open the chat: ${errorText(failure) || 'no answer from the server'}`);
+      setError(t('users.openFailed', { reason: errorText(failure) || t('users.noAnswer') }));
     } finally {
       setPendingId(null);
     }

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+/** axe-core's browser build, read once. */
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** WCAG 2.0, 2.1 and 2.2 at levels A and AA, and axe's best practices. */
+const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * Runs axe-core on the page as it is now. The script is evaluated through the DevTools protocol,
+ * which the app's strict Content-Security-Policy does not govern (it would refuse an inline script).
+ */
+export const axeViolations = async (page: Page): Promise<AxeViolation[]> => {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async (runTags) => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: runTags },
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  }, tags);
+};
+
+/** Puts the page in `theme` through the app's own toggle (so the store and <html> agree). */
+export const useTheme = async (page: Page, theme: 'light' | 'dark') => {
+  const current = await page.evaluate(() => document.documentElement.dataset.theme);
+  if (current !== theme) await page.getByTestId('theme-toggle').click();
+  await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
+};

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { isExpired, timerChoices, untilNextExpiry } from './disappearing.ts';
+
+describe('disappearing messages in the browser', () => {
+  it('offers exactly the timers the server accepts, named as people say them', () => {
+    expect(timerChoices).toEqual([
+      { seconds: 0, label: 'Off' },
+      { seconds: 300, label: '5 minutes' },
+      { seconds: 3600, label: '1 hour' },
+      { seconds: 86_400, label: '1 day' },
+      { seconds: 604_800, label: '1 week' },
+    ]);
+  });
+
+  it('knows which messages have expired and when the next one does', () => {
+    const now = Date.parse('2026-05-01T10:00:00.000Z');
+    const messages = [
+      { expiresAt: '2026-05-01T09:59:59.000Z' },
+      {},
+      { expiresAt: '2026-05-01T10:05:00.000Z' },
+      { expiresAt: '2026-05-01T10:01:00.000Z' },
+    ];
+    expect(messages.map((m) => isExpired(m, now))).toEqual([true, false, false, false]);
+    expect(untilNextExpiry(messages, now)).toBe(60_000);
+    expect(untilNextExpiry([{}], now)).toBeUndefined();
+  });
+});
