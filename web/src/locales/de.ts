@@ -264,7 +264,8 @@ export const de: Translation = {
       'Dieser Browser blockiert Benachrichtigungen von Veil: Erlaube sie in den Website-Einstellungen und versuche es dann noch einmal.',
     hint: 'Stummschalten kannst du einen Chat in seiner Kopfzeile. Diese Einstellungen gelten für diesen Browser.',
     inGroup: '{{sender}} in {{chat}}',
-    pushUnavailable: 'Benachrichtigungen erscheinen, solange Veil in einem Tab offen ist: Dieser Browser konnte keine Push-Nachrichten abonnieren.',
+    pushUnavailable:
+      'Benachrichtigungen erscheinen, solange Veil in einem Tab offen ist: Dieser Browser konnte keine Push-Nachrichten abonnieren.',
     newMessage: 'Neue Nachricht',
   },
   profile: {

@@ -263,7 +263,8 @@ export const en = {
     blocked: 'This browser blocks notifications from Veil: allow them in its site settings, then try again.',
     hint: 'Mute a chat from its header. These settings belong to this browser.',
     inGroup: '{{sender}} in {{chat}}',
-    pushUnavailable: 'Notifications show while Veil is open in a tab: this browser could not subscribe to pushes.',
+    pushUnavailable:
+      'Notifications show while Veil is open in a tab: this browser could not subscribe to pushes.',
     newMessage: 'New message',
   },
   profile: {
