@@ -122,25 +122,28 @@ describe('message search (browser)', { timeout: 240_000 }, () => {
     await bob.page.reload();
     await search(bob.page, lighthouse);
     await resultWith(bob.page, 'Moved to the').waitFor();
-    const stored = await bob.page.evaluate(
-      () =>
-        new Promise<string>((resolve, reject) => {
-          const open = indexedDB.open('veil-search');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const read = open.result.transaction('index').objectStore('index').getAll();
-            read.onsuccess = () => {
-              const decoder = new TextDecoder();
-              resolve(
-                JSON.stringify(read.result, (_key, value: unknown) =>
-                  value instanceof Uint8Array ? decoder.decode(value) : value,
-                ),
-              );
+    // The index is saved a moment after it changes.
+    const readStored = () =>
+      bob.page.evaluate(
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const open = indexedDB.open('veil-search');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const read = open.result.transaction('index').objectStore('index').getAll();
+              read.onsuccess = () => {
+                const decoder = new TextDecoder();
+                resolve(
+                  JSON.stringify(read.result, (_key, value: unknown) =>
+                    value instanceof Uint8Array ? decoder.decode(value) : value,
+                  ),
+                );
+              };
             };
-          };
-        }),
-    );
-    expect(stored.length).toBeGreaterThan(100);
+          }),
+      );
+    await expect.poll(async () => (await readStored()).length).toBeGreaterThan(100);
+    const stored = await readStored();
     for (const secret of [lighthouse, fileWord, 'filler']) expect(stored).not.toContain(secret);
 
     // Nothing of a query or a file name reached the server: requests, its log, its files.

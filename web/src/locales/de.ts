@@ -253,8 +253,21 @@ export const de: Translation = {
     timerSet: '{{by}} hat selbstlöschende Nachrichten auf {{duration}} gestellt',
     timerOff: '{{by}} hat selbstlöschende Nachrichten ausgeschaltet',
   },
+  disappearing: {
+    label: 'Selbstlöschende Nachrichten',
+    off: 'Aus',
+    failed: 'Nicht geändert: versuche es noch einmal',
+  },
   search: {
     placeholder: 'Nachrichten durchsuchen',
+    results: 'Gefundene Nachrichten',
+    chatLeft: 'Ein Chat, den du verlassen hast',
+    needsKey: 'Die Nachrichtensuche braucht deinen Schlüssel in diesem Browser.',
+    noneYet: 'Dein Verlauf wird durchsucht… noch keine Nachrichten gefunden',
+    none: 'Keine Nachrichten gefunden',
+    found_one: '{{count}} Nachricht gefunden',
+    found_other: '{{count}} Nachrichten gefunden',
+    stillReading: 'Dein Verlauf wird noch gelesen: Es können weitere erscheinen.',
   },
   notifications: {
     title: 'Benachrichtigungen',

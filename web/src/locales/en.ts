@@ -253,8 +253,21 @@ export const en = {
     timerSet: '{{by}} set disappearing messages to {{duration}}',
     timerOff: '{{by}} turned off disappearing messages',
   },
+  disappearing: {
+    label: 'Disappearing messages',
+    off: 'Off',
+    failed: 'Not changed: try again',
+  },
   search: {
     placeholder: 'Search messages',
+    results: 'Messages found',
+    chatLeft: 'A chat you left',
+    needsKey: 'Message search needs your key in this browser.',
+    noneYet: 'Searching your history… no messages found yet',
+    none: 'No messages found',
+    found_one: '{{count}} message found',
+    found_other: '{{count}} messages found',
+    stillReading: 'Still reading your history: more may appear.',
   },
   notifications: {
     title: 'Notifications',

@@ -1,27 +1,30 @@
 import { disappearingTimers } from '@veil/contracts';
+import { i18n, t } from '../../lib/i18n.ts';
 
-/** What the menu and the system lines call a timer. */
-export const timerLabel = (seconds: number): string => {
-  switch (seconds) {
-    case 0:
-      return 'Off';
-    case 300:
-      return '5 minutes';
-    case 3600:
-      return '1 hour';
-    case 86_400:
-      return '1 day';
-    case 604_800:
-      return '1 week';
-    default:
-      return `${seconds} seconds`;
-  }
+/** The largest whole unit of a timer, as Intl names units. */
+const unitOf = (seconds: number): [number, string] => {
+  for (const [size, unit] of [
+    [604_800, 'week'],
+    [86_400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+  ] as const)
+    if (seconds % size === 0) return [seconds / size, unit];
+  return [seconds, 'second'];
 };
 
-/** The timers a chat may have, with their names. */
-export const timerChoices: readonly { seconds: number; label: string }[] = disappearingTimers.map(
-  (seconds) => ({ seconds, label: timerLabel(seconds) }),
-);
+/** What the menu and the system lines call a timer ("1 hour", "5 Minuten", "يوم واحد"), through Intl. */
+export const timerLabel = (seconds: number): string => {
+  if (seconds === 0) return t('disappearing.off');
+  const [value, unit] = unitOf(seconds);
+  return new Intl.NumberFormat(i18n.resolvedLanguage, { style: 'unit', unit, unitDisplay: 'long' }).format(
+    value,
+  );
+};
+
+/** The timers a chat may have, with their names in the app's language now. */
+export const timerChoices = (): readonly { seconds: number; label: string }[] =>
+  disappearingTimers.map((seconds) => ({ seconds, label: timerLabel(seconds) }));
 
 /** Whether a message's timer has run out (the server removes it too, and tells every member). */
 export const isExpired = (message: { expiresAt?: string }, now: number): boolean =>

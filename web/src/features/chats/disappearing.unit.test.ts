@@ -1,15 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../lib/i18n.ts';
 import { isExpired, timerChoices, untilNextExpiry } from './disappearing.ts';
 
 describe('disappearing messages in the browser', () => {
-  it('offers exactly the timers the server accepts, named as people say them', () => {
-    expect(timerChoices).toEqual([
+  it('offers exactly the timers the server accepts, named as people say them in their language', async () => {
+    await i18n.changeLanguage('en');
+    expect(timerChoices()).toEqual([
       { seconds: 0, label: 'Off' },
       { seconds: 300, label: '5 minutes' },
       { seconds: 3600, label: '1 hour' },
       { seconds: 86_400, label: '1 day' },
       { seconds: 604_800, label: '1 week' },
     ]);
+    await i18n.changeLanguage('de');
+    expect(timerChoices().map((choice) => choice.label)).toEqual([
+      'Aus',
+      '5 Minuten',
+      '1 Stunde',
+      '1 Tag',
+      '1 Woche',
+    ]);
+    await i18n.changeLanguage('en');
   });
 
   it('knows which messages have expired and when the next one does', () => {

@@ -1,5 +1,6 @@
 import type { ChatView } from '@veil/contracts';
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSetDisappearingTimerMutation } from '../api/group.api.ts';
 import { timerChoices } from '../disappearing.ts';
 
@@ -8,6 +9,7 @@ import { timerChoices } from '../disappearing.ts';
  * sent from then on disappear for everyone once it runs out.
  */
 export const DisappearingTimerSelect = ({ chat }: { chat: ChatView }) => {
+  const { t } = useTranslation();
   const [setTimer, { isLoading, isError, reset }] = useSetDisappearingTimerMutation();
   const errorId = useId();
   const seconds = chat.disappearingSeconds ?? 0;
@@ -15,7 +17,7 @@ export const DisappearingTimerSelect = ({ chat }: { chat: ChatView }) => {
     <span className="disappearing-timer">
       <label className="disappearing-timer__label">
         <span aria-hidden="true">⏱</span>
-        <span className="visually-hidden">Disappearing messages</span>
+        <span className="visually-hidden">{t('disappearing.label')}</span>
         <select
           className="disappearing-timer__select"
           value={seconds}
@@ -27,7 +29,7 @@ export const DisappearingTimerSelect = ({ chat }: { chat: ChatView }) => {
             void setTimer({ chatId: chat._id, seconds: Number(event.target.value) });
           }}
         >
-          {timerChoices.map((choice) => (
+          {timerChoices().map((choice) => (
             <option key={choice.seconds} value={choice.seconds}>
               {choice.label}
             </option>
@@ -36,7 +38,7 @@ export const DisappearingTimerSelect = ({ chat }: { chat: ChatView }) => {
       </label>
       {isError && (
         <span id={errorId} role="alert" className="form__error disappearing-timer__error">
-          Not changed: try again
+          {t('disappearing.failed')}
         </span>
       )}
     </span>

@@ -1,10 +1,9 @@
 import type { ChatView } from '@veil/contracts';
+import { useTranslation } from 'react-i18next';
 import { chatTitle } from '../messages.model.ts';
 import type { MessageHit } from './message-index.ts';
 import { snippetOf } from './snippet.ts';
 import { useMessageSearch } from './use-message-search.ts';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 interface MessageResultsProps {
   query: string;
@@ -18,30 +17,33 @@ interface MessageResultsProps {
  * never sent anywhere. A result opens its chat at the message.
  */
 export const MessageResults = ({ query, chats, myId, onOpen }: MessageResultsProps) => {
+  const { t, i18n } = useTranslation();
   const { status, hits } = useMessageSearch(query);
+  const dateOf = (at: string) =>
+    new Date(at).toLocaleDateString(i18n.resolvedLanguage, { dateStyle: 'medium' });
   const titleOf = (hit: MessageHit) => {
     const chat = chats?.find((c) => c._id === hit.chatId);
-    return chat ? chatTitle(chat) : 'A chat you left';
+    return chat ? chatTitle(chat) : t('search.chatLeft');
   };
   const authorOf = (hit: MessageHit) => {
-    if (hit.senderId === myId) return 'You';
+    if (hit.senderId === myId) return t('common.you');
     return chats?.find((c) => c._id === hit.chatId)?.participants.find((p) => p._id === hit.senderId)
       ?.username;
   };
   return (
-    <section className="message-results" aria-label="Messages found">
+    <section className="message-results" aria-label={t('search.results')}>
       {!status.ready ? (
         <p className="empty-state" role="status">
-          Message search needs your key in this browser.
+          {t('search.needsKey')}
         </p>
       ) : hits.length === 0 ? (
         <p className="empty-state" role="status">
-          {status.building ? 'Searching your history… no messages found yet' : 'No messages found'}
+          {status.building ? t('search.noneYet') : t('search.none')}
         </p>
       ) : (
         <>
           <p className="visually-hidden" role="status">
-            {hits.length === 1 ? '1 message found' : `${hits.length} messages found`}
+            {t('search.found', { count: hits.length })}
           </p>
           <ul className="message-results__items">
             {hits.map((hit) => (
@@ -55,7 +57,7 @@ export const MessageResults = ({ query, chats, myId, onOpen }: MessageResultsPro
                   <span className="message-result__top">
                     <span className="message-result__chat">{titleOf(hit)}</span>
                     <time className="message-result__time" dateTime={hit.createdAt}>
-                      {dateFormat.format(new Date(hit.createdAt))}
+                      {dateOf(hit.createdAt)}
                     </time>
                   </span>
                   <span className="message-result__text">
@@ -71,7 +73,7 @@ export const MessageResults = ({ query, chats, myId, onOpen }: MessageResultsPro
         </>
       )}
       {status.ready && status.building && hits.length > 0 && (
-        <p className="message-results__note">Still reading your history: more may appear.</p>
+        <p className="message-results__note">{t('search.stillReading')}</p>
       )}
     </section>
   );
