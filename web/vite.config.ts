@@ -1,5 +1,38 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { build, defineConfig, type Plugin } from 'vite';
+
+/**
+ * The service worker (push notifications) as dist/sw.js: built after the app, on its own, as
+ * one classic script with everything it imports inside, so that every browser can run it (not
+ * all run module workers) and it is served from the root, which its scope must be under. The
+ * dev server serves its source as a module instead (push-subscription.ts).
+ */
+const serviceWorker = (): Plugin => ({
+  name: 'veil-service-worker',
+  apply: 'build',
+  async closeBundle() {
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      build: {
+        outDir: fileURLToPath(new URL('dist', import.meta.url)),
+        emptyOutDir: false,
+        copyPublicDir: false,
+        sourcemap: true,
+        lib: {
+          entry: fileURLToPath(
+            new URL('src/features/chats/notifications/push/service-worker.ts', import.meta.url),
+          ),
+          formats: ['iife'],
+          name: 'veilServiceWorker',
+          fileName: () => 'sw.js',
+        },
+      },
+    });
+  },
+});
 
 /**
  * `npm run dev` (from the repository root): this dev server with hot reload on DEV_WEB_PORT
@@ -10,7 +43,7 @@ const backend = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 const webPort = process.env.DEV_WEB_PORT;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), serviceWorker()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   server: {
     // A port that was asked for is kept to (or the start fails); the default moves on when taken.

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../packages/runtime/src/config.ts';
 
 /**
  * The root package.json's scripts keep working: each file a script runs exists, the tiers select
@@ -53,9 +54,21 @@ describe('npm scripts', () => {
     60_000,
   );
 
-  it('keys prints an Ed25519 key pair as the configuration expects it', async () => {
+  it('keys prints an Ed25519 key pair and a VAPID key pair as the configuration expects them', async () => {
     const printed = JSON.parse((await npm('keys')).stdout) as Record<string, string>;
-    expect(Object.keys(printed).sort()).toEqual(['JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY']);
+    expect(Object.keys(printed).sort()).toEqual([
+      'JWT_PRIVATE_KEY',
+      'JWT_PUBLIC_KEY',
+      'VAPID_PRIVATE_KEY',
+      'VAPID_PUBLIC_KEY',
+    ]);
+    // The configuration accepts them as they are.
+    expect(() =>
+      loadConfig({
+        VAPID_PUBLIC_KEY: printed.VAPID_PUBLIC_KEY,
+        VAPID_PRIVATE_KEY: printed.VAPID_PRIVATE_KEY,
+      }),
+    ).not.toThrow();
     const [privateJwk, publicJwk] = [printed.JWT_PRIVATE_KEY!, printed.JWT_PUBLIC_KEY!].map((v) =>
       JSON.parse(v),
     );

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
+  declineRestore,
   login,
   messageWithText,
   openChat,
@@ -108,6 +109,80 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     elsewhereSocket.restore();
     await expect.poll(() => badgeOf(bobElsewhere, alice.name), { timeout: 20_000 }).toBe('2');
     await expect.poll(() => bobElsewhere.title(), { timeout: 10_000 }).toBe('(2) Chats · Veil');
+  });
+
+  it("counts a message stored after the page's first count and before its socket first connected", async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'ral');
+    const bob = await signedUpPerson(veil, 'rbo');
+    await sayHi(alice.page, bob.name);
+    await openChat(bob.page, alice.name);
+    // Seen reports go out every 2 s.
+    await expect.poll(() => bob.page.title(), { timeout: 10_000 }).toBe('Chats · Veil');
+
+    // Bob's next page loads with its socket held down: the counts come, the socket does not.
+    const socket = await cuttableSocket(bob.page);
+    await socket.cut();
+    const firstCount = bob.page.waitForResponse((r) => r.url().includes('/api/v1/message/unread'));
+    await bob.page.goto('/users');
+    await firstCount;
+    expect(await bob.page.title()).toBe('Users · Veil');
+    await sendMessage(alice.page, 'sent before the socket joined');
+    await messageWithText(alice.page, 'sent before the socket joined').waitFor();
+
+    // Its first connection asks again: the message counts without waiting for a reconnect.
+    socket.restore();
+    await expect.poll(() => bob.page.title(), { timeout: 20_000 }).toBe('(1) Users · Veil');
+  });
+
+  it("shows a message the user sent on one device in the other device's chat list", async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'dal');
+    const bobName = uniqueName('dbo');
+    const bob = await veil.newPage();
+    await signUpAndLogIn(bob, bobName);
+    await sayHi(alice.page, bobName);
+    await openChat(bob, alice.name);
+    await bob.getByRole('link', { name: 'All-chats' }).click();
+    const preview = bob.getByTestId('chat-item').filter({ hasText: alice.name }).getByTestId('chat-preview');
+    await expect.poll(() => preview.textContent()).toBe(`Hi ${bobName}`);
+
+    // Bob writes from another browser (one without his key: it can send, not read).
+    const bobElsewhere = await veil.newPage();
+    await login(bobElsewhere, bobName, 'correct horse 1');
+    await declineRestore(bobElsewhere);
+    await openChat(bobElsewhere, alice.name);
+    await sendMessage(bobElsewhere, 'sent from my other device');
+    await messageWithText(alice.page, 'sent from my other device').waitFor();
+    await expect.poll(() => preview.textContent()).toBe('You: sent from my other device');
+    expect(await badgeOf(bob, alice.name)).toBe('');
+  });
+
+  it('tries a chat that failed to load again by itself, waiting longer each time, and says so', async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'lal');
+    const bob = await signedUpPerson(veil, 'lbo');
+    await sayHi(alice.page, bob.name);
+    // The history answers "unavailable" until the page has tried again by itself once.
+    let failing = true;
+    await bob.page.route('**/api/v1/chat/getallmessages/**', (route) =>
+      failing
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ success: false, message: 'Service unavailable', code: 'UNAVAILABLE' }),
+          })
+        : route.continue(),
+    );
+    await bob.page.goto('/all-chats');
+    await bob.page.getByTestId('chat-item').filter({ hasText: alice.name }).click();
+    await bob.page.getByText('This chat could not be loaded.').waitFor();
+    await bob.page.getByText('Trying again in 1 s…').waitFor();
+    // The first try failed too: the next wait is longer.
+    await bob.page.getByText('Trying again in 2 s…').waitFor();
+    failing = false;
+    await messageWithText(bob.page, `Hi ${bob.name}`).waitFor({ timeout: 15_000 });
+    expect(await bob.page.getByText('This chat could not be loaded.').count()).toBe(0);
   });
 
   it('writes several lines, shows links safely, names the quoted sender and offers a way back to the newest', async () => {

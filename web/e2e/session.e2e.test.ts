@@ -37,6 +37,52 @@ describe('session renewal (browser)', { timeout: 150_000 }, () => {
   afterEach(({ task }) => veil.finishTest(task));
   afterAll(() => veil?.stop());
 
+  it('refreshes once for every caller at once, across the tabs of a browser', async () => {
+    const name = uniqueName('stab');
+    const first = await veil.newPage();
+    await signUpAndLogIn(first, name);
+    const context = first.context();
+    const second = await context.newPage();
+    await second.goto('/users');
+    await second.getByLabel('Search users').waitFor();
+
+    // Every refresh request of the browser, by the refresh token it spends. The first is held
+    // until the other tab wants new tokens too: it has sent a refresh of its own, or it waits for
+    // the browser-wide refresh lock (the Web Lock `veil-token-refresh`) the first one holds.
+    const spent: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await context.route('**/api/v1/user/refresh', async (route) => {
+      spent.push((route.request().postDataJSON() as { refreshtoken: string }).refreshtoken);
+      if (spent.length === 1) await released;
+      await route.continue();
+    });
+    const otherWaits = () =>
+      second.evaluate(async () =>
+        Boolean((await navigator.locks.query()).pending?.some((lock) => lock.name === 'veil-token-refresh')),
+      );
+
+    // An access token the server refuses, in both tabs at once (they share local storage); both
+    // open the profile, whose first load asks the server.
+    await first.evaluate(() => localStorage.setItem('accesstoken', 'no.such.token'));
+    await Promise.all([first, second].map((page) => page.getByRole('link', { name }).click()));
+    await expect.poll(async () => spent.length > 1 || (await otherWaits()), { timeout: 20_000 }).toBe(true);
+    release();
+    for (const page of [first, second])
+      await page.getByTestId('profile-username').getByText(name).waitFor({ timeout: 20_000 });
+
+    // Nobody spent a refresh token twice (the server would have ended the session), and both
+    // tabs carry on signed in.
+    expect(spent.length).toBeGreaterThan(0);
+    expect(new Set(spent).size).toBe(spent.length);
+    expect(await accessToken(second)).not.toBe('no.such.token');
+    for (const page of [first, second]) {
+      await page.getByRole('link', { name: 'Users' }).click();
+      await page.getByLabel('Search users').waitFor();
+      expect(page.url()).toContain('/users');
+    }
+  });
+
   it('refreshes expired tokens for the socket and for API calls, and ends a revoked session', async () => {
     // Socket path: Alice and Bob chat; their sockets are dropped at expiry and must come back.
     const alice = { page: await veil.newPage(), name: uniqueName('sal') };

@@ -16,5 +16,6 @@ export type * from './realtime-scaling.port.ts';
 export type * from './clock.port.ts';
 export type * from './metrics.port.ts';
 export type * from './tracing.port.ts';
+export type * from './push-delivery.port.ts';
 export type * from './ports.ts';
 export type * from './service.port.ts';

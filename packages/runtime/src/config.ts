@@ -125,6 +125,28 @@ const envSchema = z.object({
   MESSAGE_EXPIRY_CHECK_SECONDS: z.coerce.number().int().min(1).default(5),
   /** Writes without a user (register, login, refresh, logout) one client IP may make per minute. */
   WRITES_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /**
+   * The Web Push (VAPID) key pair, base64url as `npm run keys` prints it. Without them the embedded
+   * app generates a pair once and keeps it in DATA_DIR; a cluster sends no pushes.
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, 'must be a base64url P-256 public key')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 private key')
+    .optional(),
+  /** Who runs this server, for push services to reach (a mailto: or https: URL). */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: or https: URL')
+    .default('mailto:push@veil.invalid'),
+  /** Accept push endpoints on plain http and on private or loopback hosts (development and tests only). */
+  PUSH_ALLOW_LOCAL_ENDPOINTS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
 });
 
 export type VeilConfig = z.output<typeof envSchema> & { dataDir: string };
@@ -141,6 +163,11 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
+  if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all',
+    );
+  }
   if (config.S3_ENDPOINT && (!config.S3_ACCESS_KEY || !config.S3_SECRET_KEY)) {
     throw new ConfigError(
       'Invalid configuration:\n  S3_ACCESS_KEY and S3_SECRET_KEY are required with S3_ENDPOINT',

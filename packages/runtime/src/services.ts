@@ -1,6 +1,7 @@
 import type { JWK } from 'jose';
 import type { OpenProjection } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
+import { createWebPushDelivery, type VapidKeys } from '@veil/web-push';
 import { allowedOrigins, type ServiceName, type VeilConfig } from './config.ts';
 
 /**
@@ -9,7 +10,7 @@ import { allowedOrigins, type ServiceName, type VeilConfig } from './config.ts';
  */
 export interface SettingsInput {
   config: VeilConfig;
-  keys: { privateJwk?: JWK; publicJwk?: JWK };
+  keys: { privateJwk?: JWK; publicJwk?: JWK; vapid?: VapidKeys };
   port: number;
   webDist: string | undefined;
 }
@@ -47,7 +48,12 @@ export const registry: Record<ServiceName, Registration> = {
   message: {
     load: () => import('@veil/message-service/service'),
     http: false,
-    settings: ({ config }) => ({
+    settings: ({ config, keys }) => ({
+      push: keys.vapid && {
+        delivery: createWebPushDelivery({ ...keys.vapid, subject: config.VAPID_SUBJECT }),
+        allowLocalEndpoints: config.PUSH_ALLOW_LOCAL_ENDPOINTS,
+        maxSubscriptionsPerUser: 20,
+      },
       attachments: {
         maxFileBytes: config.ATTACHMENT_MAX_BYTES,
         quotaBytes: config.ATTACHMENT_QUOTA_BYTES,

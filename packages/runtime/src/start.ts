@@ -5,7 +5,7 @@ import type { Clock, Logger, Ports, RunningService } from '@veil/ports';
 import type { ServiceName, VeilConfig } from './config.ts';
 import { createPorts } from './adapters.ts';
 import { createHttpHost } from './http-host.ts';
-import { loadTokenKeys } from './keys.ts';
+import { loadTokenKeys, loadVapidKeys } from './keys.ts';
 import { createLogger } from './logger.ts';
 import { createMetricsRegistry } from './metrics.ts';
 import { checkRemoteReadiness, serveReadiness } from './readiness.ts';
@@ -69,7 +69,10 @@ export const startFromConfig = async (
   };
 
   try {
-    const keys = await loadTokenKeys(config);
+    const keys = {
+      ...(await loadTokenKeys(config)),
+      ...(wanted.includes('message') && { vapid: await loadVapidKeys(config) }),
+    };
     for (const name of wanted) {
       const entry = registry[name];
       const { start } = await entry.load();

@@ -51,3 +51,9 @@ export const uniquePrefix = (tag: string): string => {
 export { embeddedEnv } from './embedded-env.ts';
 export { freePort, freePortBlock } from './free-port.ts';
 export { deleteRedisKeysUnder } from './redis-keys.ts';
+export {
+  startPushService,
+  type ReceivedPush,
+  type TestPushService,
+  type TestPushSubscription,
+} from './push-service.ts';

@@ -14,6 +14,7 @@ import { attachmentRoutes } from './routes/v1/attachment.routes.ts';
 import { chatRoutes } from './routes/v1/chat.routes.ts';
 import { mediaRoutes } from './routes/v1/media.routes.ts';
 import { messageRoutes } from './routes/v1/message.routes.ts';
+import { pushRoutes } from './routes/v1/push.routes.ts';
 import { keyLogRoutes } from './routes/v1/key-log.routes.ts';
 import { userRoutes } from './routes/v1/user.routes.ts';
 
@@ -79,6 +80,7 @@ export const createApp = (deps: AppDeps): Express => {
   api.use('/chat', auth, writes.byUser, chatRoutes({ services, blobs: deps.blobs, ids: deps.ids }));
   api.use('/message', auth, writes.byUser, messageRoutes({ services }));
   api.use('/attachments', auth, writes.byUser, attachmentRoutes({ services, blobs: deps.blobs }));
+  api.use('/push', auth, writes.byUser, pushRoutes({ services }));
   api.use('/media', mediaRoutes({ blobs: deps.blobs }));
   api.use(notFound);
   app.use('/api/v1', api);

@@ -1,52 +1,61 @@
 import { messageRpc } from '@veil/contracts';
-import { startProjectedRpcService, type OpenProjection } from '@veil/kernel';
+import { startProjectedRpcService, type OpenProjection, type RunningProjection } from '@veil/kernel';
 import type { StartService } from '@veil/ports';
 import { scheduleAttachmentSweep } from './handlers/attachment-sweep.ts';
 import { scheduleMessageExpiry } from './handlers/message-expiry.ts';
 import { ownWrites } from './handlers/own-writes.ts';
+import { pushHandlers } from './handlers/push.handlers.ts';
+import { startPushSender } from './handlers/push-sender.ts';
 import { messageRpcHandlers } from './handlers/rpc.handlers.ts';
 import { unreadHandlers } from './handlers/unread.handlers.ts';
+import { openPushReadModels, pushProjection } from './projections/push.projection.ts';
 import { openMessageReadModels, timelineProjection } from './projections/timeline.projection.ts';
 import { openUnreadReadModels, unreadProjection } from './projections/unread.projection.ts';
 import { defaultAttachmentSettings, defaultExpiryCheckSeconds, type MessageSettings } from './settings.ts';
 
 export type { MessageSettings } from './settings.ts';
 
-/** The timeline's and the unread counts' projections, for tools that rebuild them. */
+/** The timeline's, the unread counts' and the push subscriptions' projections, for tools that rebuild them. */
 export const openProjection: OpenProjection = async (readStore, log) => [
   timelineProjection(await openMessageReadModels(readStore), log),
   unreadProjection(await openUnreadReadModels(readStore)),
+  pushProjection(await openPushReadModels(readStore)),
 ];
 
 /**
  * The message service: stores ciphertext only, refuses non-members, records read receipts, keeps
  * unread counts, owns encrypted attachments (who may upload and read them; unsent uploads
- * are swept), and expires disappearing messages.
+ * are swept), expires disappearing messages, and owns browsers' push subscriptions and pushes
+ * new messages to them, still encrypted.
  */
 export const start: StartService<Partial<MessageSettings>> = async ({ ports, settings }) => {
   const attachmentSettings = settings.attachments ?? defaultAttachmentSettings;
   const models = await openMessageReadModels(ports.readStore);
   const unreadModels = await openUnreadReadModels(ports.readStore);
+  const pushModels = await openPushReadModels(ports.readStore);
+  const log = ports.log.child({ service: 'message' });
   const stopSweep = scheduleAttachmentSweep({
     ...ports,
     store: ports.bus,
     models,
     settings: attachmentSettings,
-    log: ports.log.child({ service: 'message' }),
+    log,
   });
   const stopExpiry = scheduleMessageExpiry({
     ...ports,
     store: ports.bus,
     models,
     checkSeconds: settings.expiryCheckSeconds ?? defaultExpiryCheckSeconds,
-    log: ports.log.child({ service: 'message' }),
+    log,
   });
-  return startProjectedRpcService(ports, {
+  const service = await startProjectedRpcService(ports, {
     contract: messageRpc,
     projection: timelineProjection(models, ports.bus),
-    companions: [unreadProjection(unreadModels)],
+    companions: [unreadProjection(unreadModels), pushProjection(pushModels)],
     handlers: (projection, companions) => {
-      const written = ownWrites([projection, ...companions], 'message');
+      const [unread, push] = companions as [RunningProjection, RunningProjection];
+      // The push projection does not follow the message context: it has no part in these reads.
+      const written = ownWrites([projection, unread], 'message');
       return {
         ...messageRpcHandlers({
           store: ports.bus,
@@ -59,10 +68,33 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
           attachmentSettings,
         }),
         ...unreadHandlers({ models: { ...models, ...unreadModels }, written }),
+        ...pushHandlers({
+          store: ports.bus,
+          models: pushModels,
+          projection: push,
+          clock: ports.clock,
+          ids: ports.ids,
+          settings: settings.push,
+        }),
       };
     },
     onStop: async () => {
       await Promise.all([stopSweep(), stopExpiry()]);
     },
   });
+  // Started once the subscriptions are caught up with the log, so the first pushes reach them all.
+  const pushSender = settings.push
+    ? await startPushSender({ ...ports, models: pushModels, settings: settings.push, log }).catch(
+        async (error: unknown) => {
+          await service.stop();
+          throw error;
+        },
+      )
+    : null;
+  return {
+    async stop() {
+      await pushSender?.stop();
+      await service.stop();
+    },
+  };
 };

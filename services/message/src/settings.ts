@@ -1,3 +1,5 @@
+import type { PushDelivery } from '@veil/ports';
+
 /** The message service's attachment rules, from configuration (README, "Configuration"). */
 export interface AttachmentSettings {
   /** The largest file, in bytes of the file itself (its encrypted size is 16 bytes per 256 KiB more). */
@@ -12,6 +14,7 @@ export interface AttachmentSettings {
 
 export interface MessageSettings {
   attachments: AttachmentSettings;
+  push: PushSettings;
   /** The longest wait between passes of message expiry (docs/disappearing-messages.md). */
   expiryCheckSeconds: number;
 }
@@ -24,3 +27,12 @@ export const defaultAttachmentSettings: AttachmentSettings = {
 };
 
 export const defaultExpiryCheckSeconds = 5;
+
+/** Web Push (docs/web.md, "Push notifications"); absent: this server sends no pushes. */
+export interface PushSettings {
+  delivery: PushDelivery;
+  /** Accept push endpoints on plain http and on this machine or its network (development, tests). */
+  allowLocalEndpoints: boolean;
+  /** Browsers one account may have subscribed at once. */
+  maxSubscriptionsPerUser: number;
+}

@@ -79,6 +79,9 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       // Only members it is keyed for: a member removed a moment before the send, whom this
       // replica's membership has not dropped yet, gets nothing they could not read anyway.
       const recipients = members.filter((id) => id !== event.data.senderId && id in event.data.encryptedKeys);
+      // The sender's devices (the sending one too, which already has it) move the chat up and
+      // show the message as its preview.
+      io.local.to(userRoom(event.data.senderId)).emit('message sent', { message });
       if (recipients.length === 0) return;
       io.local.to(recipients.map(userRoom)).emit('message received', { message });
       metrics.delivered('message received');

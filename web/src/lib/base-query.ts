@@ -68,7 +68,7 @@ export const readEnvelope = async (response: Response): Promise<{ data: unknown 
 
 /**
  * The one base query: `/api/v1` envelopes, the bearer token from local storage, and on a 401
- * one token refresh and one retry. A session whose refresh fails is over: storage is cleared
+ * one token refresh (shared with every other caller: token-refresh.ts) and one retry. A session whose refresh fails is over: storage is cleared
  * and the state logged out (route guards then send the user to /login).
  */
 export const veilBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiError> = async (request, api) => {
@@ -76,7 +76,9 @@ export const veilBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiError> = async (
     const token = readAccessToken();
     let response = await send(request, token, api.signal);
     if (response.status === 401 && token) {
-      if (await refreshTokens()) response = await send(request, readAccessToken(), api.signal);
+      // Tokens renewed since this request went out (by another request, another tab) need no refresh.
+      if (readAccessToken() !== token || (await refreshTokens()))
+        response = await send(request, readAccessToken(), api.signal);
       else {
         clearStorage();
         api.dispatch(loggedOut());

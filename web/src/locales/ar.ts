@@ -179,6 +179,9 @@ export const ar: Translation = {
     unread_other: '{{count}} رسالة غير مقروءة',
     previewBy: '{{author}}: {{text}}',
     loadFailed: 'تعذر تحميل هذه المحادثة.',
+    retryIn: 'محاولة جديدة بعد {{seconds}} ث…',
+    retrying: 'محاولة جديدة…',
+    retryNow: 'حاول الآن',
     loadingChat: 'جارٍ تحميل المحادثة',
     groupInfo: 'معلومات المجموعة',
     verified: 'موثَّق',
@@ -292,6 +295,8 @@ export const ar: Translation = {
     blocked: 'يحظر هذا المتصفح إشعارات Veil: اسمح بها في إعدادات الموقع، ثم حاول مرة أخرى.',
     hint: 'يمكنك كتم محادثة من رأسها. هذه الإعدادات خاصة بهذا المتصفح.',
     inGroup: '{{sender}} في {{chat}}',
+    pushUnavailable:
+      'تظهر الإشعارات ما دام Veil مفتوحًا في علامة تبويب: تعذر على هذا المتصفح الاشتراك في الإشعارات الفورية.',
     newMessage: 'رسالة جديدة',
   },
   profile: {

@@ -168,6 +168,9 @@ export const de: Translation = {
     unread_other: '{{count}} ungelesen',
     previewBy: '{{author}}: {{text}}',
     loadFailed: 'Dieser Chat konnte nicht geladen werden.',
+    retryIn: 'Neuer Versuch in {{seconds}} s…',
+    retrying: 'Neuer Versuch…',
+    retryNow: 'Jetzt versuchen',
     loadingChat: 'Chat wird geladen',
     groupInfo: 'Gruppeninfo',
     verified: 'Verifiziert',
@@ -274,6 +277,8 @@ export const de: Translation = {
       'Dieser Browser blockiert Benachrichtigungen von Veil: Erlaube sie in den Website-Einstellungen und versuche es dann noch einmal.',
     hint: 'Stummschalten kannst du einen Chat in seiner Kopfzeile. Diese Einstellungen gelten für diesen Browser.',
     inGroup: '{{sender}} in {{chat}}',
+    pushUnavailable:
+      'Benachrichtigungen erscheinen, solange Veil in einem Tab offen ist: Dieser Browser konnte keine Push-Nachrichten abonnieren.',
     newMessage: 'Neue Nachricht',
   },
   profile: {

@@ -168,6 +168,9 @@ export const en = {
     unread_other: '{{count}} unread',
     previewBy: '{{author}}: {{text}}',
     loadFailed: 'This chat could not be loaded.',
+    retryIn: 'Trying again in {{seconds}} s…',
+    retrying: 'Trying again…',
+    retryNow: 'Try now',
     loadingChat: 'Loading chat',
     groupInfo: 'Group info',
     verified: 'Verified',
@@ -273,6 +276,8 @@ export const en = {
     blocked: 'This browser blocks notifications from Veil: allow them in its site settings, then try again.',
     hint: 'Mute a chat from its header. These settings belong to this browser.',
     inGroup: '{{sender}} in {{chat}}',
+    pushUnavailable:
+      'Notifications show while Veil is open in a tab: this browser could not subscribe to pushes.',
     newMessage: 'New message',
   },
   profile: {

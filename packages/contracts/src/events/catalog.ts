@@ -5,6 +5,7 @@ import { attachmentEventSchema } from './attachment.events.ts';
 import { authEventSchema } from './auth.events.ts';
 import { chatEventSchema } from './chat.events.ts';
 import { messageEventSchema } from './message.events.ts';
+import { pushEventSchema } from './push.events.ts';
 import { userEventSchema } from './user.events.ts';
 
 /** Every context's event union: what may be appended to it, and what its readers may meet. */
@@ -15,6 +16,7 @@ export const eventSchemasByContext = {
   chat: chatEventSchema,
   message: messageEventSchema,
   attachment: attachmentEventSchema,
+  push: pushEventSchema,
 } as const satisfies Record<Context, z.ZodType>;
 
 /** Any event of any context. */

@@ -113,6 +113,8 @@ export interface ServerToClientEvents {
   offline: (userId: string) => void;
   online: (userId: string) => void;
   'message received': (payload: { message: MessageView }) => void;
+  /** The user's own message, sent from any of their devices: for the others' chat lists. */
+  'message sent': (payload: { message: MessageView }) => void;
   'update seen': (payload: { chatId: string; messageId: string; userId: string }) => void;
   /** A contact (or the user, on another device) renamed themselves or changed their picture. */
   'user updated': (update: ProfileUpdate) => void;

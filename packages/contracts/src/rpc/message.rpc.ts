@@ -9,6 +9,7 @@ import {
   type MessageView,
 } from '../http/schemas.ts';
 import { attachmentOperations } from './attachment.rpc.ts';
+import { pushOperations } from './push.rpc.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 const seenReport = z.object({ chatId: idSchema, messageId: idSchema });
@@ -89,4 +90,5 @@ export const messageRpc = defineRpcService('message', {
   /** One message in the API shape (trusted internal callers: the realtime gateway). */
   getMessage: operation<{ message: MessageView }>()(z.object({ messageId: idSchema })),
   ...attachmentOperations,
+  ...pushOperations,
 });

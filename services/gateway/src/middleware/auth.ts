@@ -10,7 +10,9 @@ export const requireAuth =
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) return next(new DomainError('UNAUTHENTICATED', 'Authentication required'));
     try {
-      res.locals.userId = (await verify(match[1]!)).userId;
+      const claims = await verify(match[1]!);
+      res.locals.userId = claims.userId;
+      res.locals.sessionId = claims.sessionId;
       next();
     } catch (error) {
       next(error);
@@ -19,3 +21,7 @@ export const requireAuth =
 
 export const currentUserId = (res: { locals: Record<string, unknown> }): string =>
   res.locals.userId as string;
+
+/** The session (refresh-token family) the token was minted for; absent on older tokens. */
+export const currentSessionId = (res: { locals: Record<string, unknown> }): string | undefined =>
+  res.locals.sessionId as string | undefined;

@@ -33,7 +33,10 @@ type Deps = Pick<Ports, 'clock' | 'ids' | 'blobs'> & {
 
 export const messageRpcHandlers = (
   deps: Deps,
-): Omit<RpcImplementation<typeof messageRpc.operations>, 'unread'> => {
+): Omit<
+  RpcImplementation<typeof messageRpc.operations>,
+  'unread' | 'pushKey' | 'pushSubscribe' | 'pushUnsubscribe'
+> => {
   const { store, models, projection, written } = deps;
 
   /** Membership comes from chat events; a chat created a moment ago may still be on its way. */

@@ -74,6 +74,9 @@ export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<
     completeUpload: notHere,
     cancelUpload: notHere,
     readableBlob: notHere,
+    pushKey: notHere,
+    pushSubscribe: notHere,
+    pushUnsubscribe: notHere,
     async getMessage({ messageId }) {
       if (failures > 0) {
         failures -= 1;

@@ -1,6 +1,7 @@
 import type { MessageView } from '@veil/contracts';
 import { decryptForUser } from '../../lib/crypto.ts';
 import { t } from '../../lib/i18n.ts';
+import { previewText } from './preview-text.ts';
 
 /**
  * Chat list previews, decrypted once per message and page load. Only the previews that come
@@ -11,9 +12,7 @@ const texts = new Map<string, string>();
 /** A preview this browser cannot read (no key for it here, or a damaged message). */
 export const unreadablePreview = () => t('chats.encrypted');
 
-/** A message's line in the list: its text, or the files it carries when it has none. */
-export const previewText = (text: string, attachments: readonly { name: string }[] = []) =>
-  text.trim() || (attachments.length ? `📎 ${attachments.map((file) => file.name).join(', ')}` : '');
+export { previewText } from './preview-text.ts';
 
 export const knownPreview = (messageId: string) => texts.get(messageId);
 

@@ -36,11 +36,13 @@ export const chatsApi = api.injectEndpoints({
         try {
           await cacheDataLoaded;
           socket.on('message received', onMessage);
+          socket.on('message sent', onMessage);
         } catch {
           // the entry went away before its first load; nothing to follow
         }
         await cacheEntryRemoved;
         socket.off('message received', onMessage);
+        socket.off('message sent', onMessage);
         stopOnConnect();
       },
     }),

@@ -13,7 +13,7 @@ export const unreadApi = api.injectEndpoints({
   endpoints: (build) => ({
     /**
      * Unread counts and each chat's newest message, kept live: a message from someone else
-     * counts at once; what the user read (on any of their devices: the server sends `update
+     * counts at once, one the user sent from any device reads the chat; what the user read (on any of their devices: the server sends `update
      * seen` to every member, the reader included) and anything missed while the socket was down
      * comes from the server, which keeps the counts.
      */
@@ -37,10 +37,14 @@ export const unreadApi = api.injectEndpoints({
         const onMessage = ({ message }: { message: MessageView }) =>
           updateCachedData((byChat) => {
             const entry = byChat[message.chat] ?? { chatId: message.chat, unread: 0, lastMessage: null };
-            const counts = message.sender._id !== myId && !isReadingChat(message.chat);
+            // An answer that already counted it (asked for while it was on its way) is not counted over.
+            if (entry.lastMessage && entry.lastMessage.seq >= message.seq) return;
+            const own = message.sender._id === myId;
+            const counts = !own && !isReadingChat(message.chat);
             byChat[message.chat] = {
               ...entry,
-              unread: entry.unread + (counts ? 1 : 0),
+              // Sending reads the chat, from whichever device it was sent.
+              unread: own ? 0 : entry.unread + (counts ? 1 : 0),
               lastMessage: message,
             };
           });
@@ -55,22 +59,24 @@ export const unreadApi = api.injectEndpoints({
             if (entry?.lastMessage?._id === messageId) byChat[chatId] = { ...entry, lastMessage: null };
           });
         const socket = getSocket();
-        let connectedBefore = socket.connected;
-        const stopOnConnect = onSocketConnect(() => {
-          if (connectedBefore) refetch();
-          connectedBefore = true;
-        });
+        // A message stored after the first answer but before the socket joined the user's room
+        // reaches no listener: every connection, the first included, asks the server again.
+        const stopOnConnect = onSocketConnect(refetch);
         try {
           await cacheDataLoaded;
           socket.on('message received', onMessage);
+          socket.on('message sent', onMessage);
           socket.on('update seen', onSeen);
           socket.on('message expired', onExpired);
+          // Connected before the first answer came: what arrived in between is asked for now.
+          if (socket.connected) refetch();
         } catch {
           // removed before it loaded
         }
         await cacheEntryRemoved;
         clearTimeout(timer);
         socket.off('message received', onMessage);
+        socket.off('message sent', onMessage);
         socket.off('update seen', onSeen);
         socket.off('message expired', onExpired);
         stopOnConnect();

@@ -1,11 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
+import { RetryNotice } from '../../../components/retry-notice.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { accountKeys } from '../../../lib/account-keys.ts';
 import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.slice.ts';
+import { isPassingFailure, useAutoRetry } from '../../../lib/use-auto-retry.ts';
 import { useGetChatByIdQuery } from '../api/chats.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
@@ -44,12 +46,30 @@ interface ChatWindowProps {
 
 /** The open chat: header, decrypted history, typing indicator, reply bar and composer. */
 export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) => {
-  const { data: chat, isError: chatFailed } = useGetChatByIdQuery(chatId);
+  const {
+    data: chat,
+    isError: chatFailed,
+    error: chatError,
+    refetch: refetchChat,
+  } = useGetChatByIdQuery(chatId);
   const {
     data: history,
     isLoading,
     isError: historyFailed,
+    error: historyError,
+    refetch: refetchHistory,
   } = useGetMessagesQuery({ chatId, userId: me._id });
+  const failure = chatFailed ? chatError : historyFailed ? historyError : undefined;
+  const passing = (chatFailed || historyFailed) && isPassingFailure(failure);
+  const retryLoad = useCallback(() => {
+    if (chatFailed) void refetchChat();
+    if (historyFailed) void refetchHistory();
+  }, [chatFailed, historyFailed, refetchChat, refetchHistory]);
+  const { nextAt, retryNow } = useAutoRetry({
+    failed: passing,
+    loaded: Boolean(chat && history),
+    retry: retryLoad,
+  });
   const { data: online = [] } = useGetOnlineUsersQuery(me._id);
   const [replyTo, setReplyTo] = useState<DisplayMessage | null>(null);
   const [keyMissing, setKeyMissing] = useState(false);
@@ -97,6 +117,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
         <p className="form__error" role="alert">
           {t('chats.loadFailed')}
         </p>
+        {passing && nextAt !== null && <RetryNotice nextAt={nextAt} onRetry={retryNow} />}
       </div>
     );
   }

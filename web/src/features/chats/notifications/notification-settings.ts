@@ -1,20 +1,17 @@
-import { createStore, get, set } from 'idb-keyval';
 import { useSyncExternalStore } from 'react';
+import {
+  notificationsOff as off,
+  readNotificationSettings,
+  writeNotificationSettings,
+  type NotificationSettings,
+} from './notification-store.ts';
+
+export type { NotificationSettings } from './notification-store.ts';
 
 /**
  * Browser notifications, per account and per browser: whether they are on, and which chats are
- * muted. Kept in IndexedDB (database `veil-settings`, entry `notifications:<userId>`), not in
- * local storage, which logout clears entirely (spec section 2); docs/decisions.md explains why
- * this lives in the browser rather than on the server.
+ * muted (kept by notification-store.ts), shared by the screens that show and change them.
  */
-export interface NotificationSettings {
-  enabled: boolean;
-  muted: string[];
-}
-
-const store = createStore('veil-settings', 'settings');
-const entry = (userId: string) => `notifications:${userId}`;
-const off: NotificationSettings = { enabled: false, muted: [] };
 
 let loaded: { userId: string; settings: NotificationSettings } | null = null;
 const listeners = new Set<() => void>();
@@ -25,7 +22,7 @@ export const notificationSettings = (userId: string): NotificationSettings =>
   loaded?.userId === userId ? loaded.settings : off;
 
 export const loadNotificationSettings = async (userId: string) => {
-  const settings = (await get<NotificationSettings>(entry(userId), store)) ?? off;
+  const settings = await readNotificationSettings(userId);
   loaded = { userId, settings };
   changed();
 };
@@ -33,7 +30,7 @@ export const loadNotificationSettings = async (userId: string) => {
 export const saveNotificationSettings = async (userId: string, settings: NotificationSettings) => {
   loaded = { userId, settings };
   changed();
-  await set(entry(userId), settings, store);
+  await writeNotificationSettings(userId, settings);
 };
 
 export const toggleMute = (userId: string, chatId: string) => {

@@ -10,6 +10,7 @@ import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { chatsApi } from '../api/chats.api.ts';
 import { chatTitle } from '../messages.model.ts';
 import { loadNotificationSettings, notificationSettings } from './notification-settings.ts';
+import { pushSupported, subscribeToPush } from './push/push-subscription.ts';
 
 /**
  * A browser notification for each message that arrives while the tab is hidden, when the user
@@ -22,7 +23,12 @@ export const useMessageNotifications = () => {
   const navigate = useNavigate();
   useEffect(() => {
     if (!me) return;
-    void loadNotificationSettings(me._id);
+    // This session's subscription: a new login is a new session, whose pushes start here.
+    void loadNotificationSettings(me._id).then(() => {
+      if (!notificationSettings(me._id).enabled || !pushSupported()) return;
+      if (Notification.permission !== 'granted') return;
+      subscribeToPush(dispatch).catch((error: unknown) => console.warn('Push subscription failed', error));
+    });
     const socket = getSocket();
     const onMessage = async ({ message }: { message: MessageView }) => {
       const settings = notificationSettings(me._id);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { errorText } from '../../../lib/api-error.ts';
 import { storeTokens } from '../../../lib/storage.ts';
+import { replacingTokens } from '../../../lib/token-refresh.ts';
 import { useReauthenticateMutation, useUpdatePasswordMutation } from '../api/profile.api.ts';
 
 export type PasswordOutcome = { ok: true } | { ok: false; detail: string };
@@ -17,13 +18,17 @@ export const usePasswordUpdate = (username: string) => {
 
   const save = async (password: string): Promise<PasswordOutcome> => {
     setSaving(true);
-    try {
+    const change = async () => {
       await updatePassword({ password }).unwrap();
       try {
         storeTokens((await reauthenticate({ username, password }).unwrap()).user);
       } catch (failure) {
         console.warn('Could not renew the session after the password change', failure);
       }
+    };
+    try {
+      // Requests refused between the change and the new login wait for the new tokens.
+      await replacingTokens(change());
       return { ok: true };
     } catch (failure) {
       return { ok: false, detail: errorText(failure) };

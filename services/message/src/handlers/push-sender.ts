@@ -1,0 +1,73 @@
+import { durableName, pushStreamId, type MessageEvent, type MessageSentEvent } from '@veil/contracts';
+import { newEvent } from '@veil/kernel';
+import type { Logger, Ports, Subscription } from '@veil/ports';
+import { pushPayloadFor } from '../domain/push-payload.ts';
+import type { PushReadModels, PushSubscriptionDoc } from '../projections/push.projection.ts';
+import type { PushSettings } from '../settings.ts';
+
+/** A message a day old is no longer news: the push service may drop it after that. */
+const pushTtlSeconds = 24 * 60 * 60;
+/** Push services answer these when a subscription is gone for good. */
+const goneStatuses = new Set([404, 410]);
+
+type Deps = Pick<Ports, 'clock' | 'ids'> & {
+  bus: Ports['bus'];
+  models: PushReadModels;
+  settings: PushSettings;
+  log: Logger;
+};
+
+/**
+ * Pushes every new message to the other members' subscribed browsers. One durable consumer
+ * shared by the service's replicas, so each message is pushed once; it starts at new messages
+ * (an old message is not news). Every member's browsers are pushed whether or not a tab of
+ * theirs is open: the service worker shows nothing when one of the account's windows is visible
+ * (docs/web.md, "Push notifications"). A push that fails is logged and not retried: a
+ * notification is a courtesy, the message itself is stored.
+ */
+export const startPushSender = ({ bus, models, settings, log, ...deps }: Deps): Promise<Subscription> => {
+  const remove = async (doc: PushSubscriptionDoc) => {
+    const event = newEvent(deps, 'PushUnsubscribed', pushStreamId(doc._id), {
+      subscriptionId: doc._id,
+      userId: doc.userId,
+      reason: 'gone',
+    });
+    await bus.append('push', event);
+  };
+
+  const pushTo = async (doc: PushSubscriptionDoc, payload: string) => {
+    try {
+      const { status } = await settings.delivery.send(doc, payload, {
+        ttlSeconds: pushTtlSeconds,
+        urgency: 'high',
+      });
+      if (goneStatuses.has(status)) await remove(doc);
+      else if (status >= 400) log.warn({ status, subscriptionId: doc._id }, 'push refused');
+    } catch (err) {
+      log.warn({ err, subscriptionId: doc._id }, 'push not delivered');
+    }
+  };
+
+  const onMessageSent = async (event: MessageSentEvent) => {
+    const recipients = Object.keys(event.data.encryptedKeys).filter((id) => id !== event.data.senderId);
+    if (!recipients.length) return;
+    const [subscriptions, sender] = await Promise.all([
+      models.pushSubscriptions.find({ userId: { $in: recipients } }),
+      models.pushNames.get(event.data.senderId),
+    ]);
+    await Promise.all(
+      subscriptions.map((doc) => pushTo(doc, pushPayloadFor(event, doc.userId, sender?.username ?? null))),
+    );
+  };
+
+  return bus.subscribe({
+    durable: durableName('message', 'push'),
+    context: 'message',
+    startAt: 'new',
+    maxInFlight: 16,
+    handler: async ({ event }) => {
+      const message = event as MessageEvent;
+      if (message.type === 'MessageSent') await onMessageSent(message);
+    },
+  });
+};
