@@ -3,9 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentFolder, type ChatView, type MessageView } from '@veil/contracts';
 import { encodeMessageContent } from '@veil/crypto';
-import type { RecordedEvent } from '@veil/ports';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { createApi, type Api } from '../support/api-client.ts';
+import { wholeMessageLog } from '../support/message-log.ts';
 import { everyReadModel } from '../support/read-models.ts';
 import { socketPool } from '../support/sockets.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
@@ -45,24 +45,10 @@ export const disappearingSuite = (options: Partial<StartVeilOptions> = {}) => {
     return res.body.data.message as MessageView;
   };
 
-  /** The whole message log as any reader of it (a replay, a new replica) would see it. */
-  const wholeLog = async () => {
-    const events: RecordedEvent[] = [];
-    const head = await veil.ports.bus.headPosition('message');
-    const following = await veil.ports.bus.follow({
-      context: 'message',
-      afterPosition: 0,
-      handler: (recorded) => void events.push(recorded),
-    });
-    await expect.poll(() => events.at(-1)?.position).toBe(head);
-    await following.stop();
-    return JSON.stringify(events);
-  };
-
   /** Nothing of a message's ciphertext in the log, any read model, or (embedded) the log's files. */
   const expectNoTrace = async (message: MessageView) => {
     const traces = [message.content, ...Object.values(message.encryptedKeys)].map((c) => c.slice(0, 40));
-    const log = await wholeLog();
+    const log = await wholeMessageLog(veil);
     for (const trace of traces) expect(log).not.toContain(trace);
     for (const name of everyReadModel) {
       const docs = JSON.stringify(await (await veil.ports.readStore.collection(name)).find({}));

@@ -2,12 +2,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageView } from '@veil/contracts';
-import type { RecordedEvent } from '@veil/ports';
 import { buildGroupPayload, decryptMessage, generateUserKeyPair, rewrapMessageKey } from '@veil/crypto';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { createApi, type Api } from '../support/api-client.ts';
+import { wholeMessageLog } from '../support/message-log.ts';
 import { everyReadModel } from '../support/read-models.ts';
-import { connectSocket, type ClientSocket } from '../support/sockets.ts';
+import { connectSocket, listenForChanges, type ClientSocket } from '../support/sockets.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
 import { createGroup, createUser, sendDirect, type TestUser } from '../support/users.ts';
 
@@ -57,17 +57,6 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
   const rewrap = (user: TestUser, copies: unknown) =>
     api.post('/api/v1/message/rewrap', { copies }, user.accessToken);
 
-  /** Every event of a kind a socket receives from now on. */
-  const listen = <E extends 'message edited' | 'message deleted' | 'message hidden' | 'reaction'>(
-    socket: ClientSocket,
-    event: E,
-  ) => {
-    const received: { messageId: string }[] = [];
-    socket.on(event as 'message deleted', (notice) => received.push(notice));
-    return (messageId: string) =>
-      expect.poll(() => received.filter((n) => n.messageId === messageId), { timeout: 10_000 });
-  };
-
   beforeAll(async () => {
     veil = await startTestVeil({ ...options, clock });
     api = createApi(veil.url);
@@ -87,8 +76,8 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
     it("replaces the text for every member, marks it edited and tells every member's devices live", async () => {
       const [, bobHere, aliceElsewhere] = sockets as [ClientSocket, ClientSocket, ClientSocket];
       const [atBob, atAliceElsewhere] = [
-        listen(bobHere, 'message edited'),
-        listen(aliceElsewhere, 'message edited'),
+        listenForChanges(bobHere, 'message edited'),
+        listenForChanges(aliceElsewhere, 'message edited'),
       ];
       const sent = await sendToGroup(alice, 'first words');
       const res = await api.put(url(sent._id), await editBody('better words'), alice.accessToken);
@@ -151,7 +140,7 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
   describe('deleting', () => {
     it('for everyone: a tombstone everywhere, told live, and its ciphertext gone from the log and every read model', async () => {
       const bobHere = sockets[1]!;
-      const atBob = listen(bobHere, 'message deleted');
+      const atBob = listenForChanges(bobHere, 'message deleted');
       const sent = await sendToGroup(alice, 'regrettable');
       const edited = (await api.put(url(sent._id), await editBody('still regrettable'), alice.accessToken))
         .body.data.message as MessageView;
@@ -200,17 +189,7 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
       }
       expect((await api.put(url(sent._id), await editBody('back?'), alice.accessToken)).status).toBe(404);
 
-      // The whole message log, as any reader of it (a replay, a new replica) would see it.
-      const events: RecordedEvent[] = [];
-      const head = await veil.ports.bus.headPosition('message');
-      const following = await veil.ports.bus.follow({
-        context: 'message',
-        afterPosition: 0,
-        handler: (recorded) => void events.push(recorded),
-      });
-      await expect.poll(() => events.at(-1)?.position).toBe(head);
-      await following.stop();
-      const log = JSON.stringify(events);
+      const log = await wholeMessageLog(veil);
       expect(log).toContain(sent._id); // its tombstone and receipts are still there
       for (const trace of traces) expect(log).not.toContain(trace);
 
@@ -228,7 +207,7 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
     });
 
     it('for me: gone from my history on every device, still there for the others', async () => {
-      const atBob = listen(sockets[1]!, 'message hidden');
+      const atBob = listenForChanges(sockets[1]!, 'message hidden');
       const sent = await sendToGroup(alice, 'not for bob to keep');
       const res = await api.call('DELETE', url(sent._id, '?for=me'), { token: bob.accessToken });
       expect(res.status).toBe(200);
@@ -247,7 +226,7 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
 
   describe('reactions', () => {
     it('are encrypted for the members, told live, toggled per user and kept in the history', async () => {
-      const atAlice = listen(sockets[0]!, 'reaction');
+      const atAlice = listenForChanges(sockets[0]!, 'reaction');
       const sent = await sendToGroup(alice, 'react to me');
       const sealed = await buildGroupPayload('🎉', keysOf(...group()));
       const body = {

@@ -4,7 +4,7 @@ import { buildGroupPayload, decryptMessage } from '@veil/crypto';
 import type { Socket } from 'socket.io-client';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { createApi, type Api } from '../support/api-client.ts';
-import { socketPool, type ClientSocket } from '../support/sockets.ts';
+import { listenForChanges, socketPool, type ClientSocket } from '../support/sockets.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
 import { createGroup, createUser, sendDirect, type TestUser } from '../support/users.ts';
 
@@ -63,17 +63,6 @@ export const socketChangesSuite = (options: Partial<StartVeilOptions> = {}) => {
   };
   const refused = (code: string) => ({ ok: false, error: { code, message: expect.any(String) } });
 
-  /** Every notice of a kind a socket receives from now on, by message. */
-  const listen = (
-    socket: ClientSocket,
-    event: 'message edited' | 'message deleted' | 'message hidden' | 'reaction',
-  ) => {
-    const received: { messageId: string }[] = [];
-    socket.on(event as 'message deleted', (notice) => received.push(notice));
-    return (messageId: string) =>
-      expect.poll(() => received.filter((n) => n.messageId === messageId), { timeout: 10_000 });
-  };
-
   beforeAll(async () => {
     veil = await startTestVeil({ ...options, clock });
     api = createApi(veil.url);
@@ -95,7 +84,10 @@ export const socketChangesSuite = (options: Partial<StartVeilOptions> = {}) => {
         await sockets.connect(bob),
         await sockets.connect(alice),
       ];
-      const [atBob, atAliceElsewhere] = [listen(b, 'message edited'), listen(aElsewhere, 'message edited')];
+      const [atBob, atAliceElsewhere] = [
+        listenForChanges(b, 'message edited'),
+        listenForChanges(aElsewhere, 'message edited'),
+      ];
       const sent = await sendToGroup(alice, 'typo hree');
       const reply = (await edit(a, sent._id, 'typo here')) as { ok: true; data: { message: MessageView } };
       expect(reply).toMatchObject({
@@ -112,7 +104,10 @@ export const socketChangesSuite = (options: Partial<StartVeilOptions> = {}) => {
 
     it('deletes for everyone: a tombstone for every member, told live; for me: gone only from my history', async () => {
       const [a, b] = [await sockets.connect(alice), await sockets.connect(bob)];
-      const [deletedAtBob, hiddenAtBob] = [listen(b, 'message deleted'), listen(b, 'message hidden')];
+      const [deletedAtBob, hiddenAtBob] = [
+        listenForChanges(b, 'message deleted'),
+        listenForChanges(b, 'message hidden'),
+      ];
       const sent = await sendToGroup(alice, 'take it back');
       expect(await change(a, 'delete message', { messageId: sent._id, for: 'everyone' })).toEqual({
         ok: true,
@@ -133,7 +128,7 @@ export const socketChangesSuite = (options: Partial<StartVeilOptions> = {}) => {
 
     it('reacts and takes the reaction back, encrypted for the members and told to each', async () => {
       const [a, b] = [await sockets.connect(alice), await sockets.connect(bob)];
-      const atAlice = listen(a, 'reaction');
+      const atAlice = listenForChanges(a, 'reaction');
       const sent = await sendToGroup(alice, 'react to me');
       expect(await react(b, sent._id, '🎉')).toEqual({
         ok: true,

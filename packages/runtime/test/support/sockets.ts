@@ -1,5 +1,6 @@
 import type { ClientToServerEvents, ServerToClientEvents } from '@veil/contracts';
 import { io, type Socket } from 'socket.io-client';
+import { expect } from 'vitest';
 import type { TestUser } from './users.ts';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -34,4 +35,18 @@ export const socketPool = (url: () => string) => {
       for (const socket of open.splice(0)) socket.close();
     },
   };
+};
+
+/**
+ * Every notice of a change to a message that `socket` receives from now on; the returned function
+ * polls those about one message.
+ */
+export const listenForChanges = (
+  socket: ClientSocket,
+  event: 'message edited' | 'message deleted' | 'message hidden' | 'reaction',
+) => {
+  const received: { messageId: string }[] = [];
+  socket.on(event as 'message deleted', (notice) => received.push(notice));
+  return (messageId: string) =>
+    expect.poll(() => received.filter((n) => n.messageId === messageId), { timeout: 10_000 });
 };
