@@ -269,6 +269,35 @@ export const de: Translation = {
     found_other: '{{count}} Nachrichten gefunden',
     stillReading: 'Dein Verlauf wird noch gelesen: Es können weitere erscheinen.',
   },
+  signatures: {
+    unverifiedLead: 'Diese Nachricht konnte nicht überprüft werden',
+    unverifiedDeletionLead:
+      'Diese Nachricht wurde entfernt, aber ihre Löschung konnte nicht überprüft werden',
+    legacy: 'Gesendet, bevor Nachrichten signiert wurden',
+    verified: 'Von ihrem Absender signiert',
+    sealedForTitle: 'Versiegelt für',
+    sealedWrongly: 'Nicht genau für die Mitglieder versiegelt',
+    notSealedFor: 'Ausgelassen',
+    notMembers: 'Keine Mitglieder',
+    membersUnknown: 'Wer damals Mitglied war, ist hier nicht mehr bekannt',
+    refuseToSend:
+      'Diese Nachricht wäre nicht genau für die Mitglieder des Chats versiegelt worden und wurde daher nicht gesendet',
+    noSigningKeyHere:
+      'Dieser Browser hat deinen Signaturschlüssel nicht: Verknüpfe ihn von einem anderen Browser aus oder stelle deine Schlüsselsicherung wieder her',
+    sealedFor_one: 'Versiegelt für {{count}}',
+    sealedFor_other: 'Versiegelt für {{count}}',
+    sealedForOf_one: 'Versiegelt für {{count}} von {{members}}',
+    sealedForOf_other: 'Versiegelt für {{count}} von {{members}}',
+    failures: {
+      unsigned: 'Sie ist nicht signiert, obwohl ihr Absender damals schon signierte',
+      'no-signing-key': 'Sie ist signiert, obwohl ihr Absender damals keinen Signaturschlüssel hatte',
+      'replaced-key': 'Sie ist mit einem Schlüssel signiert, den ihr Absender damals schon ersetzt hatte',
+      'bad-signature': 'Ihre Signatur passt nicht zu Text, Chat, Absender, Zeit oder Lesern',
+      'key-log-unavailable':
+        'Die Schlüssel ihres Absenders konnten nicht geladen werden; versuche es später noch einmal',
+      'key-log-broken': 'Das Schlüsselprotokoll ihres Absenders ist nicht stimmig',
+    },
+  },
   notifications: {
     title: 'Benachrichtigungen',
     switch: 'Benachrichtige mich über neue Nachrichten, während Veil im Hintergrund ist',
