@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import { sealedForAt, sealedWrongly, type ChatContext } from '../../../lib/message-verification.ts';
 import { sealedForText, signatureTexts } from '../../../lib/signature-texts.ts';
@@ -16,14 +17,15 @@ interface SealStatusProps {
  * member or names someone who was not one.
  */
 export const SealStatus = ({ message, context, nameOf, myId }: SealStatusProps) => {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const listId = useId();
   const status = message.verification?.status;
   if (message.deleted || !status || status === 'failed') return null;
   const sealed = sealedForAt(message, context);
   const wrong = sealedWrongly(sealed);
-  const name = (id: string) => (id === myId ? 'You' : nameOf(id));
-  const names = (ids: readonly string[]) => ids.map(name).join(', ');
+  const name = (id: string) => (id === myId ? t('common.you') : nameOf(id));
+  const names = (ids: readonly string[]) => ids.map(name).join(t('common.listSeparator'));
   const count = sealedForText(sealed.sealed.length - sealed.strangers.length, sealed.members?.length ?? null);
   return (
     <div className="seal-status" data-testid="seal-status">
