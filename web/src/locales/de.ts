@@ -421,6 +421,9 @@ export const de: Translation = {
       'Das ist kein Wiederherstellungsschlüssel: Er hat 32 Buchstaben und Ziffern in 8 Gruppen zu je 4.',
     damaged:
       'Dein Backup ließ sich öffnen, aber der Schlüssel darin ist beschädigt. Er kann nicht wiederhergestellt werden.',
+    newerVersion:
+      'Diese Schlüsselsicherung stammt aus einer neueren Veil-Version: Lade die Seite neu und versuche es noch einmal.',
+    malformed: 'Diese Schlüsselsicherung ist fehlerhaft. Sie kann nicht wiederhergestellt werden.',
     failed: 'Dein Schlüssel konnte nicht wiederhergestellt werden. Bitte versuche es noch einmal.',
     noBackup:
       'Es gibt kein Backup deines Schlüssels. Nachrichten an dich lassen sich nur in einem Browser lesen, der deinen Schlüssel hat.',

@@ -413,6 +413,8 @@ export const en = {
     wrongPassphrase: 'That passphrase does not open your backup. Check it and try again.',
     notAKey: 'That is not a recovery key: it has 32 letters and digits, in 8 groups of 4.',
     damaged: 'Your backup opened, but the key inside is damaged. It cannot be restored.',
+    newerVersion: 'This key backup was made by a newer version of Veil: reload the page and try again.',
+    malformed: 'This key backup is malformed. It cannot be restored.',
     failed: 'Your key could not be restored. Please try again.',
     noBackup:
       'There is no backup of your key. Messages sent to you can be read only in a browser that has your key.',

@@ -52,6 +52,12 @@ export const unlockTexts = {
   get damaged() {
     return t('backup.damaged');
   },
+  get newerVersion() {
+    return t('backup.newerVersion');
+  },
+  get malformed() {
+    return t('backup.malformed');
+  },
   get failed() {
     return t('backup.failed');
   },
@@ -69,8 +75,9 @@ export const unlockErrorText = (error: unknown, typed: string): string => {
     case 'ERR_BACKUP_DAMAGED':
       return unlockTexts.damaged;
     case 'ERR_BACKUP_VERSION':
+      return unlockTexts.newerVersion;
     case 'ERR_BACKUP_FORMAT':
-      return error.message;
+      return unlockTexts.malformed;
     default:
       return unlockTexts.failed;
   }

@@ -1,11 +1,21 @@
 import { pushPayloadSchema, type PushPayload } from '@veil/contracts';
 import { decodeMessageContent, readMessage } from '@veil/crypto';
 import { readAccountKeys } from '../../../../lib/key-store.ts';
+import { ar } from '../../../../locales/ar.ts';
+import { de } from '../../../../locales/de.ts';
+import { en } from '../../../../locales/en.ts';
 import { previewText } from '../../preview-text.ts';
 import { readNotificationSettings } from '../notification-store.ts';
 
-/** What a push shows when it cannot show more (too large to carry the message, or unreadable here). */
-export const newMessageText = 'New message';
+/**
+ * What a push shows when it cannot show more (too large to carry the message, or unreadable
+ * here), in the browser's language: the worker has no page, and no language switch, of its own.
+ */
+export const newMessageText = (language = globalThis.navigator?.language ?? 'en'): string => {
+  // Every shipped language has English's keys (locales.unit.test.ts).
+  const texts = ({ ar, de }[language.slice(0, 2) as 'ar' | 'de'] ?? en) as typeof en;
+  return texts.notifications.newMessage;
+};
 
 export interface PushNotification {
   title: string;
@@ -28,18 +38,18 @@ export const notificationForPush = async (data: unknown): Promise<PushNotificati
   const push = parsed.data;
   const settings = await readNotificationSettings(push.userId);
   if (!settings.enabled || settings.muted.includes(push.chatId)) return null;
-  return { title: push.sender.username ?? newMessageText, body: await textOf(push), chatId: push.chatId };
+  return { title: push.sender.username ?? newMessageText(), body: await textOf(push), chatId: push.chatId };
 };
 
 const textOf = async ({ message, userId }: PushPayload): Promise<string> => {
-  if (!message) return newMessageText;
+  if (!message) return newMessageText();
   const keys = await readAccountKeys(userId);
   const reading = await readMessage(
     { content: message.content, iv: message.iv, encryptedKeys: { [userId]: message.encryptedKey } },
     userId,
     keys.map((key) => key.privateKey),
   );
-  if (!reading.ok) return newMessageText;
+  if (!reading.ok) return newMessageText();
   const { text, attachments } = decodeMessageContent(reading.text);
-  return previewText(text, attachments) || newMessageText;
+  return previewText(text, attachments) || newMessageText();
 };

@@ -60,7 +60,7 @@ const showPush = async (event: PushEvent) => {
   if (!shown) return;
   // One notification per chat, replaced by the chat's newest message.
   await worker.registration.showNotification(shown.title, {
-    body: shown.body || newMessageText,
+    body: shown.body || newMessageText(),
     tag: shown.chatId,
     data: { chatId: shown.chatId },
     icon: '/favicon.svg',
