@@ -1,7 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
-  declineRestore,
   login,
   messageWithText,
   openChat,
@@ -147,10 +146,10 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     const preview = bob.getByTestId('chat-item').filter({ hasText: alice.name }).getByTestId('chat-preview');
     await expect.poll(() => preview.textContent()).toBe(`Hi ${bobName}`);
 
-    // Bob writes from another browser (one without his key: it can send, not read).
-    const bobElsewhere = await veil.newPage();
-    await login(bobElsewhere, bobName, 'correct horse 1');
-    await declineRestore(bobElsewhere);
+    // Bob writes from another tab: its own page and socket, his keys (a browser without them
+    // cannot sign, so it does not send).
+    const bobElsewhere = await bob.context().newPage();
+    await bobElsewhere.goto('/all-chats');
     await openChat(bobElsewhere, alice.name);
     await sendMessage(bobElsewhere, 'sent from my other device');
     await messageWithText(alice.page, 'sent from my other device').waitFor();
