@@ -19,7 +19,14 @@ import { caughtUp, failingStart, rebuild, spawnVeil, type VeilProcess } from './
  * dir from before that file existed builds it from the event log, and a damaged file stops the
  * start with the way out (`npm run rebuild`).
  */
-const projections = ['user_directory', 'auth_credentials', 'chat_list', 'message_timeline', 'message_unread'];
+const projections = [
+  'user_directory',
+  'auth_credentials',
+  'chat_list',
+  'message_timeline',
+  'message_unread',
+  'message_push',
+];
 
 let dataDir: string;
 const running: VeilProcess[] = [];
