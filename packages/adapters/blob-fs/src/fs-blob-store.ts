@@ -70,7 +70,9 @@ export const createFsBlobStore = ({ dir }: { dir: string }): BlobStore => {
         );
     },
     async deleteFolder(prefix) {
-      await rm(folderOf(prefix), { recursive: true, force: true });
+      // A write landing in the folder while it is removed makes the last rmdir fail (ENOTEMPTY):
+      // try again, so a cancel racing an upload's chunks still removes them all.
+      await rm(folderOf(prefix), { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
     },
     async close() {},
   };

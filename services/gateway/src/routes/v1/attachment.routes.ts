@@ -74,7 +74,13 @@ export const attachmentRoutes = ({
       );
     }
     const key = attachmentChunkKey(blobId, index);
-    await blobs.put(key, new Uint8Array(req.body), 'application/octet-stream');
+    // A write cut short (its folder removed by a cancel meanwhile) leaves nothing half-written.
+    await blobs
+      .put(key, new Uint8Array(req.body), 'application/octet-stream')
+      .catch(async (error: unknown) => {
+        await blobs.delete(key);
+        throw error;
+      });
     // Cancelled (or swept) while this chunk was on its way: its folder is already gone, so this
     // chunk must go too.
     await services.message
