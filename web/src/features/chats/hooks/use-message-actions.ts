@@ -14,7 +14,7 @@ import {
 } from '../api/message-actions.api.ts';
 import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
 import { api, listTag } from '../../../lib/api.ts';
-import { signOutgoing, signOutgoingAction } from '../../../lib/message-signing.ts';
+import { signOutgoing, signOutgoingAction, type OutgoingAction } from '../../../lib/message-signing.ts';
 import { withCurrentMembers } from '../current-members.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
 
@@ -70,6 +70,31 @@ export const useMessageActions = (
     [dispatch, chat, me._id],
   );
 
+  /** Signs this user's `kind` of action on a message of this chat, now, over what it seals. */
+  const signAction = useCallback(
+    (
+      kind: OutgoingAction['kind'],
+      target: string,
+      memberIds: string[],
+      sealed: Awaited<ReturnType<typeof encryptForGroup>> | null,
+    ) =>
+      signOutgoingAction({
+        kind,
+        target,
+        chatId: chat._id,
+        isGroupChat: chat.isGroupChat,
+        memberIds,
+        senderId: me._id,
+        createdAt: new Date().toISOString(),
+        sealed: sealed && {
+          ciphertext: sealed.encryptedMessage,
+          iv: sealed.iv,
+          encryptedKeys: sealed.encryptedKeys,
+        },
+      }),
+    [chat._id, chat.isGroupChat, me._id],
+  );
+
   /** Runs one action; a failure is shown, not thrown. */
   const guarded = useCallback(async (what: string, action: () => Promise<void>): Promise<boolean> => {
     setError('');
@@ -89,20 +114,7 @@ export const useMessageActions = (
           // The message's files stay with it: they are part of what is sealed again.
           const sealedText = encodeMessageContent({ text, attachments: message.attachments ?? [] });
           const { message: stored } = await sealForMembers(sealedText, async (payload, memberIds) => {
-            const signature = await signOutgoingAction({
-              kind: 'edit',
-              target: message._id,
-              chatId: chat._id,
-              isGroupChat: chat.isGroupChat,
-              memberIds,
-              senderId: me._id,
-              createdAt: new Date().toISOString(),
-              sealed: {
-                ciphertext: payload.encryptedMessage,
-                iv: payload.iv,
-                encryptedKeys: payload.encryptedKeys,
-              },
-            });
+            const signature = await signAction('edit', message._id, memberIds, payload);
             return editMessage({ messageId: message._id, payload, signature }).unwrap();
           });
           const { content, iv, encryptedKeys, editedAt = new Date().toISOString() } = stored;
@@ -120,16 +132,8 @@ export const useMessageActions = (
         }),
       deleteForEveryone: async (message) => {
         await guarded(t('messages.deleteFailed'), async () => {
-          const signature = await signOutgoingAction({
-            kind: 'delete',
-            target: message._id,
-            chatId: chat._id,
-            isGroupChat: chat.isGroupChat,
-            memberIds: [...new Set([...chat.participants.map((p) => p._id), me._id])],
-            senderId: me._id,
-            createdAt: new Date().toISOString(),
-            sealed: null,
-          });
+          const memberIds = [...new Set([...chat.participants.map((p) => p._id), me._id])];
+          const signature = await signAction('delete', message._id, memberIds, null);
           await deleteMessage({ messageId: message._id, scope: 'everyone', signature }).unwrap();
           const own = { verification: { status: 'own' as const } };
           update((messages) => changeMessage(messages, message._id, (m) => ({ ...tombstone(m), ...own })));
@@ -147,20 +151,7 @@ export const useMessageActions = (
           if (taken) await setReaction({ messageId: message._id, sealed: null }).unwrap();
           else
             await sealForMembers(emoji, async (sealed, memberIds) => {
-              const signature = await signOutgoingAction({
-                kind: 'reaction',
-                target: message._id,
-                chatId: chat._id,
-                isGroupChat: chat.isGroupChat,
-                memberIds,
-                senderId: me._id,
-                createdAt: new Date().toISOString(),
-                sealed: {
-                  ciphertext: sealed.encryptedMessage,
-                  iv: sealed.iv,
-                  encryptedKeys: sealed.encryptedKeys,
-                },
-              });
+              const signature = await signAction('reaction', message._id, memberIds, sealed);
               return setReaction({ messageId: message._id, sealed, signature }).unwrap();
             });
           update((messages) =>
@@ -210,6 +201,7 @@ export const useMessageActions = (
     [
       guarded,
       sealForMembers,
+      signAction,
       editMessage,
       deleteMessage,
       setReaction,
