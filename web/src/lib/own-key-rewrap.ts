@@ -33,8 +33,8 @@ const historyPage = (chatId: string, before?: number) =>
 /**
  * Goes through every chat's history once per key reset and stores a copy for each message that
  * this browser's older keys open and that has none yet. Resolves how many copies were stored.
- * A failure (offline, a spent write budget) stops the pass; the next session goes on, skipping
- * what has copies already.
+ * A failure (offline, a spent write budget) stops the pass; the next login or page load goes on,
+ * skipping what has copies already.
  */
 export const rewrapOwnCopies = async (userId: string): Promise<number> => {
   const [ring, published] = await Promise.all([accountKeyRing(userId), publishedAccountKey(userId)]);

@@ -19,7 +19,7 @@ const registerWorker = async () => {
 /**
  * Subscribes this browser to pushes for the signed-in user: the service worker registered, a
  * push subscription made with the server's VAPID key (or the one the browser has), and that
- * subscription given to the server for this session. Throws when the browser or the server
+ * subscription given to the server for this login. Throws when the browser or the server
  * cannot push; notifications then come only from an open tab.
  */
 export const subscribeToPush = async (dispatch: AppDispatch): Promise<void> => {
