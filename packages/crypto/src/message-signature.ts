@@ -3,13 +3,36 @@ import { sha256Hex, utf8 } from './digest.ts';
 import type { KeyLogEntry } from './key-log.ts';
 import { importSigningPublicKeySpkiBase64 } from './signing-key.ts';
 
+/** A key map as sent: each member's wrapped message key, by user id. */
+export type KeyMap = Readonly<Record<string, string>>;
+
+/**
+ * What a signature covers of a key map, for a reader served only its own wrapped key: the member
+ * ids (sorted) and the SHA-256 (hex) of the sorted `id:wrappedKey` lines, exactly as the full
+ * map's encoding has them (`keyMapSummaryOf`).
+ */
+export interface KeyMapSummary {
+  members: readonly string[];
+  digest: string;
+}
+
+/** What a signature is checked against: the full key map, or its summary (the same encoding). */
+export type SignedKeys = KeyMap | KeyMapSummary;
+
+/**
+ * The time from which Veil's browsers sign every message, edit, deletion and reaction. Accounts
+ * got signing keys one release before browsers began to sign: what was stored unsigned before
+ * this time is history from before signatures, whatever the sender's key log says.
+ */
+export const messagesSignedSince = '2026-11-24T07:10:00.000Z';
+
 /**
  * Sender signatures: a message signed with the sender's identity key over a canonical encoding of
  * everything that makes it this message in this chat, so a server cannot move it to another chat,
  * another sender, another reply, another time or another set of readers without the signature
  * failing. The signature is ECDSA P-256 with SHA-256 in WebCrypto's 64-byte (r ‖ s) form, base64.
  */
-export interface SignedMessage {
+export interface SignedMessage<Keys extends SignedKeys = KeyMap> {
   /** The message's ciphertext and iv, base64, as sent. */
   ciphertext: string;
   iv: string;
@@ -21,8 +44,8 @@ export interface SignedMessage {
   replyTo: string | null;
   /** When the sender made it (ISO 8601), as the sender's clock says. */
   createdAt: string;
-  /** The wrapped message key of every member it was sealed for. */
-  encryptedKeys: Readonly<Record<string, string>>;
+  /** The wrapped message key of every member it was sealed for (or their summary). */
+  encryptedKeys: Keys;
 }
 
 /**
@@ -41,7 +64,7 @@ const ecdsaSha256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 export type MessageActionKind = 'edit' | 'delete' | 'reaction';
 
 /** An action on a message, signed by whoever takes it (the sender for an edit or a deletion). */
-export interface SignedMessageAction {
+export interface SignedMessageAction<Keys extends SignedKeys = KeyMap> {
   kind: MessageActionKind;
   /** The id of the message acted on. */
   target: string;
@@ -52,14 +75,33 @@ export interface SignedMessageAction {
   /** When they took it (ISO 8601), as their clock says. */
   createdAt: string;
   /** The new text (an edit) or the emoji (a reaction), sealed for the chat's members; null: none. */
-  sealed: { ciphertext: string; iv: string; encryptedKeys: Readonly<Record<string, string>> } | null;
+  sealed: { ciphertext: string; iv: string; encryptedKeys: Keys } | null;
 }
 
-/** The member ids (sorted, comma-separated) and the SHA-256 of their sorted `id:wrappedKey` lines. */
-const keyMapFields = async (encryptedKeys: Readonly<Record<string, string>>): Promise<[string, string]> => {
+const isSummary = (keys: SignedKeys): keys is KeyMapSummary => Array.isArray((keys as KeyMapSummary).members);
+
+/** A full key map's summary: its member ids, sorted, and the SHA-256 of its sorted `id:wrappedKey` lines. */
+export const keyMapSummaryOf = async (
+  encryptedKeys: KeyMap,
+): Promise<{ members: string[]; digest: string }> => {
   const members = Object.keys(encryptedKeys).sort();
-  const wrappedKeys = await sha256Hex(utf8(members.map((id) => `${id}:${encryptedKeys[id]}`).join('\n')));
-  return [members.join(','), wrappedKeys];
+  const digest = await sha256Hex(utf8(members.map((id) => `${id}:${encryptedKeys[id]}`).join('\n')));
+  return { members, digest };
+};
+
+/**
+ * The member ids (sorted, comma-separated) and the SHA-256 of their sorted `id:wrappedKey` lines.
+ * A summary is taken as it is (members not sorted encode to something no sender signed), but its
+ * members must be ids: one holding a comma could pass two members off as one.
+ */
+const keyMapFields = async (keys: SignedKeys): Promise<[string, string]> => {
+  if (!isSummary(keys)) {
+    const { members, digest } = await keyMapSummaryOf(keys);
+    return [members.join(','), digest];
+  }
+  if (keys.members.some((id) => typeof id !== 'string' || id.includes(',')))
+    throw new TypeError('A key map summary names something that is not an id');
+  return [keys.members.join(','), keys.digest];
 };
 
 const encodeFields = (fields: readonly unknown[]): Uint8Array<ArrayBuffer> => {
@@ -73,7 +115,9 @@ const encodeFields = (fields: readonly unknown[]): Uint8Array<ArrayBuffer> => {
  * `id:wrappedKey` lines, so the encoding does not depend on the order of a JSON object's keys.
  * No field may contain a line break (ids and base64 cannot; anything else is refused).
  */
-export const messageSignatureBytes = async (message: SignedMessage): Promise<Uint8Array<ArrayBuffer>> =>
+export const messageSignatureBytes = async (
+  message: SignedMessage<SignedKeys>,
+): Promise<Uint8Array<ArrayBuffer>> =>
   encodeFields([
     'veil message signature 1',
     message.ciphertext,
@@ -92,7 +136,7 @@ export const messageSignatureBytes = async (message: SignedMessage): Promise<Uin
  * that apply to it (`-` for what an action has not: a deletion seals nothing).
  */
 export const messageActionSignatureBytes = async (
-  action: SignedMessageAction,
+  action: SignedMessageAction<SignedKeys>,
 ): Promise<Uint8Array<ArrayBuffer>> =>
   encodeFields([
     'veil message action signature 1',
@@ -106,9 +150,12 @@ export const messageActionSignatureBytes = async (
     ...(action.sealed ? await keyMapFields(action.sealed.encryptedKeys) : ['-', '-']),
   ]);
 
-/** A message or an action on one: both are signed the same way, over their own encodings. */
-export type Signed = SignedMessage | SignedMessageAction;
-const isAction = (signed: Signed): signed is SignedMessageAction => 'kind' in signed;
+/**
+ * A message or an action on one: both are signed the same way, over their own encodings, with
+ * their key maps in full or summarised (the same bytes either way).
+ */
+export type Signed = SignedMessage<SignedKeys> | SignedMessageAction<SignedKeys>;
+const isAction = (signed: Signed): signed is SignedMessageAction<SignedKeys> => 'kind' in signed;
 const signedBytes = (signed: Signed) =>
   isAction(signed) ? messageActionSignatureBytes(signed) : messageSignatureBytes(signed);
 
@@ -173,15 +220,19 @@ export type SignatureFailure = 'unsigned' | 'no-signing-key' | 'replaced-key' | 
 
 export type SignatureVerdict =
   | { status: 'verified' }
-  /** Unsigned, from before the sender had a signing key: shown as sent before messages were signed. */
+  /**
+   * Unsigned, from before the sender had a signing key or before `messagesSignedSince`: shown as
+   * sent before messages were signed.
+   */
   | { status: 'legacy' }
   | { status: 'failed'; reason: SignatureFailure };
 
 /**
  * Checks a message as it appears (its fields rebuilt from where it is shown, not from what it
  * claims) against the sender's key log (already checked with `checkKeyLog`), at `at`: the time
- * the message was stored. The rule for unsigned messages: before the sender's first signing key
- * they are history from before signatures; from then on, a missing signature is a failure.
+ * the message was stored. The rules for unsigned messages: stored before the sender's first
+ * signing key, or before `messagesSignedSince`, they are history from before signatures; stored
+ * later (or at a time that is not one), a missing signature is a failure.
  */
 export const checkMessageSignature = async (
   log: readonly KeyLogEntry[],
@@ -190,7 +241,10 @@ export const checkMessageSignature = async (
   signature: string | undefined,
 ): Promise<SignatureVerdict> => {
   const key = signingKeyAt(log, at);
-  if (!signature) return key ? { status: 'failed', reason: 'unsigned' } : { status: 'legacy' };
+  if (!signature)
+    return key && !(Date.parse(at) < Date.parse(messagesSignedSince))
+      ? { status: 'failed', reason: 'unsigned' }
+      : { status: 'legacy' };
   if (!key) return { status: 'failed', reason: 'no-signing-key' };
   if (await verifyMessageSignature(key, signed, signature)) return { status: 'verified' };
   const earlier = new Set(log.map((entry) => entry.signingKey).filter((k): k is string => !!k && k !== key));

@@ -1,4 +1,4 @@
-import type { SignedMessage, SignedMessageAction } from '../src/index.ts';
+import type { KeyMapSummary, SignedMessage, SignedMessageAction } from '../src/index.ts';
 import { assert, type CryptoCase, type CryptoModule } from './suite-kit.ts';
 
 /** Sender signatures as a reader checks them: actions, the key log's key at a time, key maps. */
@@ -158,8 +158,16 @@ export const signatureCases = (c: CryptoModule): CryptoCase[] => {
           (await verdict('2026-01-15T00:00:00.000Z', message, null)).status === 'legacy',
           'unsigned, before any key',
         );
-        const unsigned = await verdict(march, message, null);
-        assert(unsigned.status === 'failed' && unsigned.reason === 'unsigned', 'unsigned once a key existed');
+        // Unsigned after the first key: history until browsers began to sign, a failure from then on.
+        assert(
+          (await verdict(march, message, null)).status === 'legacy',
+          'unsigned after the first key, before browsers signed',
+        );
+        const unsigned = await verdict('2026-12-01T00:00:00.000Z', message, null);
+        assert(
+          unsigned.status === 'failed' && unsigned.reason === 'unsigned',
+          'unsigned once browsers signed',
+        );
         const early = await verdict('2026-01-15T00:00:00.000Z');
         assert(
           early.status === 'failed' && early.reason === 'no-signing-key',
@@ -193,6 +201,148 @@ export const signatureCases = (c: CryptoModule): CryptoCase[] => {
         const forged = await c.signMessage(bob!.signing, message);
         const byBob = await verdict(march, message, forged);
         assert(byBob.status === 'failed' && byBob.reason === 'bad-signature', "someone else's signature");
+      },
+    },
+    {
+      name: 'takes unsigned messages for history only before browsers began to sign',
+      async run() {
+        const alice = await identityOf('alice');
+        const bob = await identityOf('bob');
+        const since = Date.parse(c.messagesSignedSince);
+        assert(c.messagesSignedSince === '2026-11-24T07:10:00.000Z', 'the time browsers began to sign');
+        const log = await logOf([
+          { encryptionKey: alice.encryptionKey, signingKey: null, at: '2026-01-01T00:00:00.000Z' },
+          {
+            encryptionKey: alice.encryptionKey,
+            signingKey: alice.signingKey,
+            at: '2026-11-01T00:00:00.000Z',
+          },
+        ]);
+        const message = await groupMessage(alice, [alice, bob]);
+        const unsignedAt = (at: string) => c.checkMessageSignature(log, at, message, undefined);
+        const before = await unsignedAt(new Date(since - 1).toISOString());
+        assert(before.status === 'legacy', 'stored a moment before: history');
+        for (const at of [c.messagesSignedSince, new Date(since + 60_000).toISOString(), 'not a time']) {
+          const after = await unsignedAt(at);
+          assert(after.status === 'failed' && after.reason === 'unsigned', `stored at ${at}: a failure`);
+        }
+        // A sender who never had a signing key sends unsigned history at any time.
+        const keyless = await logOf([
+          { encryptionKey: alice.encryptionKey, signingKey: null, at: '2026-01-01T00:00:00.000Z' },
+        ]);
+        const later = await c.checkMessageSignature(keyless, '2026-12-01T00:00:00.000Z', message, undefined);
+        assert(later.status === 'legacy', 'no signing key yet');
+        // A signed message is checked as ever on both sides of the time.
+        const signature = await c.signMessage(alice.signing, message);
+        for (const at of [new Date(since - 1).toISOString(), c.messagesSignedSince])
+          assert(
+            (await c.checkMessageSignature(log, at, message, signature)).status === 'verified',
+            `signed, stored at ${at}`,
+          );
+      },
+    },
+    {
+      name: "checks a signature against a key map's summary exactly as against the full map",
+      async run() {
+        const [alice, bob, carol] = await Promise.all(['alice', 'bob', 'carol'].map(identityOf));
+        const message = await groupMessage(alice!, [alice!, bob!]);
+        const summary = await c.keyMapSummaryOf(message.encryptedKeys);
+        assert(summary.members.join() === 'alice,bob', 'the members, sorted');
+        const summarised: SignedMessage<KeyMapSummary> = { ...message, encryptedKeys: summary };
+        const bytes = (signed: Parameters<typeof c.messageSignatureBytes>[0]) =>
+          c.messageSignatureBytes(signed).then((b) => new TextDecoder().decode(b));
+        assert((await bytes(message)) === (await bytes(summarised)), 'one encoding');
+
+        // The encoding of a fixed message, byte for byte: what signatures already made cover.
+        const fixed: SignedMessage = {
+          ciphertext: 'Y2lwaGVy',
+          iv: 'aXY=',
+          chat: 'group-1',
+          senderId: 'alice',
+          clientMessageId: 'client-1',
+          replyTo: null,
+          createdAt: '2026-03-01T10:00:00.000Z',
+          encryptedKeys: { bob: 'key-b', alice: 'key-a' },
+        };
+        const known = [
+          'veil message signature 1',
+          'Y2lwaGVy',
+          'aXY=',
+          'group-1',
+          'alice',
+          'client-1',
+          '-',
+          '2026-03-01T10:00:00.000Z',
+          'alice,bob',
+          '26634840fbdf9ab3703f9399b598bcf1196f5ece19a6890fe6b99aac2dfd2e99',
+        ].join('\n');
+        assert((await bytes(fixed)) === known, 'the known encoding');
+        const fixedSummary = await c.keyMapSummaryOf(fixed.encryptedKeys);
+        assert((await bytes({ ...fixed, encryptedKeys: fixedSummary })) === known, 'its summary too');
+
+        // Signed over the full map, verified over the summary, and the other way round.
+        const signature = await c.signMessage(alice!.signing, message);
+        assert(
+          await c.verifyMessageSignature(alice!.signingKey, summarised, signature),
+          'a summary verifies',
+        );
+        const signedOverSummary = await c.signMessage(alice!.signing, summarised);
+        assert(
+          await c.verifyMessageSignature(alice!.signingKey, message, signedOverSummary),
+          'the full map verifies a signature made over its summary',
+        );
+        const withCarol = await c.keyMapSummaryOf({ ...message.encryptedKeys, carol: 'key-c' });
+        const withoutBob = await c.keyMapSummaryOf({ alice: message.encryptedKeys.alice! });
+        const changes: [string, KeyMapSummary][] = [
+          ['a member added', { members: ['alice', 'bob', 'carol'], digest: summary.digest }],
+          ['a member added, with its digest', withCarol],
+          ['a member removed', { members: ['alice'], digest: summary.digest }],
+          ['a member removed, with its digest', withoutBob],
+          ['another digest', { members: summary.members, digest: withCarol.digest }],
+          ['members out of order', { members: ['bob', 'alice'], digest: summary.digest }],
+          ['two members passed off as one', { members: ['alice,bob'], digest: summary.digest }],
+        ];
+        for (const [what, changed] of changes)
+          assert(
+            !(await c.verifyMessageSignature(
+              alice!.signingKey,
+              { ...message, encryptedKeys: changed },
+              signature,
+            )),
+            what,
+          );
+
+        // An action's sealed key map can be summarised the same way.
+        const envelope = await c.encryptMessage('edited', {
+          alice: alice!.encryption.publicKey,
+          carol: carol!.encryption.publicKey,
+        });
+        const edit: SignedMessageAction = {
+          kind: 'edit',
+          target: 'message-1',
+          chat: 'group-1',
+          senderId: 'alice',
+          createdAt: '2026-03-01T10:01:00.000Z',
+          sealed: { ciphertext: envelope.content, iv: envelope.iv, encryptedKeys: envelope.encryptedKeys },
+        };
+        const editSignature = await c.signMessage(alice!.signing, edit);
+        const editSummary = await c.keyMapSummaryOf(envelope.encryptedKeys);
+        assert(
+          await c.verifyMessageSignature(
+            alice!.signingKey,
+            { ...edit, sealed: { ...edit.sealed!, encryptedKeys: editSummary } },
+            editSignature,
+          ),
+          "an edit's summary verifies",
+        );
+        assert(
+          !(await c.verifyMessageSignature(
+            alice!.signingKey,
+            { ...edit, sealed: { ...edit.sealed!, encryptedKeys: summary } },
+            editSignature,
+          )),
+          "another key map's summary fails",
+        );
       },
     },
     {
