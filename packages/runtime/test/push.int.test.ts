@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushPayloadSchema } from '@veil/contracts';
-import { decryptMessage } from '@veil/crypto';
+import { decryptMessage, keyMapSummaryOf } from '@veil/crypto';
 import { startPushService, type TestPushService, type TestPushSubscription } from '@veil/test-env';
 import { createApi } from './support/api-client.ts';
 import { expectJsonError } from './support/json-errors.ts';
@@ -74,6 +74,13 @@ describe('web push', () => {
         content: payload.encryptedMessage,
         iv: payload.iv,
         encryptedKey: payload.encryptedAESKeyForRecipient,
+        // What Bob's browser checks the signature with: the whole key map's summary, not its keys.
+        isGroupChat: false,
+        keyMap: await keyMapSummaryOf({
+          [alice._id]: payload.encryptedAESKeyForSender,
+          [bob._id]: payload.encryptedAESKeyForRecipient,
+        }),
+        replyTo: null,
       },
     });
     // Only Bob's wrapped key, and no plaintext: the account key in Bob's browser opens it.

@@ -84,12 +84,15 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
   });
   // Started once the subscriptions are caught up with the log, so the first pushes reach them all.
   const pushSender = settings.push
-    ? await startPushSender({ ...ports, models: pushModels, settings: settings.push, log }).catch(
-        async (error: unknown) => {
-          await service.stop();
-          throw error;
-        },
-      )
+    ? await startPushSender({
+        ...ports,
+        models: { ...pushModels, memberships: models.memberships },
+        settings: settings.push,
+        log,
+      }).catch(async (error: unknown) => {
+        await service.stop();
+        throw error;
+      })
     : null;
   return {
     async stop() {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
+import { keyMapSummarySchema, messageSignatureSchema } from './schemas.ts';
 
 const base64url = (name: string, bytes: number) =>
   z
@@ -30,6 +31,16 @@ export const pushUnsubscribeBodySchema = z.object({ endpoint: z.string().min(1).
  * message itself is still the sender's ciphertext with the recipient's wrapped key: only the
  * account key in the browser opens it. `message` is absent when it would not fit in a push:
  * the worker then says only that a message arrived.
+ *
+ * Beside it, what the worker checks the sender's signature with (docs/crypto.md, "Push
+ * notifications"): the signature, the client message id, the id replied to, whether the chat is
+ * a group and the key map's summary. The server fills them in, and a lying server gains little:
+ * the worker rebuilds the signed message from them and checks it against the sender's key log as
+ * the page last checked it, so it cannot forge or alter a text, move a group message to another
+ * chat, or pass one sender's message off as another's (each fails, and shows as a bare "new
+ * message"). What it can do: drop or replay pushes, show a sender's real name as anything, and
+ * show a valid one-to-one message under another chat id (a one-to-one message is signed for its
+ * two people, not for a chat id), whose notification then only opens that chat.
  */
 export const pushPayloadSchema = z.object({
   kind: z.literal('message'),
@@ -39,6 +50,19 @@ export const pushPayloadSchema = z.object({
   messageId: idSchema,
   sender: z.object({ _id: idSchema, username: z.string().nullable() }),
   sentAt: z.string(),
-  message: z.object({ content: z.string(), iv: z.string(), encryptedKey: z.string() }).optional(),
+  message: z
+    .object({
+      content: z.string(),
+      iv: z.string(),
+      encryptedKey: z.string(),
+      isGroupChat: z.boolean(),
+      keyMap: keyMapSummarySchema,
+      replyTo: idSchema.nullable(),
+      /** Absent on messages sent without one. */
+      clientMessageId: z.string().optional(),
+      /** Absent on unsigned messages. */
+      signature: messageSignatureSchema.optional(),
+    })
+    .optional(),
 });
 export type PushPayload = z.infer<typeof pushPayloadSchema>;

@@ -117,6 +117,17 @@ export const messageSignatureSchema = z.strictObject({
 });
 export type MessageSignature = z.infer<typeof messageSignatureSchema>;
 
+/**
+ * A message's key map as its signature covers it, for a reader served only its own wrapped key
+ * (docs/crypto.md, "Previews and pushes"): the member ids, sorted, and the SHA-256 (lowercase
+ * hex) of the sorted `id:wrappedKey` lines. Public data: the server computes it from the map.
+ */
+export const keyMapSummarySchema = z.object({
+  members: z.array(idSchema),
+  digest: z.string().regex(/^[0-9a-f]{64}$/, 'digest must be a SHA-256, hex'),
+});
+export type KeyMapSummary = z.infer<typeof keyMapSummarySchema>;
+
 export const sendIndividualBodySchema = z.object({
   encryptedMessage: ciphertext,
   iv: ivSchema,
@@ -325,6 +336,12 @@ export interface MessageView {
   editedAt?: string;
   /** The sender's signature over the last edit (its text replaced the signed original's). */
   editSignature?: MessageSignature;
+  /**
+   * What the signature covers of the key map, present when `encryptedKeys` holds only the
+   * reader's own key (the chat list's newest message): the reader checks the signature against
+   * it instead of the map it was not served.
+   */
+  keyMap?: KeyMapSummary;
   /** Deleted for everyone: a tombstone, with no ciphertext and no keys. */
   deleted?: true;
   /** The sender's signature over the deletion, when it was signed. */
@@ -351,7 +368,8 @@ export interface SealedReaction {
 /**
  * The caller's unread state of one chat: how many others' messages came after the newest one the
  * caller has seen or sent, and the chat's newest message (its key map holds the caller's key
- * only) for the chat list's preview, which the browser decrypts.
+ * only, with `keyMap` the summary its signature covers) for the chat list's preview, which the
+ * browser verifies and decrypts.
  */
 export interface ChatUnread {
   chatId: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { decryptMessage } from '@veil/crypto';
-import { messageRpc, type ChatUnread } from '@veil/contracts';
+import { decryptMessage, keyMapSummaryOf } from '@veil/crypto';
+import { messageRpc, type ChatUnread, type MessageView } from '@veil/contracts';
 import { rpcClient } from '@veil/kernel';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { createApi, type Api } from '../support/api-client.ts';
@@ -54,7 +54,7 @@ export const unreadSuite = (options: Partial<StartVeilOptions> = {}) => {
   });
 
   it("counts others' messages after the newest seen one, with the newest message to preview", async () => {
-    const sent = [];
+    const sent: any[] = [];
     for (const text of ['one', 'two', 'three'])
       sent.push((await sendDirect(api, alice, bob, text)).body.data);
     const chatId = sent[0].chat._id;
@@ -64,11 +64,26 @@ export const unreadSuite = (options: Partial<StartVeilOptions> = {}) => {
     expect(await decryptMessage(entry!.lastMessage!, bob._id, bob.keys.privateKey)).toBe('three');
     expect((await unreadOf(alice)).find((chat) => chat.chatId === chatId)?.unread).toBe(0);
 
+    // Beside Bob's key, what the signature covers of the whole key map: its summary.
+    const history = (await api.get(`/api/v1/chat/getallmessages/${chatId}`, bob.accessToken)).body.data
+      .messages as MessageView[];
+    const newest = history.find((message) => message._id === sent[2].message._id)!;
+    expect(Object.keys(newest.encryptedKeys)).toHaveLength(2);
+    expect(entry!.lastMessage!.keyMap).toEqual(await keyMapSummaryOf(newest.encryptedKeys));
+    expect(entry!.lastMessage!.replyTo).toBeNull();
+
     await markSeen(bob, chatId, sent[1].message._id);
     await expect.poll(async () => (await unreadOf(bob)).find((c) => c.chatId === chatId)?.unread).toBe(1);
-    await sendDirect(api, bob, alice, 'reply');
+    await sendDirect(api, bob, alice, 'reply', { replyTo: sent[0].message._id });
     expect((await unreadOf(bob)).find((chat) => chat.chatId === chatId)?.unread).toBe(0);
-    expect((await unreadOf(alice)).find((chat) => chat.chatId === chatId)?.unread).toBe(1);
+    const forAlice = (await unreadOf(alice)).find((chat) => chat.chatId === chatId);
+    expect(forAlice?.unread).toBe(1);
+    // A reply names the message it replies to (its signature covers that id), with Alice's key only.
+    const reply = forAlice!.lastMessage!;
+    expect(reply.replyTo?._id).toBe(sent[0].message._id);
+    expect(Object.keys(reply.replyTo!.encryptedKeys)).toEqual([alice._id]);
+    expect(reply.replyTo!.keyMap).toBeUndefined();
+    expect(reply.keyMap?.members).toEqual([alice._id, bob._id].sort());
   });
 
   it('keeps the counts across a restart', async () => {

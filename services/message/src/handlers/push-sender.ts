@@ -1,8 +1,10 @@
 import { durableName, pushStreamId, type MessageEvent, type MessageSentEvent } from '@veil/contracts';
+import { keyMapSummaryOf } from '@veil/crypto';
 import { newEvent } from '@veil/kernel';
 import type { Logger, Ports, Subscription } from '@veil/ports';
-import { pushPayloadFor } from '../domain/push-payload.ts';
+import { pushPayloadFor, type PushSignatureContext } from '../domain/push-payload.ts';
 import type { PushReadModels, PushSubscriptionDoc } from '../projections/push.projection.ts';
+import type { MessageReadModels } from '../projections/timeline.projection.ts';
 import type { PushSettings } from '../settings.ts';
 
 /** A message a day old is no longer news: the push service may drop it after that. */
@@ -12,7 +14,8 @@ const goneStatuses = new Set([404, 410]);
 
 type Deps = Pick<Ports, 'clock' | 'ids'> & {
   bus: Ports['bus'];
-  models: PushReadModels;
+  /** The subscriptions and names, and the chats' memberships (whether a chat is a group). */
+  models: PushReadModels & Pick<MessageReadModels, 'memberships'>;
   settings: PushSettings;
   log: Logger;
 };
@@ -48,6 +51,17 @@ export const startPushSender = ({ bus, models, settings, log, ...deps }: Deps): 
     }
   };
 
+  /**
+   * What browsers check the signature with: the kind of chat (the send was checked against its
+   * membership, so it is known) and the key map's summary, once per message. Null when the chat
+   * is not known here: then the pushes carry the ids only.
+   */
+  const signatureContextOf = async (event: MessageSentEvent): Promise<PushSignatureContext | null> => {
+    const membership = await models.memberships.get(event.data.chatId);
+    if (!membership) return null;
+    return { isGroupChat: membership.isGroupChat, keyMap: await keyMapSummaryOf(event.data.encryptedKeys) };
+  };
+
   const onMessageSent = async (event: MessageSentEvent) => {
     const recipients = Object.keys(event.data.encryptedKeys).filter((id) => id !== event.data.senderId);
     if (!recipients.length) return;
@@ -55,8 +69,12 @@ export const startPushSender = ({ bus, models, settings, log, ...deps }: Deps): 
       models.pushSubscriptions.find({ userId: { $in: recipients } }),
       models.pushNames.get(event.data.senderId),
     ]);
+    if (!subscriptions.length) return;
+    const context = await signatureContextOf(event);
     await Promise.all(
-      subscriptions.map((doc) => pushTo(doc, pushPayloadFor(event, doc.userId, sender?.username ?? null))),
+      subscriptions.map((doc) =>
+        pushTo(doc, pushPayloadFor(event, doc.userId, sender?.username ?? null, context)),
+      ),
     );
   };
 
