@@ -1,7 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CDPSession, Page } from 'playwright-core';
 import { startPushService, type TestPushService } from '@veil/test-env';
-import { currentUserId, messageWithText, openChat, sayHi, sendMessage, signedUpPerson } from './flows.ts';
+import {
+  currentUserId,
+  logout,
+  messageWithText,
+  openChat,
+  sayHi,
+  sendMessage,
+  signedUpPerson,
+} from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 
 /**
@@ -9,7 +17,8 @@ import { startVeilWeb, type VeilWeb } from './harness.ts';
  * through the `web-push` library to one on loopback that the test starts (with keys the test
  * holds), and the test hands what arrived, opened, to the browser's service worker through the
  * DevTools protocol, as the browser's push service would. The worker decrypts it with the key
- * in IndexedDB and shows the sender and the text.
+ * in IndexedDB, checks the sender's signature against the key log the page stored there, and
+ * shows the sender and the text.
  */
 describe('push notifications (browser)', { timeout: 150_000 }, () => {
   let veil: VeilWeb;
@@ -39,6 +48,30 @@ describe('push notifications (browser)', { timeout: 150_000 }, () => {
     await cdp.send('ServiceWorker.enable');
     return { cdp, registrationId: await found };
   };
+
+  /**
+   * The users whose checked key logs the page stored for `accountId` (IndexedDB `veil-contacts`,
+   * as the service worker reads them); a database not made yet is left alone.
+   */
+  const storedKeyLogs = (page: Page, accountId: string) =>
+    page.evaluate(
+      (accountId) =>
+        new Promise<string[]>((resolve, reject) => {
+          const open = indexedDB.open('veil-contacts');
+          open.onupgradeneeded = () => open.transaction?.abort();
+          open.onerror = () => resolve([]);
+          open.onsuccess = () => {
+            const db = open.result;
+            const read = db.transaction('contacts').objectStore('contacts').get(`key-logs:${accountId}`);
+            read.onsuccess = () => {
+              resolve(Object.keys((read.result as Record<string, unknown> | undefined) ?? {}));
+              db.close();
+            };
+            read.onerror = () => reject(read.error);
+          };
+        }),
+      accountId,
+    );
 
   const notifications = (page: Page) =>
     page.evaluate(async () =>
@@ -103,15 +136,59 @@ describe('push notifications (browser)', { timeout: 150_000 }, () => {
     await deliver(await pushFor(carol.page, 'seen in the open tab'));
     await messageWithText(bob.page, 'seen in the open tab').waitFor();
 
-    // Bob closes Veil; Alice's message is shown with her name and the decrypted text, and
-    // Carol's, pushed while Veil was visible, is not there (a chat's notifications share a tag:
-    // hers would be a second one).
+    // Bob's page checked Alice's key log for her chat's preview, and stored it for the worker.
+    const aliceId = await currentUserId(alice.page);
+    await expect.poll(() => storedKeyLogs(bob.page, bobId)).toContain(aliceId);
+
+    // Bob closes Veil; Alice's message is shown with her name and the decrypted text, its
+    // signature checked, and Carol's, pushed while Veil was visible, is not there (a chat's
+    // notifications share a tag: hers would be a second one).
     await openChat(alice.page, bob.name);
-    await bob.page.goto('about:blank');
-    await deliver(await pushFor(alice.page, 'the train leaves at 7'));
-    await bob.page.goto('/all-chats');
+    /** Hands `data` to the worker with no Veil window open, then opens Veil to read what shows. */
+    const shownFor = async (data: string) => {
+      await bob.page.goto('about:blank');
+      await deliver(data);
+      await bob.page.goto('/all-chats');
+    };
+    await shownFor(await pushFor(alice.page, 'the train leaves at 7'));
     await expect
       .poll(() => notifications(bob.page), { timeout: 15_000 })
       .toEqual([{ title: alice.name, body: 'the train leaves at 7' }]);
+
+    // A push a lying server altered: each decrypts as well, but its signature does not hold for
+    // what it says, so it shows Alice's name and no text. Each replaces the genuine one before it.
+    const altered = (opened: string, change: (message: Record<string, unknown>) => void) => {
+      const push = JSON.parse(opened) as { message: Record<string, unknown> };
+      change(push.message);
+      return JSON.stringify(push);
+    };
+    const generic = [{ title: alice.name, body: 'New message' }];
+    const forgeries: [string, (message: Record<string, unknown>) => void][] = [
+      ['another client message id', (message) => (message.clientMessageId = 'forged-0001')],
+      ['no signature', (message) => delete message.signature],
+      ['a group message', (message) => (message.isGroupChat = true)],
+      [
+        "another signature's bytes",
+        (message) => {
+          const signature = message.signature as { value: string; signedAt: string };
+          const value = `${signature.value.startsWith('A') ? 'B' : 'A'}${signature.value.slice(1)}`;
+          message.signature = { ...signature, value };
+        },
+      ],
+    ];
+    for (const [index, [what, change]] of forgeries.entries()) {
+      const text = `genuine ${index}`;
+      const genuine = await pushFor(alice.page, text);
+      await shownFor(genuine);
+      await expect
+        .poll(() => notifications(bob.page), { timeout: 15_000 })
+        .toEqual([{ title: alice.name, body: text }]);
+      await shownFor(altered(genuine, change));
+      await expect.poll(() => notifications(bob.page), { timeout: 15_000, message: what }).toEqual(generic);
+    }
+
+    // Logging out forgets the stored logs with the rest of the account's data here.
+    await logout(bob.page);
+    expect(await storedKeyLogs(bob.page, bobId)).toEqual([]);
   });
 });

@@ -21,28 +21,13 @@ import {
   signedUpPerson,
   uniqueName,
 } from './flows.ts';
+import type { MessageDoc } from '../../services/message/src/projections/timeline.projection.ts';
 import { useVeilWeb } from './harness.ts';
 
 const password = 'correct horse 1';
 
 /** The message service's timeline document, as a malicious server would rewrite it. */
-interface TimelineDoc {
-  _id: string;
-  chat: string;
-  sender: string;
-  content: string;
-  iv: string;
-  encryptedKeys: Record<string, string>;
-  replyTo: string | null;
-  seenBy: Record<string, true>;
-  createdAt: string;
-  seq: number;
-  clientMessageId?: string;
-  signature?: { value: string; signedAt: string };
-  editedAt?: string;
-  deleted?: true;
-  reactions?: Record<string, { content: string; iv: string; encryptedKeys: Record<string, string> }>;
-}
+type TimelineDoc = MessageDoc;
 
 /**
  * Sender signatures in real Chromium: browsers sign what they send, and a test playing a
@@ -351,5 +336,89 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     await messageWithText(bob.page, 'from before signatures')
       .getByText('Sent before messages were signed')
       .waitFor();
+  });
+  it('checks chat list previews as the chat checks messages: a forged one shows no text', async () => {
+    const [alice, bob] = await Promise.all([signedUpPerson(veil(), 'pa'), signedUpPerson(veil(), 'pb')]);
+    const mallory = await nodePerson('pm');
+    await sayHi(alice.page, bob.name);
+    const [aliceId, bobId] = await Promise.all([currentUserId(alice.page), currentUserId(bob.page)]);
+    const [real] = await (await timeline()).find({ sender: aliceId });
+
+    // A group whose newest message is a signed reply, sent by Mallory's own client.
+    const groupName = uniqueName('pgr');
+    const group = await call<{ _id: string }>(mallory, 'chat/creategroupchat', {
+      method: 'POST',
+      body: { groupName, participants: [aliceId, bobId] },
+    });
+    const members = [mallory.id, aliceId, bobId];
+    const sendSigned = async (text: string, clientMessageId: string, replyTo: string | null) => {
+      const envelope = await sealFor(mallory, text, members);
+      const signedAt = new Date().toISOString();
+      const value = await signMessage(mallory.signing.privateKey, {
+        ciphertext: envelope.content,
+        iv: envelope.iv,
+        chat: group._id,
+        senderId: mallory.id,
+        clientMessageId,
+        replyTo,
+        createdAt: signedAt,
+        encryptedKeys: envelope.encryptedKeys,
+      });
+      const { message } = await call<{ message: MessageView }>(
+        mallory,
+        `message/sendGroupMessage/${group._id}`,
+        {
+          method: 'POST',
+          body: {
+            encryptedMessage: envelope.content,
+            iv: envelope.iv,
+            encryptedKeys: envelope.encryptedKeys,
+            clientMessageId,
+            replyTo,
+            signature: { value, signedAt },
+          },
+        },
+      );
+      return message;
+    };
+    const first = await sendSigned('the first one', 'preview-0001', null);
+    await sendSigned('a signed reply', 'preview-0002', first._id);
+
+    const previewIn = (title: string) =>
+      bob.page.getByTestId('chat-item').filter({ hasText: title }).getByTestId('chat-preview');
+    /** Bob's chat list after a fresh load (previews are kept per page): `title`'s preview reads `text`. */
+    const previewAfterLoad = async (title: string, text: string) => {
+      await bob.page.goto('/all-chats');
+      await expect.poll(() => previewIn(title).textContent()).toBe(text);
+    };
+
+    // Both verified against the key map's summary the unread answer carries: shown.
+    await previewAfterLoad(alice.name, `Hi ${bob.name}`);
+    await previewAfterLoad(groupName, `${mallory.username}: a signed reply`);
+
+    // The server rewrites Alice's message, the chat's newest, in place.
+    const rewrite = async (change: Partial<TimelineDoc>, unsigned = false) => {
+      const { signature: _signature, clientMessageId: _id, ...bare } = real!;
+      await (await timeline()).put({ ...(unsigned ? bare : real!), ...change });
+    };
+    const forged = await sealFor(mallory, 'forged preview', [aliceId, bobId]);
+    const sealed = { content: forged.content, iv: forged.iv, encryptedKeys: forged.encryptedKeys };
+    const unverified = 'Message could not be verified';
+    // 1. New text under her signature; 2. the same, unsigned; 3. an "edit" with no edit signature;
+    // 4. deleted for everyone by the server alone.
+    const forgeries: [Partial<TimelineDoc>, boolean][] = [
+      [sealed, false],
+      [sealed, true],
+      [{ ...sealed, editedAt: new Date().toISOString() }, false],
+      [{ content: '', iv: '', encryptedKeys: {}, deleted: true }, true],
+    ];
+    for (const [change, unsigned] of forgeries) {
+      await rewrite(change, unsigned);
+      await previewAfterLoad(alice.name, unverified);
+      expect(await bob.page.getByText('forged preview').count()).toBe(0);
+    }
+    // Unsigned and dated before Alice had a signing key: history from before signatures, shown.
+    await rewrite({ ...sealed, createdAt: '2020-01-01T00:00:00.000Z' }, true);
+    await previewAfterLoad(alice.name, 'forged preview');
   });
 });

@@ -23,6 +23,7 @@ import {
 } from './key-store.ts';
 import { KeyBundleError, parseKeyBundle, serializeKeyBundle, type BundledKey } from './key-bundle.ts';
 import { fetchKeyStatus, fetchPublishedKey } from './public-key-api.ts';
+import { deleteStoredKeyLogs } from './key-log-store.ts';
 import { deleteSearchIndex } from './search-store.ts';
 import type { PublishedKey } from './read-state.ts';
 
@@ -183,8 +184,9 @@ export const publishedAccountKey = (userId: string): Promise<PublishedKey | null
 /** Deletes the account's keys from this browser (a legacy key of this account moves first, so it goes too). */
 export const removeAccountKeys = async (userId: string): Promise<void> => {
   await accountKeyRing(userId);
-  // The search index is of no use without the keys that open it: it goes with them.
-  await Promise.all([deleteAccountKeys(userId), deleteSearchIndex(userId)]);
+  // The search index is of no use without the keys that open it: it goes with them, and so do
+  // the key logs kept for checking pushes.
+  await Promise.all([deleteAccountKeys(userId), deleteSearchIndex(userId), deleteStoredKeyLogs(userId)]);
   loaded.delete(userId);
 };
 

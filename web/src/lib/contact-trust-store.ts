@@ -15,7 +15,9 @@ export interface ContactTrust {
   verificationLostAt: string | null;
 }
 
-const store = createStore('veil-contacts', 'contacts');
+/** The database of what this browser remembers about contacts (`key-log-store.ts` keeps its logs here too). */
+export const contactStore = createStore('veil-contacts', 'contacts');
+const store = contactStore;
 const entry = (accountId: string) => `contact-keys:${accountId}`;
 const unknown: ContactTrust = { pinnedHash: null, verified: null, verificationLostAt: null };
 

@@ -1,12 +1,14 @@
 import { checkKeyLog, type KeyLogEntry, type KeyLogProblem } from '@veil/crypto';
 import { readContactTrust } from './contact-trust-store.ts';
+import { storeCheckedKeyLog } from './key-log-store.ts';
 import { fetchKeyLog } from './public-key-api.ts';
 
 /**
  * Users' key logs as message signatures are checked against them: fetched and checked once per
  * page and user, whatever the number of their messages on screen (the chat's key warnings pin
  * what was seen, `contact-keys.ts`; this only reads the pin). A log that cannot be fetched is not
- * kept, so the next message asks again.
+ * kept, so the next message asks again. A checked log is also stored for the service worker
+ * (`key-log-store.ts`).
  */
 export type CheckedKeyLog =
   | {
@@ -35,9 +37,12 @@ const load = async (accountId: string, userId: string): Promise<CheckedKeyLog> =
   }
   const { pinnedHash } = await readContactTrust(accountId, userId);
   const check = await checkKeyLog(log.entries, { pinnedHash, current: log.current });
-  return check.ok
-    ? { ok: true, entries: log.entries, current: log.current }
-    : { ok: false, problem: check.problem };
+  if (!check.ok) return { ok: false, problem: check.problem };
+  // The service worker checks pushes against what was checked here.
+  storeCheckedKeyLog(accountId, userId, log.entries).catch((error: unknown) =>
+    console.warn('Could not store a key log', error),
+  );
+  return { ok: true, entries: log.entries, current: log.current };
 };
 
 /**

@@ -5,6 +5,7 @@ import {
   sealedFor,
   type Signed,
   type SignatureFailure,
+  type SignedKeys,
 } from '@veil/crypto';
 import { keyLogOf } from './key-logs.ts';
 
@@ -85,6 +86,7 @@ export type VerifiableMessage = Pick<
   | 'content'
   | 'iv'
   | 'encryptedKeys'
+  | 'keyMap'
   | 'createdAt'
   | 'signature'
   | 'clientMessageId'
@@ -102,10 +104,21 @@ const chatRefFor = (sender: string, context: ChatContext): string | null => {
 };
 
 /**
+ * The key map a signature is checked against: the one served, or, when the reader was served
+ * only its own key (the chat list's newest message), the summary of the whole map that came
+ * with it, which must name the reader. Null: a summary that leaves the reader out.
+ */
+const keysAsShown = (message: VerifiableMessage, reader: string): SignedKeys | null => {
+  const ownKeyOnly = Object.keys(message.encryptedKeys).every((id) => id === reader);
+  if (!message.keyMap || !ownKeyOnly) return message.encryptedKeys;
+  return message.keyMap.members.includes(reader) ? message.keyMap : null;
+};
+
+/**
  * The signed form of a message as it appears here: the chat, sender and readers where it is
  * shown. An edited message's text is its last edit's, signed as an action on the message.
  */
-const signedAsShown = (message: VerifiableMessage, context: ChatContext): Signed | null => {
+const signedAsShown = (message: VerifiableMessage, context: ChatContext, reader: string): Signed | null => {
   const sender = message.sender._id;
   const chat = chatRefFor(sender, context);
   if (!chat) return null;
@@ -118,6 +131,8 @@ const signedAsShown = (message: VerifiableMessage, context: ChatContext): Signed
       createdAt: message.deleteSignature?.signedAt ?? '',
       sealed: null,
     };
+  const encryptedKeys = keysAsShown(message, reader);
+  if (!encryptedKeys) return null;
   if (message.editedAt)
     return {
       kind: 'edit',
@@ -125,7 +140,7 @@ const signedAsShown = (message: VerifiableMessage, context: ChatContext): Signed
       chat,
       senderId: sender,
       createdAt: message.editSignature?.signedAt ?? '',
-      sealed: { ciphertext: message.content, iv: message.iv, encryptedKeys: message.encryptedKeys },
+      sealed: { ciphertext: message.content, iv: message.iv, encryptedKeys },
     };
   return {
     ciphertext: message.content,
@@ -135,7 +150,7 @@ const signedAsShown = (message: VerifiableMessage, context: ChatContext): Signed
     clientMessageId: message.clientMessageId ?? '',
     replyTo: message.replyTo?._id ?? null,
     createdAt: message.signature?.signedAt ?? '',
-    encryptedKeys: message.encryptedKeys,
+    encryptedKeys,
   };
 };
 
@@ -164,8 +179,9 @@ export const verifyMessage = async (
   context: ChatContext,
   accountId: string,
 ): Promise<Verification> => {
-  const signed = signedAsShown(message, context);
-  // A message shown in a chat it does not belong to, or a one-to-one chat with nobody else.
+  const signed = signedAsShown(message, context, accountId);
+  // A message shown in a chat it does not belong to, a one-to-one chat with nobody else, or a
+  // key map's summary that leaves the reader out.
   if (!signed || message.chat !== context.chatId) return { status: 'failed', reason: 'bad-signature' };
   const check = async (newerThan?: string): Promise<Verification> => {
     const log = await keyLogOf(accountId, message.sender._id, newerThan);

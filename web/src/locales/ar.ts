@@ -190,6 +190,7 @@ export const ar: Translation = {
     mute: 'كتم',
     unmute: 'إلغاء الكتم',
     encrypted: 'رسالة مشفرة',
+    unverified: 'تعذّر التحقق من الرسالة',
   },
   messages: {
     list: 'الرسائل مع {{chat}}',

@@ -179,6 +179,7 @@ export const de: Translation = {
     mute: 'Stummschalten',
     unmute: 'Stummschaltung aufheben',
     encrypted: 'Verschlüsselte Nachricht',
+    unverified: 'Nachricht konnte nicht überprüft werden',
   },
   messages: {
     list: 'Nachrichten mit {{chat}}',

@@ -179,6 +179,7 @@ export const en = {
     mute: 'Mute',
     unmute: 'Unmute',
     encrypted: 'Encrypted message',
+    unverified: 'Message could not be verified',
   },
   messages: {
     list: 'Messages with {{chat}}',

@@ -1,38 +1,79 @@
 import type { MessageView } from '@veil/contracts';
-import { decryptForUser } from '../../lib/crypto.ts';
+import { readSealedForUser } from '../../lib/crypto.ts';
 import { t } from '../../lib/i18n.ts';
+import { verifyMessage, type ChatContext } from '../../lib/message-verification.ts';
 import { previewText } from './preview-text.ts';
 
 /**
- * Chat list previews, decrypted once per message and page load. Only the previews that come
- * into view are decrypted (an RSA decryption each), so a list of hundreds of chats shows at once.
+ * Chat list previews, verified and decrypted once per message and page load. Only the previews
+ * that come into view are checked and decrypted (an RSA decryption each; the senders' key logs
+ * are fetched once per page), so a list of hundreds of chats shows at once.
  */
-const texts = new Map<string, string>();
+interface Known {
+  /** The message as it was when its text was read: the same id with other content is not it. */
+  stamp: string;
+  text: string;
+}
+const texts = new Map<string, Known>();
+
+/** Preview text for a message as a list row holds it (a chat's newest message). */
+export type PreviewMessage = Omit<MessageView, 'replyTo'> & { replyTo: { _id: string } | null };
+
+/** What a kept text belongs to: everything its signature covers, as the message was shown. */
+const stampOf = (message: PreviewMessage) =>
+  [
+    message.chat,
+    message.sender._id,
+    message.content,
+    message.iv,
+    message.replyTo?._id ?? '',
+    message.editedAt ?? '',
+    message.deleted ? 'deleted' : '',
+  ].join('\n');
 
 /** A preview this browser cannot read (no key for it here, or a damaged message). */
 export const unreadablePreview = () => t('chats.encrypted');
 
+/** A preview whose signature does not hold: its text is never shown. */
+export const unverifiedPreview = () => t('chats.unverified');
+
 export { previewText } from './preview-text.ts';
 
-export const knownPreview = (messageId: string) => texts.get(messageId);
+export const knownPreview = (message: PreviewMessage): string | undefined => {
+  const known = texts.get(message._id);
+  return known?.stamp === stampOf(message) ? known.text : undefined;
+};
 
 /** A message that disappeared: its text is not kept here either. */
 export const forgetPreview = (messageId: string) => void texts.delete(messageId);
 
-/** The sender's own text needs no decryption: it is remembered when sent. */
-export const rememberPreview = (messageId: string, text: string) => void texts.set(messageId, text);
+/** The sender's own text needs no decryption: it is remembered as sent (and signed) here. */
+export const rememberPreview = (message: PreviewMessage, text: string) =>
+  void texts.set(message._id, { stamp: stampOf(message), text });
 
-export const decryptPreview = async (message: MessageView, userId: string): Promise<string> => {
-  const known = texts.get(message._id);
+/**
+ * A chat's newest message as its list row shows it: checked as the open chat checks it (the
+ * chat's context, with the summary of the key map when only the reader's key came), then
+ * decrypted. A message that fails shows that it could not be verified, never its text.
+ */
+export const decryptPreview = async (
+  message: PreviewMessage,
+  userId: string,
+  context: ChatContext,
+): Promise<string> => {
+  const known = knownPreview(message);
   if (known !== undefined) return known;
-  const { decryptedContent, readState, attachments } = await decryptForUser(
-    { ...message, replyTo: null },
-    userId,
-  );
+  const [read, verification] = await Promise.all([
+    // A message deleted for everyone has no text: only its deletion is checked.
+    message.deleted ? null : readSealedForUser(message, message.createdAt, userId),
+    verifyMessage(message, context, userId),
+  ]);
+  // Not kept: the sender's key log may be fetched again, a key restored.
+  if (verification.status === 'failed') return unverifiedPreview();
   // The open chat says why a message cannot be read; a list row only that it cannot. That can
   // change (a key restored), so only a read text is kept.
-  if (readState !== 'read') return unreadablePreview();
-  const preview = previewText(decryptedContent, attachments);
-  texts.set(message._id, preview);
+  if (read && read.readState !== 'read') return unreadablePreview();
+  const preview = read ? previewText(read.decryptedContent, read.attachments) : '';
+  rememberPreview(message, preview);
   return preview;
 };

@@ -1,6 +1,7 @@
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { removeAccountKeys } from '../../../lib/account-keys.ts';
+import { deleteStoredKeyLogs } from '../../../lib/key-log-store.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { loggedOut, selectCurrentUser } from '../../../lib/session.slice.ts';
 import { clearStorage, readRefreshToken } from '../../../lib/storage.ts';
@@ -23,7 +24,8 @@ const revokeRefreshToken = (refreshtoken: string) => {
  * Logout (spec section 2): `set offline` with the user id, all local storage cleared, the
  * state reset, then /. The refresh token is also revoked on the server (best effort), so a
  * copy of it is useless afterwards. With `removeKeys` the account's private keys are deleted
- * from this browser first; if that fails, it throws and nothing else happens.
+ * from this browser first; if that fails, it throws and nothing else happens. The contacts' key
+ * logs kept for the service worker go either way (the login's pushes end with it).
  */
 export const useLogout = () => {
   const user = useAppSelector(selectCurrentUser);
@@ -32,6 +34,10 @@ export const useLogout = () => {
 
   return async ({ removeKeys }: { removeKeys: boolean }) => {
     if (removeKeys && user) await removeAccountKeys(user._id);
+    if (user)
+      await deleteStoredKeyLogs(user._id).catch((error: unknown) =>
+        console.warn('Could not forget the stored key logs', error),
+      );
     const socket = getSocket();
     if (user && socket.connected) socket.emit('set offline', user._id);
     const refreshtoken = readRefreshToken();

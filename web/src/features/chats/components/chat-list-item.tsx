@@ -28,7 +28,7 @@ export const ChatListItem = memo(({ chat, myId, summary, selected, online, onSel
   const { t, i18n } = useTranslation();
   const row = useRef<HTMLLIElement>(null);
   const last = summary?.lastMessage ?? null;
-  const preview = usePreview(row, last, myId);
+  const preview = usePreview(row, chat, last, myId);
   // The open chat is being read: its count is on its way to zero.
   const unread = selected ? 0 : (summary?.unread ?? 0);
   const subtitle = chat.isGroupChat

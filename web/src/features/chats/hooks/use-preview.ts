@@ -1,4 +1,4 @@
-import type { MessageView } from '@veil/contracts';
+import type { ChatView, MessageView } from '@veil/contracts';
 import { useEffect, useState, type RefObject } from 'react';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { selectKeysVersion } from '../../../lib/key-backup.slice.ts';
@@ -16,24 +16,43 @@ const sharedObserver = () =>
     }
   }));
 
-/** The decrypted preview of a chat's newest message, decrypted once the row comes into view. */
-export const usePreview = (row: RefObject<Element | null>, message: MessageView | null, userId: string) => {
-  const [text, setText] = useState(() => (message ? knownPreview(message._id) : undefined));
+/**
+ * The preview of `chat`'s newest message, checked against its sender's signature and decrypted
+ * once the row comes into view.
+ */
+export const usePreview = (
+  row: RefObject<Element | null>,
+  chat: ChatView,
+  message: MessageView | null,
+  userId: string,
+) => {
+  const [text, setText] = useState(() => (message ? knownPreview(message) : undefined));
+  // Where the message is checked: the chat, whether it is a group, its members (the reader too).
+  const { _id: chatId, isGroupChat } = chat;
+  const memberIds = chat.participants.map((p) => p._id).join(',');
   // A key restored in this browser may open previews that could not be read before.
   const keysVersion = useAppSelector(selectKeysVersion);
   useEffect(() => {
     const element = row.current;
     if (!message || !element) return;
-    const known = knownPreview(message._id);
+    const known = knownPreview(message);
     if (known !== undefined) return setText(known);
     let live = true;
-    whenShown.set(element, () => void decryptPreview(message, userId).then((read) => live && setText(read)));
+    const context = {
+      chatId,
+      isGroupChat,
+      memberIds: [...new Set([userId, ...memberIds.split(',').filter(Boolean)])],
+    };
+    whenShown.set(
+      element,
+      () => void decryptPreview(message, userId, context).then((read) => live && setText(read)),
+    );
     const watching = sharedObserver();
     watching.observe(element);
     return () => {
       live = false;
       watching.unobserve(element);
     };
-  }, [row, message, userId, keysVersion]);
+  }, [row, chatId, isGroupChat, memberIds, message, userId, keysVersion]);
   return message ? text : undefined;
 };

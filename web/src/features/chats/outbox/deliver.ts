@@ -161,17 +161,18 @@ const remember = (
       draft.messages = mergeMessages(current(draft).messages, withHeldReceipts([display]));
     }),
   );
-  rememberPreview(receipt._id, previewText(text, attachments));
-  dispatch(
-    rememberOwnMessage(me._id, {
-      ...encrypted,
-      ...receipt,
-      chat: chatId,
-      sender: { _id: me._id },
-      replyTo: null,
-      seenBy: {},
-    }),
-  );
+  // The chat's newest message: what this browser sealed and signed, its own text known here.
+  const last: MessageView = {
+    ...encrypted,
+    ...receipt,
+    clientMessageId,
+    chat: chatId,
+    sender: { _id: me._id },
+    replyTo: null,
+    seenBy: {},
+  };
+  rememberPreview(last, previewText(text, attachments));
+  dispatch(rememberOwnMessage(me._id, last));
   dispatch(
     chatsApi.util.updateQueryData('getChats', undefined, (chats) => {
       const index = chats.findIndex((c) => c._id === chatId);

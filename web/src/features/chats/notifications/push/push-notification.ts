@@ -1,5 +1,6 @@
 import { pushPayloadSchema, type PushPayload } from '@veil/contracts';
-import { decodeMessageContent, readMessage } from '@veil/crypto';
+import { checkMessageSignature, decodeMessageContent, directChatRef, readMessage } from '@veil/crypto';
+import { readStoredKeyLog } from '../../../../lib/key-log-store.ts';
 import { readAccountKeys } from '../../../../lib/key-store.ts';
 import { ar } from '../../../../locales/ar.ts';
 import { de } from '../../../../locales/de.ts';
@@ -30,7 +31,9 @@ export const chatUrl = (chatId: string) => `/all-chats?chat=${encodeURIComponent
  * The notification for one push, worked out in the service worker: null when nothing should
  * show (not a Veil push, notifications off for that account, the chat muted). The text is
  * decrypted here with the account's private keys from IndexedDB; the push carried only the
- * ciphertext and the key wrapped for this account.
+ * ciphertext and the key wrapped for this account. It shows only if the sender's signature holds
+ * against the sender's key log as a page of this account last checked it; otherwise the
+ * notification says only that a message came.
  */
 export const notificationForPush = async (data: unknown): Promise<PushNotification | null> => {
   const parsed = pushPayloadSchema.safeParse(data);
@@ -41,15 +44,49 @@ export const notificationForPush = async (data: unknown): Promise<PushNotificati
   return { title: push.sender.username ?? newMessageText(), body: await textOf(push), chatId: push.chatId };
 };
 
-const textOf = async ({ message, userId }: PushPayload): Promise<string> => {
+/**
+ * Whether a pushed message is its sender's, checked as the open chat checks it: rebuilt from the
+ * push (the chat a group's id, or the one-to-one chat of the sender and this account; the key
+ * map's summary, which must name this account), against the sender's stored key log at the time
+ * the server stored it. No stored log: not checked, so not shown. A message from before
+ * signatures (`legacy`) is shown, as in the chat.
+ */
+const isSenders = async (push: PushPayload): Promise<boolean> => {
+  const { message, userId, sender } = push;
+  if (!message?.keyMap.members.includes(userId)) return false;
+  const log = await readStoredKeyLog(userId, sender._id);
+  if (!log) return false;
+  const verdict = await checkMessageSignature(
+    log,
+    push.sentAt,
+    {
+      ciphertext: message.content,
+      iv: message.iv,
+      chat: message.isGroupChat ? push.chatId : directChatRef(sender._id, userId),
+      senderId: sender._id,
+      clientMessageId: message.clientMessageId ?? '',
+      replyTo: message.replyTo,
+      createdAt: message.signature?.signedAt ?? '',
+      encryptedKeys: message.keyMap,
+    },
+    message.signature?.value,
+  );
+  return verdict.status !== 'failed';
+};
+
+const textOf = async (push: PushPayload): Promise<string> => {
+  const { message, userId } = push;
   if (!message) return newMessageText();
   const keys = await readAccountKeys(userId);
-  const reading = await readMessage(
-    { content: message.content, iv: message.iv, encryptedKeys: { [userId]: message.encryptedKey } },
-    userId,
-    keys.map((key) => key.privateKey),
-  );
-  if (!reading.ok) return newMessageText();
+  const [reading, genuine] = await Promise.all([
+    readMessage(
+      { content: message.content, iv: message.iv, encryptedKeys: { [userId]: message.encryptedKey } },
+      userId,
+      keys.map((key) => key.privateKey),
+    ),
+    isSenders(push),
+  ]);
+  if (!reading.ok || !genuine) return newMessageText();
   const { text, attachments } = decodeMessageContent(reading.text);
   return previewText(text, attachments) || newMessageText();
 };
