@@ -109,8 +109,6 @@ export const startProjection = async (deps: {
   definition: ProjectionDefinition;
   /** Events stored per write at most (default 1,000). */
   batchSize?: number;
-  /** Least time between two writes while events keep coming (default 10 ms; see `scheduleFlush`). */
-  flushIntervalMs?: number;
   /** Pause before a failed write is tried again (default 500 ms). */
   retryDelayMs?: number;
   /**
@@ -125,7 +123,6 @@ export const startProjection = async (deps: {
 }): Promise<RunningProjection> => {
   const { bus, readStore, log, definition } = deps;
   const batchSize = deps.batchSize ?? 1_000;
-  const flushIntervalMs = deps.flushIntervalMs ?? 10;
   const retryDelayMs = deps.retryDelayMs ?? 500;
   const handlerAttempts = deps.handlerAttempts ?? 6;
   const handlerRetryFirstMs = deps.handlerRetryFirstMs ?? 200;
@@ -230,25 +227,13 @@ export const startProjection = async (deps: {
     store = storeStaged().finally(() => (store = null));
     await store;
   };
-  let lastFlushAt = -Infinity;
-  /**
-   * A lone event is stored as soon as the event loop is free; under a steady stream, at most one
-   * write per `flushIntervalMs`. Each write costs a transaction, and a document several events
-   * change (a member's unread count) is read and written once per write, not once per event:
-   * at 2,000 sends/s, writing at every turn of the loop made the read-model writes a quarter of
-   * the embedded process's main thread.
-   */
   const scheduleFlush = () => {
     if (flushScheduled) return;
     flushScheduled = true;
-    const run = () => {
+    setImmediate(() => {
       flushScheduled = false;
-      lastFlushAt = performance.now();
       void flush();
-    };
-    const wait = lastFlushAt + flushIntervalMs - performance.now();
-    if (wait > 0) setTimeout(run, wait);
-    else setImmediate(run);
+    });
   };
   const underneath = () => (storing ? [staged, storing] : [staged]);
 
