@@ -13,6 +13,7 @@ import {
   runDelivery,
   usingTarget,
   veilTarget,
+  type CpuProbe,
   type DeliveryOptions,
   type DeliveryResult,
   type DeliveryTarget,
@@ -25,7 +26,7 @@ import { runLogAppendBench } from './log-append-bench.ts';
 import { runChangesBench } from './changes-bench.ts';
 import { runDirectoryBench } from './directory-bench.ts';
 import { medianDelivery, sweepCapacity, type CapacityResult, type DeliverySummary } from './capacity.ts';
-import { cpuSecondsOf } from './process-cpu.ts';
+import { cpuSecondsByProcess, cpuSecondsOf } from './process-cpu.ts';
 import { round } from './stats.ts';
 import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-process.ts';
 
@@ -95,6 +96,22 @@ export const runBench = async (options: BenchOptions) => {
     receiverWorkers: options.receiverWorkers ?? RECEIVER_WORKERS,
     sendOver: options.sendOver,
   };
+  /**
+   * Veil's CPU, split by process; in cluster mode with NATS and Redis beside it (the servers on
+   * this machine: their figures are the run's only while nothing else uses them).
+   */
+  const veilCpuProbe =
+    (mode: DeliveryMode, pid: number): CpuProbe =>
+    async () => {
+      const byProcess = await cpuSecondsByProcess(
+        pid,
+        mode === 'cluster' ? ['nats-server', 'redis-server'] : [],
+      );
+      const server = Object.entries(byProcess)
+        .filter(([label]) => label !== 'nats-server' && label !== 'redis-server')
+        .reduce((sum, [, seconds]) => sum + seconds, 0);
+      return { server, byProcess };
+    };
   const start: Record<DeliveryMode, () => Promise<VeilProcess>> = {
     embedded: () => startVeilProcess(options.port),
     cluster: () => startVeilCluster(options.port + 100),
@@ -102,7 +119,7 @@ export const runBench = async (options: BenchOptions) => {
   /** Starts a target, builds its load (accounts, chats, payloads), hands it to `body`, stops it. */
   const withTarget = async <T>(
     target: Target,
-    body: (load: DeliveryTarget, cpuProbe?: () => Promise<number>) => Promise<T>,
+    body: (load: DeliveryTarget, cpuProbe?: CpuProbe) => Promise<T>,
   ): Promise<T> => {
     if (target === 'relay' || target === 'durableRelay') {
       const relay =
@@ -111,7 +128,7 @@ export const runBench = async (options: BenchOptions) => {
           : await startRelay(options.port + 201, 'durable');
       try {
         return await usingTarget(await relayTarget(relay.url, delivery), (load) =>
-          body(load, () => cpuSecondsOf(relay.pid)),
+          body(load, async () => ({ server: await cpuSecondsOf(relay.pid) })),
         );
       } finally {
         await relay.stop();
@@ -120,7 +137,7 @@ export const runBench = async (options: BenchOptions) => {
     const veil = await start[target]();
     try {
       return await usingTarget(await veilTarget(veil, delivery), (load) =>
-        body(load, () => cpuSecondsOf(veil.pid)),
+        body(load, veilCpuProbe(target, veil.pid)),
       );
     } finally {
       await veil.stop();
@@ -242,15 +259,22 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   console.log(
     `\nDelivery (${users} users, ${rate} sends/s offered, Veil sends over ${sendOver}, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats}; receivers on ${receiverWorkers} worker threads)`,
   );
+  const row = ({ cpuMsPerSendByProcess: _split, ...summary }: DeliverySummary) => summary;
   console.table({
-    ...(embedded && { 'veil embedded': embedded }),
-    ...(cluster && { 'veil cluster': cluster }),
-    'durable relay': durableRelay,
-    'bare relay': relay,
+    ...(embedded && { 'veil embedded': row(embedded) }),
+    ...(cluster && { 'veil cluster': row(cluster) }),
+    'durable relay': row(durableRelay),
+    'bare relay': row(relay),
     ...(embeddedVsDurableRelay && { 'embedded / durable relay': embeddedVsDurableRelay }),
     ...(embeddedVsRelay && { 'embedded / relay': embeddedVsRelay }),
     ...(clusterVsEmbedded && { 'cluster / embedded': clusterVsEmbedded }),
   });
+  for (const [mode, summary] of [
+    ['embedded', embedded],
+    ['cluster', cluster],
+  ] as const) {
+    if (summary?.cpuMsPerSendByProcess) printCpuByProcess(mode, summary, rate);
+  }
   if (result.capacity) {
     const { embeddedVsRelay, embeddedVsDurableRelay, ...byTarget } = result.capacity;
     for (const [target, sweep] of Object.entries(byTarget)) {
@@ -310,6 +334,33 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   console.table(result.changes);
   console.log('Idle authenticated sockets in one process');
   console.table(result.connections);
+};
+
+/**
+ * Where Veil's CPU goes, process by process, at the offered rate: per send, per delivery, the
+ * share of a core it takes, and the sends per second one core of that process would carry.
+ */
+const printCpuByProcess = (mode: DeliveryMode, summary: DeliverySummary, rate: number) => {
+  const deliveriesPerSend = summary.sent ? summary.deliveredPerSecond / rate : 1;
+  const rows = Object.entries(summary.cpuMsPerSendByProcess ?? {}).map(([process, msPerSend]) => ({
+    process,
+    msPerSend: round(msPerSend, 4),
+    msPerDelivery: round(msPerSend / deliveriesPerSend, 4),
+    coreShare: round((msPerSend * rate) / 1000, 3),
+    sendsPerCore: msPerSend > 0 ? Math.round(1000 / msPerSend) : null,
+  }));
+  const total = rows.reduce((sum, r) => sum + r.msPerSend, 0);
+  console.log(`CPU by process, veil ${mode} at ${rate} sends/s (median of runs)`);
+  console.table([
+    ...rows,
+    {
+      process: 'all',
+      msPerSend: round(total, 4),
+      msPerDelivery: round(total / deliveriesPerSend, 4),
+      coreShare: round((total * rate) / 1000, 3),
+      sendsPerCore: null,
+    },
+  ]);
 };
 
 /** `embedded`, `cluster`, both, or `none` (the relays alone); a typo stops the run instead of skipping Veil. */

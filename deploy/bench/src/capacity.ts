@@ -7,6 +7,15 @@ import {
 } from './delivery.ts';
 import { median, round } from './stats.ts';
 
+const medianByProcess = (runs: DeliveryResult[]): Record<string, number> | null => {
+  const splits = runs.map((r) => r.cpuMsPerSendByProcess);
+  if (!splits.every((split) => split !== null)) return null;
+  const labels = [...new Set(splits.flatMap((split) => Object.keys(split!)))].sort();
+  return Object.fromEntries(
+    labels.map((label) => [label, round(median(splits.map((split) => split![label] ?? 0)), 4)]),
+  );
+};
+
 /** Several runs of one load as one row: totals for the accounting, medians for the figures. */
 export const medianDelivery = (runs: DeliveryResult[]) => ({
   sent: runs.reduce((n, r) => n + r.sent, 0),
@@ -26,6 +35,8 @@ export const medianDelivery = (runs: DeliveryResult[]) => ({
   cpuCores: runs.every((r) => r.serverCpuCores !== null)
     ? round(median(runs.map((r) => r.serverCpuCores!)), 2)
     : null,
+  /** Each process's median CPU milliseconds per send, when the runs split them. */
+  cpuMsPerSendByProcess: medianByProcess(runs),
 });
 
 export type DeliverySummary = ReturnType<typeof medianDelivery>;

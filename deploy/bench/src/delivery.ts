@@ -33,8 +33,12 @@ export interface DeliveryOptions {
 
 export type SendPath = 'socket' | 'http';
 
-/** The server's CPU seconds so far (all its processes and threads), when it runs apart from the generator. */
-export type CpuProbe = () => Promise<number>;
+/**
+ * The server's CPU seconds so far, when it runs apart from the generator: `server` is every
+ * process and thread of its own; `byProcess`, when given, splits it by process and adds the
+ * servers it uses (NATS, Redis).
+ */
+export type CpuProbe = () => Promise<{ server: number; byProcess?: Record<string, number> }>;
 
 export interface DeliveryResult {
   offeredRate: number;
@@ -50,6 +54,8 @@ export interface DeliveryResult {
   serverCpuMsPerSend: number | null;
   /** The server's CPU over the same window in cores (1 = one core fully busy; null: not probed). */
   serverCpuCores: number | null;
+  /** CPU milliseconds per message sent of each process, when the probe splits them. */
+  cpuMsPerSendByProcess: Record<string, number> | null;
 }
 
 /** What a target must offer: a receiving socket's spec, and sending one message to a conversation. */
@@ -149,7 +155,8 @@ export const runDelivery = async (
     const drainDeadline = performance.now() + 10_000;
     while (arrived() < expected() && performance.now() < drainDeadline) await sleep(50);
     const finished = performance.now();
-    const cpuSeconds = cpuAtStart === undefined ? null : (await cpuProbe!()) - cpuAtStart;
+    const cpuAtEnd = await cpuProbe?.();
+    const cpuSeconds = cpuAtStart && cpuAtEnd ? cpuAtEnd.server - cpuAtStart.server : null;
     // The workers' last batches are in `arrivals` once this resolves.
     await receivers.close();
 
@@ -179,6 +186,14 @@ export const runDelivery = async (
       latencyMs: summarize(latencies),
       serverCpuMsPerSend: cpuSeconds === null ? null : (cpuSeconds * 1000) / Math.max(1, sentAt.size),
       serverCpuCores: cpuSeconds === null ? null : cpuSeconds / ((finished - started) / 1000),
+      cpuMsPerSendByProcess: cpuAtEnd?.byProcess
+        ? Object.fromEntries(
+            Object.entries(cpuAtEnd.byProcess).map(([label, seconds]) => [
+              label,
+              ((seconds - (cpuAtStart?.byProcess?.[label] ?? 0)) * 1000) / Math.max(1, sentAt.size),
+            ]),
+          )
+        : null,
     };
   } finally {
     await receivers?.close().catch(() => undefined); // after a failure: the error above is the one to report

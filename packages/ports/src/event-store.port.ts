@@ -35,6 +35,12 @@ export interface AppendResult {
 
 export interface EventStore {
   /**
+   * True when a repeated `eventId` is refused for good, not only within a window (the embedded
+   * log keeps every id, erased events' too; JetStream forgets them after its duplicate window).
+   * A command may then rely on the append alone to catch a retry.
+   */
+  readonly deduplicatesForever?: boolean;
+  /**
    * Appends one event to `context`/`event.streamId`. Resolves only once the event is durable
    * (fsynced by the embedded log; stored by JetStream). Publishing the same `eventId` twice
    * within the de-duplication window stores it once; the second append resolves, once the

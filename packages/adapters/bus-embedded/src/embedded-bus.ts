@@ -58,6 +58,8 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
   };
 
   return {
+    // Event ids are UNIQUE in the log's table, and an erased event keeps its id (log-database.ts).
+    deduplicatesForever: true,
     async append(context, event, appendOptions = {}) {
       if (!isValidStreamId(event.streamId))
         throw new DomainError('VALIDATION_FAILED', `Invalid stream id: ${event.streamId}`);

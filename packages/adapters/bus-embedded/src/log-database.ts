@@ -111,7 +111,8 @@ export const checkNewestPages = (db: DatabaseSync, file: string) => {
     { context: string; stream: string; event: string } | undefined;
   if (!newest) return;
   try {
-    JSON.parse(newest.event);
+    // An erased event is blank on purpose (`erase`): nothing of it to parse.
+    if (newest.event !== '') JSON.parse(newest.event);
   } catch (error) {
     throw damaged(file, new Error(`its newest event is not JSON: ${(error as Error).message}`));
   }

@@ -108,6 +108,19 @@ export const describeEventBusContract = (name: string, make: () => Promise<BusUn
     );
 
     it(
+      'keeps refusing an event id for good when it says so: after an erasure and in another process',
+      withBus(make, async (bus, subject) => {
+        if (!bus.deduplicatesForever) return; // JetStream: only within its duplicate window
+        const event = testEvent('s-forever');
+        const { position } = await bus.append('chat', event);
+        await bus.erase('chat', [position]);
+        expect(await bus.append('chat', event)).toEqual({ position, duplicate: true });
+        const other = await subject.reopen?.();
+        if (other) expect(await other.append('chat', event)).toEqual({ position, duplicate: true });
+      }),
+    );
+
+    it(
       'answers a retried event id with the stored position, even on another stream with an expected version',
       withBus(make, async (bus) => {
         // An idempotent command's retry: same event id, but a fresh aggregate id (a new message
