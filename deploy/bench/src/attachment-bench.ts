@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { buildIndividualPayload, exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
 import { freePort } from '@veil/test-env';
 import type { AttachmentPage } from './attachment-page.ts';
-import { bundleForBrowser, launchBenchChromium } from './browser-bundle.ts';
+import { bundleForBrowser } from '@veil/test-env';
+import { launchBenchChromium } from './browser-bundle.ts';
 import { round } from './stats.ts';
 import { startVeilProcess } from './veil-process.ts';
 

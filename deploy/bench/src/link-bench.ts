@@ -1,6 +1,7 @@
 import path from 'node:path';
+import { bundleForBrowser } from '@veil/test-env';
 import type { Page } from 'playwright-core';
-import { bundleForBrowser, launchBenchChromium } from './browser-bundle.ts';
+import { launchBenchChromium } from './browser-bundle.ts';
 import { registerBenchAccount } from './bench-account.ts';
 import type { LinkPage } from './link-page.ts';
 import { median, round } from './stats.ts';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { SearchPage } from './search-page.ts';
-import { bundleForBrowser, launchBenchChromium } from './browser-bundle.ts';
+import { bundleForBrowser } from '@veil/test-env';
+import { launchBenchChromium } from './browser-bundle.ts';
 import { percentile, round } from './stats.ts';
 
 /**

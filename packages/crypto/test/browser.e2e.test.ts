@@ -1,10 +1,7 @@
-import { build } from 'esbuild';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumLaunchOptions } from '@veil/test-env';
+import { chromiumLaunchOptions, openBundledPage } from '@veil/test-env';
 import * as veilCrypto from '../src/index.ts';
 import { cryptoCases } from './crypto.suite.ts';
 
@@ -13,37 +10,21 @@ import { cryptoCases } from './crypto.suite.ts';
  * runtimes: encrypted in the browser and read in Node, and the other way round.
  */
 let browser: Browser;
-let server: Server;
 let page: Page;
+let closePage: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [path.join(import.meta.dirname, 'browser-entry.ts')],
-    bundle: true,
-    format: 'iife',
-    write: false,
-    platform: 'browser',
-    target: 'chrome120',
-  });
-  const script = bundle.outputFiles[0]!.text;
-  server = createServer((req, res) => {
-    if (req.url === '/bundle.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    else
-      res
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end('<!doctype html><script src="/bundle.js"></script>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   browser = await chromium.launch(chromiumLaunchOptions());
-  page = await browser.newPage();
-  // 127.0.0.1 is a secure context, so crypto.subtle exists in the page.
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-  await page.waitForFunction(() => typeof window.runCryptoCases === 'function');
+  ({ page, close: closePage } = await openBundledPage(
+    browser,
+    path.join(import.meta.dirname, 'browser-entry.ts'),
+    'runCryptoCases',
+  ));
 }, 60_000);
 
 afterAll(async () => {
+  await closePage?.();
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
 });
 
 describe('@veil/crypto in Chromium', () => {

@@ -57,3 +57,4 @@ export {
   type TestPushService,
   type TestPushSubscription,
 } from './push-service.ts';
+export { bundleForBrowser, openBundledPage } from './bundled-page.ts';
