@@ -17,12 +17,11 @@ export interface ContactTrust {
 
 /** The database of what this browser remembers about contacts (`key-log-store.ts` keeps its logs here too). */
 export const contactStore = createStore('veil-contacts', 'contacts');
-const store = contactStore;
 const entry = (accountId: string) => `contact-keys:${accountId}`;
 const unknown: ContactTrust = { pinnedHash: null, verified: null, verificationLostAt: null };
 
 export const readContactTrust = async (accountId: string, contactId: string): Promise<ContactTrust> =>
-  (await get<Record<string, ContactTrust>>(entry(accountId), store))?.[contactId] ?? unknown;
+  (await get<Record<string, ContactTrust>>(entry(accountId), contactStore))?.[contactId] ?? unknown;
 
 /** Changes one contact's record in one transaction (two tabs cannot lose each other's change). */
 export const updateContactTrust = (
@@ -33,5 +32,5 @@ export const updateContactTrust = (
   update<Record<string, ContactTrust>>(
     entry(accountId),
     (all) => ({ ...all, [contactId]: change(all?.[contactId] ?? unknown) }),
-    store,
+    contactStore,
   );

@@ -13,6 +13,7 @@ import { decideRewrap } from '../domain/rewrap.decider.ts';
 import { decideSeen } from '../domain/seen.decider.ts';
 import { decideSend } from '../domain/send.decider.ts';
 import {
+  repliedTo,
   toMessageView,
   type MessageDoc,
   type MessageReadModels,
@@ -66,8 +67,7 @@ export const messageRpcHandlers = (
   };
 
   const withReplies = async (docs: MessageDoc[]) => {
-    const replyIds = [...new Set(docs.flatMap((d) => (d.replyTo ? [d.replyTo] : [])))];
-    const replies = new Map((await models.messages.getMany(replyIds)).map((d) => [d._id, d]));
+    const replies = await repliedTo(models.messages, docs);
     return docs.map((doc) => toMessageView(doc, doc.replyTo ? (replies.get(doc.replyTo) ?? null) : null));
   };
 

@@ -3,6 +3,7 @@ import { keyMapSummaryOf } from '@veil/crypto';
 import type { RpcImplementation } from '@veil/kernel';
 import { unreadCount } from '../domain/unread.ts';
 import {
+  repliedTo,
   toMessageView,
   type MessageDoc,
   type MessageReadModels,
@@ -48,8 +49,7 @@ export const unreadHandlers = ({
     const docs = await models.unread.find({ userId });
     const lastIds = docs.flatMap((doc) => (doc.lastMessageId ? [doc.lastMessageId] : []));
     const last = new Map((await models.messages.getMany(lastIds)).map((doc) => [doc._id, doc]));
-    const replyIds = [...last.values()].flatMap((doc) => (doc.replyTo ? [doc.replyTo] : []));
-    const replies = new Map((await models.messages.getMany(replyIds)).map((doc) => [doc._id, doc]));
+    const replies = await repliedTo(models.messages, [...last.values()]);
     const chats = await Promise.all(
       docs.map(async (doc): Promise<ChatUnread> => {
         const message = doc.lastMessageId ? last.get(doc.lastMessageId) : undefined;

@@ -321,6 +321,15 @@ export const timelineProjection = (
   },
 });
 
+/** The messages `docs` reply to, by id (one read for all of them). */
+export const repliedTo = async (
+  messages: Collection<MessageDoc>,
+  docs: readonly MessageDoc[],
+): Promise<Map<string, MessageDoc>> => {
+  const ids = [...new Set(docs.flatMap((doc) => (doc.replyTo ? [doc.replyTo] : [])))];
+  return new Map((await messages.getMany(ids)).map((doc) => [doc._id, doc]));
+};
+
 export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): MessageView => ({
   _id: doc._id,
   chat: doc.chat,
