@@ -24,7 +24,7 @@ const projections = [
   'auth_credentials',
   'chat_list',
   'message_timeline',
-  'message_unread',
+  'message_read_points',
   'message_push',
 ];
 

@@ -9,16 +9,16 @@ import { startPushSender } from './handlers/push-sender.ts';
 import { messageRpcHandlers } from './handlers/rpc.handlers.ts';
 import { unreadHandlers } from './handlers/unread.handlers.ts';
 import { openPushReadModels, pushProjection } from './projections/push.projection.ts';
+import { openReadPointModels, readPointProjection } from './projections/read-points.projection.ts';
 import { openMessageReadModels, timelineProjection } from './projections/timeline.projection.ts';
-import { openUnreadReadModels, unreadProjection } from './projections/unread.projection.ts';
 import { defaultAttachmentSettings, defaultExpiryCheckSeconds, type MessageSettings } from './settings.ts';
 
 export type { MessageSettings } from './settings.ts';
 
-/** The timeline's, the unread counts' and the push subscriptions' projections, for tools that rebuild them. */
+/** The timeline's, the read points' and the push subscriptions' projections, for tools that rebuild them. */
 export const openProjection: OpenProjection = async (readStore, log) => [
   timelineProjection(await openMessageReadModels(readStore), log),
-  unreadProjection(await openUnreadReadModels(readStore)),
+  readPointProjection(await openReadPointModels(readStore)),
   pushProjection(await openPushReadModels(readStore)),
 ];
 
@@ -31,7 +31,7 @@ export const openProjection: OpenProjection = async (readStore, log) => [
 export const start: StartService<Partial<MessageSettings>> = async ({ ports, settings }) => {
   const attachmentSettings = settings.attachments ?? defaultAttachmentSettings;
   const models = await openMessageReadModels(ports.readStore);
-  const unreadModels = await openUnreadReadModels(ports.readStore);
+  const readPointModels = await openReadPointModels(ports.readStore);
   const pushModels = await openPushReadModels(ports.readStore);
   const log = ports.log.child({ service: 'message' });
   const stopSweep = scheduleAttachmentSweep({
@@ -51,11 +51,11 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
   const service = await startProjectedRpcService(ports, {
     contract: messageRpc,
     projection: timelineProjection(models, ports.bus),
-    companions: [unreadProjection(unreadModels), pushProjection(pushModels)],
+    companions: [readPointProjection(readPointModels), pushProjection(pushModels)],
     handlers: (projection, companions) => {
-      const [unread, push] = companions as [RunningProjection, RunningProjection];
+      const [readPoints, push] = companions as [RunningProjection, RunningProjection];
       // The push projection does not follow the message context: it has no part in these reads.
-      const written = ownWrites([projection, unread], 'message');
+      const written = ownWrites([projection, readPoints], 'message');
       return {
         ...messageRpcHandlers({
           store: ports.bus,
@@ -67,7 +67,7 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
           blobs: ports.blobs,
           attachmentSettings,
         }),
-        ...unreadHandlers({ models: { ...models, ...unreadModels }, written }),
+        ...unreadHandlers({ models: { ...models, ...readPointModels }, written }),
         ...pushHandlers({
           store: ports.bus,
           models: pushModels,

@@ -6,7 +6,7 @@ export const serviceReadModels = [
   'chat_participants',
   'message_timeline',
   'message_memberships',
-  'message_unread',
+  'message_read_points',
   'message_receipt_settings',
   'push_subscriptions',
   'push_sessions',

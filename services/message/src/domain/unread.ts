@@ -1,57 +1,81 @@
 /**
  * The rules of unread counts, without I/O. A member's unread messages in a chat are the others'
- * messages after the newest one the member has seen: seeing a message reads everything before
- * it, and sending one reads everything before it too (the sender was there).
+ * messages after the newest one the member has seen or sent: seeing a message reads everything
+ * before it, and sending one reads everything before it too (the sender was there).
+ *
+ * They are counted when asked for, walking the chat's timeline from its newest message back to
+ * the first one that reads the rest, so a new message costs nobody's unread state a write: the
+ * only state kept is each member's newest seen message (`seenUpTo`).
  */
-export interface UnreadState {
-  /** The newest log position applied to this state: a repeated event changes nothing. */
-  appliedPosition: number;
-  /** Unread messages, oldest first, the newest `unreadKeptMax` of them. */
-  unread: { messageId: string; seq: number }[];
-  /** Unread messages older than the kept ones (counted, not kept). */
-  unreadBeyond: number;
-  /** The chat's newest message. */
-  lastMessageId: string | null;
+
+/** What the count needs of a timeline entry. */
+export interface TimelineEntry {
+  /** A ULID: ids order as the messages were sent. */
+  _id: string;
+  sender: string;
+  createdAt: string;
+  encryptedKeys: Record<string, string>;
+  deleted?: true;
+  hiddenFor?: string[];
 }
 
-/** Enough for an exact badge ("99+" past 99) and for reading from the middle of a long backlog. */
-export const unreadKeptMax = 200;
+export interface Reader {
+  userId: string;
+  /** The newest message the reader has seen in the chat, if any. */
+  seenUpTo: string | null;
+  /** When the reader joined the group, if added after it began: nothing older is theirs to read. */
+  joinedAt?: string;
+}
 
-export const emptyUnreadState: UnreadState = {
-  appliedPosition: 0,
-  unread: [],
-  unreadBeyond: 0,
-  lastMessageId: null,
+/** Counted exactly up to here ("99+" shows past 99, and the divider needs no more). */
+export const unreadCountedMax = 200;
+
+export interface UnreadScan<T extends TimelineEntry> {
+  count: number;
+  /** The newest message the reader has not deleted for themselves: the chat list's preview. */
+  preview: T | null;
+  /** A message that reads everything older was met, or the count reached its maximum. */
+  counted: boolean;
+  /** Older messages cannot matter: they predate the reader's membership. */
+  ended: boolean;
+}
+
+export const startUnreadScan = <T extends TimelineEntry>(): UnreadScan<T> => ({
+  count: 0,
+  preview: null,
+  counted: false,
+  ended: false,
+});
+
+/** Whether the scan needs older messages than it has been given. */
+export const scanNeedsMore = (scan: UnreadScan<TimelineEntry>) =>
+  !scan.ended && (!scan.counted || !scan.preview);
+
+/** Continues a scan with the next messages, newest first. */
+export const continueUnreadScan = <T extends TimelineEntry>(
+  scan: UnreadScan<T>,
+  newestFirst: readonly T[],
+  reader: Reader,
+): UnreadScan<T> => {
+  const next = { ...scan };
+  for (const entry of newestFirst) {
+    if (!scanNeedsMore(next)) break;
+    if (reader.joinedAt && entry.createdAt < reader.joinedAt) return { ...next, counted: true, ended: true };
+    const hidden = entry.hiddenFor?.includes(reader.userId) ?? false;
+    if (!hidden) next.preview ??= entry;
+    if (next.counted) continue;
+    // Sending reads the chat, even a message the sender later deleted for themselves.
+    if (entry.sender === reader.userId || (reader.seenUpTo !== null && entry._id <= reader.seenUpTo)) {
+      next.counted = true;
+      continue;
+    }
+    // Deleted for everyone, deleted for the reader, or never keyed for them: nothing to read.
+    if (!hidden && !entry.deleted && reader.userId in entry.encryptedKeys) next.count++;
+    if (next.count >= unreadCountedMax) next.counted = true;
+  }
+  return next;
 };
 
-export const unreadCount = (state: UnreadState) => state.unread.length + state.unreadBeyond;
-
-/** A message was sent in the chat (`seq` is its log position). */
-export const afterMessage = (
-  state: UnreadState,
-  message: { messageId: string; seq: number; fromThisMember: boolean },
-): UnreadState => {
-  if (message.seq <= state.appliedPosition) return state;
-  const base = { appliedPosition: message.seq, lastMessageId: message.messageId };
-  if (message.fromThisMember) return { ...base, unread: [], unreadBeyond: 0 };
-  const unread = [...state.unread, { messageId: message.messageId, seq: message.seq }];
-  const dropped = Math.max(0, unread.length - unreadKeptMax);
-  return { ...base, unread: unread.slice(dropped), unreadBeyond: state.unreadBeyond + dropped };
-};
-
-/**
- * The member saw a message of the chat. One among the kept unread reads it and everything before;
- * one older than them (or already read) reads nothing more that can be told apart, so the count
- * stays: the member's reader reports the newer messages it shows as well.
- */
-export const afterSeen = (state: UnreadState, messageId: string): UnreadState => {
-  const seen = state.unread.find((entry) => entry.messageId === messageId);
-  if (!seen) return state;
-  return { ...state, unread: state.unread.filter((entry) => entry.seq > seen.seq), unreadBeyond: 0 };
-};
-
-/** The member deleted a message for themselves: if it was unread, it is not any more. */
-export const afterHidden = (state: UnreadState, messageId: string): UnreadState => {
-  if (!state.unread.some((entry) => entry.messageId === messageId)) return state;
-  return { ...state, unread: state.unread.filter((entry) => entry.messageId !== messageId) };
-};
+/** The newer of two seen messages (ULIDs order as sent): seeing an older one reads nothing more. */
+export const newerSeen = (current: string | null, seen: string): string =>
+  current !== null && current >= seen ? current : seen;

@@ -1,56 +1,78 @@
 import { describe, expect, it } from 'vitest';
 import {
-  afterHidden,
-  afterMessage,
-  afterSeen,
-  emptyUnreadState,
-  unreadCount,
-  unreadKeptMax,
+  continueUnreadScan,
+  newerSeen,
+  scanNeedsMore,
+  startUnreadScan,
+  unreadCountedMax,
+  type Reader,
+  type TimelineEntry,
 } from './unread.ts';
 
-const received = (state = emptyUnreadState, from = 1, to = 3) => {
-  let next = state;
-  for (let seq = from; seq <= to; seq++)
-    next = afterMessage(next, { messageId: `m${seq}`, seq, fromThisMember: false });
-  return next;
-};
+/** Message `n` of a chat between me and them: ids and times order as the messages were sent. */
+const message = (n: number, sender = 'them', extra: Partial<TimelineEntry> = {}): TimelineEntry => ({
+  _id: `m${String(n).padStart(4, '0')}`,
+  sender,
+  createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+  encryptedKeys: { me: 'k', them: 'k' },
+  ...extra,
+});
+const me: Reader = { userId: 'me', seenUpTo: null };
+const scanOf = (newestFirst: TimelineEntry[], reader = me) =>
+  continueUnreadScan(startUnreadScan(), newestFirst, reader);
 
 describe('unread counts', () => {
-  it("counts others' messages and remembers the newest", () => {
-    const state = received();
-    expect(unreadCount(state)).toBe(3);
-    expect(state.lastMessageId).toBe('m3');
+  it("counts the others' messages and previews the newest", () => {
+    const scan = scanOf([message(3), message(2), message(1)]);
+    expect(scan).toMatchObject({ count: 3, preview: { _id: 'm0003' } });
+    expect(scanNeedsMore(scan)).toBe(true);
   });
 
-  it('ignores an event it has applied already (a redelivery)', () => {
-    const state = received();
-    expect(afterMessage(state, { messageId: 'm2', seq: 2, fromThisMember: false })).toBe(state);
+  it('stops at the newest message seen, which reads everything before it', () => {
+    const scan = scanOf([message(3), message(2), message(1)], { ...me, seenUpTo: message(2)._id });
+    expect(scan).toMatchObject({ count: 1, counted: true });
+    expect(scanNeedsMore(scan)).toBe(false);
   });
 
-  it('reads everything up to the message seen, and not the newer ones', () => {
-    const state = afterSeen(received(), 'm2');
-    expect(state.unread).toEqual([{ messageId: 'm3', seq: 3 }]);
-    expect(afterSeen(state, 'm2')).toBe(state);
+  it("stops at the reader's own message: sending reads the chat", () => {
+    const hiddenOwn = message(2, 'me', { hiddenFor: ['me'] });
+    expect(scanOf([message(3), message(2, 'me'), message(1)])).toMatchObject({ count: 1, counted: true });
+    // Deleting it for oneself later does not make the chat unread again.
+    expect(scanOf([message(3), hiddenOwn, message(1)])).toMatchObject({ count: 1, counted: true });
   });
 
-  it("reads everything when the member sends, and keeps that message as the chat's newest", () => {
-    const state = afterMessage(received(), { messageId: 'm4', seq: 4, fromThisMember: true });
-    expect(unreadCount(state)).toBe(0);
-    expect(state.lastMessageId).toBe('m4');
+  it('counts neither messages deleted for everyone or for the reader nor ones never keyed for them', () => {
+    const scan = scanOf([
+      message(4, 'them', { deleted: true, encryptedKeys: {} }),
+      message(3, 'them', { hiddenFor: ['me'] }),
+      message(2, 'them', { encryptedKeys: { them: 'k' } }),
+      message(1),
+    ]);
+    expect(scan.count).toBe(1);
+    // The preview is the newest one the reader still has: a tombstone shows as deleted.
+    expect(scan.preview?._id).toBe('m0004');
+    expect(scanOf([message(2, 'them', { hiddenFor: ['me'] }), message(1)]).preview?._id).toBe('m0001');
   });
 
-  it('keeps the newest unread and counts the older ones, until a kept one is seen', () => {
-    const many = unreadKeptMax + 50;
-    const state = received(emptyUnreadState, 1, many);
-    expect(state.unread).toHaveLength(unreadKeptMax);
-    expect(unreadCount(state)).toBe(many);
-    expect(unreadCount(afterSeen(state, 'm20'))).toBe(many);
-    expect(unreadCount(afterSeen(state, `m${many - 10}`))).toBe(10);
+  it('goes on across pages until it is settled, and looks no further than the reader joined', () => {
+    const first = scanOf([message(5), message(4)]);
+    const settled = continueUnreadScan(first, [message(3, 'me'), message(2)], me);
+    expect(settled).toMatchObject({ count: 2, counted: true, preview: { _id: 'm0005' } });
+    const joined = scanOf([message(5), message(4), message(3)], { ...me, joinedAt: message(4).createdAt });
+    expect(joined).toMatchObject({ count: 2, ended: true });
+    expect(scanNeedsMore(joined)).toBe(false);
   });
 
-  it('drops a message the member deleted for themselves, and only that one', () => {
-    const state = afterHidden(received(), 'm2');
-    expect(state.unread.map((entry) => entry.messageId)).toEqual(['m1', 'm3']);
-    expect(afterHidden(state, 'm2')).toBe(state);
+  it(`counts exactly up to ${unreadCountedMax}, then stops`, () => {
+    const many = Array.from({ length: unreadCountedMax + 50 }, (_, i) => message(unreadCountedMax + 50 - i));
+    const scan = scanOf(many);
+    expect(scan).toMatchObject({ count: unreadCountedMax, counted: true });
+    expect(scanNeedsMore(scan)).toBe(false);
+  });
+
+  it('keeps the newest seen message: seeing an older one reads nothing more', () => {
+    expect(newerSeen(null, 'm0002')).toBe('m0002');
+    expect(newerSeen('m0002', 'm0001')).toBe('m0002');
+    expect(newerSeen('m0002', 'm0003')).toBe('m0003');
   });
 });

@@ -1,17 +1,30 @@
 import type { ChatUnread, MessageView, messageRpc } from '@veil/contracts';
 import { keyMapSummaryOf } from '@veil/crypto';
 import type { RpcImplementation } from '@veil/kernel';
-import { unreadCount } from '../domain/unread.ts';
+import {
+  continueUnreadScan,
+  scanNeedsMore,
+  startUnreadScan,
+  type Reader,
+  type UnreadScan,
+} from '../domain/unread.ts';
+import { readPointId, type ReadPointModels } from '../projections/read-points.projection.ts';
 import {
   repliedTo,
   toMessageView,
   type MessageDoc,
   type MessageReadModels,
 } from '../projections/timeline.projection.ts';
-import type { UnreadReadModels } from '../projections/unread.projection.ts';
 import type { OwnWrites } from './own-writes.ts';
 
-type Deps = { models: MessageReadModels & UnreadReadModels; written: OwnWrites };
+type Deps = { models: MessageReadModels & ReadPointModels; written: OwnWrites };
+
+/**
+ * How many messages each step of a chat's scan reads, newest first: most chats are settled by
+ * their newest message or two, a long backlog by the later steps. Past the last one the count
+ * stands as it is.
+ */
+const scanPages = [4, 64, 256];
 
 /** A message as one reader is served it: only the reader's own wrapped key (and copy). */
 const forReader = (view: MessageView, userId: string): MessageView => {
@@ -38,29 +51,58 @@ const previewOf = async (message: MessageDoc, replyTo: MessageDoc | null, userId
   };
 };
 
-/** The caller's unread counts: the documents keyed by the caller's own id, nobody else's. */
+/** The caller's unread counts, for the caller's own chats (from the memberships), nobody else's. */
 export const unreadHandlers = ({
   models,
   written,
-}: Deps): Pick<RpcImplementation<typeof messageRpc.operations>, 'unread'> => ({
-  async unread({ userId }) {
-    // A read straight after the caller's own send or seen report includes it.
-    await written.applied(userId);
-    const docs = await models.unread.find({ userId });
-    const lastIds = docs.flatMap((doc) => (doc.lastMessageId ? [doc.lastMessageId] : []));
-    const last = new Map((await models.messages.getMany(lastIds)).map((doc) => [doc._id, doc]));
-    const replies = await repliedTo(models.messages, [...last.values()]);
-    const chats = await Promise.all(
-      docs.map(async (doc): Promise<ChatUnread> => {
-        const message = doc.lastMessageId ? last.get(doc.lastMessageId) : undefined;
-        const replyTo = message?.replyTo ? (replies.get(message.replyTo) ?? null) : null;
-        return {
-          chatId: doc.chatId,
-          unread: unreadCount(doc),
-          lastMessage: message ? await previewOf(message, replyTo, userId) : null,
-        };
-      }),
-    );
-    return { chats };
-  },
-});
+}: Deps): Pick<RpcImplementation<typeof messageRpc.operations>, 'unread'> => {
+  const scanChat = async (chatId: string, reader: Reader) => {
+    let scan: UnreadScan<MessageDoc> = startUnreadScan();
+    let before: number | undefined;
+    for (const limit of scanPages) {
+      const page = await models.messages.find(
+        before === undefined ? { chat: chatId } : { chat: chatId, seq: { $lt: before } },
+        { sort: { seq: -1 }, limit },
+      );
+      scan = continueUnreadScan(scan, page, reader);
+      if (!scanNeedsMore(scan) || page.length < limit) break;
+      before = page.at(-1)!.seq;
+    }
+    return scan;
+  };
+
+  return {
+    async unread({ userId }) {
+      // A read straight after the caller's own send or seen report includes it.
+      await written.applied(userId);
+      const memberships = await models.memberships.find({ members: userId });
+      const points = await models.readPoints.getMany(memberships.map((chat) => readPointId(userId, chat._id)));
+      const seenUpTo = new Map(points.map((point) => [point._id, point.seenUpTo]));
+      const scans = await Promise.all(
+        memberships.map(async (chat) => {
+          const joinedAt = chat.joinedAt?.[userId];
+          const reader: Reader = {
+            userId,
+            seenUpTo: seenUpTo.get(readPointId(userId, chat._id)) ?? null,
+            ...(joinedAt && { joinedAt }),
+          };
+          return { chatId: chat._id, scan: await scanChat(chat._id, reader) };
+        }),
+      );
+      // Chats with nothing to show yet are left out, as before their first message.
+      const shown = scans.filter(({ scan }) => scan.preview);
+      const replies = await repliedTo(
+        models.messages,
+        shown.map(({ scan }) => scan.preview!),
+      );
+      const chats = await Promise.all(
+        shown.map(async ({ chatId, scan }): Promise<ChatUnread> => {
+          const message = scan.preview!;
+          const replyTo = message.replyTo ? (replies.get(message.replyTo) ?? null) : null;
+          return { chatId, unread: scan.count, lastMessage: await previewOf(message, replyTo, userId) };
+        }),
+      );
+      return { chats };
+    },
+  };
+};

@@ -87,7 +87,8 @@ export const openMessageReadModels = async (readStore: ReadStore): Promise<Messa
     { fields: { sender: 1, clientMessageId: 1 } },
     { fields: { expiresAt: 1 } },
   ]),
-  memberships: await readStore.collection<MembershipDoc>('message_memberships'),
+  // By member: a user's chats, for their unread counts.
+  memberships: await readStore.collection<MembershipDoc>('message_memberships', [{ fields: { members: 1 } }]),
   receipts: await readStore.collection<ReceiptsDoc>('message_receipt_settings'),
   attachments: await readStore.collection<AttachmentDoc>('message_attachments', attachmentIndexes),
 });
