@@ -90,6 +90,11 @@ export interface RunningProjection {
    * or service wrote a moment ago, which this projection may not have applied yet.
    */
   readFresh<T>(context: string, read: () => Promise<T>, complete: (value: T) => boolean): Promise<T>;
+  /**
+   * Resolves once everything in `context`'s log when called is applied and stored: a read after
+   * it sees every event a socket may have been told of before, whatever wrote it.
+   */
+  upToDate(context: string): Promise<void>;
   position(context: string): number;
   stop(): Promise<void>;
 }
@@ -314,6 +319,8 @@ export const startProjection = async (deps: {
       waiters.push(waiter);
     });
 
+  const upToDate = async (context: string) => waitFor(context, await bus.headPosition(context));
+
   return {
     waitFor,
     position: (context) => positions.get(context) ?? 0,
@@ -335,9 +342,10 @@ export const startProjection = async (deps: {
     async readFresh(context, read, complete) {
       const first = await read();
       if (complete(first)) return first;
-      await waitFor(context, await bus.headPosition(context));
+      await upToDate(context);
       return read();
     },
+    upToDate,
     async stop() {
       stopping = true;
       await Promise.all(subscriptions.map((s) => s.stop()));

@@ -67,7 +67,7 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
           blobs: ports.blobs,
           attachmentSettings,
         }),
-        ...unreadHandlers({ models: { ...models, ...readPointModels }, written }),
+        ...unreadHandlers({ models: { ...models, ...readPointModels }, written, timeline: projection }),
         ...pushHandlers({
           store: ports.bus,
           models: pushModels,

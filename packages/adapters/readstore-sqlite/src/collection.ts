@@ -10,7 +10,11 @@ import { quote, SQLITE_CONSTRAINT, sqliteCode } from './sql.ts';
  * keys per index, `<name>#<n>`, with one row per key a document has (index-keys.ts), kept in
  * step by every write. Declared indexes are recorded in `_veil_indexes` and, as in MongoDB,
  * kept until the read models are rebuilt. Everything here is synchronous and runs inside a
- * transaction the store opens (sqlite-read-store.ts).
+ * transaction the store opens (sqlite-read-store.ts, writer.worker.ts).
+ *
+ * The same code serves a connection that only reads (`create: false`), beside the writer
+ * thread's: there `expectKeysOf` raises the index flags queries are planned with before a
+ * document is handed to the writer, so no query ever meets keys its plan does not expect.
  */
 interface KeyTable extends QueryIndex {
   readonly key: IndexFields;
@@ -27,13 +31,18 @@ export interface SqliteCollection {
   addIndex(spec: IndexSpec): void;
   get(id: string): Doc | null;
   getMany(ids: readonly string[]): Doc[];
-  put(doc: Doc): void;
+  /** `json` is the document as JSON, when the caller has it already. */
+  put(doc: Doc, json?: string): void;
   delete(id: string): void;
   find(filter?: Filter, options?: FindOptions): Doc[];
   count(filter?: Filter): number;
   clear(): void;
   /** SQLite's plan for a find (EXPLAIN QUERY PLAN), one line per step. */
   explain(filter?: Filter, options?: FindOptions): string[];
+  /** Raises the flags of the indexes (in memory) for a document about to be written elsewhere. */
+  expectKeysOf(doc: Doc): void;
+  /** What the keys of an index have shown so far, by its key table. */
+  flags(keyTable: string): IndexFlags | undefined;
 }
 
 const namePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -43,7 +52,7 @@ const isNonAscii = (key: Key) => typeof key === 'string' && hasNonAscii(key);
  * What the keys of an index have shown so far, recorded so queries can take the faster form:
  * `multikey`, a document with several keys (an array); `nonAscii`, a string key beyond ASCII.
  */
-interface IndexFlags {
+export interface IndexFlags {
   multikey: boolean;
   nonAscii: boolean;
 }
@@ -52,12 +61,22 @@ const maxCachedQueries = 256;
 const specKey = (spec: IndexSpec) =>
   JSON.stringify({ fields: Object.keys(spec.fields), unique: spec.unique ?? false });
 
-export const openCollection = (db: DatabaseSync, name: string): SqliteCollection => {
+/**
+ * Opens a collection on `db`, creating its table unless `create` is false (a connection that only
+ * reads, opened after the writer created it). `flagsFrom`: the same collection opened before on
+ * this connection, whose raised flags carry over.
+ */
+export const openCollection = (
+  db: DatabaseSync,
+  name: string,
+  options: { create?: boolean; flagsFrom?: SqliteCollection } = {},
+): SqliteCollection => {
   if (!namePattern.test(name) || /^(sqlite_|_veil_)/i.test(name)) {
     throw new Error(`Invalid collection name ${JSON.stringify(name)}`);
   }
   const table = quote(name);
-  db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id NOT NULL PRIMARY KEY, doc TEXT NOT NULL)`);
+  if (options.create ?? true)
+    db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id NOT NULL PRIMARY KEY, doc TEXT NOT NULL)`);
   const statements = {
     get: db.prepare(`SELECT doc FROM ${table} WHERE id = ?`),
     getMany: db.prepare(`SELECT doc FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`),
@@ -94,23 +113,32 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
     };
   };
 
+  /**
+   * Raises an index's flags for the keys of one document; says which it raised. Flags only ever
+   * go up (a rolled back write leaves one set, which is merely cautious).
+   */
+  const raiseFlags = (index: KeyTable, entries: readonly Key[][]) => {
+    const raised = { multikey: false, nonAscii: false };
+    if (entries.length > 1 && !index.multikey) {
+      index.multikey = raised.multikey = true;
+      queries.clear(); // plans through this index must now narrow, not walk
+    }
+    if (!index.nonAscii && entries.some((entry) => entry.some(isNonAscii))) {
+      index.nonAscii = raised.nonAscii = true;
+      queries.clear(); // $icontains on its keys must now fold case beyond ASCII
+    }
+    return raised;
+  };
+
   /** Replaces a document's rows in one index, unless its keys are the ones already stored. */
   const writeEntries = (index: KeyTable, rid: number, doc: Doc | null) => {
     const entries: Key[][] = doc ? entriesOf(doc, index.key) : [];
     const stored = index.selectEntries.all(rid) as unknown as Key[][];
     // Most writes leave an index's keys as they were (a chat's last activity changes, its members do not).
     if (stored.length && entriesIdentity(entries) === entriesIdentity(stored)) return;
-    // Flags only ever go up (a rolled back write leaves one set, which is merely cautious).
-    if (entries.length > 1 && !index.multikey) {
-      statements.markMultikey.run(index.table);
-      index.multikey = true;
-      queries.clear(); // plans through this index must now narrow, not walk
-    }
-    if (!index.nonAscii && entries.some((entry) => entry.some(isNonAscii))) {
-      statements.markNonAscii.run(index.table);
-      index.nonAscii = true;
-      queries.clear(); // $icontains on its keys must now fold case beyond ASCII
-    }
+    const raised = raiseFlags(index, entries);
+    if (raised.multikey) statements.markMultikey.run(index.table);
+    if (raised.nonAscii) statements.markNonAscii.run(index.table);
     if (stored.length) index.deleteEntries.run(rid);
     try {
       for (const entry of entries) index.insertEntry.run(rid, ...(entry as SQLInputValue[]));
@@ -137,7 +165,12 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
   for (const row of recorded) {
     const { fields, unique } = JSON.parse(row.spec) as { fields: string[]; unique: boolean };
     const spec = { fields: Object.fromEntries(fields.map((field) => [field, 1 as const])), unique };
-    register(spec, keyTableOf(spec, row.key_table, { multikey: !!row.multikey, nonAscii: !!row.non_ascii }));
+    const before = options.flagsFrom?.flags(row.key_table);
+    const flags = {
+      multikey: !!row.multikey || (before?.multikey ?? false),
+      nonAscii: !!row.non_ascii || (before?.nonAscii ?? false),
+    };
+    register(spec, keyTableOf(spec, row.key_table, flags));
   }
 
   const parseRows = (rows: Record<string, unknown>[]) =>
@@ -191,9 +224,9 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
     getMany(ids) {
       return parseRows(statements.getMany.all(JSON.stringify(ids)));
     },
-    put(doc) {
+    put(doc, json = JSON.stringify(doc)) {
       if (typeof doc?._id !== 'string') throw new Error(`A document of ${name} needs a string _id`);
-      const { rid } = statements.upsert.get(doc._id, JSON.stringify(doc))!;
+      const { rid } = statements.upsert.get(doc._id, json)!;
       for (const index of keyTables) writeEntries(index, Number(rid), doc);
     },
     delete(id) {
@@ -212,6 +245,14 @@ export const openCollection = (db: DatabaseSync, name: string): SqliteCollection
         .prepare(`EXPLAIN QUERY PLAN ${sql}`)
         .all(...params)
         .map((row) => String(row.detail));
+    },
+    expectKeysOf(doc) {
+      for (const index of keyTables)
+        if (!index.multikey || !index.nonAscii) raiseFlags(index, entriesOf(doc, index.key));
+    },
+    flags(keyTable) {
+      const index = keyTables.find((candidate) => candidate.table === keyTable);
+      return index && { multikey: index.multikey, nonAscii: index.nonAscii };
     },
     clear() {
       db.exec(`DELETE FROM ${table}`);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { registerFoldCase } from './conditions.ts';
@@ -11,8 +11,9 @@ import { SQLITE_BUSY, SQLITE_CORRUPT, SQLITE_NOTADB, sqliteCode } from './sql.ts
  *    crash or a power cut; a power cut may lose the last commits, and the projections then apply
  *    those events again from their checkpoints, which are written in the same transactions as
  *    their data (so never ahead of it).
- *  - `locking_mode = EXCLUSIVE`: one process owns the file from open to close, so a second Veil on
- *    the same DATA_DIR, or `npm run rebuild` beside a running Veil, stops with a clear error.
+ *  - One process owns the file from open to close (`holdFileLock`, a lock on `<file>.lock`), so a
+ *    second Veil on the same DATA_DIR, or `npm run rebuild` beside a running Veil, stops with a
+ *    clear error. Inside it, a writer thread and the reading thread each have a connection.
  * The schema version is `PRAGMA user_version`; a file from a newer version, or one that is not a
  * database, stops the start with the file's name and the way out (`npm run rebuild`).
  */
@@ -62,7 +63,6 @@ export const openDatabase = (file: string): DatabaseSync => {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const db = new DatabaseSync(file, { timeout: 1_000 });
   try {
-    db.exec('PRAGMA locking_mode = EXCLUSIVE');
     db.prepare('PRAGMA journal_mode = WAL').get();
     db.exec('PRAGMA synchronous = NORMAL');
     // 64 MB of page cache (SQLite's default is 2 MB) keeps the indexes' upper pages in memory, and
@@ -73,7 +73,6 @@ export const openDatabase = (file: string): DatabaseSync => {
     // file's free space: SQLite zeroes it. Earlier page images can stay in the WAL until it
     // wraps around after the next checkpoints (docs/storage.md).
     db.exec('PRAGMA secure_delete = ON');
-    // Takes the exclusive lock now, not at the first write.
     db.exec('BEGIN IMMEDIATE');
     const version = Number(db.prepare('PRAGMA user_version').get()!.user_version);
     if (version > schemaVersion) {
@@ -99,18 +98,43 @@ export const openDatabase = (file: string): DatabaseSync => {
     db.exec('COMMIT');
   } catch (error) {
     db.close();
-    if (sqliteCode(error) === SQLITE_BUSY) {
+    throw explainFileErrors(file, error);
+  }
+  registerFoldCase(db);
+  return db;
+};
+
+const lockFileOf = (file: string) => `${file}.lock`;
+
+/**
+ * Makes this process the read-model file's only user until `release`: a lock on `<file>.lock`,
+ * held by a connection in SQLite's exclusive locking mode. The operating system drops it when
+ * the process ends, however it ends, so a crash never leaves the data dir locked.
+ */
+export const holdFileLock = (file: string): { release(): void } => {
+  if (file === ':memory:') return { release() {} };
+  mkdirSync(path.dirname(file), { recursive: true });
+  const lock = new DatabaseSync(lockFileOf(file), { timeout: 0 });
+  try {
+    lock.exec('PRAGMA locking_mode = EXCLUSIVE');
+    lock.exec('BEGIN EXCLUSIVE');
+    // A write, so the exclusive lock is taken now and kept (exclusive locking mode never drops it).
+    lock.exec('CREATE TABLE IF NOT EXISTS owner (pid INTEGER)');
+    lock.exec('DELETE FROM owner');
+    lock.prepare('INSERT INTO owner (pid) VALUES (?)').run(process.pid);
+    lock.exec('COMMIT');
+  } catch (error) {
+    lock.close();
+    if (sqliteCode(error) === SQLITE_BUSY)
       throw new ReadModelFileError(
         'in-use',
         `The read-model database ${file} is in use by another Veil process (same DATA_DIR). ` +
           'Stop that process first.',
         { cause: error },
       );
-    }
-    throw explainFileErrors(file, error);
+    throw error;
   }
-  registerFoldCase(db);
-  return db;
+  return { release: () => lock.close() };
 };
 
 /**
@@ -118,12 +142,10 @@ export const openDatabase = (file: string): DatabaseSync => {
  * out of a damaged file or one from a newer version. Refuses while another process uses it.
  */
 export const removeDatabase = (file: string) => {
-  if (existsSync(file)) {
-    try {
-      openDatabase(file).close();
-    } catch (error) {
-      if (!(error instanceof ReadModelFileError) || error.problem === 'in-use') throw error;
-    }
+  const lock = holdFileLock(file);
+  try {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  } finally {
+    lock.release();
   }
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
 };

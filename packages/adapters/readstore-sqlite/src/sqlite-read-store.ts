@@ -1,88 +1,196 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { Collection, Doc, ReadStore } from '@veil/ports';
+import type { Change, Collection, Doc, IndexSpec, ReadStore } from '@veil/ports';
 import { openCollection, type SqliteCollection } from './collection.ts';
-import { explainFileErrors, openDatabase } from './database.ts';
+import { explainFileErrors, holdFileLock, openDatabase } from './database.ts';
+import { failureError, startReadModelWriter, type WireChange } from './writer.ts';
 
 /**
  * Read models in one SQLite file (`node:sqlite`, nothing to build or download): documents as
  * JSON, a table of keys per declared index (collection.ts), filters and sorts compiled to SQL
- * (query.ts). Calls are synchronous underneath, so a `write` is one transaction that nothing
- * else interleaves with. The file opens at the first use, so a process without read models
- * (a gateway) never creates one.
+ * (query.ts). Reads run on the calling thread, synchronously underneath; writes go to a writer
+ * thread (writer.worker.ts) and resolve once committed, each one transaction. A database in
+ * memory (`:memory:`, for tests) has one connection, so it reads and writes on the calling thread.
+ * The file opens at the first use, so a process without read models (a gateway) never creates one.
  */
 export const createSqliteReadStore = (options: { file: string }): ReadStore => {
   const { file } = options;
-  let db: DatabaseSync | undefined;
+  let backend: Promise<Backend> | undefined;
+  let open: Backend | undefined;
   let closed = false;
   const collections = new Map<string, { inner: SqliteCollection; outer: Collection<Doc> }>();
 
-  const database = () => {
+  const start = () => {
     if (closed) throw new Error(`The read store ${file} is closed`);
-    return (db ??= openDatabase(file));
+    return (backend ??= (file === ':memory:' ? inThread(file) : withWriterThread(file)).then(
+      (started) => (open = started),
+    ));
   };
-  /** Runs synchronous work, naming the file in errors that mean it is damaged. */
-  const run = <T>(work: () => T): T => {
+  const ready = () => {
+    if (!open) throw new Error(`The read store ${file} is ${closed ? 'closed' : 'not open'}`);
+    return open;
+  };
+  /** Runs a read, naming the file in errors that mean it is damaged. */
+  const read = <T>(work: () => T): T => {
+    const store = ready();
     try {
-      return work();
+      return store.read(work);
     } catch (error) {
       throw explainFileErrors(file, error);
     }
   };
-  const transaction = <T>(work: () => T): T =>
-    run(() => {
-      const open = database();
-      open.exec('BEGIN');
-      try {
-        const result = work();
-        open.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (open.isTransaction) open.exec('ROLLBACK');
-        throw error;
-      }
-    });
+  const targetOf = (name: string) => {
+    const target = collections.get(name)?.inner;
+    if (!target) throw new Error(`Collection ${name} is not open`);
+    return target;
+  };
 
-  const facade = (inner: SqliteCollection): Collection<Doc> => ({
-    name: inner.name,
-    get: async (id) => run(() => inner.get(id)),
-    getMany: async (ids) => run(() => inner.getMany(ids)),
-    put: async (doc) => transaction(() => inner.put(doc)),
-    delete: async (id) => transaction(() => inner.delete(id)),
-    find: async (filter, findOptions) => run(() => inner.find(filter, findOptions)),
-    count: async (filter) => run(() => inner.count(filter)),
-    clear: async () => transaction(() => inner.clear()),
-  });
+  const facade = (name: string): Collection<Doc> => {
+    const inner = () => targetOf(name);
+    return {
+      name,
+      get: async (id) => read(() => inner().get(id)),
+      getMany: async (ids) => read(() => inner().getMany(ids)),
+      put: async (doc) => ready().write([{ target: inner(), put: doc }]),
+      delete: async (id) => ready().write([{ target: inner(), delete: id }]),
+      find: async (filter, findOptions) => read(() => inner().find(filter, findOptions)),
+      count: async (filter) => read(() => inner().count(filter)),
+      clear: async () => ready().write([{ target: inner(), clear: true }]),
+    };
+  };
 
   return {
     transactional: true,
-    async collection<T extends Doc>(name: string, indexes = []) {
-      let opened = collections.get(name);
-      if (!opened) {
-        const inner = transaction(() => openCollection(database(), name));
-        collections.set(name, (opened = { inner, outer: facade(inner) }));
-      }
-      const { inner } = opened;
-      transaction(() => indexes.forEach((spec) => inner.addIndex(spec)));
-      return opened.outer as unknown as Collection<T>;
+    async collection<T extends Doc>(name: string, indexes: IndexSpec[] = []) {
+      const store = await start();
+      const known = collections.get(name);
+      const inner = await store.open(name, indexes, known?.inner);
+      const outer = known?.outer ?? facade(name);
+      collections.set(name, { inner, outer });
+      return outer as unknown as Collection<T>;
     },
     async write(changes) {
-      const targets = changes.map((change) => {
-        const target = collections.get(change.collection)?.inner;
-        if (!target) throw new Error(`Collection ${change.collection} is not open`);
-        return target;
-      });
+      const targets = changes.map((change) => ({ ...change, target: targetOf(change.collection) }));
+      await ready().write(targets);
+    },
+    async close() {
+      closed = true;
+      collections.clear();
+      const store = await backend?.catch(() => undefined);
+      await store?.close();
+    },
+  };
+};
+
+/** One change of a write, with the collection it goes to. */
+type TargetedChange = { target: SqliteCollection } & (
+  | Pick<Extract<Change, { put: Doc }>, 'put'>
+  | Pick<Extract<Change, { delete: string }>, 'delete'>
+  | { clear: true }
+);
+
+/** Where reads and writes go: one connection, or a reading one beside a writer thread. */
+interface Backend {
+  read<T>(work: () => T): T;
+  /** Creates the collection and its indexes; answers with the collection to read it through. */
+  open(name: string, indexes: IndexSpec[], before?: SqliteCollection): Promise<SqliteCollection>;
+  /** Stores the changes, all or none. */
+  write(changes: readonly TargetedChange[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+const inThread = async (file: string): Promise<Backend> => {
+  const db = openDatabase(file);
+  const transaction = <T>(work: () => T): T => {
+    try {
+      db.exec('BEGIN');
+      const result = work();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw explainFileErrors(file, error);
+    }
+  };
+  return {
+    read: (work) => work(),
+    async open(name, indexes, before) {
+      const collection = before ?? transaction(() => openCollection(db, name));
+      transaction(() => indexes.forEach((spec) => collection.addIndex(spec)));
+      return collection;
+    },
+    async write(changes) {
       transaction(() =>
-        changes.forEach((change, at) => {
-          if ('put' in change) targets[at]!.put(change.put);
-          else targets[at]!.delete(change.delete);
+        changes.forEach((change) => {
+          if ('put' in change) change.target.put(change.put);
+          else if ('delete' in change) change.target.delete(change.delete);
+          else change.target.clear();
         }),
       );
     },
     async close() {
-      closed = true;
-      db?.close();
-      db = undefined;
-      collections.clear();
+      db.close();
     },
   };
+};
+
+const withWriterThread = async (file: string): Promise<Backend> => {
+  const lock = holdFileLock(file);
+  let db: DatabaseSync | undefined;
+  try {
+    // Checks the file (damaged, newer, foreign) and creates its schema before the writer starts.
+    db = openDatabase(file);
+    db.exec('PRAGMA query_only = ON');
+    const reader = db;
+    const writer = await startReadModelWriter({ file }, (failure) =>
+      failureError(failure, (error) => explainFileErrors(file, error)),
+    );
+    /**
+     * Reads in one turn of the event loop share a read transaction: beginning one costs SQLite
+     * locks on the file (system calls), three times the cost of a read itself. It ends before the
+     * turn does, and before any write of this store resolves, so a read after a write sees it.
+     */
+    let snapshot = false;
+    const endSnapshot = () => {
+      if (!snapshot) return;
+      snapshot = false;
+      reader.exec('COMMIT');
+    };
+    return {
+      read(work) {
+        if (!snapshot) {
+          reader.exec('BEGIN');
+          snapshot = true;
+          setImmediate(endSnapshot);
+        }
+        return work();
+      },
+      async open(name, indexes, before) {
+        await writer.collection(name, indexes);
+        endSnapshot();
+        return openCollection(reader, name, { create: false, ...(before && { flagsFrom: before }) });
+      },
+      write(changes) {
+        const wire = changes.map((change): WireChange => {
+          const collection = change.target.name;
+          if ('put' in change) {
+            // Queries planned from now on expect this document's keys, before it is stored.
+            change.target.expectKeysOf(change.put);
+            return { collection, json: JSON.stringify(change.put) };
+          }
+          return 'delete' in change ? { collection, delete: change.delete } : { collection, clear: true };
+        });
+        return writer.write(wire).finally(endSnapshot);
+      },
+      async close() {
+        await writer.close();
+        endSnapshot();
+        reader.close();
+        lock.release();
+      },
+    };
+  } catch (error) {
+    db?.close();
+    lock.release();
+    throw error;
+  }
 };

@@ -61,6 +61,8 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
 
   return {
     async listForUser({ userId }) {
+      // Ordered by last activity: every message in the log now, the caller's own included, counts.
+      await projection.upToDate('message');
       const chats = await models.chats.find({ members: userId }, { sort: { lastActivityId: -1 } });
       const people = await peopleOf(chats);
       return { chats: chats.map((chat) => toChatView(chat, userId, people)) };

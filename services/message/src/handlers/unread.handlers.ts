@@ -1,6 +1,6 @@
 import type { ChatUnread, MessageView, messageRpc } from '@veil/contracts';
 import { keyMapSummaryOf } from '@veil/crypto';
-import type { RpcImplementation } from '@veil/kernel';
+import type { RpcImplementation, RunningProjection } from '@veil/kernel';
 import {
   continueUnreadScan,
   scanNeedsMore,
@@ -17,7 +17,12 @@ import {
 } from '../projections/timeline.projection.ts';
 import type { OwnWrites } from './own-writes.ts';
 
-type Deps = { models: MessageReadModels & ReadPointModels; written: OwnWrites };
+type Deps = {
+  models: MessageReadModels & ReadPointModels;
+  written: OwnWrites;
+  /** The timeline, which unread counts are counted from. */
+  timeline: Pick<RunningProjection, 'upToDate'>;
+};
 
 /**
  * How many messages each step of a chat's scan reads, newest first: most chats are settled by
@@ -55,6 +60,7 @@ const previewOf = async (message: MessageDoc, replyTo: MessageDoc | null, userId
 export const unreadHandlers = ({
   models,
   written,
+  timeline,
 }: Deps): Pick<RpcImplementation<typeof messageRpc.operations>, 'unread'> => {
   const scanChat = async (chatId: string, reader: Reader) => {
     let scan: UnreadScan<MessageDoc> = startUnreadScan();
@@ -73,8 +79,9 @@ export const unreadHandlers = ({
 
   return {
     async unread({ userId }) {
-      // A read straight after the caller's own send or seen report includes it.
-      await written.applied(userId);
+      // A read straight after the caller's own send or seen report includes it, and so does one
+      // straight after a message a socket delivered.
+      await Promise.all([written.applied(userId), timeline.upToDate('message')]);
       const memberships = await models.memberships.find({ members: userId });
       const points = await models.readPoints.getMany(memberships.map((chat) => readPointId(userId, chat._id)));
       const seenUpTo = new Map(points.map((point) => [point._id, point.seenUpTo]));

@@ -1,0 +1,108 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { DuplicateKeyError, type IndexSpec } from '@veil/ports';
+import type { FromWriter, ToWriter, WireChange, WriteFailure, WriterData } from './writer.worker.ts';
+
+export type { WireChange } from './writer.worker.ts';
+
+export interface ReadModelWriter {
+  /** Creates a collection's table and indexes (idempotent). */
+  collection(name: string, indexes: IndexSpec[]): Promise<void>;
+  /** Stores the changes in one transaction, all or none. */
+  write(changes: WireChange[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Queued {
+  changes: WireChange[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+const workerUrl = new URL('./writer.worker.ts', import.meta.url);
+
+/**
+ * The thread that writes the read-model file (writer.worker.ts). One request is in flight at a
+ * time; writes asked for meanwhile go together in the next one, so the busier the service, the
+ * more each commit carries.
+ */
+export const startReadModelWriter = async (
+  data: WriterData,
+  errorOf: (failure: WriteFailure) => Error,
+): Promise<ReadModelWriter> => {
+  const worker = new Worker(workerUrl, { workerData: data });
+  let answer: ((message: FromWriter) => void) | null = null;
+  let gone: Error | null = null;
+  const answered = () =>
+    new Promise<FromWriter>((resolve, reject) => {
+      if (gone) return reject(gone);
+      answer = resolve;
+    });
+  const ready = answered();
+  worker.on('message', (message: FromWriter) => answer?.(message));
+  const stopped = (error: Error) => {
+    gone = error;
+    // A request in flight is answered with the failure; later ones fail at once.
+    answer?.({ type: 'failed', failure: { message: error.message, code: undefined } });
+  };
+  worker.on('error', stopped);
+  worker.on('exit', (code) => stopped(new Error(`the read-model writer thread stopped (exit code ${code})`)));
+  await ready;
+
+  /** One request, once the one before it is answered. */
+  let previous: Promise<unknown> = Promise.resolve();
+  const request = (message: ToWriter): Promise<FromWriter> => {
+    const reply = previous.then(() => {
+      const next = answered();
+      if (!gone) worker.postMessage(message);
+      return next;
+    });
+    previous = reply.catch(() => {});
+    return reply;
+  };
+
+  let queue: Queued[] = [];
+  let sending: Promise<void> | null = null;
+  const sendQueued = async () => {
+    while (queue.length) {
+      const batch = queue;
+      queue = [];
+      const reply = await request({ type: 'write', writes: batch.map((queued) => queued.changes) }).catch(
+        (error: Error): FromWriter => ({ type: 'failed', failure: { message: error.message, code: undefined } }),
+      );
+      batch.forEach((queued, at) => {
+        const failure = reply.type === 'failed' ? reply.failure : reply.type === 'done' ? reply.failures[at] : null;
+        if (failure) queued.reject(errorOf(failure));
+        else queued.resolve();
+      });
+    }
+    sending = null;
+  };
+
+  return {
+    async collection(name, indexes) {
+      const reply = await request({ type: 'collection', name, indexes });
+      if (reply.type === 'failed') throw errorOf(reply.failure);
+    },
+    write(changes) {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ changes, resolve, reject });
+        sending ??= sendQueued();
+      });
+    },
+    async close() {
+      await sending;
+      await previous;
+      if (gone) return;
+      const exited = once(worker, 'exit');
+      worker.postMessage({ type: 'close' } satisfies ToWriter);
+      await exited;
+    },
+  };
+};
+
+/** The error a refused write throws on this side: the port's for a duplicate key. */
+export const failureError = (failure: WriteFailure, explain: (error: Error) => unknown): Error =>
+  'duplicate' in failure
+    ? new DuplicateKeyError(failure.duplicate.collection, failure.duplicate.fields)
+    : (explain(Object.assign(new Error(failure.message), { errcode: failure.code })) as Error);
