@@ -30,6 +30,8 @@ export interface SqliteCollection {
   readonly name: string;
   addIndex(spec: IndexSpec): void;
   get(id: string): Doc | null;
+  /** The stored JSON of a document, or null. */
+  getJson(id: string): string | null;
   getMany(ids: readonly string[]): Doc[];
   /** `json` is the document as JSON, when the caller has it already. */
   put(doc: Doc, json?: string): void;
@@ -173,6 +175,10 @@ export const openCollection = (
     register(spec, keyTableOf(spec, row.key_table, flags));
   }
 
+  const getJson = (id: string) => {
+    const row = statements.get.get(id);
+    return row ? (row.doc as string) : null;
+  };
   const parseRows = (rows: Record<string, unknown>[]) =>
     rows.map((row) => JSON.parse(row.doc as string) as Doc);
 
@@ -218,9 +224,10 @@ export const openCollection = (
       register(spec, index);
     },
     get(id) {
-      const row = statements.get.get(id);
-      return row ? (JSON.parse(row.doc as string) as Doc) : null;
+      const json = getJson(id);
+      return json === null ? null : (JSON.parse(json) as Doc);
     },
+    getJson,
     getMany(ids) {
       return parseRows(statements.getMany.all(JSON.stringify(ids)));
     },

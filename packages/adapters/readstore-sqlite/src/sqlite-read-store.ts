@@ -2,7 +2,11 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { Change, Collection, Doc, IndexSpec, ReadStore } from '@veil/ports';
 import { openCollection, type SqliteCollection } from './collection.ts';
 import { explainFileErrors, holdFileLock, openDatabase } from './database.ts';
+import { DocumentCache } from './document-cache.ts';
 import { failureError, startReadModelWriter, type WireChange } from './writer.ts';
+
+/** JSON of documents read by id kept in memory (characters, about as many bytes): 16 MB. */
+const cachedChars = 16 * 1024 * 1024;
 
 /**
  * Read models in one SQLite file (`node:sqlite`, nothing to build or download): documents as
@@ -48,7 +52,7 @@ export const createSqliteReadStore = (options: { file: string }): ReadStore => {
     const inner = () => targetOf(name);
     return {
       name,
-      get: async (id) => read(() => inner().get(id)),
+      get: async (id) => read(() => ready().get(inner(), id)),
       getMany: async (ids) => read(() => inner().getMany(ids)),
       put: async (doc) => ready().write([{ target: inner(), put: doc }]),
       delete: async (id) => ready().write([{ target: inner(), delete: id }]),
@@ -91,6 +95,8 @@ type TargetedChange = { target: SqliteCollection } & (
 /** Where reads and writes go: one connection, or a reading one beside a writer thread. */
 interface Backend {
   read<T>(work: () => T): T;
+  /** A document by id, read through `read`. */
+  get(target: SqliteCollection, id: string): Doc | null;
   /** Creates the collection and its indexes; answers with the collection to read it through. */
   open(name: string, indexes: IndexSpec[], before?: SqliteCollection): Promise<SqliteCollection>;
   /** Stores the changes, all or none. */
@@ -113,6 +119,7 @@ const inThread = async (file: string): Promise<Backend> => {
   };
   return {
     read: (work) => work(),
+    get: (target, id) => target.get(id),
     async open(name, indexes, before) {
       const collection = before ?? transaction(() => openCollection(db, name));
       transaction(() => indexes.forEach((spec) => collection.addIndex(spec)));
@@ -141,9 +148,7 @@ const withWriterThread = async (file: string): Promise<Backend> => {
     db = openDatabase(file);
     db.exec('PRAGMA query_only = ON');
     const reader = db;
-    const writer = await startReadModelWriter({ file }, (failure) =>
-      failureError(failure, (error) => explainFileErrors(file, error)),
-    );
+    const cache = new DocumentCache(cachedChars);
     /**
      * Reads in one turn of the event loop share a read transaction: beginning one costs SQLite
      * locks on the file (system calls), three times the cost of a read itself. It ends before the
@@ -155,14 +160,37 @@ const withWriterThread = async (file: string): Promise<Backend> => {
       snapshot = false;
       reader.exec('COMMIT');
     };
+    const writer = await startReadModelWriter(
+      { file },
+      {
+        errorOf: (failure) => failureError(failure, (error) => explainFileErrors(file, error)),
+        onCommitted(writes) {
+          endSnapshot();
+          for (const change of writes.flat()) {
+            if ('json' in change) cache.stored(change.collection, change.id, change.json);
+            else if ('delete' in change) cache.deleted(change.collection, change.delete);
+            else cache.cleared(change.collection);
+          }
+        },
+      },
+    );
+    const read = <T>(work: () => T): T => {
+      if (!snapshot) {
+        reader.exec('BEGIN');
+        snapshot = true;
+        setImmediate(endSnapshot);
+      }
+      return work();
+    };
     return {
-      read(work) {
-        if (!snapshot) {
-          reader.exec('BEGIN');
-          snapshot = true;
-          setImmediate(endSnapshot);
+      read,
+      get(target, id) {
+        let json = cache.get(target.name, id);
+        if (json === undefined) {
+          json = read(() => target.getJson(id)) ?? undefined;
+          if (json !== undefined) cache.remember(target.name, id, json);
         }
-        return work();
+        return json === undefined ? null : (JSON.parse(json) as Doc);
       },
       async open(name, indexes, before) {
         await writer.collection(name, indexes);
@@ -175,11 +203,11 @@ const withWriterThread = async (file: string): Promise<Backend> => {
           if ('put' in change) {
             // Queries planned from now on expect this document's keys, before it is stored.
             change.target.expectKeysOf(change.put);
-            return { collection, json: JSON.stringify(change.put) };
+            return { collection, id: change.put._id, json: JSON.stringify(change.put) };
           }
           return 'delete' in change ? { collection, delete: change.delete } : { collection, clear: true };
         });
-        return writer.write(wire).finally(endSnapshot);
+        return writer.write(wire);
       },
       async close() {
         await writer.close();

@@ -28,8 +28,13 @@ const workerUrl = new URL('./writer.worker.ts', import.meta.url);
  */
 export const startReadModelWriter = async (
   data: WriterData,
-  errorOf: (failure: WriteFailure) => Error,
+  options: {
+    errorOf(failure: WriteFailure): Error;
+    /** Told of the writes of each commit that stored them, before any of their callers is. */
+    onCommitted(writes: readonly WireChange[][]): void;
+  },
 ): Promise<ReadModelWriter> => {
+  const { errorOf } = options;
   const worker = new Worker(workerUrl, { workerData: data });
   let answer: ((message: FromWriter) => void) | null = null;
   let gone: Error | null = null;
@@ -70,8 +75,11 @@ export const startReadModelWriter = async (
       const reply = await request({ type: 'write', writes: batch.map((queued) => queued.changes) }).catch(
         (error: Error): FromWriter => ({ type: 'failed', failure: { message: error.message, code: undefined } }),
       );
+      const failureAt = (at: number) =>
+        reply.type === 'failed' ? reply.failure : reply.type === 'done' ? (reply.failures[at] ?? null) : null;
+      options.onCommitted(batch.flatMap((queued, at) => (failureAt(at) ? [] : [queued.changes])));
       batch.forEach((queued, at) => {
-        const failure = reply.type === 'failed' ? reply.failure : reply.type === 'done' ? reply.failures[at] : null;
+        const failure = failureAt(at);
         if (failure) queued.reject(errorOf(failure));
         else queued.resolve();
       });

@@ -20,7 +20,7 @@ export interface WriterData {
 
 /** One change, with a put's document already as JSON. */
 export type WireChange =
-  | { collection: string; json: string }
+  | { collection: string; id: string; json: string }
   | { collection: string; delete: string }
   | { collection: string; clear: true };
 
