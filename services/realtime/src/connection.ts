@@ -11,6 +11,7 @@ import { createRateLimiter, socketBudgets } from './rate-limit.ts';
 import type { RealtimeMetrics } from './realtime-metrics.ts';
 import { registerReceipts } from './receipts.ts';
 import { registerSending } from './sending.ts';
+import type { SendingSockets } from './sending-sockets.ts';
 import { chatRoom, userRoom, type RealtimeServer, type RealtimeSocket } from './socket-types.ts';
 import { registerTyping } from './typing.ts';
 
@@ -28,6 +29,7 @@ export interface ConnectionDeps {
   links: LinkChannel;
   /** The typer's privacy switch. */
   showsTyping: (userId: string) => boolean;
+  sendingSockets: SendingSockets;
 }
 
 const forbidden = (socket: RealtimeSocket, what: string) =>
@@ -111,6 +113,7 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
     log,
     tracing: deps.tracing,
     metrics: deps.metrics,
+    sendingSockets: deps.sendingSockets,
   });
 
   registerMessageChanges({

@@ -9,6 +9,7 @@ import type { RpcClient } from '@veil/kernel';
 import type { EventBus, Logger, RecordedEvent, Subscription, Tracing } from '@veil/ports';
 import type { MembershipProjection } from './membership.projection.ts';
 import type { RealtimeMetrics } from './realtime-metrics.ts';
+import type { SendingSockets } from './sending-sockets.ts';
 import { userRoom, type RealtimeServer } from './socket-types.ts';
 
 type MessageClient = Pick<RpcClient<typeof messageRpc.operations>, 'getMessage'>;
@@ -30,6 +31,7 @@ export interface FanoutDeps {
   metrics: Pick<RealtimeMetrics, 'delivered'>;
   /** Whether a user sends (and so sees) read receipts. */
   sendsReceipts: (userId: string) => boolean;
+  sendingSockets: Pick<SendingSockets, 'take'>;
 }
 
 export interface Fanout extends Subscription {
@@ -61,6 +63,15 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
     return [...fallback];
   };
 
+  /** Whether any of these rooms holds a socket of this replica's, besides `except`. */
+  const anyoneIn = (rooms: readonly string[], except?: string) => {
+    const local = io.of('/').adapter.rooms;
+    return rooms.some((room) => {
+      const sockets = local.get(room);
+      return !!sockets && sockets.size > (except && sockets.has(except) ? 1 : 0);
+    });
+  };
+
   const replyView = async (messageId: string | null): Promise<MessageView | null> => {
     if (!messageId) return null;
     try {
@@ -79,12 +90,19 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       // Only members it is keyed for: a member removed a moment before the send, whom this
       // replica's membership has not dropped yet, gets nothing they could not read anyway.
       const recipients = members.filter((id) => id !== event.data.senderId && id in event.data.encryptedKeys);
-      // The sender's devices (the sending one too, which already has it) move the chat up and
-      // show the message as its preview.
-      io.local.to(userRoom(event.data.senderId)).emit('message sent', { message });
-      if (recipients.length === 0) return;
-      io.local.to(recipients.map(userRoom)).emit('message received', { message });
+      // The sender's other devices move the chat up and show the message as its preview; the
+      // sending socket has it from its ack. Rooms without a socket here are not encoded for.
+      const { senderId, clientMessageId } = event.data;
+      const sendingSocket = deps.sendingSockets.take(senderId, clientMessageId);
+      const senderRoom = userRoom(senderId);
+      if (anyoneIn([senderRoom], sendingSocket)) {
+        const others = io.local.to(senderRoom);
+        (sendingSocket ? others.except(sendingSocket) : others).emit('message sent', { message });
+      }
+      // Counted whether or not a recipient has a socket here, as every other event is.
       metrics.delivered('message received');
+      const recipientRooms = recipients.map(userRoom);
+      if (anyoneIn(recipientRooms)) io.local.to(recipientRooms).emit('message received', { message });
     },
     async MessageSeen(event) {
       const { chatId, messageId, userId } = event.data;

@@ -3,12 +3,14 @@ import type { RpcClient } from '@veil/kernel';
 import type { Tracing } from '@veil/ports';
 import { answerRequest, asAck, type RequestHandlerDeps } from './acks.ts';
 import type { RealtimeMetrics, SendResult } from './realtime-metrics.ts';
+import type { SendingSockets } from './sending-sockets.ts';
 
 type MessageClient = Pick<RpcClient<typeof messageRpc.operations>, 'send'>;
 
 export interface SendingDeps extends RequestHandlerDeps<MessageClient> {
   tracing: Pick<Tracing, 'run'>;
   metrics: Pick<RealtimeMetrics, 'sent'>;
+  sendingSockets: Pick<SendingSockets, 'note' | 'take'>;
 }
 
 /** Refused: the client's request was wrong or not allowed. Failed: Veil could not serve it. */
@@ -28,7 +30,7 @@ const resultOf = (error: unknown): SendResult =>
  * Each send is a trace of its own, as an HTTP request is at the API gateway.
  */
 export const registerSending = (deps: SendingDeps): void => {
-  const { socket, messages, limiter, now, log, tracing, metrics } = deps;
+  const { socket, messages, limiter, now, log, tracing, metrics, sendingSockets } = deps;
   const userId = socket.data.userId;
 
   const send = async (payload: unknown, rawAck: unknown): Promise<SentReceipt> => {
@@ -38,7 +40,9 @@ export const registerSending = (deps: SendingDeps): void => {
     if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many messages; slow down');
     const { chatId, encryptedMessage, iv, encryptedKeys, replyTo, clientMessageId, attachments, signature } =
       parseWith(socketSendSchema, payload);
-    const { message } = await messages.send({
+    // The fan-out leaves this socket out of `message sent`: the ack tells it.
+    if (clientMessageId) sendingSockets.note(userId, clientMessageId, socket.id);
+    const sent = messages.send({
       userId,
       chatId,
       content: encryptedMessage,
@@ -48,6 +52,11 @@ export const registerSending = (deps: SendingDeps): void => {
       ...(clientMessageId && { clientMessageId }),
       ...(attachments?.length && { attachments }),
       ...(signature && { signature }),
+    });
+    // Refused: no fan-out is coming for it.
+    const { message } = await sent.catch((error: unknown) => {
+      sendingSockets.take(userId, clientMessageId);
+      throw error;
     });
     return { _id: message._id, seq: message.seq, createdAt: message.createdAt };
   };

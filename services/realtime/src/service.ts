@@ -12,6 +12,7 @@ import { Server, type ServerOptions } from 'socket.io';
 import { authenticate, originCheck } from './auth.middleware.ts';
 import { onConnection } from './connection.ts';
 import { startFanout } from './fanout.ts';
+import { SendingSockets } from './sending-sockets.ts';
 import { startProfileUpdates } from './profile-updates.ts';
 import { announceGroupChange } from './group-changes.ts';
 import { attachToHttp } from './http-attach.ts';
@@ -130,6 +131,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
     await livePresence.start();
     cleanups.push(() => livePresence.stop());
 
+    const sendingSockets = new SendingSockets();
     const fanout = await startFanout({
       bus: ports.bus,
       io,
@@ -139,6 +141,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
       tracing: ports.tracing,
       metrics,
       sendsReceipts: (userId) => privacy.of(userId).readReceipts,
+      sendingSockets,
     });
     cleanups.push(() => fanout.stop());
     const profileUpdates = await startProfileUpdates({ bus: ports.bus, io, membership, log });
@@ -178,6 +181,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
         metrics,
         links,
         showsTyping: (userId) => privacy.of(userId).typing,
+        sendingSockets,
       }),
     );
     // An ended session's sockets go at once, not when their token expires.

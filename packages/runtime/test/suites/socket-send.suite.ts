@@ -77,6 +77,27 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
     expect(stored).toMatchObject({ ...receipt, sender: { _id: alice._id } });
   });
 
+  it("tells the sender's other devices, and not the sending one, whose ack told it", async () => {
+    const twoTabs = await createGroup(api, alice, 'two tabs', [bob, carol]);
+    const [sending, otherDevice] = [await connect(alice), await connect(alice)];
+    const told = { sending: [] as string[], otherDevice: [] as string[] };
+    sending.on('message sent', ({ message }) => told.sending.push(message._id));
+    otherDevice.on('message sent', ({ message }) => told.otherDevice.push(message._id));
+    const payload = await buildGroupPayload('from one of two tabs', keysFor(alice, bob, carol));
+    const reply = await sendOver(sending, { chatId: twoTabs, ...payload, clientMessageId: 'two-tabs-1' });
+    if (!reply.ok) throw new Error(reply.error.message);
+    await expect.poll(() => told.otherDevice).toEqual([reply.data._id]);
+    // Sent over HTTP, the message reaches every socket of the sender's: none of them sent it.
+    const overHttp = await api.post(
+      `/api/v1/message/sendGroupMessage/${twoTabs}`,
+      { ...(await buildGroupPayload('from the API', keysFor(alice, bob, carol))), clientMessageId: 'two-tabs-2' },
+      alice.accessToken,
+    );
+    expect(overHttp.status).toBe(201);
+    await expect.poll(() => told.sending).toEqual([overHttp.body.data.message._id]);
+    expect(told.otherDevice).toEqual([reply.data._id, overHttp.body.data.message._id]);
+  });
+
   it('takes the sender from the token, never from the payload', async () => {
     const a = await connect(alice);
     const payload = await buildGroupPayload('who sent this?', keysFor(alice, bob, carol));
