@@ -91,10 +91,13 @@ export interface RunningProjection {
    */
   readFresh<T>(context: string, read: () => Promise<T>, complete: (value: T) => boolean): Promise<T>;
   /**
-   * Resolves once everything in `context`'s log when called is applied and stored: a read after
-   * it sees every event a socket may have been told of before, whatever wrote it.
+   * Resolves once everything in the logs of `contexts` (default: every context it follows) when
+   * called is applied and stored: a read after it sees every event a socket may have been told
+   * of before, whatever wrote it. After `timeoutMs` (default 1 s) it resolves anyway: a log whose
+   * newest event was erased is never applied up to its head, and a read a little behind beats
+   * none.
    */
-  upToDate(context: string): Promise<void>;
+  upToDate(contexts?: readonly string[], timeoutMs?: number): Promise<void>;
   position(context: string): number;
   stop(): Promise<void>;
 }
@@ -319,7 +322,13 @@ export const startProjection = async (deps: {
       waiters.push(waiter);
     });
 
-  const upToDate = async (context: string) => waitFor(context, await bus.headPosition(context));
+  const upToDate = async (contexts = definition.contexts, timeoutMs = 1_000) => {
+    await Promise.all(
+      contexts.map(async (context) =>
+        waitFor(context, await bus.headPosition(context), timeoutMs).catch(() => {}),
+      ),
+    );
+  };
 
   return {
     waitFor,
@@ -342,7 +351,7 @@ export const startProjection = async (deps: {
     async readFresh(context, read, complete) {
       const first = await read();
       if (complete(first)) return first;
-      await upToDate(context);
+      await waitFor(context, await bus.headPosition(context));
       return read();
     },
     upToDate,

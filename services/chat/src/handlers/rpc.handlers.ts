@@ -61,14 +61,15 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
 
   return {
     async listForUser({ userId }) {
-      // Ordered by last activity: every message in the log now, the caller's own included, counts.
-      await projection.upToDate('message');
+      // Every message and rename in the logs now counts: the caller may have just been told of it.
+      await projection.upToDate();
       const chats = await models.chats.find({ members: userId }, { sort: { lastActivityId: -1 } });
       const people = await peopleOf(chats);
       return { chats: chats.map((chat) => toChatView(chat, userId, people)) };
     },
 
     async getForUser({ userId, chatId }) {
+      await projection.upToDate();
       const chat = await requireChat(chatId);
       // Not yours answers as "not found": chat ids cannot be probed for existence.
       if (!chat.members.includes(userId)) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');

@@ -147,7 +147,7 @@ export const messageRpcHandlers = (
     async history({ userId, chatId, before, after, limit }) {
       const membership = await requireMember(chatId, userId);
       // Everything in the log now, the caller's own writes and what sockets were just told of.
-      await projection.upToDate('message');
+      await projection.upToDate(['message']);
       const pageSize = Math.min(limit ?? limits.historyPageDefault, limits.historyPageMax);
       const seq: Record<string, number> = {};
       if (before !== undefined) seq.$lt = before;

@@ -81,7 +81,7 @@ export const unreadHandlers = ({
     async unread({ userId }) {
       // A read straight after the caller's own send or seen report includes it, and so does one
       // straight after a message a socket delivered.
-      await Promise.all([written.applied(userId), timeline.upToDate('message')]);
+      await Promise.all([written.applied(userId), timeline.upToDate(['message'])]);
       const memberships = await models.memberships.find({ members: userId });
       const points = await models.readPoints.getMany(memberships.map((chat) => readPointId(userId, chat._id)));
       const seenUpTo = new Map(points.map((point) => [point._id, point.seenUpTo]));

@@ -1,6 +1,7 @@
 import type { MessageView } from '@veil/contracts';
 import { readSealedForUser } from '../../lib/crypto.ts';
 import { t } from '../../lib/i18n.ts';
+import { keyLogOf } from '../../lib/key-logs.ts';
 import { verifyMessage, type ChatContext } from '../../lib/message-verification.ts';
 import { previewText } from './preview-text.ts';
 
@@ -38,6 +39,23 @@ export const unreadablePreview = () => t('chats.encrypted');
 export const unverifiedPreview = () => t('chats.unverified');
 
 export { previewText } from './preview-text.ts';
+
+/** About the rows a screen shows at once: the previews most likely to be in view first. */
+const likelyInView = 16;
+
+/**
+ * Starts fetching the key logs of the senders of the newest messages, as soon as they are known:
+ * the list's first rows check their previews against them once drawn, and the fetches then run
+ * while the list is drawn instead of after it.
+ */
+export const prefetchPreviewKeyLogs = (userId: string, newest: readonly (MessageView | null)[]) => {
+  const senders = newest
+    .filter((message): message is MessageView => !!message && message.sender._id !== userId)
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .slice(0, likelyInView)
+    .map((message) => message.sender._id);
+  for (const sender of new Set(senders)) void keyLogOf(userId, sender);
+};
 
 export const knownPreview = (message: PreviewMessage): string | undefined => {
   const known = texts.get(message._id);

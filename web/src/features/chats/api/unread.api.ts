@@ -2,6 +2,7 @@ import type { ChatUnread, MessageRef, MessageView } from '@veil/contracts';
 import { api } from '../../../lib/api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { isReadingChat } from '../open-chat.ts';
+import { prefetchPreviewKeyLogs } from '../previews.ts';
 
 /** The caller's unread state by chat id. */
 export type UnreadByChat = Record<string, ChatUnread>;
@@ -63,7 +64,11 @@ export const unreadApi = api.injectEndpoints({
         // reaches no listener: every connection, the first included, asks the server again.
         const stopOnConnect = onSocketConnect(refetch);
         try {
-          await cacheDataLoaded;
+          const { data } = await cacheDataLoaded;
+          prefetchPreviewKeyLogs(
+            myId,
+            Object.values(data).map((chat) => chat.lastMessage),
+          );
           socket.on('message received', onMessage);
           socket.on('message sent', onMessage);
           socket.on('update seen', onSeen);
