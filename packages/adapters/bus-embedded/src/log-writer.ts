@@ -22,6 +22,15 @@ export interface LogWriter {
 
 const workerUrl = new URL('./log-writer.worker.ts', import.meta.url);
 
+const answerTypes: ReadonlySet<unknown> = new Set<FromWriter['type']>(['ready', 'committed', 'failed', 'closed']);
+/**
+ * Whether a message from the thread is one of its answers. Node posts messages of its own on the
+ * same channel (under `node --watch`, one per module the thread loads): taken for an answer, one
+ * would acknowledge a commit that was not made.
+ */
+const isAnswer = (message: unknown): message is FromWriter =>
+  typeof message === 'object' && message !== null && answerTypes.has((message as { type?: unknown }).type);
+
 /**
  * Starts the writer thread on the log's file (already created by the caller). Requests are made
  * one at a time, in the order asked; the caller groups appends into commits.
@@ -32,7 +41,9 @@ export const startLogWriter = async (data: WriterData): Promise<LogWriter> => {
   let gone: Error | null = null;
   const answered = () => new Promise<FromWriter>((resolve, reject) => (waiting = { resolve, reject }));
   const first = answered();
-  worker.on('message', (message: FromWriter) => waiting?.resolve(message));
+  worker.on('message', (message: unknown) => {
+    if (isAnswer(message)) waiting?.resolve(message);
+  });
   // The thread's own failure (it could not open the file, or it died): every later commit fails.
   const fail = (error: Error) => {
     gone = error;

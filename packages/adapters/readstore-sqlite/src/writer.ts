@@ -21,6 +21,15 @@ interface Queued {
 
 const workerUrl = new URL('./writer.worker.ts', import.meta.url);
 
+const answerTypes: ReadonlySet<unknown> = new Set<FromWriter['type']>(['ready', 'done', 'failed', 'closed']);
+/**
+ * Whether a message from the thread is one of its answers. Node posts messages of its own on the
+ * same channel (under `node --watch`, one per module the thread loads), which must not be taken
+ * for an answer.
+ */
+const isAnswer = (message: unknown): message is FromWriter =>
+  typeof message === 'object' && message !== null && answerTypes.has((message as { type?: unknown }).type);
+
 /**
  * The thread that writes the read-model file (writer.worker.ts). One request is in flight at a
  * time; writes asked for meanwhile go together in the next one, so the busier the service, the
@@ -44,7 +53,9 @@ export const startReadModelWriter = async (
       answer = resolve;
     });
   const ready = answered();
-  worker.on('message', (message: FromWriter) => answer?.(message));
+  worker.on('message', (message: unknown) => {
+    if (isAnswer(message)) answer?.(message);
+  });
   const stopped = (error: Error) => {
     gone = error;
     // A request in flight is answered with the failure; later ones fail at once.

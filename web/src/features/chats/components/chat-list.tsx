@@ -1,5 +1,5 @@
 import type { ChatView } from '@veil/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
@@ -30,6 +30,23 @@ interface ChatListProps {
  * index (the results take the list's place while there is a query), and the floating
  * create-group button.
  */
+/** About a screenful of rows: drawn first, so their previews start while the rest is drawn. */
+const firstRows = 40;
+
+/**
+ * How many of `total` rows to draw: a screenful at once, then all of them in a transition after
+ * that first paint, which React draws in slices between which the previews' work runs.
+ */
+const useRowsToDraw = (total: number) => {
+  const [all, setAll] = useState(false);
+  useEffect(() => {
+    if (all || total <= firstRows) return;
+    const frame = requestAnimationFrame(() => startTransition(() => setAll(true)));
+    return () => cancelAnimationFrame(frame);
+  }, [all, total]);
+  return all ? total : firstRows;
+};
+
 export const ChatList = ({
   chats,
   unread,
@@ -57,6 +74,7 @@ export const ChatList = ({
     wasOpen.current = open;
   }, [open]);
   const shown = (chats ?? []).filter((chat) => matchesChatFilter(chat, filter));
+  const drawn = useRowsToDraw(shown.length);
   const isOnline = (chat: ChatView) =>
     !chat.isGroupChat && onlineIds.includes(chat.participants[0]?._id ?? '');
 
@@ -109,7 +127,7 @@ export const ChatList = ({
         </div>
       ) : (
         <ul className="chat-list__items">
-          {shown.map((chat) => (
+          {shown.slice(0, drawn).map((chat) => (
             <ChatListItem
               key={chat._id}
               chat={chat}
