@@ -89,6 +89,15 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
 
   const timeline = () => veil().readStore.collection<TimelineDoc>('message_timeline');
   const docsOf = async (chatId: string) => (await timeline()).find({ chat: chatId });
+  /**
+   * The sender's first message in the read model, once it is there: a send is answered from the
+   * log, and the timeline stores it a moment later.
+   */
+  const firstStoredFrom = async (sender: string) => {
+    let found: TimelineDoc | undefined;
+    await expect.poll(async () => (found = (await (await timeline()).find({ sender }))[0])).toBeDefined();
+    return found!;
+  };
   let nextSeq = 1_000_000;
   /** Writes a message into the read model, as a server that lies about what was sent would. */
   const plant = async (doc: Omit<TimelineDoc, '_id' | 'seq' | 'seenBy'>) => {
@@ -112,8 +121,9 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     const [aliceId, bobId] = await Promise.all([currentUserId(alice.page), currentUserId(bob.page)]);
 
     // What the server stored carries a signature that holds for Alice's published signing key.
-    const docs = await docsOf((await (await timeline()).find({ sender: aliceId }))[0]!.chat);
-    expect(docs).toHaveLength(2);
+    const { chat } = await firstStoredFrom(aliceId);
+    await expect.poll(async () => (await docsOf(chat)).length).toBe(2);
+    const docs = await docsOf(chat);
     const directory = await veil().readStore.collection<{ _id: string; signingKey: string }>(
       'user_directory',
     );
@@ -153,7 +163,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     const mallory = await nodePerson('fm');
     await sayHi(alice.page, bob.name);
     const [aliceId, bobId] = await Promise.all([currentUserId(alice.page), currentUserId(bob.page)]);
-    const [real] = await (await timeline()).find({ sender: aliceId });
+    const real = await firstStoredFrom(aliceId);
 
     // A group of the three, and a message Mallory really sent, signed by her own client.
     const groupName = uniqueName('grp');
@@ -188,14 +198,14 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
         signature: { value: honest.value, signedAt: honest.signedAt },
       },
     });
-    const [stored] = await (await timeline()).find({ sender: mallory.id });
+    const stored = await firstStoredFrom(mallory.id);
     // Mallory reacts to her message, signed by her client; the server adds one "from Alice", unsigned.
     const reactWith = async (emoji: string) => {
       const envelope = await sealFor(mallory, emoji, members);
       const signedAt = new Date().toISOString();
       const value = await signMessage(mallory.signing.privateKey, {
         kind: 'reaction',
-        target: stored!._id,
+        target: stored._id,
         chat: group._id,
         senderId: mallory.id,
         createdAt: signedAt,
@@ -204,7 +214,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       return { envelope, signature: { value, signedAt } };
     };
     const signedReaction = await reactWith('👍');
-    await call(mallory, `message/${stored!._id}/reaction`, {
+    await call(mallory, `message/${stored._id}/reaction`, {
       method: 'PUT',
       body: {
         encryptedReaction: signedReaction.envelope.content,
@@ -216,9 +226,9 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     const forgedReaction = (await reactWith('😈')).envelope;
     // Once Mallory's reaction is in the read model, the server writes its own beside it.
     await expect
-      .poll(async () => (await (await timeline()).get(stored!._id))?.reactions?.[mallory.id])
+      .poll(async () => (await (await timeline()).get(stored._id))?.reactions?.[mallory.id])
       .toBeDefined();
-    const withReactions = (await (await timeline()).get(stored!._id))!;
+    const withReactions = (await (await timeline()).get(stored._id))!;
     await (
       await timeline()
     ).put({
@@ -237,7 +247,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     // 1. A new text "from Alice", with her real message's signature.
     const forged = await sealFor(mallory, 'forged by the server', [aliceId, bobId]);
     await plant({
-      ...real!,
+      ...real,
       content: forged.content,
       iv: forged.iv,
       encryptedKeys: forged.encryptedKeys,
@@ -245,7 +255,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     });
     // 2. The same text "from Alice", unsigned, as if she had never signed.
     const unsigned = await sealFor(mallory, 'unsigned forgery', [aliceId, bobId]);
-    const { signature: _dropped, clientMessageId: _id, ...bare } = real!;
+    const { signature: _dropped, clientMessageId: _id, ...bare } = real;
     await plant({
       ...bare,
       content: unsigned.content,
@@ -256,7 +266,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     // 3. An "edit" of Alice's real message: new text, her original signature, no edit signature.
     const rewritten = await sealFor(mallory, 'edited by the server', [aliceId, bobId]);
     await plant({
-      ...real!,
+      ...real,
       content: rewritten.content,
       iv: rewritten.iv,
       encryptedKeys: rewritten.encryptedKeys,
@@ -264,12 +274,12 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       editedAt: now(),
     });
     // 4. A message of Alice's "deleted for everyone" by the server alone: an unsigned tombstone.
-    await plant({ ...real!, content: '', iv: '', encryptedKeys: {}, createdAt: now(), deleted: true });
+    await plant({ ...real, content: '', iv: '', encryptedKeys: {}, createdAt: now(), deleted: true });
     // 5. Alice's real one-to-one message replayed into the group.
-    await plant({ ...real!, chat: group._id, createdAt: now() });
+    await plant({ ...real, chat: group._id, createdAt: now() });
     // 6. Mallory's real group message with Alice's key dropped.
-    const { [aliceId]: _aliceKey, ...withoutAlice } = stored!.encryptedKeys;
-    await plant({ ...stored!, encryptedKeys: withoutAlice, createdAt: now() });
+    const { [aliceId]: _aliceKey, ...withoutAlice } = stored.encryptedKeys;
+    await plant({ ...stored, encryptedKeys: withoutAlice, createdAt: now() });
     // 7. A message Mallory's client signed itself, sealed for Bob and her only: a member left out.
     const leftOut = await sendSigned('not for alice', [mallory.id, bobId], 'leftout-0001');
     await plant({
@@ -342,7 +352,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     const mallory = await nodePerson('pm');
     await sayHi(alice.page, bob.name);
     const [aliceId, bobId] = await Promise.all([currentUserId(alice.page), currentUserId(bob.page)]);
-    const [real] = await (await timeline()).find({ sender: aliceId });
+    const real = await firstStoredFrom(aliceId);
 
     // A group whose newest message is a signed reply, sent by Mallory's own client.
     const groupName = uniqueName('pgr');
@@ -398,8 +408,8 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
 
     // The server rewrites Alice's message, the chat's newest, in place.
     const rewrite = async (change: Partial<TimelineDoc>, unsigned = false) => {
-      const { signature: _signature, clientMessageId: _id, ...bare } = real!;
-      await (await timeline()).put({ ...(unsigned ? bare : real!), ...change });
+      const { signature: _signature, clientMessageId: _id, ...bare } = real;
+      await (await timeline()).put({ ...(unsigned ? bare : real), ...change });
     };
     const forged = await sealFor(mallory, 'forged preview', [aliceId, bobId]);
     const sealed = { content: forged.content, iv: forged.iv, encryptedKeys: forged.encryptedKeys };
