@@ -65,11 +65,9 @@ export const startPushSender = ({ bus, models, settings, log, ...deps }: Deps): 
   const onMessageSent = async (event: MessageSentEvent) => {
     const recipients = Object.keys(event.data.encryptedKeys).filter((id) => id !== event.data.senderId);
     if (!recipients.length) return;
-    const [subscriptions, sender] = await Promise.all([
-      models.pushSubscriptions.find({ userId: { $in: recipients } }),
-      models.pushNames.get(event.data.senderId),
-    ]);
+    const subscriptions = await models.pushSubscriptions.find({ userId: { $in: recipients } });
     if (!subscriptions.length) return;
+    const sender = await models.pushNames.get(event.data.senderId);
     const context = await signatureContextOf(event);
     await Promise.all(
       subscriptions.map((doc) =>
