@@ -97,7 +97,6 @@ const queries = (db: DatabaseSync) => ({
   last: db.prepare(
     "SELECT position, event FROM events WHERE context = ? AND stream = ? AND event != '' ORDER BY position DESC LIMIT 1",
   ),
-  byEventId: db.prepare('SELECT position FROM events WHERE context = ? AND event_id = ?'),
   /** Both checks of an append in one statement: its event id stored before, and its stream's version. */
   idAndVersion: db.prepare(
     'SELECT (SELECT position FROM events WHERE context = ?1 AND event_id = ?2) AS stored, ' +
@@ -216,21 +215,13 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
     // A repeat is answered only once the stored copy is durable: a retry must not be
     // acknowledged while the original still waits for its commit.
     if (waiting) return waiting.durable.then(() => ({ position: waiting.position, duplicate: true }));
-    const pendingVersion = state.pendingVersions.get(event.streamId);
-    const checked =
-      pendingVersion === undefined
-        ? (read(sql.idAndVersion, (s) => s.get(context, event.eventId, event.streamId)) as {
-            stored: number | null;
-            version: number | null;
-          })
-        : {
-            stored:
-              (read(sql.byEventId, (s) => s.get(context, event.eventId)) as { position: number } | undefined)
-                ?.position ?? null,
-            version: pendingVersion,
-          };
+    const checked = read(sql.idAndVersion, (s) => s.get(context, event.eventId, event.streamId)) as {
+      stored: number | null;
+      version: number | null;
+    };
     if (checked.stored !== null) return Promise.resolve({ position: checked.stored, duplicate: true });
-    const version = Number(checked.version ?? 0);
+    // Appends still waiting for their commit are newer than anything stored.
+    const version = state.pendingVersions.get(event.streamId) ?? Number(checked.version ?? 0);
     if (expectedVersion !== undefined && expectedVersion !== version)
       return Promise.reject(
         new DomainError(

@@ -25,11 +25,6 @@ interface ChatListProps {
   onCreateGroup: () => void;
 }
 
-/**
- * The left pane: chats searched by name, messages of every chat searched in this browser's own
- * index (the results take the list's place while there is a query), and the floating
- * create-group button.
- */
 /** About a screenful of rows: drawn first, so their previews start while the rest is drawn. */
 const firstRows = 40;
 
@@ -47,6 +42,11 @@ const useRowsToDraw = (total: number) => {
   return all ? total : firstRows;
 };
 
+/**
+ * The left pane: chats searched by name, messages of every chat searched in this browser's own
+ * index (the results take the list's place while there is a query), and the floating
+ * create-group button.
+ */
 export const ChatList = ({
   chats,
   unread,
