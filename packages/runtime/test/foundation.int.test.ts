@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndividualPayload, decryptMessage } from '@veil/crypto';
 import { loadConfig } from '../src/index.ts';
@@ -107,7 +108,16 @@ describe('the embedded app keeps its data on disk', () => {
           (await veil.ports.readStore.collection(name)).find({}, { sort: { _id: 1 } }),
         ),
       );
-    const before = await snapshot();
+    // The projections store the send a moment after it is answered: compare once they are still.
+    let before = await snapshot();
+    await expect
+      .poll(async () => {
+        const now = await snapshot();
+        const still = isDeepStrictEqual(now, before);
+        before = now;
+        return still;
+      })
+      .toBe(true);
 
     // The read models are in DATA_DIR/read-models.sqlite: a restart resumes them (restart.int.test.ts).
     veil = await veil.restart();

@@ -82,6 +82,32 @@ describe('embedded log on disk', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  it('checks an append against what became durable after reads of the same turn began', async () => {
+    const dataDir = await tempDir();
+    const bus = await createEmbeddedBus({ dataDir, log: quiet });
+    // Holds the file's write lock, so the writer thread's commit waits until it is released.
+    const blocker = new DatabaseSync(path.join(dataDir, 'event-log.sqlite'));
+    blocker.exec('BEGIN IMMEDIATE');
+    const event = testEvent('checked', { n: 1 });
+    const original = bus.append('message', event);
+    // Made in the turn the original's commit is settled in, after that turn's reads began.
+    const repeat = original.then(() => bus.append('message', event));
+    await new Promise<void>((resolve) =>
+      setTimeout(async () => {
+        await bus.readStream('message', 'another-stream');
+        blocker.exec('COMMIT');
+        // The writer makes the original durable while this turn goes on.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+        resolve();
+      }, 20),
+    );
+    expect(await repeat).toEqual({ position: (await original).position, duplicate: true });
+    expect(await bus.headPosition('message')).toBe(1);
+    blocker.close();
+    await bus.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
   it('shows an accepted append to stream reads at once, and to followers once it is durable', async () => {
     const dataDir = await tempDir();
     const bus = await createEmbeddedBus({ dataDir, log: quiet });

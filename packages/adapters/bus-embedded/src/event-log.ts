@@ -125,9 +125,25 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
     db.close();
     throw explainLogFileError(file, error);
   }
+  /**
+   * Reads in one turn of the event loop share a read transaction: beginning one takes SQLite's
+   * locks (system calls), more than half of an append's checks alone. It ends when the turn
+   * does and before a commit is settled, so a read sees every event that is durable by then.
+   */
+  let snapshot = false;
+  const endSnapshot = () => {
+    if (!snapshot) return;
+    snapshot = false;
+    db.exec('COMMIT');
+  };
   /** Runs a read, turning a damaged page into the error that names the file and the way out. */
   const read = <T>(statement: StatementSync, run: (statement: StatementSync) => T): T => {
     try {
+      if (!snapshot) {
+        db.exec('BEGIN');
+        snapshot = true;
+        setImmediate(endSnapshot);
+      }
       return run(statement);
     } catch (error) {
       throw explainLogFileError(file, error);
@@ -158,6 +174,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
   };
 
   const settle = (batch: Pending[], milliseconds: number) => {
+    endSnapshot();
     const counts = new Map<string, number>();
     for (const p of batch) {
       const state = contexts.get(p.context)!;
@@ -234,7 +251,10 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
     state.pendingEvents.set(position, event);
     const appended = new Promise<AppendResult>((resolve, reject) => {
       queue.push({ context, position, event, json: JSON.stringify(event), resolve, reject });
-      flushing ??= flush();
+      // Sent to the writer once this turn of the event loop is done: every append made in the
+      // turn (one per socket read, say) then shares the commit, not only those made while the
+      // one before it ran.
+      flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(flush);
     });
     state.pendingIds.set(event.eventId, { position, durable: appended });
     return appended;
@@ -291,6 +311,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
           const durable = [...new Set(positions)].filter((p) => p >= 1 && p <= state.durable);
           if (!durable.length) return;
           await writer.erase({ context, positions: durable });
+          endSnapshot();
           for (const position of durable) state.recent.forget(position);
         },
         onDurable(listener) {
@@ -307,6 +328,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
   const close = async () => {
     await flushing;
     await writer.close();
+    endSnapshot();
     db.close();
   };
   return {

@@ -106,7 +106,8 @@ export const startReadModelWriter = async (
     write(changes) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ changes, resolve, reject });
-        sending ??= sendQueued();
+        // Sent once this turn of the event loop is done, with every write asked for in it.
+        sending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(sendQueued);
       });
     },
     async close() {
