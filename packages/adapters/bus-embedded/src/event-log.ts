@@ -127,8 +127,8 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
   }
   /**
    * Reads in one turn of the event loop share a read transaction: beginning one takes SQLite's
-   * locks (system calls), more than half of an append's checks alone. It ends when the turn
-   * does and before a commit is settled, so a read sees every event that is durable by then.
+   * locks (system calls), which the appends of a busy turn would otherwise take one each. It ends
+   * when the turn does and before a commit is settled, so a read sees every event durable by then.
    */
   let snapshot = false;
   const endSnapshot = () => {
