@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { setImmediate as turnEnded } from 'node:timers/promises';
 import { deepFreeze, DomainError, type DomainEvent } from '@veil/contracts';
 import type { AppendResult, Logger, RecordedEvent } from '@veil/ports';
 import { importJsonlLogs } from './jsonl-import.ts';
@@ -254,7 +255,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
       // Sent to the writer once this turn of the event loop is done: every append made in the
       // turn (one per socket read, say) then shares the commit, not only those made while the
       // one before it ran.
-      flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(flush);
+      flushing ??= turnEnded().then(flush);
     });
     state.pendingIds.set(event.eventId, { position, durable: appended });
     return appended;

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { setImmediate as turnEnded } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { DuplicateKeyError, type IndexSpec } from '@veil/ports';
 import type { FromWriter, ToWriter, WireChange, WriteFailure, WriterData } from './writer.worker.ts';
@@ -107,7 +108,7 @@ export const startReadModelWriter = async (
       return new Promise<void>((resolve, reject) => {
         queue.push({ changes, resolve, reject });
         // Sent once this turn of the event loop is done, with every write asked for in it.
-        sending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(sendQueued);
+        sending ??= turnEnded().then(sendQueued);
       });
     },
     async close() {
