@@ -38,6 +38,11 @@ export const de: Translation = {
     title: 'Seite nicht gefunden',
     back: 'Zurück zur Startseite',
   },
+  routeError: {
+    title: 'Diese Seite konnte nicht angezeigt werden',
+    body: 'Sie wurde vielleicht nicht geladen (prüfe deine Verbindung), oder Veil wurde aktualisiert, seit du sie geöffnet hast.',
+    reload: 'Neu laden',
+  },
   connection: {
     connecting: 'Verbinde…',
     offline: 'Du bist offline. Was du schreibst, wird gesendet, sobald du wieder online bist.',

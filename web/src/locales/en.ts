@@ -39,6 +39,11 @@ export const en = {
     title: 'Page not found',
     back: 'Back to the welcome page',
   },
+  routeError: {
+    title: 'This page could not be shown',
+    body: 'It may not have loaded (check your connection), or Veil was updated since you opened it.',
+    reload: 'Reload',
+  },
   connection: {
     connecting: 'Connecting…',
     offline: 'You are offline. Messages you write are sent when you are back online.',
