@@ -5,7 +5,8 @@ import {
   generateRecoveryKey,
   generateSigningKeyPair,
   generateUserKeyPair,
-  nextKeyLogEntry,
+  isSignedKeyLogEntry,
+  signKeyLogEntry,
   type KeyLogEntry,
 } from '@veil/crypto';
 import type { Locator, Page } from 'playwright-core';
@@ -188,11 +189,8 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
       encryptionKey: await exportPublicKeySpkiBase64(encryption.publicKey),
       signingKey: await exportPublicKeySpkiBase64(signing.publicKey),
     };
-    const entry = await nextKeyLogEntry(null, {
-      ...forged,
-      reason: 'registered',
-      at: new Date().toISOString(),
-    });
+    // Signed with its own key, as a server can sign any log it makes up from the start.
+    const entry = await signKeyLogEntry(null, { ...forged, reason: 'registered' }, signing.privateKey);
     const logs = await veil().readStore.collection<{ _id: string; entries: KeyLogEntry[] }>('user_key_logs');
     const directory = await veil().readStore.collection<{
       _id: string;
@@ -225,7 +223,7 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     );
   });
 
-  it('gives an account registered before signing keys one at its next login in a browser holding its key', async () => {
+  it('gives an account registered before signing keys one at its next login in a browser holding its key, signed; until then its keys are "not signed yet"', async () => {
     const keys = await generateUserKeyPair();
     const name = uniqueName('sk');
     const form = new FormData();
@@ -244,6 +242,12 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     expect(registered.status).toBe(201);
     const userId = ((await registered.json()) as { data: { user: { _id: string } } }).data.user._id;
 
+    // Its log is the server's unsigned entry: a contact is told its keys are not signed yet.
+    const alice = await signedUpPerson(veil(), 'ska');
+    await sayHi(alice.page, name);
+    const notSigned = alice.page.getByRole('alert').filter({ hasText: `${name}'s keys are not signed yet` });
+    await notSigned.waitFor();
+
     const page = await veil().newPage();
     await page.goto('/');
     await writeLegacyKey(page, await exportPrivateKeyJwk(keys.privateKey));
@@ -254,6 +258,13 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
       const reasons = (await logs.get(userId))?.entries.map((e) => e.reason);
       expect(reasons).toEqual(['registered', 'signing-key-added']);
     });
+    // The server's unsigned entry, then the browser's, signed with the key it adds.
+    const entries = (await logs.get(userId))!.entries;
+    expect(entries.map((entry) => isSignedKeyLogEntry(entry))).toEqual([false, true]);
+    // Signed now: the contact's notice goes at the next check.
+    await reopen(alice.page, name);
+    await alice.page.getByRole('button', { name: 'Verify safety number' }).waitFor();
+    expect(await notSigned.count()).toBe(0);
     // The profile says the backup lacks it, and offers a new recovery key for both.
     await page.goto('/profile');
     await page.getByTestId('backup-lacks-signing-key').waitFor();
