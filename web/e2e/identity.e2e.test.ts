@@ -223,6 +223,49 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     );
   });
 
+  it('warns when the server appends an entry that swaps keys without a reset, or backdates one', async () => {
+    const { alice, bob } = await pair('ap');
+    await alice.page.getByRole('button', { name: 'Verify safety number' }).waitFor();
+    const bobId = await currentUserId(bob.page);
+    const logs = await veil().readStore.collection<{ _id: string; entries: KeyLogEntry[] }>('user_key_logs');
+    const directory = await veil().readStore.collection<{
+      _id: string;
+      publicKey: string;
+      signingKey: string;
+    }>('user_directory');
+    const honest = (await logs.get(bobId))!;
+    const bobDoc = (await directory.get(bobId))!;
+    const [encryption, signing] = await Promise.all([generateUserKeyPair(), generateSigningKeyPair()]);
+    const forged = {
+      encryptionKey: await exportPublicKeySpkiBase64(encryption.publicKey),
+      signingKey: await exportPublicKeySpkiBase64(signing.publicKey),
+    };
+    /** The server appends `entry` to Bob's log (it extends what Alice pinned) and serves its keys. */
+    const serve = async (entry: KeyLogEntry) => {
+      await logs.put({ ...honest, entries: [...honest.entries, entry] });
+      await directory.put({ ...bobDoc, publicKey: entry.encryptionKey, signingKey: entry.signingKey! });
+    };
+    const warning = alice.page
+      .getByRole('alert')
+      .filter({ hasText: `${bob.name}'s keys could not be confirmed` });
+    const head = honest.entries.at(-1)!;
+
+    // Its own keys under a reason that may not change keys, signed with its own key.
+    await serve(await signKeyLogEntry(head, { ...forged, reason: 'attested' }, signing.privateKey));
+    await reopen(alice.page, bob.name);
+    await expectText(warning, /changes keys it may not change/);
+    expect(await isDangerColoured(warning)).toBe(true);
+    expect(await alice.page.getByTestId('key-changed-notice').count()).toBe(0);
+
+    // A reset dated before Bob's last entry, to pass messages off as signed by its key back then.
+    const backdated = new Date(Date.parse(head.at) - 24 * 3_600_000).toISOString();
+    await serve(
+      await signKeyLogEntry(head, { ...forged, reason: 'reset', at: backdated }, signing.privateKey),
+    );
+    await reopen(alice.page, bob.name);
+    await expectText(warning, /dated before the one it follows/);
+  });
+
   it('gives an account registered before signing keys one at its next login in a browser holding its key, signed; until then its keys are "not signed yet"', async () => {
     const keys = await generateUserKeyPair();
     const name = uniqueName('sk');
