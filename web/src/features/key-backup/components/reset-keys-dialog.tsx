@@ -7,7 +7,7 @@ import { RecoveryKeySetup, type RecoveryKeyChoice } from '../../../components/re
 import { forgetLoadedKeys } from '../../../lib/account-keys.ts';
 import { errorText } from '../../../lib/api-error.ts';
 import { publicKeys } from '../../../lib/crypto.ts';
-import { generateKeyBundle, keepKeyBundle } from '../../../lib/identity-keys.ts';
+import { generateKeyBundle, keepKeyBundle, resetEntry } from '../../../lib/identity-keys.ts';
 import { keysRestored } from '../../../lib/key-backup.slice.ts';
 import { useResetKeysMutation } from '../api/key-backup.api.ts';
 
@@ -42,11 +42,7 @@ export const ResetKeysDialog = ({ userId, username, onClose }: ResetKeysDialogPr
         recoveryKey,
         passphrase,
       });
-      await resetKeys({
-        publicKey: bundle.encryption.publicKey,
-        signingKey: bundle.signing.publicKey,
-        backup,
-      }).unwrap();
+      await resetKeys({ entry: await resetEntry(userId, bundle), backup }).unwrap();
       await keepKeyBundle(userId, bundle);
       // What this page remembered of the old keys goes: the next send and read use the new ones.
       forgetLoadedKeys();
