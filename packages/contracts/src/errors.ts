@@ -11,6 +11,8 @@ export const errorCodes = [
   'USERNAME_TAKEN',
   'SIGNING_KEY_EXISTS',
   'INVALID_CREDENTIALS',
+  /** The current password, asked again before a change to the account, is wrong. */
+  'WRONG_PASSWORD',
   'RATE_LIMITED',
   'TOKEN_EXPIRED',
   'TOKEN_INVALID',
