@@ -16,7 +16,7 @@ export interface Argon2idParams {
 /**
  * For every new passphrase: 64 MiB and 4 passes, over OWASP's current minimum (19 MiB, t = 2,
  * p = 1), tuned to 0.5-1 s in Chromium on the two-core machine the benchmarks run on
- * (deploy/bench/src/key-backup-bench.ts). Stored in each backup, so a later change leaves older
+ * (bench/src/key-backup-bench.ts). Stored in each backup, so a later change leaves older
  * backups readable.
  */
 export const argon2idParams: Argon2idParams = { memoryKiB: 65_536, iterations: 4, parallelism: 1 };
