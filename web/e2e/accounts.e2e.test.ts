@@ -111,14 +111,32 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByTestId('profile-username').getByText(renamed).waitFor();
     await page.getByTestId('nav-username').getByText(renamed).waitFor();
 
-    // Password: a too-short one fails, a good one works and is the one that logs in.
-    await page.getByLabel('New Password').fill('short');
+    // Password: the current one is asked first; without it nothing is sent, a wrong one is
+    // refused by the server, a too-short new one fails, and a good one is the one that logs in.
+    const newPassword = 'second password 2';
+    const changes: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/user/updatePassword')) changes.push(request.postDataJSON());
+    });
+    await page.getByLabel('New Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await page.getByText('Type your current password to change it').waitFor();
+    expect(changes).toEqual([]);
+    await page.getByLabel('Current Password').fill('not my password');
     await page.getByRole('button', { name: 'Update Password' }).click();
     await page.getByText('Failed to update password').waitFor();
-    const newPassword = 'second password 2';
+    await page.getByText('The current password is wrong.').waitFor();
+    await page.getByLabel('Current Password').fill(password);
+    await page.getByLabel('New Password').fill('short');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await expect.poll(() => changes.length).toBe(2);
+    await page.getByText('The current password is wrong.').waitFor({ state: 'detached' });
+    await page.getByText('Failed to update password').waitFor();
     await page.getByLabel('New Password').fill(newPassword);
     await page.getByRole('button', { name: 'Update Password' }).click();
     await page.getByText('Password updated successfully!').waitFor();
+    expect(changes.at(-1)).toEqual({ currentPassword: password, password: newPassword });
+    await expect.poll(async () => page.getByLabel('Current Password').inputValue()).toBe('');
 
     // Logout clears all local storage and returns to /.
     await logout(page);

@@ -36,6 +36,15 @@ export const limits = {
   /** PBKDF2 iterations a passphrase unlock may name: OWASP's floor, and a ceiling that keeps a restore bounded. */
   keyBackupMinIterations: 600_000,
   keyBackupMaxIterations: 10_000_000,
+  /**
+   * Argon2id parameters a passphrase unlock may name (@veil/crypto's `argon2idBounds`): OWASP's
+   * floor, and ceilings on the memory (KiB) and on memory × passes, so a restore stays bounded.
+   */
+  keyBackupArgon2MinMemoryKiB: 19_456,
+  keyBackupArgon2MaxMemoryKiB: 262_144,
+  keyBackupArgon2MinIterations: 2,
+  keyBackupArgon2MaxIterations: 16,
+  keyBackupArgon2MaxMemoryTimesIterations: 1_048_576,
   /** A browser link: how long it stays open, the largest message it relays and how many it relays. */
   linkTtlSeconds: 120,
   linkMessageMaxChars: 64 * 1024,

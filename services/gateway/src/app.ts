@@ -50,6 +50,8 @@ export const createApp = (deps: AppDeps): Express => {
       contentSecurityPolicy: {
         directives: {
           'default-src': ["'self'"],
+          // WebAssembly may be compiled (Argon2id for the key backup's passphrase); eval stays barred.
+          'script-src': ["'self'", "'wasm-unsafe-eval'"],
           'img-src': ["'self'", 'data:', 'blob:'],
           'connect-src': ["'self'", 'ws:', 'wss:'],
           'style-src': ["'self'", "'unsafe-inline'"],

@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  argon2idParams,
   createKeyBackup,
   decryptMessage,
   encryptMessage,
@@ -21,6 +22,17 @@ import { createUser, registerForm, uniqueName } from '../support/users.ts';
 /** The user service's per-account budgets (services/user/src/infra/key-backup-limiter.ts). */
 const downloadsPerHour = 6;
 const writesPerHour = 20;
+
+/** Argon2id parameters a planted backup might name to hang or exhaust the browser that opens it. */
+const argon2idOutOfBounds: [string, Record<string, unknown>, RegExp][] = [
+  ['below OWASP memory', { memoryKiB: 1024 }, /memoryKiB must be at least/],
+  ['4 GiB of memory', { memoryKiB: 4 * 1024 * 1024 }, /memoryKiB must be at most/],
+  ['a million passes', { iterations: 1_000_000 }, /iterations must be at most/],
+  ['one pass', { iterations: 1 }, /iterations must be at least/],
+  ['memory × passes too large', { memoryKiB: 262_144, iterations: 16 }, /memoryKiB × iterations/],
+  ['four lanes', { parallelism: 4 }, /parallelism/],
+  ['an extra parameter', { version: 16 }, /Unrecognized key/],
+];
 
 /**
  * The encrypted key backup over real HTTP, as an attacker would try it: someone else's backup,
@@ -150,6 +162,24 @@ export const keyBackupSuite = (options: Partial<StartVeilOptions> = {}) => {
         /iterations/,
       ],
       ['an unknown KDF', { backup: { ...good, unlocks: [{ ...recovery, kdf: { name: 'MD5' } }] } }, /./],
+      ...argon2idOutOfBounds.map(([what, kdf, message]): [string, unknown, RegExp] => [
+        `Argon2id ${what}`,
+        {
+          backup: {
+            ...good,
+            unlocks: [
+              recovery,
+              {
+                kind: 'passphrase',
+                kdf: { name: 'Argon2id', salt: recovery!.kdf.salt, ...argon2idParams, ...kdf },
+                iv: recovery!.iv,
+                wrappedKey: recovery!.wrappedKey,
+              },
+            ],
+          },
+        },
+        message,
+      ]),
     ];
     for (const [what, body, message] of malformed) {
       const res = await put(body);

@@ -76,7 +76,14 @@ export const refreshBodySchema = z.object({
 
 export const updateProfileBodySchema = z.object({ username: usernameSchema.optional() });
 
-export const updatePasswordBodySchema = z.object({ password: newPasswordSchema });
+/** A password change names the current password too: an unlocked, unattended browser is not enough. */
+export const updatePasswordBodySchema = z.object({
+  currentPassword: z
+    .string({ error: 'currentPassword is required' })
+    .min(1, 'currentPassword is required')
+    .max(1024),
+  password: newPasswordSchema,
+});
 
 export const createGroupBodySchema = z.object({
   groupName: z

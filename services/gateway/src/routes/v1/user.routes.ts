@@ -125,7 +125,12 @@ export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps):
 
   router.put('/updatePassword', requireAuth, writes.byUser, async (req, res) => {
     const body = parseWith(updatePasswordBodySchema, req.body);
-    await services.auth.changePassword({ userId: currentUserId(res), password: body.password });
+    await services.auth.changePassword({
+      userId: currentUserId(res),
+      currentPassword: body.currentPassword,
+      password: body.password,
+      clientIp: req.ip ?? 'unknown',
+    });
     respond(res, 200, 'Password updated successfully', {});
   });
 
