@@ -343,16 +343,6 @@ export interface ChatUnread {
   lastMessage: MessageView | null;
 }
 
-export interface ApiSuccess<T> {
-  success: true;
-  message: string;
-  data: T;
-}
-export interface ApiFailure {
-  success: false;
-  message: string;
-}
-
 /** Profile pictures are served by the API gateway under a stable URL derived from the blob key. */
 export const mediaPathPrefix = '/api/v1/media/';
 export const mediaUrl = (pictureKey: string | null): string | null =>
