@@ -235,7 +235,10 @@ const checkReplicaSetUrl = (
     expect(pod && service, `member ${member}`).toBeTruthy();
     const headless = services.get(service!);
     expect(headless?.spec.clusterIP, `headless Service ${service}`).toBe('None');
-    expect(headless!.spec.ports.some((p: { port: number }) => p.port === Number(port)), member).toBe(true);
+    expect(
+      headless!.spec.ports.some((p: { port: number }) => p.port === Number(port)),
+      member,
+    ).toBe(true);
     const [, set, ordinal] = /^(.+)-(\d+)$/.exec(pod!) ?? [];
     const statefulSet = statefulSets.get(set!);
     expect(statefulSet?.spec.serviceName, `StatefulSet ${set}`).toBe(service);
@@ -397,7 +400,9 @@ describe.skipIf(!helmFound)('the chart rendered by helm (skipped: helm is not on
   }
 
   it.skipIf(!kubeconformFound)(
-    'every rendering passes kubeconform against the Kubernetes schemas',
+    `every rendering passes kubeconform against the Kubernetes schemas${
+      kubeconformFound ? '' : ' (skipped: kubeconform is not on PATH)'
+    }`,
     async () => {
       for (const c of cases) {
         const rendered = await render(c);
