@@ -3,7 +3,7 @@ import { login, logout, makePng, register, saveRecoveryKey, uniqueName } from '.
 import { phone, startVeilWeb, type VeilWeb } from './harness.ts';
 import { readKeyStore } from './key-storage.ts';
 
-/** Issue 3: accounts, profile, directory, theme and the shell, in a real browser. */
+/** Accounts, profile, directory, theme and the shell, in a real browser. */
 describe('accounts (browser)', { timeout: 120_000 }, () => {
   let veil: VeilWeb;
   beforeAll(async () => {

@@ -12,7 +12,7 @@ import { NotFoundPage } from './not-found-page.tsx';
 import { RequireLogin, RequireVisitor } from './route-guards.tsx';
 import { ShellLayout } from './shell-layout.tsx';
 
-/** The spec's routes (section 2), all inside the shell layout. */
+/** The routes (docs/web.md, "Routes and guards"), all inside the shell layout. */
 export const createRouter = () =>
   createBrowserRouter([
     {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
 import { disappearingTimers, limits, usernamePattern, usernameRuleText } from '../limits.ts';
 
-/** Shapes of the `/api/v1` surface (spec section 7). Requests are validated here; responses typed here. */
+/** Shapes of the `/api/v1` surface (docs/api.md). Requests are validated here; responses typed here. */
 
 /**
  * Padded base64 with no whitespace. `atob` (native, in browsers and Node) checks the alphabet

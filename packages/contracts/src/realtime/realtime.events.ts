@@ -17,7 +17,7 @@ import type {
 } from './link.schemas.ts';
 
 /**
- * Socket.IO event maps (spec section 7, "Real-time events"), shared by the realtime gateway and
+ * Socket.IO event maps (docs/realtime.md, "Events"), shared by the realtime gateway and
  * the web client. Names are the spec's, spaces included.
  *
  * Identity never comes from these payloads: the gateway takes the user id from the handshake
