@@ -1,4 +1,4 @@
-/** Server-side limits the spec leaves open ("not shown"); docs/decisions.md explains each value. */
+/** Server-side limits; docs/decisions.md explains each value. */
 export const limits = {
   usernameMin: 3,
   usernameMax: 30,

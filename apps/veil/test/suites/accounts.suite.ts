@@ -11,7 +11,7 @@ import { makePng, pngSize } from '../support/images.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
 import { createUser, registerForm, uniqueName } from '../support/users.ts';
 
-/** The spec's accounts API over real HTTP; run against the embedded app and the NATS + Redis one. */
+/** The accounts API (docs/api.md) over real HTTP; run against the embedded app and the NATS + Redis one. */
 export const accountsSuite = (options: Partial<StartVeilOptions> = {}) => {
   let veil: TestVeil;
   let api: Api;

@@ -54,7 +54,7 @@ export const registerBodySchema = z.object({
   username: usernameSchema,
   password: newPasswordSchema,
   publicKey: publicKeySchema,
-  /** Optional: the identity signing key (ECDSA P-256, base64 SPKI); the spec's client sends none. */
+  /** Optional: the identity signing key (ECDSA P-256, base64 SPKI); an older client sends none. */
   signingKey: signingKeySchema.optional(),
   /** Optional: the encrypted backup of the new private key, as JSON text (`parseKeyBackupText`). */
   keyBackup: z.string({ error: 'keyBackup must be JSON text' }).optional(),
@@ -94,7 +94,7 @@ const ivSchema = z
 /**
  * A sender's idempotency key for one message (the web app uses a random UUID): every retry of
  * that message carries the same key, over the socket or HTTP, and the server stores the message
- * once per sender and key (Veil's addition to the spec's send bodies).
+ * once per sender and key (optional in the send bodies, docs/api.md).
  */
 export const clientMessageIdSchema = z
   .string()
@@ -139,7 +139,7 @@ export const sendIndividualBodySchema = z.object({
   signature: messageSignatureSchema.optional(),
 });
 
-/** Groups: the spec's payload plus `encryptedKeys`, which must name exactly the current members. */
+/** Groups: the message plus `encryptedKeys`, which must name exactly the current members. */
 export const sendGroupBodySchema = z.object({
   encryptedMessage: ciphertext,
   iv: ivSchema,
@@ -238,7 +238,7 @@ export const privacySchema = z.object({
 });
 export type Privacy = z.infer<typeof privacySchema>;
 
-/** Until an account changes them: everything shared, as the spec's app does. */
+/** Until an account changes them: everything shared (docs/api.md, "Privacy"). */
 export const defaultPrivacy: Privacy = { readReceipts: true, typing: true, onlineVisibleTo: 'contacts' };
 
 /** Public user: never carries hashes, tokens or internal fields. */

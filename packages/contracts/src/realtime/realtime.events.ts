@@ -18,7 +18,7 @@ import type {
 
 /**
  * Socket.IO event maps (docs/realtime.md, "Events"), shared by the realtime gateway and
- * the web client. Names are the spec's, spaces included.
+ * the web client. Names are as docs/realtime.md lists them, spaces included.
  *
  * Identity never comes from these payloads: the gateway takes the user id from the handshake
  * token. Ids a client sends (setup, set offline, message seen) are checked against it.
