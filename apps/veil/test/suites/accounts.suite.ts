@@ -177,7 +177,7 @@ export const accountsSuite = (options: Partial<StartVeilOptions> = {}) => {
   });
 
   describe('login, tokens and the profile', () => {
-    it('logs in with the spec shape and never leaks secrets in user objects', async () => {
+    it('logs in with the documented shape and never leaks secrets in user objects', async () => {
       const user = await createUser(api, 'shape');
       const res = await api.post('/api/v1/user/login', { username: user.username, password: user.password });
       expect(res.status).toBe(200);
