@@ -3,7 +3,7 @@ import { login, logout, makePng, register, saveRecoveryKey, uniqueName } from '.
 import { phone, startVeilWeb, type VeilWeb } from './harness.ts';
 import { readKeyStore } from './key-storage.ts';
 
-/** Issue 3: accounts, profile, directory, theme and the shell, in a real browser. */
+/** Accounts, profile, directory, theme and the shell, in a real browser. */
 describe('accounts (browser)', { timeout: 120_000 }, () => {
   let veil: VeilWeb;
   beforeAll(async () => {
@@ -12,7 +12,7 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
   afterEach(({ task }) => veil.finishTest(task));
   afterAll(() => veil?.stop());
 
-  it('validates the sign-up and sign-in forms with the spec texts', async () => {
+  it('validates the sign-up and sign-in forms with their texts', async () => {
     const page = await veil.newPage();
     await page.goto('/register');
     await page.getByRole('button', { name: 'Sign Up' }).click();
@@ -94,7 +94,7 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByLabel('Search users').fill('no-such-user-xyz');
     await page.getByText('No Users Available').waitFor();
 
-    // Profile: view, edit (a bad name fails with the spec text), save, and the nav follows.
+    // Profile: view, edit (a bad name fails with its text), save, and the nav follows.
     await page.getByRole('link', { name: name }).first().click();
     await page.waitForURL('**/profile');
     await page.getByTestId('profile-username').getByText(name).waitFor();

@@ -1,4 +1,4 @@
-/** Server-side limits the spec leaves open ("not shown"); docs/decisions.md explains each value. */
+/** Server-side limits; docs/decisions.md explains each value. */
 export const limits = {
   usernameMin: 3,
   usernameMax: 30,
@@ -60,7 +60,6 @@ export const limits = {
  * 1 week (docs/disappearing-messages.md).
  */
 export const disappearingTimers = [0, 300, 3600, 86_400, 604_800] as const;
-export type DisappearingTimer = (typeof disappearingTimers)[number];
 
 export const usernamePattern = /^[A-Za-z0-9_-]+$/;
 export const usernameRuleText = `Username must be ${limits.usernameMin}-${limits.usernameMax} characters: letters, digits, "_" or "-"`;

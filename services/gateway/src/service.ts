@@ -7,7 +7,7 @@ import type { GatewaySettings } from './settings.ts';
 
 export type { GatewaySettings } from './settings.ts';
 
-/** The API gateway: the spec's HTTP surface over the services' RPC, and the web client. */
+/** The API gateway: the HTTP surface (docs/api.md) over the services' RPC, and the web client. */
 export const start: StartService<GatewaySettings> = async ({ ports, settings, http }) => {
   if (!http) throw new Error('The gateway needs an HTTP server');
   const log = ports.log.child({ service: 'gateway' });

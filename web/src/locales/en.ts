@@ -1,6 +1,6 @@
 /**
- * English, the source language. Texts the spec fixes are verbatim. Every other shipped language
- * has exactly these keys (plural keys in the forms its own plural rules use); a unit test checks it.
+ * English, the source language. Every other shipped language has exactly these keys (plural
+ * keys in the forms its own plural rules use); a unit test checks it.
  */
 export const en = {
   common: {

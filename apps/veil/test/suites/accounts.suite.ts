@@ -12,7 +12,7 @@ import { expectJsonError } from '../support/json-errors.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
 import { createUser, registerForm, uniqueName } from '../support/users.ts';
 
-/** The spec's accounts API over real HTTP; run against the embedded app and the NATS + Redis one. */
+/** The accounts API (docs/api.md) over real HTTP; run against the embedded app and the NATS + Redis one. */
 export const accountsSuite = (options: Partial<StartVeilOptions> = {}) => {
   let veil: TestVeil;
   let api: Api;
@@ -178,7 +178,7 @@ export const accountsSuite = (options: Partial<StartVeilOptions> = {}) => {
   });
 
   describe('login, tokens and the profile', () => {
-    it('logs in with the spec shape and never leaks secrets in user objects', async () => {
+    it('logs in with the documented shape and never leaks secrets in user objects', async () => {
       const user = await createUser(api, 'shape');
       const res = await api.post('/api/v1/user/login', { username: user.username, password: user.password });
       expect(res.status).toBe(200);
