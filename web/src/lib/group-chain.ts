@@ -191,3 +191,21 @@ export const signGroupStateOnce = async (accountId: string, chatId: string): Pro
   if (!signingKey) return false;
   return Boolean(await signSnapshot(accountId, chatId, { userId: accountId, signingKey }));
 };
+
+/**
+ * Whom a group message is sealed for: the members the signed chain gives, whatever the server
+ * lists. A group whose state is not signed yet is sealed for the server's list, as before. A
+ * chain that does not verify at all refuses to send; one with a failed change seals for the
+ * state before it (the server then refuses the message if its list differs: nothing is sent
+ * to a member the chain does not hold).
+ */
+export const sealingMembers = async (
+  accountId: string,
+  chatId: string,
+  serverMembers: readonly string[],
+): Promise<string[]> => {
+  const verified = await verifiedGroupOf(accountId, chatId);
+  if (verified.status === 'unsigned') return [...serverMembers];
+  if (!verified.state) throw new Error("This group's changes could not be verified");
+  return [...verified.state.members];
+};
