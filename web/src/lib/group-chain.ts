@@ -44,7 +44,7 @@ export type VerifiedGroup =
 const isEntryList = (data: unknown): data is GroupChangeEntry[] => Array.isArray(data);
 
 export const fetchGroupChanges = (chatId: string) =>
-  fetchData(`/chat/${encodeURIComponent(chatId)}/changes`, isEntryList);
+  fetchData(`chat/${encodeURIComponent(chatId)}/changes`, isEntryList);
 
 /** The signer's signing key at a time, from their checked key log (null: none, or not checkable). */
 const keyFor = (accountId: string) => async (userId: string, at: string) => {
@@ -165,7 +165,7 @@ export const signSnapshot = async (
   chatId: string,
   signer: { userId: string; signingKey: CryptoKey },
 ): Promise<SignedGroupChange | null> => {
-  const chat = await fetchData(`/chat/getchatbyid/${encodeURIComponent(chatId)}`, isChat);
+  const chat = await fetchData(`chat/getchatbyid/${encodeURIComponent(chatId)}`, isChat);
   if (!chat.isGroupChat || !chat.admins?.includes(accountId)) return null;
   const snapshot = await signGroupChange(
     chatId,
@@ -179,7 +179,7 @@ export const signSnapshot = async (
     },
     signer,
   );
-  await fetchData(`/chat/${encodeURIComponent(chatId)}/changes/snapshot`, (_data): _data is unknown => true, {
+  await fetchData(`chat/${encodeURIComponent(chatId)}/changes/snapshot`, (_data): _data is unknown => true, {
     json: { signedChange: snapshot },
   });
   return snapshot;
