@@ -73,12 +73,17 @@ describe('message actions (browser)', { timeout: 150_000 }, () => {
     await messageWithText(bob.page, 'This message was deleted').waitFor();
     expect(await messageWithText(bob.page, 'Oops, wrong chat').count()).toBe(0);
 
+    const preview = bob.page.getByTestId('chat-preview');
+    await expect.poll(() => preview.textContent()).toContain('Keep this one');
     const mine = await openMenu(messageWithText(bob.page, 'Keep this one'));
     await mine.getByRole('menuitem', { name: 'Delete for me' }).click();
     await messageWithText(bob.page, 'Keep this one').waitFor({ state: 'detached' });
+    // The chat list previews what is left, live and after a reload.
+    await expect.poll(() => preview.textContent()).not.toContain('Keep this one');
     await bob.page.reload();
     await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
     expect(await messageWithText(bob.page, 'Keep this one').count()).toBe(0);
+    await expect.poll(() => preview.textContent()).toMatch(/deleted/);
     await messageWithText(alice.page, 'Keep this one').waitFor();
   });
 
