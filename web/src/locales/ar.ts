@@ -84,6 +84,10 @@ export const ar: Translation = {
     picture: 'صورة الملف الشخصي (اختيارية)',
     usernameRequired: 'اسم المستخدم مطلوب',
     passwordRequired: 'كلمة المرور مطلوبة',
+    usernameRule:
+      'يجب أن يتكوّن اسم المستخدم من {{min}} إلى {{max}} حرفًا: أحرف لاتينية أو أرقام أو "_" أو "-"',
+    passwordTooShort: 'يجب ألا تقل كلمة المرور عن {{min}} أحرف',
+    passwordTooLong: 'يجب ألا تزيد كلمة المرور عن {{max}} حرفًا',
     invalidImage: 'يرجى رفع ملف صورة صالح.',
     signInTitle: 'تسجيل الدخول',
     signIn: 'دخول',

@@ -85,6 +85,10 @@ export const de: Translation = {
     picture: 'Profilbild (optional)',
     usernameRequired: 'Benutzername fehlt',
     passwordRequired: 'Passwort fehlt',
+    usernameRule:
+      'Der Benutzername muss {{min}}-{{max}} Zeichen lang sein: Buchstaben, Ziffern, „_“ oder „-“',
+    passwordTooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein',
+    passwordTooLong: 'Das Passwort darf höchstens {{max}} Zeichen lang sein',
     invalidImage: 'Bitte lade eine gültige Bilddatei hoch.',
     signInTitle: 'Anmelden',
     signIn: 'Anmelden',
