@@ -57,6 +57,24 @@ describe('message actions (browser)', { timeout: 150_000 }, () => {
     await theirs.waitFor({ state: 'detached' });
   });
 
+  it('edits a message of several lines in a box that keeps its line breaks', async () => {
+    const { alice, bob } = await chatBetween();
+    await sendMessage(alice.page, 'Shopping:\n- bread\n- milk');
+    const sent = alice.page.getByTestId('message').filter({ hasText: '- milk' });
+    await sent.waitFor();
+    await (await openMenu(sent)).getByRole('menuitem', { name: 'Edit' }).click();
+    const editor = alice.page.getByRole('textbox', { name: 'Edit message' });
+    expect(await editor.inputValue()).toBe('Shopping:\n- bread\n- milk');
+    // Shift+Enter adds a line; Enter saves.
+    await editor.press('End');
+    await editor.press('Shift+Enter');
+    await editor.pressSequentially('- eggs');
+    await editor.press('Enter');
+    const edited = bob.page.getByTestId('message').filter({ hasText: '- eggs' });
+    await edited.getByText('edited', { exact: true }).waitFor();
+    expect(await edited.getByTestId('message-text').innerText()).toBe('Shopping:\n- bread\n- milk\n- eggs');
+  });
+
   it('deletes for everyone (a tombstone live and after a reload) and for me (gone from my history, still in theirs)', async () => {
     const { alice, bob } = await chatBetween();
     await sendMessage(alice.page, 'Oops, wrong chat');
