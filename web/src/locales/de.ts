@@ -590,6 +590,25 @@ export const de: Translation = {
       '{{name}} ist nicht mehr verifiziert: Der Schlüssel hat sich am {{date}} geändert. Vergleicht eure Sicherheitsnummer noch einmal.',
     region: 'Schlüsseländerungen',
   },
+  keyCheck: {
+    contact: 'Die Schlüssel von {{name}} konnten nicht geprüft werden: {{reason}}',
+    own: 'Deine Schlüssel konnten nicht geprüft werden: {{reason}}',
+    blocked: 'In diesen Chat wird nichts gesendet, bis sie geprüft sind: deine Nachrichten warten.',
+    retry: 'Erneut versuchen',
+    reasons: {
+      rewritten: 'der Schlüsselverlauf wurde umgeschrieben, seit dieser Browser ihn zuletzt gesehen hat',
+      brokenChain: 'der Schlüsselverlauf hängt nicht zusammen',
+      fingerprintMismatch: 'der Schlüsselverlauf nennt Schlüssel, die er nicht enthält',
+      currentKeyMismatch: 'der Schlüssel, den der Server angibt, ist nicht der letzte im Schlüsselverlauf',
+      unavailable: 'der Schlüsselverlauf konnte nicht abgerufen werden',
+      empty: 'es gibt keinen Schlüsselverlauf',
+      other: 'der Schlüsselverlauf ist nicht stimmig',
+    },
+  },
+  rewrap: {
+    progress: 'Ältere Nachrichten werden mit deinem neuen Schlüssel lesbar gemacht: {{done}} von {{total}}',
+    done: 'Ältere Nachrichten sind mit deinem neuen Schlüssel lesbar.',
+  },
   crypto: {
     ERR_PUBLIC_KEY_FETCH: 'Der öffentliche Schlüssel des Empfängers konnte nicht geladen werden',
     ERR_LINK_BUNDLE: 'Die Schlüssel vom anderen Browser ließen sich nicht entschlüsseln',

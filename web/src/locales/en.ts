@@ -571,6 +571,25 @@ export const en = {
       '{{name}} is no longer verified: their key changed on {{date}}. Compare your safety number again.',
     region: 'Key changes',
   },
+  keyCheck: {
+    contact: "{{name}}'s keys could not be checked: {{reason}}",
+    own: 'Your keys could not be checked: {{reason}}',
+    blocked: 'Nothing is sent to this chat until they can be: messages you write wait.',
+    retry: 'Retry',
+    reasons: {
+      rewritten: 'the key history was rewritten since this browser last saw it',
+      brokenChain: 'the key history does not hold together',
+      fingerprintMismatch: 'the key history names keys it does not carry',
+      currentKeyMismatch: 'the key the server gives is not the last one in the key history',
+      unavailable: 'the key history could not be fetched',
+      empty: 'there is no key history',
+      other: 'the key history does not check out',
+    },
+  },
+  rewrap: {
+    progress: 'Making older messages readable with your new key: {{done}} of {{total}}',
+    done: 'Older messages are readable with your new key.',
+  },
   crypto: {
     ERR_PUBLIC_KEY_FETCH: 'Failed to fetch recipient public key',
     ERR_LINK_BUNDLE: 'The keys from the other browser could not be decrypted',
