@@ -32,24 +32,24 @@ module.exports = {
       severity: 'error',
       from: { path: `${adapters}([^/]+)/` },
       to: {
-        path: '^(services|web|packages/(runtime|kernel))/|^packages/adapters/',
+        path: '^(apps|services|web|packages/kernel)/|^packages/adapters/',
         pathNot: `${adapters}$1/`,
       },
     },
     {
-      name: 'only-runtime-imports-adapters',
-      comment: 'Adapters are chosen by configuration in packages/runtime/src/adapters.ts alone.',
+      name: 'only-the-app-imports-adapters',
+      comment: 'Adapters are chosen by configuration in apps/veil/src/adapters.ts alone.',
       severity: 'error',
       from: {
         path: '^(services|web|packages/(contracts|ports|kernel|tokens|crypto))/',
-        pathNot: '\\.test\\.ts$|/testing/',
+        pathNot: '\\.test\\.ts$|/test/',
       },
       to: { path: adapters },
     },
     {
       name: 'services-import-no-driver',
       comment:
-        'Drivers (Redis, NATS, MongoDB, S3, the Socket.IO Redis adapter) are adapters chosen in packages/runtime; services, their tests included, see ports.',
+        'Drivers (Redis, NATS, MongoDB, S3, the Socket.IO Redis adapter) are adapters chosen in apps/veil; services, their tests included, see ports.',
       severity: 'error',
       from: { path: '^services/' },
       to: {
@@ -86,6 +86,14 @@ module.exports = {
       to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
     },
     {
+      name: 'nothing-imports-the-composition-root',
+      comment:
+        'apps/ sits on top of the house: it imports services and adapters, and nothing below imports it (tests, benchmarks and deployment checks may start it).',
+      severity: 'error',
+      from: { path: '^(packages|services|web/src)/', pathNot: '\\.test\\.ts$|/test/' },
+      to: { path: '^apps/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},
@@ -95,8 +103,8 @@ module.exports = {
       name: 'not-to-test',
       comment: 'Production code never imports test code (packages/test-env belongs to the test run).',
       severity: 'error',
-      from: { pathNot: '\\.test\\.ts$|/test/|/e2e/|/testing/|/checks/|^deploy/bench/|^packages/test-env/' },
-      to: { path: '\\.test\\.ts$|/test/|/e2e/|^packages/test-env/' },
+      from: { pathNot: '\\.test\\.ts$|/test/|/e2e/|/checks/|^bench/|^packages/test-env/' },
+      to: { path: '\\.test\\.ts$|/test/|/e2e/|^bench/|^packages/test-env/' },
     },
   ],
   options: {

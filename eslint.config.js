@@ -18,7 +18,7 @@ export default tseslint.config(
   },
   {
     // Tests read loosely typed JSON responses; `any` there is honest and keeps assertions readable.
-    files: ['**/*.test.ts', '**/test/**/*.ts', '**/testing/**/*.ts', '**/e2e/**/*.ts'],
+    files: ['**/*.test.ts', '**/test/**/*.ts', '**/e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   prettier,

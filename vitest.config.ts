@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
  *         given, and stops at once, saying what to install, when a program is missing
  *         (packages/test-env). It runs only when e2e files are part of the run.
  */
-const roots = '{packages,services,web,deploy}/**';
+const roots = '{apps,packages,services,web,bench,deploy}/**';
 const tier = (name: string, extra: { globalSetup?: string[] } = {}) => ({
   extends: true as const,
   test: { name, include: [`${roots}/*.${name}.test.ts`], ...extra },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { configVariableNames } from '@veil/runtime';
+import { configVariableNames } from '@veil/app';
 import { deepMerge, flagsToValues, generatedSecretStandIn, readmeInstalls } from './chart-installs.ts';
 
 /**
@@ -322,7 +322,7 @@ const declaredMetrics = (): Set<string> => {
       }
     }
   };
-  for (const dir of ['packages', 'services']) walk(dir);
+  for (const dir of ['apps', 'packages', 'services']) walk(dir);
   return names;
 };
 

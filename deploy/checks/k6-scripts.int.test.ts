@@ -9,7 +9,7 @@ import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readMessage } from '@veil/crypto';
-import { startVeil, type RunningVeil } from '@veil/runtime';
+import { startVeil, type RunningVeil } from '@veil/app';
 import { makeFixtures } from '../k6/precompute.ts';
 import { runDeliverySession, type SessionResult, type SocketOpener } from '../k6/lib/delivery-session.js';
 import { pairsOf, socketPayload, statusProblem } from '../k6/lib/setup-data.js';

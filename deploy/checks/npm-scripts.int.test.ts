@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../packages/runtime/src/config.ts';
+import { loadConfig } from '../../apps/veil/src/config.ts';
 
 /**
  * The root package.json's scripts keep working: each file a script runs exists, the tiers select

@@ -3,11 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVeil, type RunningVeil, type StartVeilOptions } from '@veil/runtime';
+import { startVeil, type RunningVeil, type StartVeilOptions } from '@veil/app';
 import { chromiumLaunchOptions, startHostileProxy, type HostileProxy } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { startLoggedVeil, type LogEntry } from '../../packages/runtime/test/support/logged-veil.ts';
+import { startLoggedVeil, type LogEntry } from '../../apps/veil/test/support/logged-veil.ts';
 
 /**
  * Browser tests against the real Veil: the embedded app (API, realtime, the built web client)

@@ -23,7 +23,7 @@ type BackupVersion = 1 | 2;
 
 /**
  * PBKDF2-SHA256 iterations for a new passphrase: tuned to 0.5-1 s in Chromium on the two-core
- * machine the benchmarks run on (deploy/bench/src/key-backup-bench.ts: 0.6-0.75 s there), over six
+ * machine the benchmarks run on (bench/src/key-backup-bench.ts: 0.6-0.75 s there), over six
  * times OWASP's 600,000. Stored in each backup, so a later change leaves older backups readable.
  */
 export const passphraseIterations = 4_000_000;

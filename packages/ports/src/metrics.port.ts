@@ -1,6 +1,6 @@
 /**
  * Numbers a process exposes for Prometheus at `/metrics`. Services and the kernel describe what
- * they measure here; only @veil/runtime knows how it is exported. Asking twice for the same name
+ * they measure here; only @veil/app knows how it is exported. Asking twice for the same name
  * returns the same metric, so replicas of a service in one process share it.
  *
  * Names carry the `veil_` prefix and their unit (`_seconds`, `_total`, `_events`). Label values

@@ -8,7 +8,7 @@ import type { RealtimeScaling } from './realtime-scaling.port.ts';
 import type { Rpc } from './rpc.port.ts';
 import type { Tracing } from './tracing.port.ts';
 
-/** Everything a service may touch outside its own code. Built once by @veil/runtime. */
+/** Everything a service may touch outside its own code. Built once by @veil/app. */
 export interface Ports {
   bus: EventBus;
   rpc: Rpc;

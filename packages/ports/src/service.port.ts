@@ -2,7 +2,7 @@ import type { RequestListener, Server } from 'node:http';
 import type { Ports } from './ports.ts';
 
 /**
- * How @veil/runtime starts a service. Every service exports `start(ctx)` from `src/service.ts`;
+ * How @veil/app starts a service. Every service exports `start(ctx)` from `src/service.ts`;
  * the same function runs in the embedded single process and alone in a cluster process.
  */
 export interface HttpHost {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMembershipMap } from './membership.map.ts';
-import { chatMembersAdded, directChatCreated, groupChatCreated } from './testing/events.ts';
+import { chatMembersAdded, directChatCreated, groupChatCreated } from '../test/support/events.ts';
 
 describe('membership map', () => {
   it('indexes direct chats by pair, in either order', () => {

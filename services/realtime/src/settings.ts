@@ -1,6 +1,6 @@
 import type { JWK } from 'jose';
 
-/** What the runtime hands the realtime gateway (built from the environment by @veil/runtime). */
+/** What the runtime hands the realtime gateway (built from the environment by @veil/app). */
 export interface RealtimeSettings {
   /** Exact Origin values a browser may connect from; every other Origin (or none) is refused at the handshake. */
   allowedOrigins: string[];

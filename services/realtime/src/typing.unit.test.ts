@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMembershipMap } from './membership.map.ts';
-import { directChatCreated, groupChatCreated } from './testing/events.ts';
+import { directChatCreated, groupChatCreated } from '../test/support/events.ts';
 import { resolveTypingChat, typingTargetId } from './typing.ts';
 
 describe('typingTargetId', () => {

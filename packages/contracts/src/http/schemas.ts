@@ -155,23 +155,6 @@ export const sendGroupBodySchema = z.object({
 });
 
 /**
- * `send message` over the socket (Veil's addition beside the spec's HTTP sends): the group
- * shape, for any chat the sender is in. The chat must exist; a first message to someone is still
- * the HTTP call, which creates the chat.
- */
-export const socketSendSchema = z.object({
-  chatId: idSchema,
-  encryptedMessage: ciphertext,
-  iv: ivSchema,
-  encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
-  replyTo: idSchema.nullish(),
-  clientMessageId: clientMessageIdSchema.optional(),
-  attachments: attachmentIdsSchema.optional(),
-  signature: messageSignatureSchema.optional(),
-});
-export type SocketSendPayload = z.infer<typeof socketSendSchema>;
-
-/**
  * An edit: the new text, encrypted for the chat's current members like a new message, and the
  * sender's signature over it (docs/crypto.md, "Sender signatures": an action of kind `edit`).
  */
@@ -203,23 +186,6 @@ export const reactionBodySchema = z.object({
   encryptedKeys: sendGroupBodySchema.shape.encryptedKeys,
   signature: messageSignatureSchema.optional(),
 });
-
-/**
- * The same changes over the socket (docs/realtime.md, "Changing a message over the socket"): the
- * HTTP bodies, extended with the message the path names over HTTP, so both ways accept the same
- * fields and the same limits.
- */
-const aboutMessage = { messageId: idSchema };
-export const socketEditSchema = editMessageBodySchema.extend(aboutMessage);
-export type SocketEditPayload = z.infer<typeof socketEditSchema>;
-export const socketDeleteSchema = deleteMessageQuerySchema
-  .extend(aboutMessage)
-  .extend(deleteMessageBodySchema.shape);
-export type SocketDeletePayload = z.infer<typeof socketDeleteSchema>;
-export const socketReactSchema = reactionBodySchema.extend(aboutMessage);
-export type SocketReactPayload = z.infer<typeof socketReactSchema>;
-export const socketUnreactSchema = z.object(aboutMessage);
-export type SocketUnreactPayload = z.infer<typeof socketUnreactSchema>;
 
 /**
  * Copies of the caller's own message keys, re-wrapped for their current key by a browser that

@@ -1,13 +1,11 @@
+import type { MessageSignature, MessageView, SealedReaction } from '../http/schemas.ts';
 import type {
-  MessageSignature,
-  MessageView,
-  SealedReaction,
   SocketDeletePayload,
   SocketEditPayload,
   SocketReactPayload,
   SocketSendPayload,
   SocketUnreactPayload,
-} from '../http/schemas.ts';
+} from './socket-payloads.schemas.ts';
 import type { ErrorBody } from '../errors.ts';
 import type {
   LinkClosedReason,

@@ -10,7 +10,7 @@ const params = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 const MAXMEM = 128 * 1024 * 1024;
 
-/** The cost of one new hash, for the login benchmark (deploy/bench/src/login-bench.ts). */
+/** The cost of one new hash, for the login benchmark (bench/src/login-bench.ts). */
 export const passwordHashCost = { ...params, keyLength: KEY_LENGTH, maxmem: MAXMEM } as const;
 
 /**

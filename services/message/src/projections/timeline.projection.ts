@@ -16,7 +16,7 @@ import {
   markSentAttachments,
   type AttachmentDoc,
 } from './attachments.projection.ts';
-import { eraseMessageContent, type ContentLog } from './content-purge.ts';
+import { eraseMessageContent, type ContentLog } from '../log-erasure.ts';
 
 /**
  * The message service's read models: every chat's timeline, and chat membership learnt from

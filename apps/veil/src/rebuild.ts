@@ -1,0 +1,67 @@
+import { resetProjection, startProjection, checkpointCollection } from '@veil/kernel';
+import type { Logger } from '@veil/ports';
+import { createEventLog, createReadStore, readModelFile } from './adapters.ts';
+import { dataOwners, type ServiceName, type VeilConfig } from './config.ts';
+import { createProgress, type ProgressOutput } from './progress.ts';
+import { registry } from './services.ts';
+
+/**
+ * `npm run rebuild`: drops the read models of the given services (default: every service that
+ * has some) and builds them again from the event log, showing progress. In embedded mode, a
+ * rebuild of every service starts from a new file, which is also the way out of a damaged one
+ * or one from a newer version; the file's lock refuses a rebuild while Veil runs. With
+ * MONGODB_URL it rebuilds the named services' collections in MongoDB (stop those services first).
+ */
+export const rebuildReadModels = async (options: {
+  config: VeilConfig;
+  services?: readonly ServiceName[];
+  log: Logger;
+  out: ProgressOutput;
+}) => {
+  const { config, log, out } = options;
+  const services = options.services ?? dataOwners;
+  const unknown = services.filter((name) => !dataOwners.includes(name));
+  if (unknown.length) {
+    throw new Error(
+      `No read models in ${unknown.join(', ')}; services with read models: ${dataOwners.join(', ')}`,
+    );
+  }
+  if (!config.MONGODB_URL && services.length === dataOwners.length) {
+    const { removeSqliteReadStore } = await import('@veil/readstore-sqlite');
+    removeSqliteReadStore(readModelFile(config));
+  }
+  const readStore = await createReadStore(config);
+  try {
+    // The lock on the read-model file first, as at start: never beside a running Veil.
+    await readStore.collection(checkpointCollection);
+    const eventLog = await createEventLog(config, log);
+    try {
+      for (const name of services) {
+        const openProjection = await registry[name].openProjection();
+        if (!openProjection) throw new Error(`The ${name} service gives no projection to rebuild`);
+        for (const definition of [await openProjection(readStore, eventLog.bus)].flat()) {
+          await resetProjection(readStore, definition);
+          let total = 0;
+          for (const context of definition.contexts) total += await eventLog.bus.headPosition(context);
+          const progress = createProgress(out, `${name} (${definition.name})`, total);
+          const projection = await startProjection({ bus: eventLog.bus, readStore, log, definition });
+          const applied = () =>
+            definition.contexts.reduce((sum, context) => sum + projection.position(context), 0);
+          const ticker = setInterval(() => progress.update(applied()), 100);
+          try {
+            await projection.catchUp(24 * 60 * 60 * 1000);
+          } finally {
+            clearInterval(ticker);
+            await projection.stop();
+          }
+          progress.update(applied());
+          progress.finish();
+        }
+      }
+    } finally {
+      await eventLog.close();
+    }
+  } finally {
+    await readStore.close();
+  }
+};

@@ -1,0 +1,167 @@
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startVeil } from '@veil/app';
+import { freePort } from '@veil/test-env';
+import { meta, writeLog } from './log-file.ts';
+import { spawnServer } from './server-process.ts';
+import { round, summarize } from './stats.ts';
+
+/**
+ * Replay: write an event log of N events (users, chats, and mostly messages, as real traffic
+ * is), then time a start of every service on it. The log is written in bulk in the JSON-lines
+ * format of earlier versions, so the first start imports it (as the first start after an
+ * upgrade does) and builds every read model: start returns once every projection has caught up
+ * with the log. Then a restart on the same data, which
+ * resumes the read models from their checkpoints. Then the time the message service takes to
+ * answer a page of history (ten chats of N/10 messages each): the newest page, as opening a
+ * chat asks, and one from the middle of the chat; median and p99 of 200 pages each.
+ */
+
+/** Heap in use, after a full collection when the bench runs with --expose-gc (`npm run bench` does). */
+const heapUsedBytes = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+};
+
+/** Resident memory of a process, from /proc (Linux). */
+const rssOf = async (pid: number) => {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024;
+};
+
+/**
+ * `npm start` on the data dir, as an operator restarts it: the time from spawning the process
+ * until it answers ready (polled every 200 ms), and its resident memory then.
+ */
+const processStart = async (dataDir: string) => {
+  // A port free now, not one reserved at the start of a run that other servers may have taken since.
+  const port = await freePort();
+  const started = performance.now();
+  const server = await spawnServer(
+    'apps/veil/src/bin/veil.ts',
+    [`http://127.0.0.1:${port}`],
+    { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    'SIGTERM',
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const rssBytes = await rssOf(server.pid);
+  await server.stop();
+  return { seconds, rssBytes };
+};
+
+export const runReplayBench = async (messageEvents: number) => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-replay-'));
+  const eventsDir = path.join(dataDir, 'events');
+  await mkdir(eventsDir, { recursive: true });
+  const users = Array.from({ length: 20 }, (_, i) => `U${String(i).padStart(25, '0')}`);
+  const chats = Array.from({ length: 10 }, (_, i) => ({
+    id: `C${String(i).padStart(25, '0')}`,
+    members: [users[i * 2]!, users[i * 2 + 1]!],
+  }));
+  const content = Buffer.alloc(96, 7).toString('base64');
+  const key = Buffer.alloc(256, 9).toString('base64');
+
+  const userEvents = await writeLog(
+    path.join(eventsDir, 'user.jsonl'),
+    users.map((userId, i) => ({
+      ...meta('UserRegistered', `user-${userId}`, i),
+      data: { userId, username: `user${i}`, publicKey: 'AAAA', pictureKey: null },
+    })),
+  );
+  const chatEvents = await writeLog(
+    path.join(eventsDir, 'chat.jsonl'),
+    chats.map((chat, i) => ({
+      ...meta('DirectChatCreated', `chat-${chat.id}`, i),
+      data: { chatId: chat.id, members: chat.members, createdBy: chat.members[0] },
+    })),
+  );
+  const messages = function* () {
+    for (let i = 0; i < messageEvents; i++) {
+      const chat = chats[i % chats.length]!;
+      const messageId = `M${String(i).padStart(25, '0')}`;
+      yield {
+        ...meta('MessageSent', `msg-${messageId}`, i),
+        data: {
+          messageId,
+          chatId: chat.id,
+          senderId: chat.members[i % 2]!,
+          content,
+          iv: 'AAAAAAAAAAAAAAAA',
+          encryptedKeys: { [chat.members[0]!]: key, [chat.members[1]!]: key },
+          replyTo: null,
+        },
+      };
+    }
+  };
+  const messageCount = await writeLog(path.join(eventsDir, 'message.jsonl'), messages());
+
+  const start = () => startVeil({ dataDir, services: ['user', 'auth', 'chat', 'message'] });
+  /** The first start builds the read models; nothing of that process is kept. */
+  const timeFirstStart = async () => {
+    const started = performance.now();
+    const first = await start();
+    const elapsed = (performance.now() - started) / 1000;
+    await first.stop();
+    return elapsed;
+  };
+  const seconds = await timeFirstStart();
+  const heapBefore = heapUsedBytes();
+  const restarted = performance.now();
+  const veil = await start();
+  const restartSeconds = (performance.now() - restarted) / 1000;
+  const stored = await (await veil.ports.readStore.collection('message_timeline')).count();
+  // What the process holds beyond what it held before the start: the log and the read models
+  // are on disk, so this should not grow with the log.
+  const heapBytes = heapUsedBytes() - heapBefore;
+  // This whole process after a full collection (it also built the read models and generated the log).
+  const rssBytes = process.memoryUsage().rss;
+  const readModelBytes = (await stat(path.join(dataDir, 'read-models.sqlite'))).size;
+  const eventLogBytes = (await stat(path.join(eventsDir, 'event-log.sqlite'))).size;
+  const [chat] = chats;
+  // The first chat holds the messages at positions 1, 11, 21, ...
+  const perChat = Math.ceil(messageCount / chats.length);
+  const middle = Math.floor(messageCount / 2);
+  /** Asks for a page `before` a position (none: the newest) and checks it holds `expected` messages. */
+  const historyPageMs = async (expected: number, before?: number) => {
+    const samples: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const asked = performance.now();
+      const page = (await veil.ports.rpc.call('message', 'history', {
+        userId: chat!.members[0],
+        chatId: chat!.id,
+        limit: 50,
+        ...(before !== undefined && { before }),
+      })) as { messages: unknown[] };
+      samples.push(performance.now() - asked);
+      if (page.messages.length !== expected) {
+        throw new Error(`a history page of ${page.messages.length} messages, expected ${expected}`);
+      }
+    }
+    const { p50, p99 } = summarize(samples);
+    return { p50: round(p50, 3), p99: round(p99, 3) };
+  };
+  const newest = await historyPageMs(Math.min(50, perChat));
+  const fromMiddle = await historyPageMs(Math.min(50, Math.ceil((middle - 1) / 10)), middle);
+  await veil.stop();
+  const ownProcess = await processStart(dataDir);
+  await rm(dataDir, { recursive: true, force: true });
+  return {
+    events: userEvents + chatEvents + messageCount,
+    rebuildSeconds: Number(seconds.toFixed(2)),
+    restartSeconds: Number(restartSeconds.toFixed(2)),
+    processStartSeconds: Number(ownProcess.seconds.toFixed(2)),
+    processRssMB: Math.round(ownProcess.rssBytes / 1e6),
+    messagesProjected: stored,
+    heapMB: Math.round(heapBytes / 1e6),
+    heapBytesPerEvent: Math.round(heapBytes / (userEvents + chatEvents + messageCount)),
+    rssMB: Math.round(rssBytes / 1e6),
+    eventLogMB: Math.round(eventLogBytes / 1e6),
+    readModelsMB: Math.round(readModelBytes / 1e6),
+    messagesPerChat: perChat,
+    newestHistoryPageMs: newest.p50,
+    newestHistoryPageP99Ms: newest.p99,
+    middleHistoryPageMs: fromMiddle.p50,
+    middleHistoryPageP99Ms: fromMiddle.p99,
+  };
+};
