@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type Plugin } from 'vite';
+import { sourceHash, storeBuiltHash } from './scripts/source-hash.ts';
 
 /**
  * The service worker (push notifications) as dist/sw.js: built after the app, on its own, as
@@ -42,8 +43,23 @@ const serviceWorker = (): Plugin => ({
 const backend = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 const webPort = process.env.DEV_WEB_PORT;
 
+/** Every build stores its sources' fingerprint, so `npm start` knows when to build again (scripts/). */
+const sourceFingerprint = (): Plugin => {
+  let hash = '';
+  return {
+    name: 'veil-source-fingerprint',
+    apply: 'build',
+    buildStart() {
+      hash = sourceHash();
+    },
+    closeBundle() {
+      storeBuiltHash(hash);
+    },
+  };
+};
+
 export default defineConfig({
-  plugins: [react(), serviceWorker()],
+  plugins: [react(), serviceWorker(), sourceFingerprint()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   server: {
     // A port that was asked for is kept to (or the start fails); the default moves on when taken.

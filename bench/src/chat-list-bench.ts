@@ -1,8 +1,11 @@
 import {
   buildGroupPayload,
   exportPublicKeySpkiBase64,
+  generateSigningKeyPair,
   generateUserKeyPair,
   importPublicKeySpkiBase64,
+  signKeyLogEntry,
+  signMessage,
 } from '@veil/crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -110,12 +113,22 @@ export const runChatListBench = async (
     const suffix = Date.now().toString(36);
     const reader = await registerInPage(page, `reader${suffix}`, 'bench password 1');
 
-    // One writer starts `chats` groups with the reader and writes once in each.
-    const writerKeys = await generateUserKeyPair();
+    // One writer starts `chats` groups with the reader and writes once in each, signed as a
+    // browser signs, so the reader's previews pass their checks as they do in use.
+    const [writerKeys, writerSigning] = await Promise.all([generateUserKeyPair(), generateSigningKeyPair()]);
+    const writerPublicKey = await exportPublicKeySpkiBase64(writerKeys.publicKey);
+    const writerSigningKey = await exportPublicKeySpkiBase64(writerSigning.publicKey);
     const writerForm = new FormData();
     writerForm.append('username', `writer${suffix}`);
     writerForm.append('password', 'bench password 1');
-    writerForm.append('publicKey', await exportPublicKeySpkiBase64(writerKeys.publicKey));
+    writerForm.append('publicKey', writerPublicKey);
+    writerForm.append('signingKey', writerSigningKey);
+    const registered = await signKeyLogEntry(
+      null,
+      { encryptionKey: writerPublicKey, signingKey: writerSigningKey, reason: 'registered' },
+      writerSigning.privateKey,
+    );
+    writerForm.append('keyLogEntry', JSON.stringify(registered));
     await json(await fetch(`${veil.url}/api/v1/user/register`, { method: 'POST', body: writerForm }));
     const login: { user: { accesstoken: string; loggedUser: { _id: string } } } = await json(
       await fetch(`${veil.url}/api/v1/user/login`, {
@@ -138,11 +151,23 @@ export const runChatListBench = async (
         }),
       );
       const payload = await buildGroupPayload(`Message number ${n} in this group`, keys);
+      const clientMessageId = `bench-message-${n}`;
+      const signedAt = new Date().toISOString();
+      const signature = await signMessage(writerSigning.privateKey, {
+        ciphertext: payload.encryptedMessage,
+        iv: payload.iv,
+        chat: chat._id,
+        senderId: login.user.loggedUser._id,
+        clientMessageId,
+        replyTo: null,
+        createdAt: signedAt,
+        encryptedKeys: payload.encryptedKeys,
+      });
       await json(
         await fetch(`${veil.url}/api/v1/message/sendGroupMessage/${chat._id}`, {
           method: 'POST',
           headers: auth,
-          body: JSON.stringify(payload),
+          body: JSON.stringify({ ...payload, clientMessageId, signature: { value: signature, signedAt } }),
         }),
       );
     }

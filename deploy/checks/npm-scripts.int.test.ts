@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -76,6 +76,18 @@ describe('npm scripts', () => {
     expect(publicJwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519', x: privateJwk.x });
     expect(publicJwk).not.toHaveProperty('d');
   }, 30_000);
+
+  it('start builds the web client only when its sources changed since the last build', async () => {
+    expect(scripts.start).toMatch(/^node web\/scripts\/build-if-changed\.ts && node /);
+    const script = path.join(root, 'web/scripts/build-if-changed.ts');
+    // The first call builds if this checkout's build is missing or stale; the second must not.
+    await run(process.execPath, [script], { cwd: root });
+    const index = path.join(root, 'web/dist/index.html');
+    const builtAt = statSync(index).mtimeMs;
+    const { stdout } = await run(process.execPath, [script], { cwd: root });
+    expect(stdout).toMatch(/up to date/);
+    expect(statSync(index).mtimeMs).toBe(builtAt);
+  }, 180_000);
 
   it('bench:profile summarises a CPU profile', async () => {
     // A profile of a second of busy work, recorded the way BENCH_PROF=1 records the servers.

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { axeViolations, useTheme, type AxeViolation } from './axe.ts';
+import { axeViolations, ownBackgroundContrasts, useTheme, type AxeViolation } from './axe.ts';
 import { login, messageWithText, openChat, openChatFromUsers, sendMessage, signedUpPerson } from './flows.ts';
 import { desktop, phone, useVeilWeb } from './harness.ts';
 
@@ -96,6 +96,16 @@ describe('accessibility', () => {
     await page.getByRole('button', { name: 'Group info' }).click();
     await page.getByRole('dialog', { name: 'Group info' }).waitFor();
     found.push(...(await auditOpenDialog(page, 'group info')));
+    // "Remove" and "Leave group" paint their own red: their text must stand out from it in both themes.
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((wanted) => (document.documentElement.dataset.theme = wanted), theme);
+      const dangerButtons = await ownBackgroundContrasts(page, 'dialog[open] .button--danger');
+      expect(dangerButtons.map(({ text }) => text)).toEqual(
+        expect.arrayContaining(['Remove', 'Leave group']),
+      );
+      for (const button of dangerButtons)
+        expect(button.ratio, `${button.text}, ${theme}`).toBeGreaterThanOrEqual(4.5);
+    }
     await page.keyboard.press('Escape');
 
     await page.goto('/profile');

@@ -53,3 +53,32 @@ export const useTheme = async (page: Page, theme: 'light' | 'dark') => {
   if (current !== theme) await page.getByTestId('theme-toggle').click();
   await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
 };
+
+/**
+ * The WCAG contrast ratio of each element's text against its own background, for the elements
+ * `selector` matches. axe leaves text it cannot separate from its background (same colour on
+ * the same colour) as "incomplete", so buttons that paint their own background are measured here.
+ */
+export const ownBackgroundContrasts = (
+  page: Page,
+  selector: string,
+): Promise<{ text: string; ratio: number }[]> =>
+  page.evaluate((wanted) => {
+    const luminance = (color: string) => {
+      const [r, g, b] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((part) => {
+        const channel = Number(part) / 255;
+        return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    return [...document.querySelectorAll<HTMLElement>(wanted)].map((element) => {
+      const style = getComputedStyle(element);
+      const [lighter, darker] = [luminance(style.color), luminance(style.backgroundColor)].sort(
+        (a, b) => b - a,
+      );
+      return {
+        text: element.textContent ?? '',
+        ratio: Math.round(((lighter! + 0.05) / (darker! + 0.05)) * 10) / 10,
+      };
+    });
+  }, selector);

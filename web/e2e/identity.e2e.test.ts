@@ -5,7 +5,8 @@ import {
   generateRecoveryKey,
   generateSigningKeyPair,
   generateUserKeyPair,
-  nextKeyLogEntry,
+  isSignedKeyLogEntry,
+  signKeyLogEntry,
   type KeyLogEntry,
 } from '@veil/crypto';
 import type { Locator, Page } from 'playwright-core';
@@ -188,11 +189,8 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
       encryptionKey: await exportPublicKeySpkiBase64(encryption.publicKey),
       signingKey: await exportPublicKeySpkiBase64(signing.publicKey),
     };
-    const entry = await nextKeyLogEntry(null, {
-      ...forged,
-      reason: 'registered',
-      at: new Date().toISOString(),
-    });
+    // Signed with its own key, as a server can sign any log it makes up from the start.
+    const entry = await signKeyLogEntry(null, { ...forged, reason: 'registered' }, signing.privateKey);
     const logs = await veil().readStore.collection<{ _id: string; entries: KeyLogEntry[] }>('user_key_logs');
     const directory = await veil().readStore.collection<{
       _id: string;
@@ -225,7 +223,50 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     );
   });
 
-  it('gives an account registered before signing keys one at its next login in a browser holding its key', async () => {
+  it('warns when the server appends an entry that swaps keys without a reset, or backdates one', async () => {
+    const { alice, bob } = await pair('ap');
+    await alice.page.getByRole('button', { name: 'Verify safety number' }).waitFor();
+    const bobId = await currentUserId(bob.page);
+    const logs = await veil().readStore.collection<{ _id: string; entries: KeyLogEntry[] }>('user_key_logs');
+    const directory = await veil().readStore.collection<{
+      _id: string;
+      publicKey: string;
+      signingKey: string;
+    }>('user_directory');
+    const honest = (await logs.get(bobId))!;
+    const bobDoc = (await directory.get(bobId))!;
+    const [encryption, signing] = await Promise.all([generateUserKeyPair(), generateSigningKeyPair()]);
+    const forged = {
+      encryptionKey: await exportPublicKeySpkiBase64(encryption.publicKey),
+      signingKey: await exportPublicKeySpkiBase64(signing.publicKey),
+    };
+    /** The server appends `entry` to Bob's log (it extends what Alice pinned) and serves its keys. */
+    const serve = async (entry: KeyLogEntry) => {
+      await logs.put({ ...honest, entries: [...honest.entries, entry] });
+      await directory.put({ ...bobDoc, publicKey: entry.encryptionKey, signingKey: entry.signingKey! });
+    };
+    const warning = alice.page
+      .getByRole('alert')
+      .filter({ hasText: `${bob.name}'s keys could not be confirmed` });
+    const head = honest.entries.at(-1)!;
+
+    // Its own keys under a reason that may not change keys, signed with its own key.
+    await serve(await signKeyLogEntry(head, { ...forged, reason: 'attested' }, signing.privateKey));
+    await reopen(alice.page, bob.name);
+    await expectText(warning, /changes keys it may not change/);
+    expect(await isDangerColoured(warning)).toBe(true);
+    expect(await alice.page.getByTestId('key-changed-notice').count()).toBe(0);
+
+    // A reset dated before Bob's last entry, to pass messages off as signed by its key back then.
+    const backdated = new Date(Date.parse(head.at) - 24 * 3_600_000).toISOString();
+    await serve(
+      await signKeyLogEntry(head, { ...forged, reason: 'reset', at: backdated }, signing.privateKey),
+    );
+    await reopen(alice.page, bob.name);
+    await expectText(warning, /dated before the one it follows/);
+  });
+
+  it('gives an account registered before signing keys one at its next login in a browser holding its key, signed; until then its keys are "not signed yet"', async () => {
     const keys = await generateUserKeyPair();
     const name = uniqueName('sk');
     const form = new FormData();
@@ -244,6 +285,12 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     expect(registered.status).toBe(201);
     const userId = ((await registered.json()) as { data: { user: { _id: string } } }).data.user._id;
 
+    // Its log is the server's unsigned entry: a contact is told its keys are not signed yet.
+    const alice = await signedUpPerson(veil(), 'ska');
+    await sayHi(alice.page, name);
+    const notSigned = alice.page.getByRole('alert').filter({ hasText: `${name}'s keys are not signed yet` });
+    await notSigned.waitFor();
+
     const page = await veil().newPage();
     await page.goto('/');
     await writeLegacyKey(page, await exportPrivateKeyJwk(keys.privateKey));
@@ -254,6 +301,13 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
       const reasons = (await logs.get(userId))?.entries.map((e) => e.reason);
       expect(reasons).toEqual(['registered', 'signing-key-added']);
     });
+    // The server's unsigned entry, then the browser's, signed with the key it adds.
+    const entries = (await logs.get(userId))!.entries;
+    expect(entries.map((entry) => isSignedKeyLogEntry(entry))).toEqual([false, true]);
+    // Signed now: the contact's notice goes at the next check.
+    await reopen(alice.page, name);
+    await alice.page.getByRole('button', { name: 'Verify safety number' }).waitFor();
+    expect(await notSigned.count()).toBe(0);
     // The profile says the backup lacks it, and offers a new recovery key for both.
     await page.goto('/profile');
     await page.getByTestId('backup-lacks-signing-key').waitFor();

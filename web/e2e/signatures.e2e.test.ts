@@ -5,6 +5,7 @@ import {
   generateSigningKeyPair,
   generateUserKeyPair,
   importPublicKeySpkiBase64,
+  signKeyLogEntry,
   signMessage,
   verifyMessageSignature,
   type SignedMessage,
@@ -47,7 +48,14 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     form.append('username', username);
     form.append('password', password);
     form.append('publicKey', await exportPublicKeySpkiBase64(encryption.publicKey));
-    form.append('signingKey', await exportPublicKeySpkiBase64(signing.publicKey));
+    const signingKey = await exportPublicKeySpkiBase64(signing.publicKey);
+    form.append('signingKey', signingKey);
+    const entry = await signKeyLogEntry(
+      null,
+      { encryptionKey: form.get('publicKey') as string, signingKey, reason: 'registered' },
+      signing.privateKey,
+    );
+    form.append('keyLogEntry', JSON.stringify(entry));
     const registered = await fetch(api('user/register'), { method: 'POST', body: form });
     expect(registered.status).toBe(201);
     const loggedIn = await fetch(api('user/login'), {

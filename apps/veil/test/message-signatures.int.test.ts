@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  directChatRef,
-  exportPublicKeySpkiBase64,
-  generateSigningKeyPair,
-  generateUserKeyPair,
-  signMessage,
-  verifyMessageSignature,
-} from '@veil/crypto';
+import { directChatRef, signMessage, verifyMessageSignature } from '@veil/crypto';
 import { expectJsonError } from './support/json-errors.ts';
 import { useTestVeil } from './support/test-veil.ts';
-import { createUser, directMessage } from './support/users.ts';
+import { createSigningUser, createUser, directMessage } from './support/users.ts';
 
 /**
  * Sender signatures over real HTTP: the server checks a signature's shape, stores it with the
@@ -19,12 +12,7 @@ import { createUser, directMessage } from './support/users.ts';
 const running = useTestVeil();
 
 /** A user with a signing key published at registration, as the browser registers. */
-const signingUser = async (base: string) => {
-  const [keys, signing] = await Promise.all([generateUserKeyPair(), generateSigningKeyPair()]);
-  const signingKey = await exportPublicKeySpkiBase64(signing.publicKey);
-  const user = await createUser(running.api, base, undefined, { keys, fields: { signingKey } });
-  return { ...user, signing, signingKey };
-};
+const signingUser = (base: string) => createSigningUser(running.api, base);
 
 describe('sender signatures', () => {
   it('stores and returns a signed message as sent, and the reader verifies it with the key log', async () => {

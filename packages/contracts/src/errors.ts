@@ -10,6 +10,14 @@ export const errorCodes = [
   'NOT_FOUND',
   'USERNAME_TAKEN',
   'SIGNING_KEY_EXISTS',
+  /** A key log entry whose signature does not hold for the key its reason names. */
+  'KEY_LOG_SIGNATURE_INVALID',
+  /** A key log entry changing what its reason may not change (a key swap that is not a reset). */
+  'KEY_LOG_CHANGE_FORBIDDEN',
+  /** A key log entry dated before the one it follows, or not within minutes of the server's clock. */
+  'KEY_LOG_TIME_INVALID',
+  /** A key log entry that does not extend the log's newest entry (its seq or prevHash). */
+  'KEY_LOG_NOT_HEAD',
   'INVALID_CREDENTIALS',
   'RATE_LIMITED',
   'TOKEN_EXPIRED',

@@ -85,14 +85,21 @@ export {
 export { keyFingerprint } from './digest.ts';
 export {
   checkKeyLog,
+  checkKeyLogEntry,
+  isSignedKeyLogEntry,
+  keyLogEntryBytes,
   keyLogEntryHash,
+  keyLogFutureWindowMs,
   keyLogGenesisHash,
   keyLogReasons,
   nextKeyLogEntry,
+  signKeyLogEntry,
   type KeyLogCheck,
   type KeyLogEntry,
+  type KeyLogEntryFailure,
   type KeyLogProblem,
   type KeyLogReason,
+  type SignedKeyLogEntry,
 } from './key-log.ts';
 export {
   safetyNumber,

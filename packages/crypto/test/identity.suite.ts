@@ -1,4 +1,4 @@
-import type { SignedMessage } from '../src/index.ts';
+import type { KeyLogEntry, SignedMessage } from '../src/index.ts';
 import { assert, rejects, type CryptoCase, type CryptoModule } from './suite-kit.ts';
 
 /** The identity signing key, the key bundle's backup, the key-change log and safety numbers. */
@@ -25,6 +25,26 @@ export const identityCases = (c: CryptoModule): CryptoCase[] => {
       );
     return entries;
   };
+
+  const now = Date.UTC(2026, 5, 1);
+  const day = (n: number) => new Date(Date.UTC(2026, 0, n)).toISOString();
+  const keysOf = (who: { encryptionKey: string; signingKey: string | null }) => ({
+    encryptionKey: who.encryptionKey,
+    signingKey: who.signingKey,
+  });
+  /** A signed entry after `previous` publishing `keys`, signed by `signer`'s signing key. */
+  const sign = (
+    previous: { seq: number; hash: string } | null,
+    keys: { encryptionKey: string; signingKey: string },
+    reason: string,
+    signer: { signing: CryptoKeyPair },
+    at: string,
+  ) =>
+    c.signKeyLogEntry(
+      previous,
+      { encryptionKey: keys.encryptionKey, signingKey: keys.signingKey, reason: reason as 'registered', at },
+      signer.signing.privateKey,
+    );
 
   return [
     {
@@ -127,7 +147,7 @@ export const identityCases = (c: CryptoModule): CryptoCase[] => {
       },
     },
     {
-      name: 'builds a hash-chained key log and checks it: chain, fingerprints, the pinned entry, the current key',
+      name: 'checks a legacy key log as before: chain, fingerprints, the pinned entry, the current key',
       async run() {
         const first = await identityOf('me');
         const second = await identityOf('me');
@@ -143,16 +163,14 @@ export const identityCases = (c: CryptoModule): CryptoCase[] => {
         );
         assert(/^[0-9a-f]{64}$/.test(log[2]!.hash), 'SHA-256 hex');
         const current = { encryptionKey: second.encryptionKey, signingKey: second.signingKey };
-
-        const fresh = await c.checkKeyLog(log, { pinnedHash: null, current });
-        assert(fresh.ok && fresh.head?.hash === log[2]!.hash, 'a valid log, head is the last entry');
-        assert((await c.checkKeyLog(log, { pinnedHash: log[0]!.hash, current })).ok, 'extends what was seen');
-        assert((await c.checkKeyLog([], { pinnedHash: null, current })).ok, 'an empty log, nothing pinned');
-
         const problem = async (entries: typeof log, pinnedHash: string | null, keys = current) => {
-          const check = await c.checkKeyLog(entries, { pinnedHash, current: keys });
+          const check = await c.checkKeyLog(entries, { pinnedHash, current: keys, now });
           return check.ok ? 'ok' : check.problem;
         };
+        // Whole, but nothing in it is the account's word: a failure of its own kind.
+        assert((await problem(log, null)) === 'unsigned', 'an unsigned log');
+        assert((await problem(log, log[0]!.hash)) === 'unsigned', 'an unsigned log extending what was seen');
+        assert((await problem([], null)) === 'empty', 'an empty log');
         // A server that swaps the current key without an entry.
         assert(
           (await problem(log, log[2]!.hash, {
@@ -181,6 +199,213 @@ export const identityCases = (c: CryptoModule): CryptoCase[] => {
             'fingerprint-mismatch',
           'a key that is not the fingerprinted one',
         );
+      },
+    },
+    {
+      name: 'signs key log entries and accepts every allowed chain: registered, attested, reset; a legacy prefix before a signed head',
+      async run() {
+        const first = await identityOf('me');
+        const second = await identityOf('me');
+        const registered = await sign(null, first, 'registered', first, day(1));
+        assert(registered.seq === 1 && registered.prevHash === c.keyLogGenesisHash, 'the first entry');
+        assert(/^[0-9a-f]{64}$/.test(registered.hash), 'SHA-256 hex');
+        assert(c.base64ToBytes(registered.signature).length === 64, 'a 64-byte P-256 signature');
+        const attested = await sign(registered, first, 'attested', first, day(2));
+        const reset = await sign(attested, second, 'reset', second, day(3));
+        const log = [registered, attested, reset];
+        const check = await c.checkKeyLog(log, { pinnedHash: null, current: keysOf(second), now });
+        assert(check.ok, `a signed log checks: ${check.ok ? '' : check.detail}`);
+        assert(check.head.hash === reset.hash, 'its head is the last entry');
+        assert(check.resets.length === 1 && check.resets[0]!.hash === reset.hash, 'the reset is reported');
+        assert(check.signedSince === registered.at, 'signed since registration');
+        const pinned = await c.checkKeyLog(log, {
+          pinnedHash: registered.hash,
+          current: keysOf(second),
+          now,
+        });
+        assert(pinned.ok, 'extends what was seen');
+
+        // A legacy account: unsigned entries the server made, then its browser's signed ones.
+        const legacy = await logOf({
+          encryptionKey: first.encryptionKey,
+          signingKey: null,
+          reason: 'registered',
+        });
+        const added = await sign(legacy[0]!, first, 'signing-key-added', first, day(2));
+        const upgraded = await c.checkKeyLog([...legacy, added], {
+          pinnedHash: legacy[0]!.hash,
+          current: keysOf(first),
+          now,
+        });
+        assert(
+          upgraded.ok && upgraded.signedSince === added.at,
+          'a legacy prefix, then the first signing key',
+        );
+        const withKey = await logOf(
+          { encryptionKey: first.encryptionKey, signingKey: null, reason: 'registered' },
+          { encryptionKey: first.encryptionKey, signingKey: first.signingKey, reason: 'signing-key-added' },
+        );
+        const attestedLegacy = await sign(withKey[1]!, first, 'attested', first, day(3));
+        const attestedCheck = await c.checkKeyLog([...withKey, attestedLegacy], {
+          pinnedHash: null,
+          current: keysOf(first),
+          now,
+        });
+        assert(
+          attestedCheck.ok && attestedCheck.head.reason === 'attested',
+          'a legacy log attested by its key',
+        );
+        // An account from before the log: its first signing key is its first entry.
+        const preLog = await sign(null, first, 'signing-key-added', first, day(1));
+        assert(
+          (await c.checkKeyLog([preLog], { pinnedHash: null, current: keysOf(first), now })).ok,
+          'pre-log account',
+        );
+      },
+    },
+    {
+      name: 'refuses every key log entry its reason does not allow, a bad or wrong signature, a backdated or future entry',
+      async run() {
+        const first = await identityOf('me');
+        const second = await identityOf('me');
+        const server = await identityOf('server');
+        const registered = await sign(null, first, 'registered', first, day(1));
+        const problemOf = async (entry: KeyLogEntry, previous: KeyLogEntry = registered) => {
+          const failure = await c.checkKeyLogEntry(previous, entry, now);
+          const whole = await c.checkKeyLog([previous, entry], {
+            pinnedHash: null,
+            current: keysOf(entry),
+            now,
+          });
+          assert(whole.ok === (failure === null), 'the log check agrees with the entry check');
+          return failure?.problem ?? 'ok';
+        };
+        const expect = async (
+          entry: KeyLogEntry,
+          problem: string,
+          what: string,
+          previous: KeyLogEntry = registered,
+        ) => {
+          const got = await problemOf(entry, previous);
+          assert(got === problem, `${what}: ${got}`);
+        };
+        // Key swaps under a reason that is not a reset, signed by the current key or the new one.
+        await expect(
+          await sign(registered, second, 'attested', first, day(2)),
+          'forbidden-change',
+          'attested with new keys',
+        );
+        await expect(
+          await sign(registered, second, 'attested', second, day(2)),
+          'forbidden-change',
+          'attested by a new key',
+        );
+        await expect(
+          await sign(
+            registered,
+            { encryptionKey: second.encryptionKey, signingKey: first.signingKey },
+            'attested',
+            first,
+            day(2),
+          ),
+          'forbidden-change',
+          'attested with a new encryption key',
+        );
+        await expect(
+          await sign(registered, second, 'registered', second, day(2)),
+          'forbidden-change',
+          'a second registration',
+        );
+        await expect(
+          await sign(registered, second, 'signing-key-added', second, day(2)),
+          'forbidden-change',
+          'a signing key added over one',
+        );
+        const legacy = (
+          await logOf({ encryptionKey: first.encryptionKey, signingKey: null, reason: 'registered' })
+        )[0]!;
+        await expect(
+          await sign(legacy, second, 'signing-key-added', second, day(2)),
+          'forbidden-change',
+          'a first signing key with another encryption key',
+          legacy,
+        );
+        await expect(
+          await sign(
+            registered,
+            { encryptionKey: second.encryptionKey, signingKey: first.signingKey },
+            'reset',
+            first,
+            day(2),
+          ),
+          'forbidden-change',
+          'a reset that keeps the signing key',
+        );
+        const resetFirst = await sign(null, first, 'reset', first, day(1));
+        assert(
+          (await c.checkKeyLogEntry(null, resetFirst, now))?.problem === 'forbidden-change',
+          'a reset as the first entry',
+        );
+        // Signatures: by someone else, by the old key for a reset, by the new key for an attestation, tampered.
+        await expect(
+          await sign(registered, second, 'reset', server, day(2)),
+          'bad-signature',
+          'a reset signed by the server',
+        );
+        await expect(
+          await sign(registered, second, 'reset', first, day(2)),
+          'bad-signature',
+          'a reset signed by the old key',
+        );
+        const attestedByServer = await sign(registered, first, 'attested', server, day(2));
+        await expect(attestedByServer, 'bad-signature', 'an attestation signed by another key');
+        const stolen = await sign(registered, second, 'reset', second, day(2));
+        await expect(
+          { ...stolen, signature: attestedByServer.signature },
+          'bad-signature',
+          'a signature moved',
+        );
+        const ownRegistration = await sign(null, first, 'registered', server, day(1));
+        assert(
+          (await c.checkKeyLogEntry(null, ownRegistration, now))?.problem === 'bad-signature',
+          'a registration signed by another key',
+        );
+        // A signed entry whose signature is dropped is checked as a legacy one: its hash no longer holds.
+        const { signature: _dropped, ...unsignedCopy } = stolen;
+        await expect(unsignedCopy, 'broken-chain', 'a signed entry stripped of its signature');
+        // Time: backwards, far ahead, just ahead.
+        await expect(
+          await sign(registered, second, 'reset', second, '2025-12-31T00:00:00.000Z'),
+          'backdated',
+          'a backdated entry',
+        );
+        const farAhead = new Date(now + c.keyLogFutureWindowMs + 60_000).toISOString();
+        await expect(
+          await sign(registered, second, 'reset', second, farAhead),
+          'future-dated',
+          'a future entry',
+        );
+        const justAhead = new Date(now + 60_000).toISOString();
+        await expect(
+          await sign(registered, second, 'reset', second, justAhead),
+          'ok',
+          'a minute ahead is clock skew',
+        );
+        // Place in the chain.
+        const reset = await sign(registered, second, 'reset', second, day(2));
+        await expect({ ...reset, seq: 3 }, 'broken-chain', 'a skipped sequence number');
+        await expect(
+          await sign({ seq: 1, hash: 'f'.repeat(64) }, second, 'reset', second, day(2)),
+          'broken-chain',
+          'a wrong prevHash',
+        );
+        // An unsigned entry after a signed one, and an unsigned head.
+        const unsignedAfter = await c.nextKeyLogEntry(registered, {
+          ...keysOf(second),
+          reason: 'reset',
+          at: day(2),
+        });
+        await expect(unsignedAfter, 'broken-chain', 'an unsigned entry after a signed one');
       },
     },
     {

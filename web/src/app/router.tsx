@@ -1,60 +1,73 @@
-import { createBrowserRouter } from 'react-router';
-import { LoginPage } from '../features/auth/components/login-page.tsx';
-import { RegisterPage } from '../features/auth/components/register-page.tsx';
-import { AllChatsPage } from '../features/chats/components/all-chats-page.tsx';
-import { NotificationSwitch } from '../features/chats/notifications/notification-switch.tsx';
+import type { ReactNode } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import { WelcomePage } from '../features/home/components/welcome-page.tsx';
-import { LinkNewBrowser } from '../features/device-link/components/link-new-browser.tsx';
-import { BackupSettings } from '../features/key-backup/components/backup-settings.tsx';
-import { ProfilePage } from '../features/profile/components/profile-page.tsx';
-import { UsersPage } from '../features/users/components/users-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
+import { RouteErrorPage } from './route-error-page.tsx';
 import { RequireLogin, RequireVisitor } from './route-guards.tsx';
 import { ShellLayout } from './shell-layout.tsx';
 
-/** The spec's routes (section 2), all inside the shell layout. */
+/**
+ * A page whose code loads when its route is first visited, so the first page a visitor opens
+ * carries only the shell and the welcome page (docs/web.md, "Loading").
+ */
+const lazyPage = (path: string, load: () => Promise<ReactNode>): RouteObject => ({
+  path,
+  lazy: async () => ({ element: await load() }),
+});
+
+/** The app's routes (docs/web.md, "Routes and guards"), all inside the shell layout. */
 export const createRouter = () =>
   createBrowserRouter([
     {
       element: <ShellLayout />,
+      errorElement: <RouteErrorPage />,
       children: [
         { path: '/', element: <WelcomePage /> },
-        {
-          path: '/login',
-          element: (
+        lazyPage('/login', async () => {
+          const { LoginPage } = await import('../features/auth/components/login-page.tsx');
+          return (
             <RequireVisitor>
               <LoginPage />
             </RequireVisitor>
-          ),
-        },
-        {
-          path: '/register',
-          element: (
+          );
+        }),
+        lazyPage('/register', async () => {
+          const { RegisterPage } = await import('../features/auth/components/register-page.tsx');
+          return (
             <RequireVisitor>
               <RegisterPage />
             </RequireVisitor>
-          ),
-        },
-        {
-          path: '/all-chats',
-          element: (
+          );
+        }),
+        lazyPage('/all-chats', async () => {
+          const { AllChatsPage } = await import('../features/chats/components/all-chats-page.tsx');
+          return (
             <RequireLogin>
               <AllChatsPage />
             </RequireLogin>
-          ),
-        },
-        { path: '/users', element: <UsersPage /> },
-        {
-          path: '/profile',
-          element: (
+          );
+        }),
+        lazyPage('/users', async () => {
+          const { UsersPage } = await import('../features/users/components/users-page.tsx');
+          return <UsersPage />;
+        }),
+        lazyPage('/profile', async () => {
+          const [{ ProfilePage }, { BackupSettings }, { NotificationSwitch }, { LinkNewBrowser }] =
+            await Promise.all([
+              import('../features/profile/components/profile-page.tsx'),
+              import('../features/key-backup/components/backup-settings.tsx'),
+              import('../features/chats/notifications/notification-switch.tsx'),
+              import('../features/device-link/components/link-new-browser.tsx'),
+            ]);
+          return (
             <RequireLogin>
               <ProfilePage />
               <BackupSettings />
               <NotificationSwitch />
               <LinkNewBrowser />
             </RequireLogin>
-          ),
-        },
+          );
+        }),
         { path: '*', element: <NotFoundPage /> },
       ],
     },

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { accountKeys, forgetLoadedKeys } from '../lib/account-keys.ts';
 import { api } from '../lib/api.ts';
-import { ensureSigningKey } from '../lib/identity-keys.ts';
+import { ensureSignedKeyLog } from '../lib/identity-keys.ts';
 import { selectKeysVersion } from '../lib/key-backup.slice.ts';
 import { rewrapOwnCopies } from '../lib/own-key-rewrap.ts';
 import { selectCurrentUser } from '../lib/session.slice.ts';
@@ -12,7 +12,7 @@ import { useAppDispatch, useAppSelector } from './hooks.ts';
  * are read, which moves an earlier version's browser-wide key to the account if it is this
  * account's. When the session ends, the keys held in memory are dropped (the stored ones stay).
  * An account without a signing key gets one here once this browser holds its key (at once, or
- * after a restore). A browser that still holds a key from before a reset re-wraps the account's
+ * after a restore), and an account whose key log's newest entry is unsigned gets a signed one. A browser that still holds a key from before a reset re-wraps the account's
  * copies of old message keys for the current key, in the background.
  */
 export const useSessionKeys = () => {
@@ -26,9 +26,9 @@ export const useSessionKeys = () => {
   }, [userId]);
   useEffect(() => {
     if (!userId) return;
-    ensureSigningKey(userId).then(
+    ensureSignedKeyLog(userId).then(
       (published) => published && dispatch(api.util.invalidateTags(['KeyStatus'])),
-      (error: unknown) => console.warn('Could not add a signing key', error),
+      (error: unknown) => console.warn('Could not sign the key log', error),
     );
     rewrapOwnCopies(userId).catch((error: unknown) =>
       console.warn('Could not re-wrap message keys for the current key', error),

@@ -17,7 +17,10 @@ export type ContactKeys =
       /** When a key change removed the user's verification; null if none did. */
       verificationLostAt: string | null;
     }
-  /** The log served does not extend the one seen before, or does not match the current keys. */
+  /**
+   * The log served fails its check: it does not extend the one seen before, does not match the
+   * current keys, breaks a rule, or is empty or not signed by the account (`unsigned`).
+   */
   | { kind: 'warning'; problem: KeyLogProblem; detail: string }
   /** The log could not be fetched (offline, server error): nothing is claimed. */
   | { kind: 'unavailable' };
@@ -31,7 +34,11 @@ export const checkContactKeys = async (accountId: string, contactId: string): Pr
     return { kind: 'unavailable' };
   }
   const trust = await readContactTrust(accountId, contactId);
-  const check = await checkKeyLog(log.entries, { pinnedHash: trust.pinnedHash, current: log.current });
+  const check = await checkKeyLog(log.entries, {
+    pinnedHash: trust.pinnedHash,
+    current: log.current,
+    now: Date.now(),
+  });
   // A failed check changes nothing stored: the pinned entry stays, so the warning stays too.
   if (!check.ok) return { kind: 'warning', problem: check.problem, detail: check.detail };
 
@@ -39,19 +46,16 @@ export const checkContactKeys = async (accountId: string, contactId: string): Pr
   const stillVerified =
     trust.verified?.encryptionKey === current.encryptionKey &&
     trust.verified.signingKey === current.signingKey;
-  const verificationLostAt =
-    trust.verified && !stillVerified
-      ? (check.head?.at ?? new Date().toISOString())
-      : trust.verificationLostAt;
+  const verificationLostAt = trust.verified && !stillVerified ? check.head.at : trust.verificationLostAt;
   await updateContactTrust(accountId, contactId, (stored) => ({
-    pinnedHash: check.head?.hash ?? stored.pinnedHash,
+    pinnedHash: check.head.hash,
     verified: stillVerified ? stored.verified : null,
     verificationLostAt,
   }));
   return {
     kind: 'checked',
     current,
-    resets: log.entries.filter((entry) => entry.reason === 'reset').map((entry) => entry.at),
+    resets: check.resets.map((entry) => entry.at),
     verified: stillVerified,
     verificationLostAt: stillVerified ? null : verificationLostAt,
   };

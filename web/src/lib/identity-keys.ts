@@ -2,13 +2,16 @@ import {
   exportPublicKeySpkiBase64,
   generateSigningKeyPair,
   generateUserKeyPair,
+  isSignedKeyLogEntry,
   nonExtractableSigningKey,
   sealPrivateKey,
+  signKeyLogEntry,
   unsealPrivateKey,
+  type SignedKeyLogEntry,
 } from '@veil/crypto';
 import { accountKeyRing, keepAccountKey } from './account-keys.ts';
 import { addSigningKey, readSigningKeys } from './key-store.ts';
-import { fetchKeyStatus, publishSigningKey } from './public-key-api.ts';
+import { attestKeys, fetchKeyLog, publishSigningKey } from './public-key-api.ts';
 
 /**
  * The account's key bundle in this browser: the encryption key (`account-keys.ts`) and the
@@ -62,20 +65,78 @@ export const exportableSigningKey = async (userId: string, publicKey: string): P
   return stored?.sealed ? { privateKey: await unsealPrivateKey(stored.sealed, 'signing'), publicKey } : null;
 };
 
+/** A new account's first key log entry (`registered`), signed with its new signing key. */
+export const registrationEntry = (bundle: {
+  encryption: KeyPairOf;
+  signing: KeyPairOf;
+}): Promise<SignedKeyLogEntry> =>
+  signKeyLogEntry(
+    null,
+    {
+      encryptionKey: bundle.encryption.publicKey,
+      signingKey: bundle.signing.publicKey,
+      reason: 'registered',
+    },
+    bundle.signing.privateKey,
+  );
+
 /**
- * An account registered before signing keys gets one in the first browser that holds its
- * current encryption key: made here, kept here, then published (a `signing-key-added` entry of
- * its key log). If another browser published one first, the server refuses this one and the
- * kept copy stays unused. Resolves whether this browser published one.
+ * The `reset` entry that follows the account's newest one and publishes a new bundle, signed
+ * with the new signing key (the old one is lost: that is why the account resets).
  */
-export const ensureSigningKey = async (userId: string): Promise<boolean> => {
-  const status = await fetchKeyStatus();
-  if (status.signingKey) return false;
+export const resetEntry = async (
+  userId: string,
+  bundle: { encryption: KeyPairOf; signing: KeyPairOf },
+): Promise<SignedKeyLogEntry> => {
+  const { entries } = await fetchKeyLog(userId);
+  return signKeyLogEntry(
+    entries.at(-1) ?? null,
+    { encryptionKey: bundle.encryption.publicKey, signingKey: bundle.signing.publicKey, reason: 'reset' },
+    bundle.signing.privateKey,
+  );
+};
+
+/**
+ * Gives the account's key log a signed newest entry, in the first browser that holds its current
+ * keys, at a session start (a login, a restore, a link):
+ * - an account without a signing key (registered before them, or by a client without them) gets
+ *   one: made and kept here, then published by a `signing-key-added` entry signed with it;
+ * - an account whose newest entry is unsigned (made by the server before entries were signed)
+ *   gets an `attested` entry, the same keys signed by its current signing key.
+ * Contacts' browsers refuse a log whose newest entry is unsigned ("not signed yet") until then.
+ * Another browser racing this one wins or loses on the server (one entry extends the log); the
+ * loser's kept signing key stays unused. Resolves whether this browser appended an entry.
+ */
+export const ensureSignedKeyLog = async (userId: string): Promise<boolean> => {
+  const { entries, current } = await fetchKeyLog(userId);
+  const head = entries.at(-1) ?? null;
+  if (head && isSignedKeyLogEntry(head)) return false;
   const held = await accountKeyRing(userId);
-  if (!held.some((key) => key.publicKey === status.publicKey)) return false;
-  const pair = await generateSigningKeyPair();
-  const signing = { privateKey: pair.privateKey, publicKey: await exportPublicKeySpkiBase64(pair.publicKey) };
-  await keepSigningKey(userId, signing);
-  await publishSigningKey(signing.publicKey);
+  if (!held.some((key) => key.publicKey === current.encryptionKey)) return false;
+  if (!current.signingKey) {
+    const pair = await generateSigningKeyPair();
+    const signing = {
+      privateKey: pair.privateKey,
+      publicKey: await exportPublicKeySpkiBase64(pair.publicKey),
+    };
+    const entry = await signKeyLogEntry(
+      head,
+      { encryptionKey: current.encryptionKey, signingKey: signing.publicKey, reason: 'signing-key-added' },
+      signing.privateKey,
+    );
+    await keepSigningKey(userId, signing);
+    await publishSigningKey(entry);
+    return true;
+  }
+  const signer = (await readSigningKeys(userId)).find((key) => key.publicKey === current.signingKey);
+  // An attestation follows an entry; an empty log with a signing key is nothing a browser made.
+  if (!signer || !head) return false;
+  await attestKeys(
+    await signKeyLogEntry(
+      head,
+      { encryptionKey: current.encryptionKey, signingKey: current.signingKey, reason: 'attested' },
+      signer.privateKey,
+    ),
+  );
   return true;
 };

@@ -8,6 +8,11 @@ const reasonKeys: Partial<Record<UncheckedReason, string>> = {
   'current-key-mismatch': 'keyCheck.reasons.currentKeyMismatch',
   unavailable: 'keyCheck.reasons.unavailable',
   empty: 'keyCheck.reasons.empty',
+  unsigned: 'keyCheck.reasons.unsigned',
+  'bad-signature': 'keyCheck.reasons.badSignature',
+  'forbidden-change': 'keyCheck.reasons.forbiddenChange',
+  backdated: 'keyCheck.reasons.backdated',
+  'future-dated': 'keyCheck.reasons.futureDated',
 };
 
 /** Why a user's keys could not be checked, in the user's language (a problem without a text of its own reads "does not check out"). */

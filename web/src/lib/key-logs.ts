@@ -15,6 +15,8 @@ export type CheckedKeyLog =
       ok: true;
       entries: readonly KeyLogEntry[];
       current: { encryptionKey: string; signingKey: string | null };
+      /** When the log's first signed entry was made (`checkKeyLog`). */
+      signedSince: string;
     }
   | { ok: false; problem: KeyLogProblem | 'unavailable' };
 
@@ -36,13 +38,13 @@ const load = async (accountId: string, userId: string): Promise<CheckedKeyLog> =
     return { ok: false, problem: 'unavailable' };
   }
   const { pinnedHash } = await readContactTrust(accountId, userId);
-  const check = await checkKeyLog(log.entries, { pinnedHash, current: log.current });
+  const check = await checkKeyLog(log.entries, { pinnedHash, current: log.current, now: Date.now() });
   if (!check.ok) return { ok: false, problem: check.problem };
   // The service worker checks pushes against what was checked here.
   storeCheckedKeyLog(accountId, userId, log.entries).catch((error: unknown) =>
     console.warn('Could not store a key log', error),
   );
-  return { ok: true, entries: log.entries, current: log.current };
+  return { ok: true, entries: log.entries, current: log.current, signedSince: check.signedSince };
 };
 
 /**

@@ -8,6 +8,7 @@ import {
   type SignedKeys,
 } from '@veil/crypto';
 import { keyLogOf } from './key-logs.ts';
+import { legacyOnlyBeforeSignedLog } from './legacy-messages.ts';
 
 /**
  * Where a message is shown, as the reader knows it (not as the message claims): what its
@@ -170,7 +171,8 @@ const keyTimeAndSignature = (message: VerifiableMessage): [string, string | unde
 
 /**
  * Checks a message's signature against its sender's key log, as the log says the key was when
- * the message was stored. `accountId` is the reader. The sender's log is fetched once per page;
+ * the message was stored; unsigned, it is history only if stored before the log's first signed
+ * entry (`legacyOnlyBeforeSignedLog`). `accountId` is the reader. The sender's log is fetched once per page;
  * after a failure, once more if the message is newer than that fetch (its sender may have
  * changed keys since).
  */
@@ -191,7 +193,11 @@ export const verifyMessage = async (
         reason: log.problem === 'unavailable' ? 'key-log-unavailable' : 'key-log-broken',
       };
     const [at, signature] = keyTimeAndSignature(message);
-    const verdict = await checkMessageSignature(log.entries, at, signed, signature);
+    const verdict = legacyOnlyBeforeSignedLog(
+      log.entries,
+      at,
+      await checkMessageSignature(log.entries, at, signed, signature),
+    );
     return verdict.status === 'failed' ? verdict : { status: verdict.status };
   };
   const first = await check();
@@ -220,18 +226,22 @@ export const verifyReaction = async (
   if (!log.ok) return false;
   const signedAt = reaction.signature?.signedAt ?? '';
   const at = signedAt > message.createdAt ? signedAt : message.createdAt;
-  const verdict = await checkMessageSignature(
+  const verdict = legacyOnlyBeforeSignedLog(
     log.entries,
     at,
-    {
-      kind: 'reaction',
-      target: message._id,
-      chat,
-      senderId: reactor,
-      createdAt: signedAt,
-      sealed: { ciphertext: reaction.content, iv: reaction.iv, encryptedKeys: reaction.encryptedKeys },
-    },
-    reaction.signature?.value,
+    await checkMessageSignature(
+      log.entries,
+      at,
+      {
+        kind: 'reaction',
+        target: message._id,
+        chat,
+        senderId: reactor,
+        createdAt: signedAt,
+        sealed: { ciphertext: reaction.content, iv: reaction.iv, encryptedKeys: reaction.encryptedKeys },
+      },
+      reaction.signature?.value,
+    ),
   );
   return verdict.status !== 'failed';
 };

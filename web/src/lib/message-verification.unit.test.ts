@@ -1,5 +1,15 @@
 import type { GroupNotice } from '@veil/contracts';
+import {
+  checkMessageSignature,
+  exportPublicKeySpkiBase64,
+  generateSigningKeyPair,
+  generateUserKeyPair,
+  nextKeyLogEntry,
+  signKeyLogEntry,
+  type KeyLogEntry,
+} from '@veil/crypto';
 import { describe, expect, it } from 'vitest';
+import { legacyOnlyBeforeSignedLog } from './legacy-messages.ts';
 import { signOutgoing } from './message-signing.ts';
 import { membersAt, sealedForAt, sealedWrongly, type ChatContext } from './message-verification.ts';
 import { signatureTexts } from './signature-texts.ts';
@@ -82,5 +92,64 @@ describe('sending (signOutgoing)', () => {
     await expect(signOutgoing({ ...outgoing, sealed: sealed('ann', 'bob', 'cat', 'eve') })).rejects.toThrow(
       signatureTexts.refuseToSend,
     );
+  });
+});
+
+describe('history from before signatures (legacyOnlyBeforeSignedLog)', () => {
+  /** A legacy account: registered unsigned in January, its browser signed its log on March 1st. */
+  const signedLog = async () => {
+    const [encryption, signing] = await Promise.all([generateUserKeyPair(), generateSigningKeyPair()]);
+    const keys = {
+      encryptionKey: await exportPublicKeySpkiBase64(encryption.publicKey),
+      signingKey: await exportPublicKeySpkiBase64(signing.publicKey),
+    };
+    const registered = await nextKeyLogEntry(null, {
+      encryptionKey: keys.encryptionKey,
+      signingKey: null,
+      reason: 'registered',
+      at: '2026-01-01T00:00:00.000Z',
+    });
+    const added = await signKeyLogEntry(
+      registered,
+      { ...keys, reason: 'signing-key-added', at: '2026-03-01T00:00:00.000Z' },
+      signing.privateKey,
+    );
+    return [registered, added];
+  };
+  const message = {
+    ciphertext: 'AAAA',
+    iv: 'AAAAAAAAAAAAAAAA',
+    chat: 'direct:a:b',
+    senderId: 'a',
+    clientMessageId: 'client-0001',
+    replyTo: null,
+    createdAt: '',
+    encryptedKeys: { a: 'k', b: 'k' },
+  };
+  const verdictAt = async (log: KeyLogEntry[], at: string) =>
+    legacyOnlyBeforeSignedLog(log, at, await checkMessageSignature(log, at, message, undefined));
+
+  it('keeps an unsigned message stored before the first signed entry as history, and fails one after it', async () => {
+    const log = await signedLog();
+    // Before the first signing key: history by the old rule, and before the signed entry.
+    expect(await verdictAt(log, '2026-02-01T00:00:00.000Z')).toEqual({ status: 'legacy' });
+    // After the signed entry: every browser of the account signs by then, so unsigned is a forgery.
+    expect(await verdictAt(log, '2026-03-02T00:00:00.000Z')).toEqual({
+      status: 'failed',
+      reason: 'unsigned',
+    });
+  });
+
+  it('counts nothing as history against a log without a signed entry, or at a time that is not one', async () => {
+    const [registered] = await signedLog();
+    expect(await verdictAt([registered!], '2026-02-01T00:00:00.000Z')).toEqual({
+      status: 'failed',
+      reason: 'unsigned',
+    });
+    expect(await verdictAt([], '2026-02-01T00:00:00.000Z')).toEqual({ status: 'failed', reason: 'unsigned' });
+    expect(await verdictAt(await signedLog(), 'not a time')).toEqual({
+      status: 'failed',
+      reason: 'unsigned',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { KeyLogView, KeyStatus } from '@veil/contracts';
+import type { SignedKeyLogEntry } from '@veil/crypto';
 import { fetchData } from './fetch-data.ts';
 
 const hasPublicKey = (data: unknown): data is { publicKey: string } =>
@@ -13,9 +14,13 @@ const isKeyStatus = (data: unknown): data is KeyStatus =>
  */
 export const fetchKeyStatus = (): Promise<KeyStatus> => fetchData('user/keyStatus', isKeyStatus);
 
-/** Publishes the account's first signing key (`POST /user/signingKey`). */
-export const publishSigningKey = (signingKey: string): Promise<KeyStatus> =>
-  fetchData('user/signingKey', isKeyStatus, { json: { signingKey } });
+/** Publishes the account's first signing key by its signed entry (`POST /user/signingKey`). */
+export const publishSigningKey = (entry: SignedKeyLogEntry): Promise<KeyStatus> =>
+  fetchData('user/signingKey', isKeyStatus, { json: { entry } });
+
+/** Re-publishes the account's current keys by a signed `attested` entry (`POST /user/attestKeys`). */
+export const attestKeys = (entry: SignedKeyLogEntry): Promise<KeyStatus> =>
+  fetchData('user/attestKeys', isKeyStatus, { json: { entry } });
 
 const isKeyLog = (data: unknown): data is KeyLogView =>
   Array.isArray((data as KeyLogView | null)?.entries) && typeof (data as KeyLogView).current === 'object';

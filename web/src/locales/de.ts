@@ -38,6 +38,11 @@ export const de: Translation = {
     title: 'Seite nicht gefunden',
     back: 'Zurück zur Startseite',
   },
+  routeError: {
+    title: 'Diese Seite konnte nicht angezeigt werden',
+    body: 'Sie wurde vielleicht nicht geladen (prüfe deine Verbindung), oder Veil wurde aktualisiert, seit du sie geöffnet hast.',
+    reload: 'Neu laden',
+  },
   connection: {
     connecting: 'Verbinde…',
     offline: 'Du bist offline. Was du schreibst, wird gesendet, sobald du wieder online bist.',
@@ -355,6 +360,12 @@ export const de: Translation = {
     NOT_FOUND: 'Das wurde nicht gefunden.',
     USERNAME_TAKEN: 'Dieser Benutzername ist schon vergeben',
     SIGNING_KEY_EXISTS: 'Dieses Konto hat schon einen Signaturschlüssel.',
+    KEY_LOG_SIGNATURE_INVALID: 'Die Schlüsseländerung ist nicht mit dem richtigen Schlüssel signiert.',
+    KEY_LOG_CHANGE_FORBIDDEN: 'Diese Schlüsseländerung ist nicht erlaubt.',
+    KEY_LOG_TIME_INVALID:
+      'Die Uhr dieses Geräts geht falsch: Stelle sie richtig und versuche es noch einmal.',
+    KEY_LOG_NOT_HEAD:
+      'Deine Schlüssel wurden gleichzeitig anderswo geändert. Lade neu und versuche es noch einmal.',
     INVALID_CREDENTIALS: 'Benutzername oder Passwort ist falsch',
     RATE_LIMITED: 'Zu viele Versuche. Warte einen Moment und versuche es noch einmal.',
     TOKEN_EXPIRED: 'Deine Sitzung ist abgelaufen. Bitte melde dich wieder an.',
@@ -583,6 +594,15 @@ export const de: Translation = {
     fingerprintMismatch: 'ihre Schlüsselhistorie nennt Schlüssel, die sie nicht enthält',
     currentKeyMismatch:
       'der Schlüssel, den der Server für sie liefert, ist nicht der letzte in ihrer Schlüsselhistorie',
+    empty: 'der Server hat keine Schlüsselhistorie für sie geliefert',
+    unsigned: 'ihre Schlüsselhistorie ist noch nicht von ihnen signiert',
+    badSignature:
+      'ein Eintrag ihrer Schlüsselhistorie ist nicht mit dem Schlüssel signiert, mit dem er signiert sein muss',
+    forbiddenChange: 'ein Eintrag ihrer Schlüsselhistorie ändert Schlüssel, die er nicht ändern darf',
+    backdated: 'ein Eintrag ihrer Schlüsselhistorie ist früher datiert als der vor ihm',
+    futureDated: 'ein Eintrag ihrer Schlüsselhistorie ist in der Zukunft datiert',
+    notSigned:
+      'Die Schlüssel von {{name}} sind noch nicht signiert: Das geschieht, wenn {{name}} sich das nächste Mal in einem Browser bei Veil anmeldet. Bis dahin lassen sie sich nicht prüfen.',
     changed: 'Der Schlüssel von {{name}} hat sich am {{date}} geändert',
     warning:
       'Warnung: Die Schlüssel von {{name}} ließen sich nicht bestätigen: {{problem}}. Der Server könnte den Schlüssel ersetzt haben. Sende nichts Vertrauliches, bis ihr eure Sicherheitsnummer persönlich verglichen habt.',
@@ -596,13 +616,20 @@ export const de: Translation = {
     blocked: 'In diesen Chat wird nichts gesendet, bis sie geprüft sind: deine Nachrichten warten.',
     retry: 'Erneut versuchen',
     reasons: {
-      rewritten: 'der Schlüsselverlauf wurde umgeschrieben, seit dieser Browser ihn zuletzt gesehen hat',
-      brokenChain: 'der Schlüsselverlauf hängt nicht zusammen',
-      fingerprintMismatch: 'der Schlüsselverlauf nennt Schlüssel, die er nicht enthält',
-      currentKeyMismatch: 'der Schlüssel, den der Server angibt, ist nicht der letzte im Schlüsselverlauf',
-      unavailable: 'der Schlüsselverlauf konnte nicht abgerufen werden',
-      empty: 'es gibt keinen Schlüsselverlauf',
-      other: 'der Schlüsselverlauf ist nicht stimmig',
+      rewritten: 'die Schlüsselhistorie wurde umgeschrieben, seit dieser Browser sie zuletzt gesehen hat',
+      brokenChain: 'die Schlüsselhistorie hängt nicht zusammen',
+      fingerprintMismatch: 'die Schlüsselhistorie nennt Schlüssel, die sie nicht enthält',
+      currentKeyMismatch:
+        'der Schlüssel, den der Server angibt, ist nicht der letzte in der Schlüsselhistorie',
+      unavailable: 'die Schlüsselhistorie konnte nicht abgerufen werden',
+      empty: 'es gibt keine Schlüsselhistorie',
+      unsigned: 'die Schlüsselhistorie ist von ihrem Konto noch nicht signiert',
+      badSignature:
+        'ein Eintrag der Schlüsselhistorie ist nicht mit dem Schlüssel signiert, mit dem er signiert sein muss',
+      forbiddenChange: 'ein Eintrag der Schlüsselhistorie ändert Schlüssel, die er nicht ändern darf',
+      backdated: 'ein Eintrag der Schlüsselhistorie ist früher datiert als der vor ihm',
+      futureDated: 'ein Eintrag der Schlüsselhistorie ist in die Zukunft datiert',
+      other: 'die Schlüsselhistorie ist nicht stimmig',
     },
   },
   rewrap: {

@@ -1,4 +1,10 @@
-import { buildIndividualPayload, exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
+import {
+  buildIndividualPayload,
+  exportPublicKeySpkiBase64,
+  generateSigningKeyPair,
+  generateUserKeyPair,
+  signKeyLogEntry,
+} from '@veil/crypto';
 import type { Api } from './api-client.ts';
 
 /** A registered, logged-in user with a real RSA-OAEP key pair, as the browser would make it. */
@@ -57,6 +63,28 @@ export const createUser = async (
     accessToken: accesstoken,
     refreshToken: refreshtoken,
   };
+};
+
+/**
+ * A user registered as the browser registers: both keys in the form, with the first key log
+ * entry signed by the new signing key. `signing` is its ECDSA key pair.
+ */
+export const createSigningUser = async (api: Api, base = 'user') => {
+  const [keys, signing] = await Promise.all([generateUserKeyPair(), generateSigningKeyPair()]);
+  const [publicKey, signingKey] = await Promise.all([
+    exportPublicKeySpkiBase64(keys.publicKey),
+    exportPublicKeySpkiBase64(signing.publicKey),
+  ]);
+  const entry = await signKeyLogEntry(
+    null,
+    { encryptionKey: publicKey, signingKey, reason: 'registered' },
+    signing.privateKey,
+  );
+  const user = await createUser(api, base, undefined, {
+    keys,
+    fields: { signingKey, keyLogEntry: JSON.stringify(entry) },
+  });
+  return { ...user, signing, signingKey };
 };
 
 /** The body of the spec's first-message call from one test user to another, encrypted for both. */

@@ -54,8 +54,13 @@ export const registerBodySchema = z.object({
   username: usernameSchema,
   password: newPasswordSchema,
   publicKey: publicKeySchema,
-  /** Optional: the identity signing key (ECDSA P-256, base64 SPKI); the spec's client sends none. */
+  /**
+   * Optional: the identity signing key (ECDSA P-256, base64 SPKI); the spec's client sends none.
+   * Given, it comes with `keyLogEntry`, the first key log entry signed with it.
+   */
   signingKey: signingKeySchema.optional(),
+  /** With `signingKey`: the `registered` entry of the key log, as JSON text (`parseKeyLogEntryText`). */
+  keyLogEntry: z.string({ error: 'keyLogEntry must be JSON text' }).max(16_384).optional(),
   /** Optional: the encrypted backup of the new private key, as JSON text (`parseKeyBackupText`). */
   keyBackup: z.string({ error: 'keyBackup must be JSON text' }).optional(),
 });

@@ -6,8 +6,8 @@ import {
   type KeyBackupSummary,
   type KeyStatus,
 } from '../http/key-backup.schemas.ts';
-import type { KeyLogView } from '../http/key-log.schemas.ts';
-import { privacySchema, signingKeySchema, type Privacy, type PublicUser } from '../http/schemas.ts';
+import { signedKeyLogEntrySchema, type KeyLogView } from '../http/key-log.schemas.ts';
+import { privacySchema, type Privacy, type PublicUser } from '../http/schemas.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 /** The user service: owns usernames, profiles, public keys and the encrypted key backups. */
@@ -17,8 +17,12 @@ export const userRpc = defineRpcService('user', {
     z.object({
       username: z.string(),
       publicKey: z.string(),
-      /** The identity signing key; absent from clients that predate it (they add one later). */
+      /**
+       * The identity signing key and the first key log entry, signed with it; absent from
+       * clients without signing keys (the log then starts with an unsigned legacy entry).
+       */
       signingKey: z.string().optional(),
+      keyLogEntry: signedKeyLogEntrySchema.optional(),
       pictureKey: z.string().nullable(),
       keyBackup: keyBackupSchema.optional(),
     }),
@@ -37,14 +41,21 @@ export const userRpc = defineRpcService('user', {
   publicKey: operation<{ publicKey: string; signingKey: string | null }>()(z.object({ userId: idSchema })),
   /** A user's key-change log and current keys; USER_NOT_FOUND for no such active user. */
   keyLog: operation<KeyLogView>()(z.object({ userId: idSchema })),
-  /** The caller's first signing key (`userId` is the verified caller); refused if it has one. */
-  addSigningKey: operation<KeyStatus>()(z.object({ userId: idSchema, signingKey: signingKeySchema })),
-  /** "I lost my key: start fresh": new keys (a `reset` entry) and their backup; throttled per account. */
+  /**
+   * The caller's first signing key (`userId` is the verified caller), as the signed
+   * `signing-key-added` entry; refused if it has one.
+   */
+  addSigningKey: operation<KeyStatus>()(z.object({ userId: idSchema, entry: signedKeyLogEntrySchema })),
+  /** The caller's current keys re-published unchanged, as a signed `attested` entry. */
+  attestKeys: operation<KeyStatus>()(z.object({ userId: idSchema, entry: signedKeyLogEntrySchema })),
+  /**
+   * "I lost my key: start fresh": the signed `reset` entry publishing new keys, and their backup;
+   * throttled per account.
+   */
   resetKeys: operation<KeyStatus>()(
     z.object({
       userId: idSchema,
-      publicKey: z.string(),
-      signingKey: signingKeySchema,
+      entry: signedKeyLogEntrySchema,
       keyBackup: keyBackupSchema.optional(),
     }),
   ),

@@ -10,6 +10,9 @@ import type { Logger, Tracing } from '@veil/ports';
 const statusByCode: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
   KEY_MAP_MISMATCH: 400,
+  KEY_LOG_SIGNATURE_INVALID: 400,
+  KEY_LOG_CHANGE_FORBIDDEN: 400,
+  KEY_LOG_TIME_INVALID: 400,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
   TOKEN_EXPIRED: 401,
@@ -25,6 +28,7 @@ const statusByCode: Record<ErrorCode, number> = {
   LINK_NOT_FOUND: 404,
   USERNAME_TAKEN: 409,
   SIGNING_KEY_EXISTS: 409,
+  KEY_LOG_NOT_HEAD: 409,
   VERSION_CONFLICT: 409,
   LINK_USED: 409,
   LINK_EXPIRED: 410,

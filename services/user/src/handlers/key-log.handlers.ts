@@ -2,12 +2,14 @@ import { DomainError, type userRpc } from '@veil/contracts';
 import type { RpcImplementation, RunningProjection } from '@veil/kernel';
 import type { Clock, Collection, EventStore, IdGenerator } from '@veil/ports';
 import { appendKeyBackup, checkBackupHoldsKeys } from './key-backup.handlers.ts';
-import { appendKeyLogEntry, checkEncryptionKey, checkSigningKey } from './key-log.ts';
+import { appendSignedKeyLogEntry, precheckSignedKeyLogEntry } from './key-log.ts';
 import type { KeyLogDoc, UserDoc } from '../projections/user-directory.projection.ts';
 
 /**
- * The key-change log's operations: reading a user's log, an account's first signing key, and
- * "I lost my key: start fresh". The account that changes is always the verified caller's.
+ * The key-change log's operations: reading a user's log, an account's first signing key, its
+ * browser attesting its current keys, and "I lost my key: start fresh". Each change is an entry
+ * the account's browser signed (`appendSignedKeyLogEntry`). The account that changes is always
+ * the verified caller's.
  */
 type Deps = {
   store: EventStore;
@@ -21,7 +23,10 @@ type Deps = {
   keyStatus: (userId: string) => ReturnType<RpcImplementation<typeof userRpc.operations>['keyStatus']>;
 };
 
-type KeyLogOperations = Pick<typeof userRpc.operations, 'keyLog' | 'addSigningKey' | 'resetKeys'>;
+type KeyLogOperations = Pick<
+  typeof userRpc.operations,
+  'keyLog' | 'addSigningKey' | 'attestKeys' | 'resetKeys'
+>;
 
 export const keyLogHandlers = (deps: Deps): RpcImplementation<KeyLogOperations> => {
   const { requireUser } = deps;
@@ -34,34 +39,38 @@ export const keyLogHandlers = (deps: Deps): RpcImplementation<KeyLogOperations> 
       };
     },
 
-    async addSigningKey({ userId, signingKey }) {
-      await checkSigningKey(signingKey);
+    async addSigningKey({ userId, entry }) {
       const user = await requireUser(userId);
-      const position = await appendKeyLogEntry(deps, userId, (last) => {
-        if (last?.signingKey ?? user.signingKey)
+      const position = await appendSignedKeyLogEntry(deps, userId, entry, 'signing-key-added', (head) => {
+        if (head?.signingKey ?? user.signingKey)
           throw new DomainError('SIGNING_KEY_EXISTS', 'This account already has a signing key');
-        return {
-          encryptionKey: last?.encryptionKey ?? user.publicKey,
-          signingKey,
-          reason: 'signing-key-added',
-        };
+        // An account from before the log has no entry to compare with: its published key.
+        if (entry.encryptionKey !== (head?.encryptionKey ?? user.publicKey))
+          throw new DomainError('KEY_LOG_CHANGE_FORBIDDEN', 'A first signing key keeps the encryption key');
       });
       await deps.directory.waitFor('user', position);
       return deps.keyStatus(userId);
     },
 
-    async resetKeys({ userId, publicKey, signingKey, keyBackup }) {
-      await Promise.all([checkEncryptionKey(publicKey), checkSigningKey(signingKey)]);
-      if (keyBackup) checkBackupHoldsKeys(keyBackup, publicKey, signingKey);
+    async attestKeys({ userId, entry }) {
+      await requireUser(userId);
+      const position = await appendSignedKeyLogEntry(deps, userId, entry, 'attested');
+      await deps.directory.waitFor('user', position);
+      return deps.keyStatus(userId);
+    },
+
+    async resetKeys({ userId, entry, keyBackup }) {
+      if (keyBackup) checkBackupHoldsKeys(keyBackup, entry.encryptionKey, entry.signingKey);
       const user = await requireUser(userId);
-      if (publicKey === user.publicKey || signingKey === user.signingKey)
-        throw new DomainError('VALIDATION_FAILED', 'A key reset needs new keys, not the published ones');
+      if (entry.encryptionKey === user.publicKey || entry.signingKey === user.signingKey)
+        throw new DomainError(
+          'KEY_LOG_CHANGE_FORBIDDEN',
+          'A key reset needs new keys, not the published ones',
+        );
+      // A refused entry spends none of the day's resets.
+      await precheckSignedKeyLogEntry(deps, userId, entry, 'reset');
       await deps.spendKeyReset(userId);
-      const position = await appendKeyLogEntry(deps, userId, () => ({
-        encryptionKey: publicKey,
-        signingKey,
-        reason: 'reset',
-      }));
+      const position = await appendSignedKeyLogEntry(deps, userId, entry, 'reset');
       if (keyBackup) await appendKeyBackup(deps, userId, keyBackup);
       await deps.directory.waitFor('user', position);
       return deps.keyStatus(userId);

@@ -10,7 +10,13 @@ import {
   keyStatus,
 } from './key-backup.handlers.ts';
 import { keyLogHandlers } from './key-log.handlers.ts';
-import { appendKeyLogEntry, checkEncryptionKey, checkSigningKey } from './key-log.ts';
+import {
+  appendKeyLogEntry,
+  appendSignedKeyLogEntry,
+  checkEncryptionKey,
+  checkFirstKeyLogEntry,
+  checkSigningKey,
+} from './key-log.ts';
 import { claimUsername, releaseUsername } from './username-claim.ts';
 import { toPublicUser, type KeyLogDoc, type UserDoc } from '../projections/user-directory.projection.ts';
 
@@ -46,10 +52,18 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
       keyStatus: (userId) => keyStatus({ store, requireUser }, userId),
     }),
 
-    async register({ username: rawUsername, publicKey, signingKey, pictureKey, keyBackup }) {
+    async register({ username: rawUsername, publicKey, signingKey, keyLogEntry, pictureKey, keyBackup }) {
       const username = parseUsername(rawUsername);
       await checkEncryptionKey(publicKey);
       if (signingKey !== undefined) await checkSigningKey(signingKey);
+      // A signing key is published only by an entry signed with it; without one (a client that
+      // has no signing keys) the log starts with an unsigned entry, as before entries were signed.
+      if ((signingKey === undefined) !== (keyLogEntry === undefined))
+        throw new DomainError('VALIDATION_FAILED', 'signingKey and keyLogEntry come together');
+      if (keyLogEntry && (keyLogEntry.encryptionKey !== publicKey || keyLogEntry.signingKey !== signingKey))
+        throw new DomainError('VALIDATION_FAILED', 'keyLogEntry must publish publicKey and signingKey');
+      // Refused before anything is stored; appending it again below checks it against the log.
+      if (keyLogEntry) await checkFirstKeyLogEntry(deps, keyLogEntry);
       if (keyBackup) checkBackupHoldsKeys(keyBackup, publicKey, signingKey ?? null);
       const userId = deps.ids.next();
       await claimUsername(deps, username, userId);
@@ -61,11 +75,13 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
         { expectedVersion: 0 },
       );
       // After the profile, so the directory entry it updates exists.
-      const position = await appendKeyLogEntry(deps, userId, () => ({
-        encryptionKey: publicKey,
-        signingKey: signingKey ?? null,
-        reason: 'registered',
-      }));
+      const position = keyLogEntry
+        ? await appendSignedKeyLogEntry(deps, userId, keyLogEntry, 'registered')
+        : await appendKeyLogEntry(deps, userId, () => ({
+            encryptionKey: publicKey,
+            signingKey: null,
+            reason: 'registered',
+          }));
       await directory.waitFor('user', position);
       return { user: toPublicUser(await requireUser(userId)) };
     },

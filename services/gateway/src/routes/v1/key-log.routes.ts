@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import {
   addSigningKeyBodySchema,
+  attestKeysBodySchema,
   idSchema,
   parseKeyBackup,
   parseWith,
@@ -25,8 +26,9 @@ export const keyLogRoutes = ({ services }: { services: ServiceClients }): Router
 };
 
 /**
- * `/api/v1/user/signingKey` and `/api/v1/user/resetKeys`: changes to the caller's own published
- * keys, each an entry of its key-change log. The account is the verified token's.
+ * `/api/v1/user/signingKey`, `/api/v1/user/attestKeys` and `/api/v1/user/resetKeys`: changes to
+ * the caller's own published keys, each an entry of its key-change log that the caller's browser
+ * signed. The account is the verified token's.
  */
 export const keyChangeRoutes = ({
   services,
@@ -40,17 +42,22 @@ export const keyChangeRoutes = ({
   const router = Router();
 
   router.post('/signingKey', requireAuth, writes.byUser, async (req, res) => {
-    const { signingKey } = parseWith(addSigningKeyBodySchema, req.body);
-    const status = await services.user.addSigningKey({ userId: currentUserId(res), signingKey });
+    const { entry } = parseWith(addSigningKeyBodySchema, req.body);
+    const status = await services.user.addSigningKey({ userId: currentUserId(res), entry });
     respond(res, 201, 'Signing key published', status);
+  });
+
+  router.post('/attestKeys', requireAuth, writes.byUser, async (req, res) => {
+    const { entry } = parseWith(attestKeysBodySchema, req.body);
+    const status = await services.user.attestKeys({ userId: currentUserId(res), entry });
+    respond(res, 201, 'Keys attested', status);
   });
 
   router.post('/resetKeys', requireAuth, writes.byUser, async (req, res) => {
     const body = parseWith(resetKeysBodySchema, req.body);
     const status = await services.user.resetKeys({
       userId: currentUserId(res),
-      publicKey: body.publicKey,
-      signingKey: body.signingKey,
+      entry: body.entry,
       ...(body.backup === undefined ? {} : { keyBackup: parseKeyBackup(body.backup) }),
     });
     respond(res, 201, 'Keys reset', status);

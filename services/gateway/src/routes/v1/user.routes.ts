@@ -6,6 +6,7 @@ import {
   parseWith,
   privacySchema,
   refreshBodySchema,
+  parseKeyLogEntryText,
   registerBodySchema,
   updatePasswordBodySchema,
   updateProfileBodySchema,
@@ -40,11 +41,13 @@ export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps):
   router.post('/register', writes.byIp, pictureUpload, async (req, res) => {
     const body = parseWith(registerBodySchema, req.body);
     const keyBackup = body.keyBackup === undefined ? undefined : parseKeyBackupText(body.keyBackup);
+    const keyLogEntry = body.keyLogEntry === undefined ? undefined : parseKeyLogEntryText(body.keyLogEntry);
     const user = await withPicture(req.file, async (pictureKey) => {
       const { user } = await services.user.register({
         username: body.username,
         publicKey: body.publicKey,
         ...(body.signingKey ? { signingKey: body.signingKey } : {}),
+        ...(keyLogEntry ? { keyLogEntry } : {}),
         pictureKey,
         ...(keyBackup ? { keyBackup } : {}),
       });

@@ -3,7 +3,12 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { RecoveryKeyChoice } from '../../../components/recovery-key-setup.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
-import { generateKeyBundle, keepKeyBundle, type KeyBundle } from '../../../lib/identity-keys.ts';
+import {
+  generateKeyBundle,
+  keepKeyBundle,
+  registrationEntry,
+  type KeyBundle,
+} from '../../../lib/identity-keys.ts';
 import { useRegisterMutation } from '../api/auth.api.ts';
 import { t } from '../../../lib/i18n.ts';
 import { registerErrorText } from '../auth-texts.ts';
@@ -51,6 +56,8 @@ export const useRegister = () => {
       form.append('password', details.password);
       form.append('publicKey', keys.bundle.encryption.publicKey);
       form.append('signingKey', keys.bundle.signing.publicKey);
+      // Signed now, not when the keys were made: the server takes an entry dated within minutes.
+      form.append('keyLogEntry', JSON.stringify(await registrationEntry(keys.bundle)));
       if (backup !== 'skipped') {
         const keyBackup = await createKeyBackup({
           ...keys.bundle.encryption,

@@ -13,12 +13,18 @@ const problemKeys = {
   'broken-chain': 'keys.brokenChain',
   'fingerprint-mismatch': 'keys.fingerprintMismatch',
   'current-key-mismatch': 'keys.currentKeyMismatch',
+  empty: 'keys.empty',
+  unsigned: 'keys.unsigned',
+  'bad-signature': 'keys.badSignature',
+  'forbidden-change': 'keys.forbiddenChange',
+  backdated: 'keys.backdated',
+  'future-dated': 'keys.futureDated',
 } as const satisfies Record<KeyLogProblem, string>;
 
 /**
  * What the chat says about its members' keys: a red warning when a key log fails its check (the
- * server may have swapped a key), a notice for every key reset, and a verification a key change
- * removed.
+ * server may have swapped a key), a notice when a member's log is not signed by them yet, a notice
+ * for every key reset, and a verification a key change removed.
  */
 export const KeyNotices = ({ chat, keys }: KeyNoticesProps) => {
   const { t, i18n } = useTranslation();
@@ -26,6 +32,13 @@ export const KeyNotices = ({ chat, keys }: KeyNoticesProps) => {
   const notices = chat.participants.flatMap((member) => {
     const state = keys.get(member._id);
     if (!state || state.kind === 'unavailable') return [];
+    // An account whose log its own browser has not signed yet: said plainly, not as an attack.
+    if (state.kind === 'warning' && state.problem === 'unsigned')
+      return [
+        <p key={`${member._id}-unsigned`} className="form__error key-notice key-notice--warning" role="alert">
+          {t('keys.notSigned', { name: member.username })}
+        </p>,
+      ];
     if (state.kind === 'warning')
       return [
         <p key={`${member._id}-warning`} className="form__error key-notice key-notice--warning" role="alert">

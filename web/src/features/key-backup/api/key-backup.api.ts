@@ -1,5 +1,5 @@
 import type { KeyBackupSummary, KeyStatus } from '@veil/contracts';
-import type { KeyBackup } from '@veil/crypto';
+import type { KeyBackup, SignedKeyLogEntry } from '@veil/crypto';
 import { api } from '../../../lib/api.ts';
 
 /** The account's own key status and encrypted key backup (docs/api.md). */
@@ -17,8 +17,8 @@ export const keyBackupApi = api.injectEndpoints({
       query: (backup) => ({ url: 'user/keyBackup', method: 'PUT', body: { backup } }),
       invalidatesTags: ['KeyStatus'],
     }),
-    /** "I lost my key: start fresh": new published keys and the backup of them. */
-    resetKeys: build.mutation<KeyStatus, { publicKey: string; signingKey: string; backup: KeyBackup }>({
+    /** "I lost my key: start fresh": the signed `reset` entry publishing new keys, and their backup. */
+    resetKeys: build.mutation<KeyStatus, { entry: SignedKeyLogEntry; backup: KeyBackup }>({
       query: (body) => ({ url: 'user/resetKeys', method: 'POST', body }),
       invalidatesTags: ['KeyStatus', 'Messages'],
     }),

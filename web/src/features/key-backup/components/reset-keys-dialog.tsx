@@ -6,7 +6,7 @@ import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { RecoveryKeySetup, type RecoveryKeyChoice } from '../../../components/recovery-key-setup.tsx';
 import { forgetLoadedKeys } from '../../../lib/account-keys.ts';
 import { errorText } from '../../../lib/api-error.ts';
-import { generateKeyBundle, keepKeyBundle } from '../../../lib/identity-keys.ts';
+import { generateKeyBundle, keepKeyBundle, resetEntry } from '../../../lib/identity-keys.ts';
 import { keysRestored } from '../../../lib/key-backup.slice.ts';
 import { useResetKeysMutation } from '../api/key-backup.api.ts';
 
@@ -41,11 +41,7 @@ export const ResetKeysDialog = ({ userId, username, onClose }: ResetKeysDialogPr
         recoveryKey,
         passphrase,
       });
-      await resetKeys({
-        publicKey: bundle.encryption.publicKey,
-        signingKey: bundle.signing.publicKey,
-        backup,
-      }).unwrap();
+      await resetKeys({ entry: await resetEntry(userId, bundle), backup }).unwrap();
       await keepKeyBundle(userId, bundle);
       // What this page remembered of the old keys goes: the next send and read use the new ones.
       forgetLoadedKeys();

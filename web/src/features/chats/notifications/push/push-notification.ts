@@ -1,6 +1,7 @@
 import { pushPayloadSchema, type PushPayload } from '@veil/contracts';
 import { checkMessageSignature, decodeMessageContent, directChatRef, readMessage } from '@veil/crypto';
 import { readStoredKeyLog } from '../../../../lib/key-log-store.ts';
+import { legacyOnlyBeforeSignedLog } from '../../../../lib/legacy-messages.ts';
 import { readAccountKeys } from '../../../../lib/key-store.ts';
 import { ar } from '../../../../locales/ar.ts';
 import { de } from '../../../../locales/de.ts';
@@ -49,7 +50,7 @@ export const notificationForPush = async (data: unknown): Promise<PushNotificati
  * push (the chat a group's id, or the one-to-one chat of the sender and this account; the key
  * map's summary, which must name this account), against the sender's stored key log at the time
  * the server stored it. No stored log: not checked, so not shown. A message from before
- * signatures (`legacy`) is shown, as in the chat.
+ * signatures (`legacy`, stored before the log's first signed entry) is shown, as in the chat.
  */
 const isSenders = async (push: PushPayload): Promise<boolean> => {
   const { message, userId, sender } = push;
@@ -71,7 +72,7 @@ const isSenders = async (push: PushPayload): Promise<boolean> => {
     },
     message.signature?.value,
   );
-  return verdict.status !== 'failed';
+  return legacyOnlyBeforeSignedLog(log, push.sentAt, verdict).status !== 'failed';
 };
 
 const textOf = async (push: PushPayload): Promise<string> => {
