@@ -191,6 +191,9 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
     const reset = elsewhere.getByRole('dialog', { name: 'I lost my key: start fresh' });
     await reset.getByRole('button', { name: 'Start fresh' }).click();
     await saveRecoveryKey(elsewhere, 'Reset my keys');
+    // The reset is stored once the new browser shows the history as from before it.
+    await openChat(elsewhere, bob.name);
+    await expect.poll(() => elsewhere.getByText('Sent before your key was reset').count()).toBe(2);
 
     // Her first browser re-wraps for the reset's key, and says so; whichever comes first, the
     // status or a copy the attacker opens, the attacker's attempt is judged first.
