@@ -1,5 +1,5 @@
 import { forgetKeyLogs, keyLogOf } from './key-logs.ts';
-import { checkedKeysOf } from './checked-keys.ts';
+import { fetchKeyLog } from './public-key-api.ts';
 import {
   exportPrivateKeyJwk,
   importPrivateKeyJwk,
@@ -57,13 +57,18 @@ const isJwk = (value: unknown): value is JsonWebKey => typeof value === 'object'
 
 /**
  * An earlier version's browser-wide key moves to this account only if it is this account's:
- * its public part matches the key at the head of the account's checked key log. Another
- * account's stays where it is until that account logs in here.
+ * its public part matches the encryption key at the head of the account's key log as served.
+ * Not the checked log: an account from before signed entries has an unsigned log until a
+ * browser holding its key signs it, which needs this very key. Nothing is sealed for the key
+ * compared here; the private key proves its own public part, so a served key that is not the
+ * account's only leaves the legacy key where it is. Another account's stays there until that
+ * account logs in here.
  */
 const moveLegacyKeyIfOurs = async (userId: string): Promise<void> => {
   const legacy = await readLegacyKey();
   if (!isJwk(legacy)) return;
-  const published = (await checkedKeysOf(userId, userId)).encryptionKey;
+  const published = (await fetchKeyLog(userId)).entries.at(-1)?.encryptionKey;
+  if (!published) return;
   if (!(await privateJwkMatchesPublicKey(legacy, published))) return;
   const [privateKey, sealed] = await Promise.all([importPrivateKeyJwk(legacy), sealPrivateKeyJwk(legacy)]);
   await moveLegacyKey(userId, legacy, { privateKey, publicKey: published, storedAt: Date.now(), sealed });
