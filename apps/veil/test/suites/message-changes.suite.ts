@@ -50,7 +50,7 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
   /** The user's copy of a message's key, re-wrapped for a new key of theirs (as after a reset). */
   const copyForNewKey = async (user: TestUser, message: MessageView, newKeys?: CryptoKeyPair) =>
     (await rewrapMessageKey(
-      message.encryptedKeys[user._id]!,
+      { wrappedKey: message.encryptedKeys[user._id]!, content: message.content, iv: message.iv },
       [user.keys.privateKey],
       (newKeys ?? (await generateUserKeyPair())).publicKey,
     ))!;
