@@ -1,6 +1,5 @@
 import type { MessageView, SealedReaction } from '@veil/contracts';
 import {
-  PublicKeyCache,
   buildGroupPayload,
   buildIndividualPayload,
   decodeMessageContent,
@@ -16,7 +15,7 @@ import {
   type ChatContext,
   type Verification,
 } from './message-verification.ts';
-import { fetchPublishedKey } from './public-key-api.ts';
+import { checkedEncryptionKey, checkedEncryptionKeys } from './checked-keys.ts';
 import { readStateTexts, unreadableState, type ReadState } from './read-state.ts';
 import { unverifiedDeletionText, unverifiedText } from './signature-texts.ts';
 
@@ -47,10 +46,11 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
  */
 export type Sealed = Pick<MessageView, 'content' | 'iv' | 'encryptedKeys' | 'rewrappedKeys'>;
 
-/** Public keys are fetched once per page and user; its errors read "Failed to fetch recipient public key". */
-export const publicKeys = new PublicKeyCache(fetchPublishedKey);
-
-/** Builds the one-to-one send payload: the message key wrapped for the recipient and for the sender. */
+/**
+ * Builds the one-to-one send payload: the message key wrapped for the recipient and for the
+ * sender, each for the key their checked key log names (`checked-keys.ts`); a log that does not
+ * check out throws `KeysUncheckedError` and nothing is sealed.
+ */
 export const encryptForIndividual = async (
   text: string,
   senderId: string,
@@ -58,19 +58,23 @@ export const encryptForIndividual = async (
   replyTo?: string,
 ): Promise<IndividualPayload> => {
   const [recipientKey, senderKey] = await Promise.all([
-    publicKeys.get(recipientId),
-    publicKeys.get(senderId),
+    checkedEncryptionKey(senderId, recipientId),
+    checkedEncryptionKey(senderId, senderId),
   ]);
   return buildIndividualPayload(text, { recipientId, recipientKey, senderId, senderKey }, replyTo);
 };
 
-/** Builds the group send payload: the message key wrapped for every member (the sender included). */
+/**
+ * Builds the group send payload: the message key wrapped for every member (the sender
+ * included), each for the key their checked key log names.
+ */
 export const encryptForGroup = async (
   text: string,
+  senderId: string,
   memberIds: readonly string[],
   replyTo?: string,
 ): Promise<GroupPayload> =>
-  buildGroupPayload(text, await publicKeys.getMany([...new Set(memberIds)]), replyTo);
+  buildGroupPayload(text, await checkedEncryptionKeys(senderId, [...new Set(memberIds)]), replyTo);
 
 /**
  * Sealed text for `userId`, or why it cannot be read in this browser. `sentAt` tells a key

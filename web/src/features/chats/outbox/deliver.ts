@@ -74,7 +74,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
       const memberIds = await sealingMembers(me._id, chat._id, [
         ...new Set([...members.map((p) => p._id), me._id]),
       ]);
-      const sealed = await encryptForGroup(plaintext, memberIds, replyTo);
+      const sealed = await encryptForGroup(plaintext, me._id, memberIds, replyTo);
       const signed = await sign(memberIds, {
         ciphertext: sealed.encryptedMessage,
         iv: sealed.iv,
