@@ -18,6 +18,12 @@ import { createGroup, createSigningUser } from './support/users.ts';
 const running = useTestVeil();
 type SigningUser = Awaited<ReturnType<typeof createSigningUser>>;
 const signingUser = (base: string) => createSigningUser(running.api, base);
+/** One after another: registrations hash passwords, and a burst of them can outlast the RPC timeout. */
+const signingUsers = async (bases: string[]) => {
+  const users: SigningUser[] = [];
+  for (const base of bases) users.push(await signingUser(base));
+  return users;
+};
 const signerOf = (user: SigningUser) => ({ userId: user._id, signingKey: user.signing.privateKey });
 
 const changesOf = async (chatId: string, user: SigningUser): Promise<SignedGroupChange[]> => {
@@ -53,7 +59,7 @@ const keysOf = (users: SigningUser[]) => {
 
 describe('signed group changes', () => {
   it('stores each signed change and serves a chain every member verifies', async () => {
-    const [alice, bob, carol] = await Promise.all(['gsalice', 'gsbob', 'gscarol'].map(signingUser));
+    const [alice, bob, carol] = await signingUsers(['gsalice', 'gsbob', 'gscarol']);
     const chatId = await signedGroup(alice!, [bob!]);
     const add = await signGroupChange(
       chatId,
@@ -92,7 +98,7 @@ describe('signed group changes', () => {
   });
 
   it('refuses an unsigned change to a group whose state is signed', async () => {
-    const [alice, bob, carol] = await Promise.all(['gsunalice', 'gsunbob', 'gsuncarol'].map(signingUser));
+    const [alice, bob, carol] = await signingUsers(['gsunalice', 'gsunbob', 'gsuncarol']);
     const chatId = await signedGroup(alice!, [bob!]);
     expectJsonError(
       await running.api.post(`/api/v1/chat/${chatId}/members`, { members: [carol!._id] }, alice!.accessToken),
@@ -107,7 +113,7 @@ describe('signed group changes', () => {
   });
 
   it("refuses a change signed in another member's name, or saying another change than the request", async () => {
-    const [alice, bob, carol] = await Promise.all(['gsnmalice', 'gsnmbob', 'gsnmcarol'].map(signingUser));
+    const [alice, bob, carol] = await signingUsers(['gsnmalice', 'gsnmbob', 'gsnmcarol']);
     const chatId = await signedGroup(alice!, [bob!]);
     const head = await headOf(chatId, alice!);
     // Bob sends Alice's genuinely signed change as his own request.
@@ -156,7 +162,7 @@ describe('signed group changes', () => {
   });
 
   it("refuses a non-admin's signed add", async () => {
-    const [alice, bob, carol] = await Promise.all(['gsnaalice', 'gsnabob', 'gsnacarol'].map(signingUser));
+    const [alice, bob, carol] = await signingUsers(['gsnaalice', 'gsnabob', 'gsnacarol']);
     const chatId = await signedGroup(alice!, [bob!]);
     const add = await signGroupChange(
       chatId,
@@ -176,7 +182,7 @@ describe('signed group changes', () => {
   });
 
   it('refuses a change naming a stale previous state, or another group', async () => {
-    const [alice, bob] = await Promise.all(['gsstalice', 'gsstbob'].map(signingUser));
+    const [alice, bob] = await signingUsers(['gsstalice', 'gsstbob']);
     const chatId = await signedGroup(alice!, [bob!]);
     const otherId = await signedGroup(alice!, [bob!]);
     const created = await headOf(chatId, alice!);
@@ -228,7 +234,7 @@ describe('signed group changes', () => {
   });
 
   it('lets an admin sign the state of a group created unsigned, once, and then requires signatures', async () => {
-    const [alice, bob, carol] = await Promise.all(['gssnalice', 'gssnbob', 'gssncarol'].map(signingUser));
+    const [alice, bob, carol] = await signingUsers(['gssnalice', 'gssnbob', 'gssncarol']);
     const chatId = await createGroup(running.api, alice!, 'Old', [bob!]);
     // The seed contract's unsigned calls keep working on a group whose state is not signed.
     const unsigned = await running.api.put(
