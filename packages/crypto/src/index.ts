@@ -25,6 +25,9 @@ export {
   MISSING_INPUT_TEXT,
   buildGroupPayload,
   buildIndividualPayload,
+  sealGroupPayload,
+  sealIndividualPayload,
+  type Committed,
   type GroupPayload,
   type IndividualParties,
   type IndividualPayload,
@@ -82,6 +85,7 @@ export {
   signingJwkMatchesPublicKey,
 } from './signing-key.ts';
 export { keyFingerprint } from './digest.ts';
+export { keyCommitmentLabel, keyCommitmentOf } from './key-commitment.ts';
 export {
   checkKeyLog,
   checkKeyLogEntry,
@@ -110,16 +114,20 @@ export {
 export {
   checkMessageSignature,
   directChatRef,
+  editVersionOf,
   keyMapSummaryOf,
   messageActionSignatureBytes,
   messageSignatureBytes,
   messagesSignedSince,
   sealedFor,
+  signatureV2Since,
   signMessage,
   signingKeyAt,
   verifyMessageSignature,
+  type ActionSequence,
   type KeyMap,
   type KeyMapSummary,
+  type SignatureSequence,
   type MessageActionKind,
   type Signed,
   type SignedKeys,
