@@ -26,7 +26,7 @@ export interface DeliveryOptions {
   receiverWorkers?: number;
   /**
    * How Veil's senders send: `socket` (`send message` with an ack, as the web app does while
-   * connected) or `http` (the spec's POST calls). The relay always sends over its socket.
+   * connected) or `http` (the HTTP POST calls). The relay always sends over its socket.
    */
   sendOver: SendPath;
 }

@@ -12,7 +12,7 @@ const usernameOf = (i: number, userCount: number) =>
 /**
  * The user directory at size: a log of N registered users, the user service started on it, then
  * the time it takes to answer a search (a letter most names contain, a prefix, a miss: each asks
- * for the first 200 matches in name order; median and p99 of `repeats` searches) and the spec's
+ * for the first 200 matches in name order; median and p99 of `repeats` searches) and the
  * list of every user (median). Both run on the event loop that, in embedded mode, also delivers
  * every message.
  */

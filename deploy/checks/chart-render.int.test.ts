@@ -217,6 +217,39 @@ const ours = (o: K8sObject) => o.metadata.labels?.['app.kubernetes.io/name'] ===
 const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
   Object.entries(selector).every(([k, v]) => labels[k] === v);
 
+/**
+ * The bundled MongoDB runs as a replica set: MONGODB_URL names the set and each member as
+ * "<pod>.<headless Service>:<port>", every pod one the StatefulSet behind that Service runs.
+ */
+const checkReplicaSetUrl = (
+  url: string,
+  services: Map<string, K8sObject>,
+  statefulSets: Map<string, K8sObject>,
+) => {
+  const match = /^mongodb:\/\/([^/]+)\/\?replicaSet=([A-Za-z0-9_-]+)$/.exec(url);
+  expect(match, `MONGODB_URL ${url}`).not.toBeNull();
+  const members = match![1]!.split(',');
+  expect(members.length, url).toBeGreaterThanOrEqual(1);
+  for (const member of members) {
+    const [, pod, service, port] = /^([^.:]+)\.([^.:]+):(\d+)$/.exec(member) ?? [];
+    expect(pod && service, `member ${member}`).toBeTruthy();
+    const headless = services.get(service!);
+    expect(headless?.spec.clusterIP, `headless Service ${service}`).toBe('None');
+    expect(
+      headless!.spec.ports.some((p: { port: number }) => p.port === Number(port)),
+      member,
+    ).toBe(true);
+    const [, set, ordinal] = /^(.+)-(\d+)$/.exec(pod!) ?? [];
+    const statefulSet = statefulSets.get(set!);
+    expect(statefulSet?.spec.serviceName, `StatefulSet ${set}`).toBe(service);
+    expect(Number(ordinal), member).toBeLessThan(statefulSet!.spec.replicas);
+  }
+  const statefulSet = statefulSets.get(/^(.+)-\d+\./.exec(members[0]!)![1]!)!;
+  expect(statefulSet.spec.template.spec.containers[0].env, 'the replica set name').toContainEqual(
+    expect.objectContaining({ name: 'MONGODB_REPLICA_SET_NAME', value: match![2] }),
+  );
+};
+
 /** Every reference in Veil's objects leads to a rendered object, and the values came out as the case expects. */
 const checkObjects = (objects: K8sObject[], c: Case) => {
   const named = (kind: string) =>
@@ -258,10 +291,12 @@ const checkObjects = (objects: K8sObject[], c: Case) => {
   if (c.external) {
     expect(Object.values(urls)).toEqual(Object.values(externalServers));
   } else {
-    for (const [variable, url] of Object.entries(urls)) {
+    const { MONGODB_URL, ...singleHost } = urls;
+    for (const [variable, url] of Object.entries(singleHost)) {
       const { hostname, port } = new URL(url);
       expect(servicePort(hostname, Number(port)), `${variable} ${url}`).toBe(`${hostname}:${port}`);
     }
+    checkReplicaSetUrl(MONGODB_URL, services, named('StatefulSet'));
   }
 
   expect(deployments.map((d) => d.metadata.labels!['app.kubernetes.io/component']).sort()).toEqual([
@@ -365,7 +400,9 @@ describe.skipIf(!helmFound)('the chart rendered by helm (skipped: helm is not on
   }
 
   it.skipIf(!kubeconformFound)(
-    'every rendering passes kubeconform against the Kubernetes schemas',
+    `every rendering passes kubeconform against the Kubernetes schemas${
+      kubeconformFound ? '' : ' (skipped: kubeconform is not on PATH)'
+    }`,
     async () => {
       for (const c of cases) {
         const rendered = await render(c);

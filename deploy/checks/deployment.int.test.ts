@@ -103,6 +103,23 @@ describe('Helm chart', () => {
     expect(validate(deepMerge(base(), { config: { writesPerUserPerMinute: 0 } }))).toBe(false);
   });
 
+  it('runs the bundled MongoDB as a replica set by default and points MONGODB_URL at its members', () => {
+    // The read store's transactions (a projection's documents with its checkpoint) need one.
+    expect(values.mongodb).toMatchObject({ architecture: 'replicaset', replicaSetName: 'rs0' });
+    expect(values.mongodb.replicaCount).toBeGreaterThanOrEqual(3);
+    expect(values.mongodb.arbiter.enabled).toBe(false);
+    const helpers = read(`${chartDir}/templates/_helpers.tpl`);
+    const mongodbUrl = helpers.match(/define "veil\.mongodbUrl"[\s\S]*?define "veil\.s3Endpoint"/)![0];
+    expect(mongodbUrl).toMatch(/eq \(dig "architecture" "standalone" \.Values\.mongodb\) "replicaset"/);
+    expect(mongodbUrl).toMatch(/range \$i := until \(dig "replicaCount"/);
+    expect(mongodbUrl).toMatch(/printf "%s-%d\.%s:%d" \$fullname \$i \$headless \$port/);
+    expect(mongodbUrl).toContain('/?replicaSet={{ dig "replicaSetName" "rs0" .Values.mongodb }}');
+    expect(mongodbUrl).toContain('include "veil.checkStatefulSetName" (dict "chart" "mongodb"');
+    expect(validate(deepMerge(base(), { mongodb: { replicaCount: 0 } }))).toBe(false);
+    expect(validate(deepMerge(base(), { mongodb: { architecture: 'sharded' } }))).toBe(false);
+    expect(validate(deepMerge(base(), { mongodb: { architecture: 'standalone' } }))).toBe(true);
+  });
+
   it('rejects a missing or short MinIO password while the bundled MinIO is on, and the chart alone for want of one', () => {
     expect(validate(values)).toBe(false);
     expect(errorsAt()).toContain('/minio/auth/rootPassword');

@@ -3,7 +3,7 @@ import { login, logout, makePng, register, saveRecoveryKey, uniqueName } from '.
 import { phone, startVeilWeb, type VeilWeb } from './harness.ts';
 import { readKeyStore } from './key-storage.ts';
 
-/** Issue 3: accounts, profile, directory, theme and the shell, in a real browser. */
+/** Accounts, profile, directory, theme and the shell, in a real browser. */
 describe('accounts (browser)', { timeout: 120_000 }, () => {
   let veil: VeilWeb;
   beforeAll(async () => {
@@ -12,7 +12,7 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
   afterEach(({ task }) => veil.finishTest(task));
   afterAll(() => veil?.stop());
 
-  it('validates the sign-up and sign-in forms with the spec texts', async () => {
+  it('validates the sign-up and sign-in forms with their texts', async () => {
     const page = await veil.newPage();
     await page.goto('/register');
     await page.getByRole('button', { name: 'Sign Up' }).click();
@@ -94,7 +94,7 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByLabel('Search users').fill('no-such-user-xyz');
     await page.getByText('No Users Available').waitFor();
 
-    // Profile: view, edit (a bad name fails with the spec text), save, and the nav follows.
+    // Profile: view, edit (a bad name fails with its text), save, and the nav follows.
     await page.getByRole('link', { name: name }).first().click();
     await page.waitForURL('**/profile');
     await page.getByTestId('profile-username').getByText(name).waitFor();
@@ -111,14 +111,32 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
     await page.getByTestId('profile-username').getByText(renamed).waitFor();
     await page.getByTestId('nav-username').getByText(renamed).waitFor();
 
-    // Password: a too-short one fails, a good one works and is the one that logs in.
-    await page.getByLabel('New Password').fill('short');
+    // Password: the current one is asked first; without it nothing is sent, a wrong one is
+    // refused by the server, a too-short new one fails, and a good one is the one that logs in.
+    const newPassword = 'second password 2';
+    const changes: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/user/updatePassword')) changes.push(request.postDataJSON());
+    });
+    await page.getByLabel('New Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await page.getByText('Type your current password to change it').waitFor();
+    expect(changes).toEqual([]);
+    await page.getByLabel('Current Password').fill('not my password');
     await page.getByRole('button', { name: 'Update Password' }).click();
     await page.getByText('Failed to update password').waitFor();
-    const newPassword = 'second password 2';
+    await page.getByText('The current password is wrong.').waitFor();
+    await page.getByLabel('Current Password').fill(password);
+    await page.getByLabel('New Password').fill('short');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await expect.poll(() => changes.length).toBe(2);
+    await page.getByText('The current password is wrong.').waitFor({ state: 'detached' });
+    await page.getByText('Failed to update password').waitFor();
     await page.getByLabel('New Password').fill(newPassword);
     await page.getByRole('button', { name: 'Update Password' }).click();
     await page.getByText('Password updated successfully!').waitFor();
+    expect(changes.at(-1)).toEqual({ currentPassword: password, password: newPassword });
+    await expect.poll(async () => page.getByLabel('Current Password').inputValue()).toBe('');
 
     // Logout clears all local storage and returns to /.
     await logout(page);

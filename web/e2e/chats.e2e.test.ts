@@ -13,7 +13,7 @@ import {
 } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 
-/** Issue 4: one-to-one and group chats between real browsers, every message end-to-end encrypted. */
+/** One-to-one and group chats between real browsers, every message end-to-end encrypted. */
 describe('chats (browser)', { timeout: 150_000 }, () => {
   let veil: VeilWeb;
   beforeAll(async () => {

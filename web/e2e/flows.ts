@@ -131,7 +131,7 @@ export const logout = async (page: Page, { removeKeys = false } = {}) => {
   await page.waitForURL((url) => url.pathname === '/');
 };
 
-/** The logged-in user's id, from the spec's `data` entry in local storage. */
+/** The logged-in user's id, from the `data` entry in local storage (docs/web.md, "Storage"). */
 export const currentUserId = (page: Page): Promise<string> =>
   page.evaluate(() => (JSON.parse(localStorage.getItem('data') ?? '{}') as { _id: string })._id);
 

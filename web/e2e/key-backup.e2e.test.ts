@@ -19,6 +19,7 @@ import {
   type RecoveryStep,
 } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
+import { pbkdf2KeyBackup } from '../../packages/crypto/test/pbkdf2-key-backup.fixture.ts';
 import { readKeyStore } from './key-storage.ts';
 
 const password = 'correct horse 1';
@@ -256,6 +257,117 @@ describe('encrypted key backup (browser)', { timeout: 180_000 }, () => {
     await dialog.waitFor({ state: 'detached' });
     await expectReadable(elsewhere, alice.contact.name, alice.history);
     expectNeverSent(alice.recoveryKey, first, second);
+  });
+
+  it('measures the passphrase as it is typed, and refuses a weak one and the account password', async () => {
+    const page = await newBrowser();
+    const name = uniqueName('kbm');
+    await page.goto('/register');
+    await page.getByLabel('Username').fill(name);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByRole('heading', { name: 'Save your recovery key' }).waitFor();
+    const recoveryKey = (await page.getByTestId('recovery-key').textContent())!.trim();
+    for (const field of await page.getByLabel(/^Group \d$/).all()) {
+      const number = Number((await field.getAttribute('name'))!.replace('group-', ''));
+      await field.fill(recoveryKey.split('-')[number - 1]!);
+    }
+    await page.getByRole('checkbox', { name: 'Also unlock with a passphrase' }).check();
+    const meter = page.getByRole('meter', { name: 'Passphrase strength' });
+    const passphraseField = page.getByLabel('Passphrase', { exact: true });
+    const type = async (passphrase: string) => {
+      await passphraseField.fill(passphrase);
+      await page.getByLabel('Repeat passphrase').fill(passphrase);
+    };
+    const signUp = () => page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+
+    // A common password: the meter says so, with the estimator's feedback, and the step refuses it.
+    await type('password1234');
+    await expect.poll(() => meter.getAttribute('aria-valuetext')).toBe('Weak');
+    await page.getByText(/(heavily|frequently|commonly) used password/).waitFor();
+    await signUp();
+    await page.getByText('This passphrase is too easy to guess. Add more uncommon words.').waitFor();
+
+    // The account password, which the server sees at every login, strong as it is: refused.
+    await type(password);
+    await page
+      .getByText(/This is your account password/)
+      .first()
+      .waitFor();
+    await signUp();
+    await expect.poll(() => page.getByText(/This is your account password/).count()).toBe(2);
+    await expect.poll(() => page.url()).toMatch(/\/register$/);
+
+    // Several uncommon words: strong, and the account is made with that passphrase.
+    const passphrase = 'violet tractor gambles under moonlit quarries';
+    await type(passphrase);
+    await expect.poll(() => meter.getAttribute('aria-valuetext')).toBe('Very strong');
+    expect(Number(await meter.getAttribute('value'))).toBe(4);
+    await signUp();
+    await page.waitForURL('**/all-chats', { timeout: 30_000 });
+    expectNeverSent(recoveryKey, passphrase);
+
+    // The passphrase opens the backup elsewhere.
+    const elsewhere = await newBrowser();
+    await login(elsewhere, name, password);
+    const dialog = restoreDialog(elsewhere);
+    await dialog.getByLabel('Recovery key or passphrase').fill(passphrase);
+    await dialog.getByRole('button', { name: 'Restore' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('re-wraps a backup made with PBKDF2 with Argon2id when its passphrase restores it, and stores it', async () => {
+    const { backup, passphrase, recoveryKey } = pbkdf2KeyBackup;
+    // An account registered before Argon2id, whose backup the server still holds as it was made.
+    const name = uniqueName('kbold');
+    const form = new FormData();
+    for (const [field, value] of Object.entries({
+      username: name,
+      password,
+      publicKey: backup.publicKey,
+      signingKey: backup.signingKey!.publicKey,
+      keyBackup: JSON.stringify(backup),
+    }))
+      form.set(field, value);
+    expect((await fetch(`${veil.url}/api/v1/user/register`, { method: 'POST', body: form })).status).toBe(
+      201,
+    );
+    const storedBackup = async () => {
+      const signIn = await fetch(`${veil.url}/api/v1/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: name, password }),
+      });
+      const token = ((await signIn.json()) as { data: { user: { accesstoken: string } } }).data.user
+        .accesstoken;
+      const res = await fetch(`${veil.url}/api/v1/user/keyBackup`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return ((await res.json()) as { data: { backup: typeof backup } }).data.backup;
+    };
+
+    const page = await newBrowser();
+    await login(page, name, password);
+    const dialog = restoreDialog(page);
+    await dialog.getByLabel('Recovery key or passphrase').fill(passphrase);
+    await dialog.getByRole('button', { name: 'Restore' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const upgraded = await storedBackup();
+    const passphraseUnlock = upgraded.unlocks.find((unlock) => unlock.kind === 'passphrase')!;
+    expect(passphraseUnlock.kdf).toMatchObject({ name: 'Argon2id', parallelism: 1 });
+    const { unlocks: before, ...restBefore } = backup;
+    const { unlocks: after, ...restAfter } = upgraded;
+    expect(restAfter).toEqual(restBefore);
+    expect(after[0]).toEqual(before[0]);
+    expectNeverSent(passphrase, recoveryKey);
+
+    // The re-wrapped backup opens with the same passphrase in another browser.
+    const elsewhere = await newBrowser();
+    await login(elsewhere, name, password);
+    await restoreDialog(elsewhere).getByLabel('Recovery key or passphrase').fill(passphrase);
+    await restoreDialog(elsewhere).getByRole('button', { name: 'Restore' }).click();
+    await restoreDialog(elsewhere).waitFor({ state: 'detached' });
   });
 
   it('prompts an account without a backup to create one, and the key created later restores elsewhere', async () => {

@@ -12,7 +12,7 @@ import {
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 import { cuttableSocket } from './network-faults.ts';
 
-/** Issue 5 (web part): typing indicator, read receipts and presence between two browsers. */
+/** Typing indicator, read receipts and presence between two browsers. */
 describe('realtime (browser)', { timeout: 150_000 }, () => {
   let veil: VeilWeb;
   beforeAll(async () => {

@@ -106,6 +106,7 @@ describe('session renewal (browser)', { timeout: 150_000 }, () => {
     await register(dana.page, dana.name, 'dana password 1');
     await login(danaElsewhere, dana.name, 'dana password 1');
     await danaElsewhere.goto('/profile');
+    await danaElsewhere.getByLabel('Current Password').fill('dana password 1');
     await danaElsewhere.getByLabel('New Password').fill('dana password 2');
     await danaElsewhere.getByRole('button', { name: 'Update Password' }).click();
     await danaElsewhere.getByText('Password updated successfully!').waitFor();

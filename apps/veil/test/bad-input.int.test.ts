@@ -137,6 +137,9 @@ describe('transport security headers', () => {
     const plainHeaders = (await fetch(`${plain.url}/`)).headers;
     expect(plainHeaders.get('strict-transport-security')).toBeNull();
     expect(plainHeaders.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
+    // Scripts from Veil alone; WebAssembly compiles (Argon2id), eval does not.
+    expect(plainHeaders.get('content-security-policy')).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(plainHeaders.get('content-security-policy')).not.toContain("'unsafe-eval'");
     await plain.destroy();
 
     const secure = await startTestVeil({ env: { SERVED_OVER_HTTPS: 'true' } });

@@ -29,7 +29,8 @@ const mountSmallDisk = async (): Promise<string | null> => {
 const smallDisk = await mountSmallDisk();
 if (!smallDisk) console.warn('skipped: mounting a small tmpfs needs root');
 
-describe.skipIf(!smallDisk)('the embedded app on a full disk', () => {
+const suiteName = `the embedded app on a full disk${smallDisk ? '' : ' (skipped: mounting a small tmpfs needs root)'}`;
+describe.skipIf(!smallDisk)(suiteName, () => {
   const dir = smallDisk!;
   const filler = path.join(dir, 'filler');
   let veil: TestVeil;

@@ -129,8 +129,13 @@ describe('the event log', () => {
     expect(refreshed.status).toBe(200);
     expect((await api.post('/api/v1/user/refresh', { refreshtoken: bob.refreshToken })).status).toBe(401);
     expect(
-      (await api.put('/api/v1/user/updatePassword', { password: 'a-new-secret-here' }, alice.accessToken))
-        .status,
+      (
+        await api.put(
+          '/api/v1/user/updatePassword',
+          { currentPassword: alice.password, password: 'a-new-secret-here' },
+          alice.accessToken,
+        )
+      ).status,
     ).toBe(200);
     expect((await api.post('/api/v1/user/logout', { refreshtoken: carol.refreshToken })).status).toBe(200);
 

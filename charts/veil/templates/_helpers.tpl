@@ -84,8 +84,9 @@ Call with (dict "root" $ "chart" "redis").
 
 {{/*
 A StatefulSet's pods carry a label "<statefulset name>-<10-character hash>", which must fit in 63
-characters: a StatefulSet named longer than 52 characters never gets its pods. The bundled NATS
-and Redis run as StatefulSets named after the release, so a long release name is stopped here.
+characters: a StatefulSet named longer than 52 characters never gets its pods. The bundled NATS,
+Redis and MongoDB (as a replica set) run as StatefulSets named after the release, so a long
+release name is stopped here.
 */}}
 {{- define "veil.checkStatefulSetName" -}}
 {{- if gt (len .name) 52 -}}
@@ -115,10 +116,27 @@ redis://{{ $master }}:{{ dig "master" "service" "ports" "redis" 6379 .Values.red
 {{- end -}}
 {{- end -}}
 
+{{/*
+The bundled MongoDB: as a replica set (the default), every member by its name under the headless
+Service (the StatefulSet's pods "<fullname>-<i>") and the set's name, so the driver finds the
+primary whichever member answers first; standalone, its Service.
+*/}}
 {{- define "veil.mongodbUrl" -}}
 {{- if .Values.mongodb.enabled -}}
-{{- $service := dig "service" "nameOverride" "" .Values.mongodb | default (include "veil.dependencyFullname" (dict "root" . "chart" "mongodb")) -}}
-mongodb://{{ $service }}:{{ dig "service" "ports" "mongodb" 27017 .Values.mongodb | int }}
+{{- $fullname := include "veil.dependencyFullname" (dict "root" . "chart" "mongodb") -}}
+{{- $port := dig "service" "ports" "mongodb" 27017 .Values.mongodb | int -}}
+{{- if eq (dig "architecture" "standalone" .Values.mongodb) "replicaset" -}}
+{{- include "veil.checkStatefulSetName" (dict "chart" "mongodb" "name" $fullname) -}}
+{{- $headless := dig "service" "nameOverride" "" .Values.mongodb | default (printf "%s-headless" $fullname) -}}
+{{- $members := list -}}
+{{- range $i := until (dig "replicaCount" 2 .Values.mongodb | int) -}}
+{{- $members = append $members (printf "%s-%d.%s:%d" $fullname $i $headless $port) -}}
+{{- end -}}
+mongodb://{{ join "," $members }}/?replicaSet={{ dig "replicaSetName" "rs0" .Values.mongodb }}
+{{- else -}}
+{{- $service := dig "service" "nameOverride" "" .Values.mongodb | default $fullname -}}
+mongodb://{{ $service }}:{{ $port }}
+{{- end -}}
 {{- else -}}
 {{- .Values.externalMongodb.url -}}
 {{- end -}}

@@ -19,6 +19,8 @@ export const errorCodes = [
   /** A key log entry that does not extend the log's newest entry (its seq or prevHash). */
   'KEY_LOG_NOT_HEAD',
   'INVALID_CREDENTIALS',
+  /** The current password, asked again before a change to the account, is wrong. */
+  'WRONG_PASSWORD',
   'RATE_LIMITED',
   'TOKEN_EXPIRED',
   'TOKEN_INVALID',

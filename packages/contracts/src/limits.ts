@@ -1,4 +1,4 @@
-/** Server-side limits the spec leaves open ("not shown"); docs/decisions.md explains each value. */
+/** Server-side limits; docs/decisions.md explains each value. */
 export const limits = {
   usernameMin: 3,
   usernameMax: 30,
@@ -36,6 +36,15 @@ export const limits = {
   /** PBKDF2 iterations a passphrase unlock may name: OWASP's floor, and a ceiling that keeps a restore bounded. */
   keyBackupMinIterations: 600_000,
   keyBackupMaxIterations: 10_000_000,
+  /**
+   * Argon2id parameters a passphrase unlock may name (@veil/crypto's `argon2idBounds`): OWASP's
+   * floor, and ceilings on the memory (KiB) and on memory × passes, so a restore stays bounded.
+   */
+  keyBackupArgon2MinMemoryKiB: 19_456,
+  keyBackupArgon2MaxMemoryKiB: 262_144,
+  keyBackupArgon2MinIterations: 2,
+  keyBackupArgon2MaxIterations: 16,
+  keyBackupArgon2MaxMemoryTimesIterations: 1_048_576,
   /** A browser link: how long it stays open, the largest message it relays and how many it relays. */
   linkTtlSeconds: 120,
   linkMessageMaxChars: 64 * 1024,
@@ -51,7 +60,6 @@ export const limits = {
  * 1 week (docs/disappearing-messages.md).
  */
 export const disappearingTimers = [0, 300, 3600, 86_400, 604_800] as const;
-export type DisappearingTimer = (typeof disappearingTimers)[number];
 
 export const usernamePattern = /^[A-Za-z0-9_-]+$/;
 export const usernameRuleText = `Username must be ${limits.usernameMin}-${limits.usernameMax} characters: letters, digits, "_" or "-"`;

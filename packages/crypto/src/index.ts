@@ -47,16 +47,23 @@ export {
   minPassphraseIterations,
   openKeyBackup,
   openKeyBackupBundle,
-  passphraseIterations,
   setBackupPassphrase,
   type BackupSecret,
   type BackupUnlock,
   type KeyBackup,
   type OpenedKeyBundle,
+  type PassphraseKdf,
   type PassphraseUnlock,
   type RecoveryKeyUnlock,
   type SealedBytes,
 } from './key-backup.ts';
+export {
+  argon2idBounds,
+  argon2idParams,
+  argon2idParamsAreAcceptable,
+  deriveArgon2idKey,
+  type Argon2idParams,
+} from './argon2id.ts';
 export { linkCodeOf, linkIdOfCode } from './link-code.ts';
 export {
   agreeLink,

@@ -1,6 +1,12 @@
 import { base64ToBytes, bytesToBase64 } from './base64.ts';
 import { VeilCryptoError } from './errors.ts';
 import { importParams, privateJwkMatchesPublicKey } from './keys.ts';
+import {
+  argon2idParams,
+  argon2idParamsAreAcceptable,
+  deriveArgon2idKey,
+  type Argon2idParams,
+} from './argon2id.ts';
 import { recoveryKeyBytesOf } from './recovery-key.ts';
 import { ecdsaP256, signingJwkMatchesPublicKey } from './signing-key.ts';
 
@@ -8,8 +14,9 @@ import { ecdsaP256, signingJwkMatchesPublicKey } from './signing-key.ts';
  * The encrypted backup of an account's private key, made and opened in the browser only. A
  * random data key (AES-GCM 256) encrypts the PKCS#8 private key; the data key is wrapped once per
  * secret: always under the recovery key (HKDF-SHA256: it has 160 bits of entropy, so no
- * stretching is needed), and, if the user sets one, under a passphrase (PBKDF2-SHA256 with many
- * iterations: a passphrase can be guessed, each guess must be expensive). The server stores the
+ * stretching is needed), and, if the user sets one, under a passphrase (Argon2id, memory-hard: a
+ * passphrase can be guessed, each guess must be expensive in time and memory; backups made
+ * earlier use PBKDF2-SHA256 and are re-wrapped at their next passphrase unlock). The server stores the
  * result as it is and can open none of it. Every ciphertext is bound (AES-GCM additional data) to
  * the format version, its role and the public key the backup claims to hold, so parts cannot be
  * swapped between backups or roles.
@@ -22,12 +29,16 @@ const readableVersions: readonly number[] = [1, 2];
 type BackupVersion = 1 | 2;
 
 /**
+<<<<<<< ours
+ * PBKDF2-SHA256, the passphrase KDF of earlier backups: still opened (and then re-wrapped with
+ * Argon2id), never made. The count is read from each backup within these bounds: OWASP's floor,
+ * and a ceiling so a planted backup cannot hang the page.
+=======
  * PBKDF2-SHA256 iterations for a new passphrase: tuned to 0.5-1 s in Chromium on the two-core
  * machine the benchmarks run on (bench/src/key-backup-bench.ts: 0.6-0.75 s there), over six
  * times OWASP's 600,000. Stored in each backup, so a later change leaves older backups readable.
+>>>>>>> theirs
  */
-export const passphraseIterations = 4_000_000;
-/** Bounds accepted when reading: OWASP's floor, and a ceiling so a planted backup cannot hang the page. */
 export const minPassphraseIterations = 600_000;
 export const maxPassphraseIterations = 10_000_000;
 
@@ -45,9 +56,14 @@ export interface RecoveryKeyUnlock {
   wrappedKey: string;
 }
 
+/** How a passphrase unlock stretches the passphrase: Argon2id for every new one, PBKDF2 in older backups. */
+export type PassphraseKdf =
+  | { name: 'PBKDF2-SHA256'; salt: string; iterations: number }
+  | ({ name: 'Argon2id'; salt: string } & Argon2idParams);
+
 export interface PassphraseUnlock {
   kind: 'passphrase';
-  kdf: { name: 'PBKDF2-SHA256'; salt: string; iterations: number };
+  kdf: PassphraseKdf;
   iv: string;
   wrappedKey: string;
 }
@@ -72,6 +88,11 @@ export type BackupSecret = { recoveryKey: string } | { passphrase: string };
 export interface OpenedKeyBundle {
   encryptionKey: CryptoKey;
   signingKey: { privateKey: CryptoKey; publicKey: string } | null;
+  /**
+   * Opened with a passphrase whose unlock uses an older KDF (PBKDF2): the same backup with that
+   * unlock re-made with Argon2id, everything else byte for byte, for the caller to store.
+   */
+  upgradedBackup?: KeyBackup;
 }
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -107,13 +128,15 @@ const recoveryKeyKek = async (
   );
 };
 
-const passphraseKek = async (
+// NFC: the same passphrase typed on another keyboard or system gives the same bytes.
+const passphraseBytes = (passphrase: string) => utf8(passphrase.normalize('NFC'));
+
+const pbkdf2Kek = async (
   passphrase: string,
   salt: Uint8Array<ArrayBuffer>,
   iterations: number,
 ): Promise<CryptoKey> => {
-  // NFC: the same passphrase typed on another keyboard or system gives the same bytes.
-  const base = await crypto.subtle.importKey('raw', utf8(passphrase.normalize('NFC')), 'PBKDF2', false, [
+  const base = await crypto.subtle.importKey('raw', passphraseBytes(passphrase), 'PBKDF2', false, [
     'deriveKey',
   ]);
   return crypto.subtle.deriveKey(
@@ -123,6 +146,15 @@ const passphraseKek = async (
     false,
     wrapping,
   );
+};
+
+const argon2idKek = async (
+  passphrase: string,
+  salt: Uint8Array<ArrayBuffer>,
+  params: Argon2idParams,
+): Promise<CryptoKey> => {
+  const bytes = await deriveArgon2idKey(passphraseBytes(passphrase), salt, params);
+  return crypto.subtle.importKey('raw', bytes, aes256, false, wrapping);
 };
 
 type Binding = { version: BackupVersion; publicKey: string };
@@ -158,10 +190,10 @@ const passphraseUnlock = async (
   binding: Binding,
 ): Promise<PassphraseUnlock> => {
   const salt = random(16);
-  const kek = await passphraseKek(passphrase, salt, passphraseIterations);
+  const kek = await argon2idKek(passphrase, salt, argon2idParams);
   return {
     kind: 'passphrase',
-    kdf: { name: 'PBKDF2-SHA256', salt: bytesToBase64(salt), iterations: passphraseIterations },
+    kdf: { name: 'Argon2id', salt: bytesToBase64(salt), ...argon2idParams },
     ...(await wrapDataKey(dataKey, kek, 'passphrase', binding)),
   };
 };
@@ -236,14 +268,21 @@ const checkVersion = (backup: KeyBackup): void => {
 const kekFor = (version: BackupVersion, unlock: BackupUnlock, secret: BackupSecret): Promise<CryptoKey> => {
   const salt = decodeField(unlock.kdf?.salt);
   if ('recoveryKey' in secret) return recoveryKeyKek(version, secret.recoveryKey, salt);
-  const { iterations } = unlock.kdf as PassphraseUnlock['kdf'];
+  const kdf = unlock.kdf as PassphraseKdf;
+  if (kdf.name === 'Argon2id') {
+    // Bounded before any work: a planted backup must not hang the page or take gigabytes.
+    if (!argon2idParamsAreAcceptable(kdf)) throw malformed();
+    return argon2idKek(secret.passphrase, salt, kdf);
+  }
+  const { iterations } = kdf;
   if (
+    kdf.name !== 'PBKDF2-SHA256' ||
     !Number.isInteger(iterations) ||
     iterations < minPassphraseIterations ||
     iterations > maxPassphraseIterations
   )
     throw malformed();
-  return passphraseKek(secret.passphrase, salt, iterations);
+  return pbkdf2Kek(secret.passphrase, salt, iterations);
 };
 
 /** The data key, unwrapped with the recovery key or the passphrase. */
@@ -339,7 +378,28 @@ const openBundle = async (backup: KeyBackup, dataKey: CryptoKey): Promise<Opened
 export const openKeyBackupBundle = async (
   backup: KeyBackup,
   secret: BackupSecret,
-): Promise<OpenedKeyBundle> => openBundle(backup, await unlockDataKey(backup, secret));
+): Promise<OpenedKeyBundle> => {
+  const dataKey = await unlockDataKey(backup, secret);
+  const bundle = await openBundle(backup, dataKey);
+  if (!('passphrase' in secret) || !usesOlderKdf(backup)) return bundle;
+  return { ...bundle, upgradedBackup: await withPassphraseUnlock(backup, dataKey, secret.passphrase) };
+};
+
+const usesOlderKdf = (backup: KeyBackup): boolean =>
+  backup.unlocks.some((unlock) => unlock.kind === 'passphrase' && unlock.kdf.name !== 'Argon2id');
+
+/** The backup with its passphrase unlock replaced (or dropped): the rest stays byte for byte. */
+const withPassphraseUnlock = async (
+  backup: KeyBackup,
+  dataKey: CryptoKey,
+  passphrase: string | null,
+): Promise<KeyBackup> => {
+  const kept = backup.unlocks.filter((unlock) => unlock.kind !== 'passphrase');
+  return {
+    ...backup,
+    unlocks: passphrase ? [...kept, await passphraseUnlock(dataKey, passphrase, backup)] : kept,
+  };
+};
 
 /** Opens a backup and returns its encryption key alone (see `openKeyBackupBundle`). */
 export const openKeyBackup = async (backup: KeyBackup, secret: BackupSecret): Promise<CryptoKey> =>
@@ -357,9 +417,5 @@ export const setBackupPassphrase = async (
 ): Promise<KeyBackup> => {
   const dataKey = await unlockDataKey(backup, unlockWith);
   await openBundle(backup, dataKey);
-  const kept = backup.unlocks.filter((unlock) => unlock.kind !== 'passphrase');
-  return {
-    ...backup,
-    unlocks: passphrase ? [...kept, await passphraseUnlock(dataKey, passphrase, backup)] : kept,
-  };
+  return withPassphraseUnlock(backup, dataKey, passphrase);
 };

@@ -7,6 +7,7 @@ import type { BlobStore, IdGenerator, Logger, Metrics, RateLimits, Rpc, Tracing 
 import type { AccessTokenVerifier } from '@veil/tokens';
 import { requireAuth } from './middleware/auth.ts';
 import { observeRequests } from './middleware/observe-requests.ts';
+import type { RequestSummaryRecorder } from './middleware/request-summary.ts';
 import { notFound, problemDetails } from './middleware/problem-details.ts';
 import { writeLimits, type WriteBudgets } from './middleware/write-limits.ts';
 import { serviceClients } from './rpc-clients.ts';
@@ -27,6 +28,7 @@ export interface AppDeps {
   log: Logger;
   metrics: Metrics;
   tracing: Tracing;
+  requestSummary: RequestSummaryRecorder;
   verifyAccessToken: AccessTokenVerifier;
   rpcTimeoutMs: number;
   trustProxyHops: number;
@@ -48,6 +50,8 @@ export const createApp = (deps: AppDeps): Express => {
       contentSecurityPolicy: {
         directives: {
           'default-src': ["'self'"],
+          // WebAssembly may be compiled (Argon2id for the key backup's passphrase); eval stays barred.
+          'script-src': ["'self'", "'wasm-unsafe-eval'"],
           'img-src': ["'self'", 'data:', 'blob:'],
           'connect-src': ["'self'", 'ws:', 'wss:'],
           'style-src': ["'self'", "'unsafe-inline'"],

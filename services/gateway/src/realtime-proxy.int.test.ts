@@ -45,6 +45,16 @@ describe('forwarding sockets to realtime replicas by health', () => {
     for (let n = 0; n < count; n++) names.push(await connectOnce());
     return names;
   };
+  /** The status a new socket through the gateway is refused with (undefined: not refused so). */
+  const refusalStatus = () =>
+    new Promise<number | undefined>((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${gatewayPort}/socket.io/?EIO=4&transport=websocket`);
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode));
+      ws.once('open', () => (ws.close(), resolve(undefined)));
+      ws.once('error', () => resolve(undefined));
+    });
+  /** Until the probes (every 200 ms) see the change; a socket that lands on a frozen replica waits 2 s. */
+  const untilProbed = { timeout: 20_000, interval: 100 };
 
   beforeAll(async () => {
     replicas = await Promise.all([startReplica('a'), startReplica('b')]);
@@ -71,26 +81,18 @@ describe('forwarding sockets to realtime replicas by health', () => {
 
     // Frozen: the kernel still accepts its connections, nothing answers them.
     a.child.kill('SIGSTOP');
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(await landings(6)).toEqual(['b', 'b', 'b', 'b', 'b', 'b']);
+    await expect.poll(() => landings(6), untilProbed).toEqual(['b', 'b', 'b', 'b', 'b', 'b']);
 
     a.child.kill('SIGCONT');
-    await expect.poll(async () => (await landings(2)).includes('a'), { timeout: 5_000 }).toBe(true);
+    await expect.poll(async () => (await landings(2)).includes('a'), untilProbed).toBe(true);
 
     // Dead: refused at once, so the next probe (or the first failed socket) marks it down.
     b.child.kill('SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await landings(6)).toEqual(['a', 'a', 'a', 'a', 'a', 'a']);
-  });
+    await expect.poll(() => landings(6), untilProbed).toEqual(['a', 'a', 'a', 'a', 'a', 'a']);
+  }, 90_000);
 
   it('refuses a socket with 503 when no replica is ready', async () => {
     for (const { child } of replicas) child.kill('SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    const status = await new Promise<number | undefined>((resolve) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${gatewayPort}/socket.io/?EIO=4&transport=websocket`);
-      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode));
-      ws.once('error', () => resolve(undefined));
-    });
-    expect(status).toBe(503);
+    await expect.poll(refusalStatus, untilProbed).toBe(503);
   });
 });

@@ -1,16 +1,18 @@
 import type { StartService } from '@veil/ports';
 import { createAccessTokenVerifier, followSessionRevocations } from '@veil/tokens';
 import { createApp } from './app.ts';
+import { createRequestSummary } from './middleware/request-summary.ts';
 import { forwardRealtimeUpgrades } from './realtime-proxy.ts';
 import type { GatewaySettings } from './settings.ts';
 
 export type { GatewaySettings } from './settings.ts';
 
-/** The API gateway: the spec's HTTP surface over the services' RPC, and the web client. */
+/** The API gateway: the HTTP surface (docs/api.md) over the services' RPC, and the web client. */
 export const start: StartService<GatewaySettings> = async ({ ports, settings, http }) => {
   if (!http) throw new Error('The gateway needs an HTTP server');
   const log = ports.log.child({ service: 'gateway' });
   const revocations = await followSessionRevocations(ports.bus, log);
+  const requestSummary = createRequestSummary(log);
   const app = createApp({
     rpc: ports.rpc,
     blobs: ports.blobs,
@@ -20,6 +22,7 @@ export const start: StartService<GatewaySettings> = async ({ ports, settings, ht
     log,
     metrics: ports.metrics,
     tracing: ports.tracing,
+    requestSummary,
     verifyAccessToken: await createAccessTokenVerifier(settings.accessTokenPublicJwk, {
       isRevoked: revocations.isRevoked,
     }),
@@ -35,6 +38,7 @@ export const start: StartService<GatewaySettings> = async ({ ports, settings, ht
   return {
     async stop() {
       stopProxy();
+      requestSummary.stop();
       await revocations.stop();
     },
   };

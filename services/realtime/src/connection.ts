@@ -49,7 +49,7 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
   const cancelExpiry = scheduleTokenExpiry(socket, now);
   presence.socketOnline(socket).catch(failed);
 
-  /** Spec: `setup({_id})` announced the user; identity now comes from the token, so it only checks. */
+  /** `setup({_id})` used to announce the user; identity now comes from the token, so it only checks. */
   socket.on('setup', (user) => {
     if (!chatter.take(now())) return;
     const claimed = typeof user === 'object' && user !== null ? (user as { _id?: unknown })._id : undefined;
@@ -70,7 +70,7 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
   });
 
   /**
-   * The spec's client relays a message here after sending it; Veil delivers from the persisted
+   * An older client relays a message here after sending it; Veil delivers from the persisted
    * MessageSent event instead, so content emitted here is never relayed. Ignore it, and tell a
    * client that asked for an ack what to use.
    */

@@ -1,4 +1,3 @@
-import type { Logger } from '@veil/ports';
 import type { MembershipChange } from './membership.map.ts';
 import type { MembershipProjection } from './membership.projection.ts';
 import type { PresenceStore } from '@veil/ports';
@@ -119,6 +118,3 @@ export const createPresence = (deps: {
     },
   };
 };
-
-export const logPresenceFailure = (log: Logger) => (error: unknown) =>
-  log.warn({ err: error }, 'presence update failed');

@@ -26,7 +26,7 @@ const resultOf = (error: unknown): SendResult =>
  * is refused: a client that cannot learn whether its message was stored should use HTTP. The ack
  * carries only what the sender cannot know (id, position, time): encoding the whole message a
  * second time, beside the delivery, was about 3 % of the process in profiles (BENCHMARKS.md).
- * Why this exists beside the spec's HTTP calls: docs/realtime.md, "Sending over the socket".
+ * Why this exists beside the HTTP calls: docs/realtime.md, "Sending over the socket".
  * Each send is a trace of its own, as an HTTP request is at the API gateway.
  */
 export const registerSending = (deps: SendingDeps): void => {

@@ -8,7 +8,7 @@ type Membership = Pick<
   'chat' | 'directChatBetween' | 'lookupChat' | 'lookupDirectChat'
 >;
 
-/** The id a typing payload names: a string, or `{chatId}` / `{to}` (spec: `stop typing` `{to}`). */
+/** The id a typing payload names: a string, or `{chatId}` / `{to}` (docs/realtime.md, "Events"). */
 export const typingTargetId = (payload: unknown): string | undefined => {
   const raw =
     typeof payload === 'object' && payload !== null

@@ -4,7 +4,7 @@ import { directChatCreated, groupChatCreated } from '../test/support/events.ts';
 import { resolveTypingChat, typingTargetId } from './typing.ts';
 
 describe('typingTargetId', () => {
-  it("reads the spec's shapes: an id, {chatId} or {to}", () => {
+  it('reads every shape a target comes in: an id, {chatId} or {to}', () => {
     expect(typingTargetId('u2')).toBe('u2');
     expect(typingTargetId({ chatId: 'c1' })).toBe('c1');
     expect(typingTargetId({ to: 'u2' })).toBe('u2');

@@ -22,7 +22,7 @@ const NavItem = ({ to, label, icon }: { to: string; label: string; icon: ReactNo
 );
 
 /**
- * The left bar: icons only on small screens, icons and labels on wide ones (spec section 2).
+ * The left bar: icons only on small screens, icons and labels on wide ones (docs/web.md, "Screens": Shell).
  * Logout asks first whether to keep this browser's keys.
  */
 export const NavBar = () => {

@@ -4,7 +4,7 @@ import { selectIsLoggedIn } from '../lib/session.slice.ts';
 import { useAppSelector } from './hooks.ts';
 
 /**
- * The spec shows no guards; Veil's (docs/web.md): pages that need an account send visitors to
+ * The guards (docs/web.md, "Routes and guards"): pages that need an account send visitors to
  * /login, and the login and register pages send a logged-in user to /all-chats.
  */
 export const RequireLogin = ({ children }: { children: ReactNode }) =>

@@ -19,12 +19,6 @@ const Svg = ({ children, ...props }: SVGProps<SVGSVGElement>) => (
   </svg>
 );
 
-export const HomeIcon = () => (
-  <Svg>
-    <path d="M3 11l9-8 9 8" />
-    <path d="M5 10v10h14V10" />
-  </Svg>
-);
 export const LoginIcon = () => (
   <Svg>
     <path d="M15 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4" />

@@ -24,6 +24,8 @@ interface RecoveryKeySetupProps {
   onSkip?: () => void;
   onBack?: () => void;
   backLabel?: string;
+  /** The account password, where this screen knows it (registration): the passphrase must differ. */
+  accountPassword?: string;
 }
 
 /** Two different groups, numbered from 1, for the user to type back. */
@@ -82,12 +84,14 @@ export const RecoveryKeySetup = (props: RecoveryKeySetupProps) => {
     }
   };
 
-  const onSubmit = (event: FormEvent) => {
+  const context = { username, ...(props.accountPassword ? { accountPassword: props.accountPassword } : {}) };
+
+  const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const mismatches = asked.map((group, i) =>
       sameGroup(typed[i]!, groups[group - 1]!) ? undefined : t('recovery.notGroup', { number: group }),
     ) as [string?, string?];
-    const found = withPassphrase ? passphraseErrors(passphrase, repeat) : {};
+    const found = withPassphrase ? await passphraseErrors(passphrase, repeat, context) : {};
     setGroupErrors(mismatches);
     setErrors(found);
     if (mismatches.some(Boolean) || Object.keys(found).length > 0) return;
@@ -95,7 +99,12 @@ export const RecoveryKeySetup = (props: RecoveryKeySetupProps) => {
   };
 
   return (
-    <form className="form recovery-setup" onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
+    <form
+      className="form recovery-setup"
+      onSubmit={(e) => void onSubmit(e)}
+      noValidate
+      aria-labelledby={titleId}
+    >
       <h2 id={titleId}>{t('recovery.title')}</h2>
       <p className="panel__hint">{t('recovery.intro')}</p>
       <p className="recovery-key" data-testid="recovery-key" aria-label={t('recovery.key')}>
@@ -144,6 +153,7 @@ export const RecoveryKeySetup = (props: RecoveryKeySetupProps) => {
             passphrase={passphrase}
             repeat={repeat}
             errors={errors}
+            context={context}
             onPassphrase={setPassphrase}
             onRepeat={setRepeat}
           />

@@ -1,6 +1,6 @@
 /**
- * English, the source language. Texts the spec fixes are verbatim. Every other shipped language
- * has exactly these keys (plural keys in the forms its own plural rules use); a unit test checks it.
+ * English, the source language. Every other shipped language has exactly these keys (plural
+ * keys in the forms its own plural rules use); a unit test checks it.
  */
 export const en = {
   common: {
@@ -122,6 +122,51 @@ export const en = {
     showTyped: 'Show what I type',
     newLabel: 'New passphrase',
     repeatNew: 'Repeat new passphrase',
+    isAccountPassword:
+      'This is your account password. Choose a different passphrase: Veil sees your password at every login.',
+    tooWeak: 'This passphrase is too easy to guess. Add more uncommon words.',
+    strengthUnavailable: 'The strength of this passphrase could not be checked. Try again.',
+    strength: {
+      label: 'Passphrase strength',
+      none: 'Nothing typed yet',
+      veryWeak: 'Very weak',
+      weak: 'Weak',
+      fair: 'Fair',
+      strong: 'Strong',
+      veryStrong: 'Very strong',
+    },
+    warnings: {
+      straightRow: 'Straight rows of keys on your keyboard are easy to guess.',
+      keyPattern: 'Short keyboard patterns are easy to guess.',
+      simpleRepeat: 'Repeated characters like "aaa" are easy to guess.',
+      extendedRepeat: 'Repeated character patterns like "abcabcabc" are easy to guess.',
+      sequences: 'Common character sequences like "abc" are easy to guess.',
+      recentYears: 'Recent years are easy to guess.',
+      dates: 'Dates are easy to guess.',
+      topTen: 'This is a heavily used password.',
+      topHundred: 'This is a frequently used password.',
+      common: 'This is a commonly used password.',
+      similarToCommon: 'This is similar to a commonly used password.',
+      wordByItself: 'Single words are easy to guess.',
+      namesByThemselves: 'Single names or surnames are easy to guess.',
+      commonNames: 'Common names and surnames are easy to guess.',
+      userInputs: 'There should not be any personal or page related data.',
+    },
+    suggestions: {
+      l33t: "Avoid predictable letter substitutions like '@' for 'a'.",
+      reverseWords: 'Avoid reversed spellings of common words.',
+      allUppercase: 'Capitalize some, but not all letters.',
+      capitalization: 'Capitalize more than the first letter.',
+      dates: 'Avoid dates and years that are associated with you.',
+      recentYears: 'Avoid recent years.',
+      associatedYears: 'Avoid years that are associated with you.',
+      sequences: 'Avoid common character sequences.',
+      repeated: 'Avoid repeated words and characters.',
+      longerKeyboardPattern: 'Use longer keyboard patterns and change typing direction multiple times.',
+      anotherWord: 'Add more words that are less common.',
+      useWords: 'Use multiple words, but avoid common phrases.',
+      noNeed: 'You can create strong passwords without using symbols, numbers, or uppercase letters.',
+    },
   },
   recovery: {
     title: 'Save your recovery key',
@@ -340,6 +385,8 @@ export const en = {
     save: 'Save',
     saving: 'Saving...',
     passwordTitle: 'Change Password',
+    currentPassword: 'Current Password',
+    currentPasswordRequired: 'Type your current password to change it',
     newPassword: 'New Password',
     updatePassword: 'Update Password',
     updating: 'Updating...',
@@ -375,6 +422,7 @@ export const en = {
     KEY_LOG_TIME_INVALID: "This device's clock is off: set it right and try again.",
     KEY_LOG_NOT_HEAD: 'Your keys changed at the same time elsewhere. Reload and try again.',
     INVALID_CREDENTIALS: 'Invalid username or password',
+    WRONG_PASSWORD: 'The current password is wrong.',
     RATE_LIMITED: 'Too many attempts. Wait a moment and try again.',
     TOKEN_EXPIRED: 'Your session has expired. Please sign in again.',
     TOKEN_INVALID: 'Your session is not valid. Please sign in again.',

@@ -8,10 +8,11 @@ import { exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
 import { createAccessTokenSigner } from '@veil/tokens';
 import { createApi, type Api } from '../support/api-client.ts';
 import { makePng, pngSize } from '../support/images.ts';
+import { expectJsonError } from '../support/json-errors.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
 import { createUser, registerForm, uniqueName } from '../support/users.ts';
 
-/** The spec's accounts API over real HTTP; run against the embedded app and the NATS + Redis one. */
+/** The accounts API (docs/api.md) over real HTTP; run against the embedded app and the NATS + Redis one. */
 export const accountsSuite = (options: Partial<StartVeilOptions> = {}) => {
   let veil: TestVeil;
   let api: Api;
@@ -177,7 +178,7 @@ export const accountsSuite = (options: Partial<StartVeilOptions> = {}) => {
   });
 
   describe('login, tokens and the profile', () => {
-    it('logs in with the spec shape and never leaks secrets in user objects', async () => {
+    it('logs in with the documented shape and never leaks secrets in user objects', async () => {
       const user = await createUser(api, 'shape');
       const res = await api.post('/api/v1/user/login', { username: user.username, password: user.password });
       expect(res.status).toBe(200);
@@ -341,7 +342,12 @@ export const accountsSuite = (options: Partial<StartVeilOptions> = {}) => {
       // The other session is untouched by a logout elsewhere...
       expect(await status(phone.accesstoken)).toMatchObject({ success: true });
       // ...and ends with a password change.
-      await api.put('/api/v1/user/updatePassword', { password: 'another-new-secret' }, phone.accesstoken);
+      const changed = await api.put(
+        '/api/v1/user/updatePassword',
+        { currentPassword: user.password, password: 'another-new-secret' },
+        phone.accesstoken,
+      );
+      expect(changed.status).toBe(200);
       await expect
         .poll(() => status(phone.accesstoken), { timeout: 5_000 })
         .toMatchObject({
@@ -350,11 +356,46 @@ export const accountsSuite = (options: Partial<StartVeilOptions> = {}) => {
       socket.close();
     });
 
+    it('refuses a password change without the current password or with a wrong one, and changes nothing', async () => {
+      const user = await createUser(api, 'pwno');
+      const change = (body: unknown) => api.put('/api/v1/user/updatePassword', body, user.accessToken);
+      // The seed contract's body alone, as an unattended browser's session would send it.
+      expectJsonError(
+        await change({ password: 'taken-over-secret' }),
+        400,
+        'VALIDATION_FAILED',
+        /currentPassword/,
+      );
+      expectJsonError(
+        await change({ currentPassword: '', password: 'taken-over-secret' }),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expectJsonError(
+        await change({ currentPassword: 'a guessed password', password: 'taken-over-secret' }),
+        403,
+        'WRONG_PASSWORD',
+        /current password is wrong/,
+      );
+      expectJsonError(
+        await change({ currentPassword: 42, password: 'taken-over-secret' }),
+        400,
+        'VALIDATION_FAILED',
+      );
+      // Nothing changed: the old password logs in, the new one does not, the session lives on.
+      const login = (password: string) =>
+        api.post('/api/v1/user/login', { username: user.username, password });
+      expect((await login('taken-over-secret')).status).toBe(401);
+      expect((await login(user.password)).status).toBe(200);
+      expect((await api.get('/api/v1/user/getuser', user.accessToken)).status).toBe(200);
+      expect((await api.post('/api/v1/user/refresh', { refreshtoken: user.refreshToken })).status).toBe(200);
+    });
+
     it('changes the password, revoking refresh tokens, and logs in with the new one', async () => {
       const user = await createUser(api, 'pw');
       const res = await api.put(
         '/api/v1/user/updatePassword',
-        { password: 'a-brand-new-secret' },
+        { currentPassword: user.password, password: 'a-brand-new-secret' },
         user.accessToken,
       );
       expect(res.status).toBe(200);

@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  argon2idParams,
   createKeyBackup,
   decryptMessage,
   encryptMessage,
@@ -21,6 +22,17 @@ import { createUser, registerForm, uniqueName } from '../support/users.ts';
 /** The user service's per-account budgets (services/user/src/infra/key-backup-limiter.ts). */
 const downloadsPerHour = 6;
 const writesPerHour = 20;
+
+/** Argon2id parameters a planted backup might name to hang or exhaust the browser that opens it. */
+const argon2idOutOfBounds: [string, Record<string, unknown>, RegExp][] = [
+  ['below OWASP memory', { memoryKiB: 1024 }, /memoryKiB must be at least/],
+  ['4 GiB of memory', { memoryKiB: 4 * 1024 * 1024 }, /memoryKiB must be at most/],
+  ['a million passes', { iterations: 1_000_000 }, /iterations must be at most/],
+  ['one pass', { iterations: 1 }, /iterations must be at least/],
+  ['memory × passes too large', { memoryKiB: 262_144, iterations: 16 }, /memoryKiB × iterations/],
+  ['four lanes', { parallelism: 4 }, /parallelism/],
+  ['an extra parameter', { version: 16 }, /Unrecognized key/],
+];
 
 /**
  * The encrypted key backup over real HTTP, as an attacker would try it: someone else's backup,
@@ -150,6 +162,24 @@ export const keyBackupSuite = (options: Partial<StartVeilOptions> = {}) => {
         /iterations/,
       ],
       ['an unknown KDF', { backup: { ...good, unlocks: [{ ...recovery, kdf: { name: 'MD5' } }] } }, /./],
+      ...argon2idOutOfBounds.map(([what, kdf, message]): [string, unknown, RegExp] => [
+        `Argon2id ${what}`,
+        {
+          backup: {
+            ...good,
+            unlocks: [
+              recovery,
+              {
+                kind: 'passphrase',
+                kdf: { name: 'Argon2id', salt: recovery!.kdf.salt, ...argon2idParams, ...kdf },
+                iv: recovery!.iv,
+                wrappedKey: recovery!.wrappedKey,
+              },
+            ],
+          },
+        },
+        message,
+      ]),
     ];
     for (const [what, body, message] of malformed) {
       const res = await put(body);
@@ -258,32 +288,36 @@ export const keyBackupSuite = (options: Partial<StartVeilOptions> = {}) => {
     expect(results[writesPerHour]).toBe(429);
   });
 
-  describe.runIf(options.env?.REDIS_URL)('with two replicas', () => {
-    it('shares the download budget between replicas (counted in Redis)', async () => {
-      // A second user service and gateway on the same NATS, Redis and token keys.
-      const { publicJwk } = JSON.parse(
-        await readFile(path.join(veil.dataDir, 'keys', 'access-token.jwk.json'), 'utf8'),
-      );
-      const second = await startTestVeil({
-        ...options,
-        services: ['user', 'gateway'],
-        env: { ...options.env, JWT_PUBLIC_KEY: JSON.stringify(publicJwk) },
-      });
-      try {
-        const other = createApi(second.url);
-        const alice = await createBackedUpUser(api, 'kbrep');
-        for (let i = 0; i < downloadsPerHour; i++) {
-          const through = i % 2 ? other : api;
-          expect((await through.get('/api/v1/user/keyBackup', alice.accessToken)).status).toBe(200);
+  const redis = options.env?.REDIS_URL;
+  describe.runIf(redis)(
+    `with two replicas${redis ? '' : ' (skipped: no REDIS_URL, where replicas share the budget)'}`,
+    () => {
+      it('shares the download budget between replicas (counted in Redis)', async () => {
+        // A second user service and gateway on the same NATS, Redis and token keys.
+        const { publicJwk } = JSON.parse(
+          await readFile(path.join(veil.dataDir, 'keys', 'access-token.jwk.json'), 'utf8'),
+        );
+        const second = await startTestVeil({
+          ...options,
+          services: ['user', 'gateway'],
+          env: { ...options.env, JWT_PUBLIC_KEY: JSON.stringify(publicJwk) },
+        });
+        try {
+          const other = createApi(second.url);
+          const alice = await createBackedUpUser(api, 'kbrep');
+          for (let i = 0; i < downloadsPerHour; i++) {
+            const through = i % 2 ? other : api;
+            expect((await through.get('/api/v1/user/keyBackup', alice.accessToken)).status).toBe(200);
+          }
+          // Either replica's gateway, and whichever user-service replica answers, sees the spent budget.
+          expect((await other.get('/api/v1/user/keyBackup', alice.accessToken)).status).toBe(429);
+          expect((await api.get('/api/v1/user/keyBackup', alice.accessToken)).status).toBe(429);
+        } finally {
+          // Not destroy(): the streams and Redis keys under this prefix are the first one's too.
+          await second.stop();
+          await rm(second.dataDir, { recursive: true, force: true });
         }
-        // Either replica's gateway, and whichever user-service replica answers, sees the spent budget.
-        expect((await other.get('/api/v1/user/keyBackup', alice.accessToken)).status).toBe(429);
-        expect((await api.get('/api/v1/user/keyBackup', alice.accessToken)).status).toBe(429);
-      } finally {
-        // Not destroy(): the streams and Redis keys under this prefix are the first one's too.
-        await second.stop();
-        await rm(second.dataDir, { recursive: true, force: true });
-      }
-    });
-  });
+      });
+    },
+  );
 };

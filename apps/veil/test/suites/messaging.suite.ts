@@ -18,7 +18,7 @@ export interface LogFaults {
   forgetStoredEventIds?(): Promise<void>;
 }
 
-/** The spec's messaging API over real HTTP; run against the embedded app and the NATS + Redis one. */
+/** The messaging API (docs/api.md) over real HTTP; run against the embedded app and the NATS + Redis one. */
 export const messagingSuite = (options: Partial<StartVeilOptions> = {}, faults: LogFaults = {}) => {
   let veil: TestVeil;
   let api: Api;

@@ -10,7 +10,7 @@ import { createGroup, createUser, type TestUser } from '../support/users.ts';
 
 /**
  * `send message` over a real socket into the whole app: the message service persists it and the
- * fan-out delivers it, exactly as for the spec's HTTP sends. Run on the embedded app and on
+ * fan-out delivers it, exactly as for sends over HTTP. Run on the embedded app and on
  * NATS + Redis.
  */
 export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
@@ -90,7 +90,10 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
     // Sent over HTTP, the message reaches every socket of the sender's: none of them sent it.
     const overHttp = await api.post(
       `/api/v1/message/sendGroupMessage/${twoTabs}`,
-      { ...(await buildGroupPayload('from the API', keysFor(alice, bob, carol))), clientMessageId: 'two-tabs-2' },
+      {
+        ...(await buildGroupPayload('from the API', keysFor(alice, bob, carol))),
+        clientMessageId: 'two-tabs-2',
+      },
       alice.accessToken,
     );
     expect(overHttp.status).toBe(201);
@@ -182,8 +185,14 @@ export const socketSendSuite = (options: Partial<StartVeilOptions> = {}) => {
     const history = await api.get(`/api/v1/chat/getallmessages/${chatId}`, alice.accessToken);
     const ids = history.body.data.messages.map((m: MessageView) => m._id);
     expect(ids.filter((id: string) => id === first.data._id)).toHaveLength(1);
-    await expect.poll(() => received.includes(first.data._id)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // room for a second delivery
+    // The fan-out follows the log in order: once a later message has reached bob, a second
+    // delivery of the first one would have come before it.
+    const marker = await sendOver(a, {
+      chatId,
+      ...(await buildGroupPayload('after', keysFor(alice, bob, carol))),
+    });
+    if (!marker.ok) throw new Error('the later send was refused');
+    await expect.poll(() => received.includes(marker.data._id)).toBe(true);
     expect(received.filter((id) => id === first.data._id)).toHaveLength(1);
   });
 };

@@ -87,7 +87,7 @@ export const createSigningUser = async (api: Api, base = 'user') => {
   return { ...user, signing, signingKey };
 };
 
-/** The body of the spec's first-message call from one test user to another, encrypted for both. */
+/** The body of the first-message call (`sendIndividualMessage`) from one test user to another, encrypted for both. */
 export const directMessage = (from: TestUser, to: TestUser, text: string) =>
   buildIndividualPayload(text, {
     recipientId: to._id,
@@ -96,7 +96,7 @@ export const directMessage = (from: TestUser, to: TestUser, text: string) =>
     senderKey: from.keys.publicKey,
   });
 
-/** A one-to-one message from `from` to `to` over the spec's HTTP call, encrypted as the browser does. */
+/** A one-to-one message from `from` to `to` over HTTP, encrypted as the browser does. */
 export const sendDirect = async (
   api: Api,
   from: TestUser,
@@ -113,7 +113,7 @@ export const sendDirect = async (
     from.accessToken,
   );
 
-/** A group created by `creator` with `others` over the spec's HTTP call; its chat id. */
+/** A group created by `creator` with `others` over HTTP; its chat id. */
 export const createGroup = async (api: Api, creator: TestUser, name: string, others: TestUser[]) => {
   const created = await api.post(
     '/api/v1/chat/creategroupchat',

@@ -3,7 +3,7 @@ import type { Logger } from '@veil/ports';
 /**
  * Slow durable writes, reported to operators. Every append waits for its group commit, so a
  * disk that stalls holds every message back: on this project's benchmark machine, stalls of
- * 20-56 ms in a row, not Veil's code, were what pushed delivery p99 over budget (BENCHMARKS.md,
+ * 20-56 ms in a row, not Veil's code, were what pushed delivery p99 over budget (docs/benchmarks/delivery-and-capacity.md,
  * "Where the tail comes from"). One warning per minute at most, with how many slow writes it covers, so a
  * failing disk cannot flood the log.
  */

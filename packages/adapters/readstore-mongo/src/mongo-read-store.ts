@@ -26,7 +26,8 @@ import {
  * escaped, case-insensitive regex. Indexes are created when a collection is opened (idempotent);
  * unique ones are MongoDB's own.
  *
- * `write` is one transaction when the server can run them (a replica set or a sharded cluster).
+ * `write` is one transaction when the server can run them (a replica set or a sharded cluster;
+ * the Helm chart runs its MongoDB as a replica set for this, docs/deployment.md).
  * A standalone server cannot: the changes are then written in order, one collection's run at a
  * time, each acknowledged before the next starts, so a projection's checkpoint (its last change)
  * is never stored before the documents it covers. A failure half way leaves the earlier changes

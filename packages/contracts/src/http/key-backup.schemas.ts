@@ -24,16 +24,42 @@ const recoveryKeyUnlockSchema = z.strictObject({
   wrappedKey: wrappedDataKey,
 });
 
+const intWithin = (name: string, min: number, max: number) =>
+  z
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(min, `${name} must be at least ${min}`)
+    .max(max, `${name} must be at most ${max}`);
+
+/** Earlier backups: PBKDF2-SHA256 (re-wrapped with Argon2id at their next passphrase unlock). */
+const pbkdf2Kdf = z.strictObject({
+  name: z.literal('PBKDF2-SHA256'),
+  salt,
+  iterations: intWithin('iterations', limits.keyBackupMinIterations, limits.keyBackupMaxIterations),
+});
+
+/** Every new passphrase unlock: Argon2id, one lane, memory and passes bounded alone and together. */
+const argon2idKdf = z
+  .strictObject({
+    name: z.literal('Argon2id'),
+    salt,
+    memoryKiB: intWithin('memoryKiB', limits.keyBackupArgon2MinMemoryKiB, limits.keyBackupArgon2MaxMemoryKiB),
+    iterations: intWithin(
+      'iterations',
+      limits.keyBackupArgon2MinIterations,
+      limits.keyBackupArgon2MaxIterations,
+    ),
+    parallelism: z.literal(1, { error: 'parallelism must be 1' }),
+  })
+  .refine(
+    (kdf) => kdf.memoryKiB * kdf.iterations <= limits.keyBackupArgon2MaxMemoryTimesIterations,
+    `memoryKiB × iterations must be at most ${limits.keyBackupArgon2MaxMemoryTimesIterations}`,
+  );
+
 const passphraseUnlockSchema = z.strictObject({
   kind: z.literal('passphrase'),
-  kdf: z.strictObject({
-    name: z.literal('PBKDF2-SHA256'),
-    salt,
-    iterations: z
-      .number()
-      .int()
-      .min(limits.keyBackupMinIterations, `iterations must be at least ${limits.keyBackupMinIterations}`)
-      .max(limits.keyBackupMaxIterations, `iterations must be at most ${limits.keyBackupMaxIterations}`),
+  kdf: z.discriminatedUnion('name', [pbkdf2Kdf, argon2idKdf], {
+    error: 'kdf.name must be Argon2id or PBKDF2-SHA256',
   }),
   iv,
   wrappedKey: wrappedDataKey,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
 import { disappearingTimers, limits, usernamePattern, usernameRuleText } from '../limits.ts';
 
-/** Shapes of the `/api/v1` surface (spec section 7). Requests are validated here; responses typed here. */
+/** Shapes of the `/api/v1` surface (docs/api.md). Requests are validated here; responses typed here. */
 
 /**
  * Padded base64 with no whitespace. `atob` (native, in browsers and Node) checks the alphabet
@@ -55,7 +55,7 @@ export const registerBodySchema = z.object({
   password: newPasswordSchema,
   publicKey: publicKeySchema,
   /**
-   * Optional: the identity signing key (ECDSA P-256, base64 SPKI); the spec's client sends none.
+   * Optional: the identity signing key (ECDSA P-256, base64 SPKI); an older client sends none.
    * Given, it comes with `keyLogEntry`, the first key log entry signed with it.
    */
   signingKey: signingKeySchema.optional(),
@@ -76,7 +76,14 @@ export const refreshBodySchema = z.object({
 
 export const updateProfileBodySchema = z.object({ username: usernameSchema.optional() });
 
-export const updatePasswordBodySchema = z.object({ password: newPasswordSchema });
+/** A password change names the current password too: an unlocked, unattended browser is not enough. */
+export const updatePasswordBodySchema = z.object({
+  currentPassword: z
+    .string({ error: 'currentPassword is required' })
+    .min(1, 'currentPassword is required')
+    .max(1024),
+  password: newPasswordSchema,
+});
 
 export const createGroupBodySchema = z.object({
   groupName: z
@@ -99,7 +106,7 @@ const ivSchema = z
 /**
  * A sender's idempotency key for one message (the web app uses a random UUID): every retry of
  * that message carries the same key, over the socket or HTTP, and the server stores the message
- * once per sender and key (Veil's addition to the spec's send bodies).
+ * once per sender and key (optional in the send bodies, docs/api.md).
  */
 export const clientMessageIdSchema = z
   .string()
@@ -190,7 +197,7 @@ export const sendIndividualBodySchema = z.object({
   signature: messageSignatureSchema.optional(),
 });
 
-/** Groups: the spec's payload plus `encryptedKeys`, which must name exactly the current members. */
+/** Groups: the message plus `encryptedKeys`, which must name exactly the current members. */
 export const sendGroupBodySchema = z.object({
   encryptedMessage: ciphertext,
   iv: ivSchema,
@@ -289,7 +296,7 @@ export const privacySchema = z.object({
 });
 export type Privacy = z.infer<typeof privacySchema>;
 
-/** Until an account changes them: everything shared, as the spec's app does. */
+/** Until an account changes them: everything shared (docs/api.md, "Privacy"). */
 export const defaultPrivacy: Privacy = { readReceipts: true, typing: true, onlineVisibleTo: 'contacts' };
 
 /** Public user: never carries hashes, tokens or internal fields. */
@@ -392,16 +399,6 @@ export interface ChatUnread {
   chatId: string;
   unread: number;
   lastMessage: MessageView | null;
-}
-
-export interface ApiSuccess<T> {
-  success: true;
-  message: string;
-  data: T;
-}
-export interface ApiFailure {
-  success: false;
-  message: string;
 }
 
 /** Profile pictures are served by the API gateway under a stable URL derived from the blob key. */

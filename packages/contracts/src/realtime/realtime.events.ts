@@ -17,8 +17,8 @@ import type {
 } from './link.schemas.ts';
 
 /**
- * Socket.IO event maps (spec section 7, "Real-time events"), shared by the realtime gateway and
- * the web client. Names are the spec's, spaces included.
+ * Socket.IO event maps (docs/realtime.md, "Events"), shared by the realtime gateway and
+ * the web client. Names are as docs/realtime.md lists them, spaces included.
  *
  * Identity never comes from these payloads: the gateway takes the user id from the handshake
  * token. Ids a client sends (setup, set offline, message seen) are checked against it.

@@ -9,7 +9,7 @@ import {
 } from '../http/schemas.ts';
 
 /**
- * `send message` over the socket (Veil's addition beside the spec's HTTP sends): the group body,
+ * `send message` over the socket (beside the HTTP sends, docs/realtime.md, "Sending over the socket"): the group body,
  * for any chat the sender is in, named by `chatId`. The chat must exist; a first message to
  * someone is still the HTTP call, which creates the chat.
  */

@@ -17,6 +17,8 @@ export const authRpc = defineRpcService('auth', {
     z.object({ username: z.string(), password: z.string(), clientIp: z.string() }),
   ),
   refresh: operation<TokenPair & { userId: string }>()(z.object({ refreshToken: z.string() })),
-  changePassword: operation<Record<string, never>>()(z.object({ userId: idSchema, password: z.string() })),
+  changePassword: operation<Record<string, never>>()(
+    z.object({ userId: idSchema, currentPassword: z.string(), password: z.string(), clientIp: z.string() }),
+  ),
   logout: operation<Record<string, never>>()(z.object({ refreshToken: z.string() })),
 });

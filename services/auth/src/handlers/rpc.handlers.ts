@@ -157,10 +157,17 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
       }
     },
 
-    async changePassword({ userId, password }) {
+    async changePassword({ userId, currentPassword, password, clientIp }) {
       checkNewPassword(password);
       const account = await models.credentials.get(userId);
       if (!account) throw new DomainError('USER_NOT_FOUND', 'User not found');
+      // Checked like a login, on the same counters: a stolen session cannot guess faster here.
+      await deps.throttle.check(account.usernameLower, clientIp);
+      if (!(await verifyPassword(currentPassword, account.passwordHash))) {
+        await deps.throttle.recordFailure(account.usernameLower, clientIp);
+        throw new DomainError('WRONG_PASSWORD', 'The current password is wrong');
+      }
+      await deps.throttle.recordSuccess(account.usernameLower, clientIp);
       const passwordHash = await hashPassword(password);
       let { position } = await store.append(
         'auth',

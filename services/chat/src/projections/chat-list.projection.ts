@@ -254,7 +254,7 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
 
 /**
  * The API shape. For one-to-one chats the first participant is the other person and the chat
- * is named after them: the spec's client relies on both.
+ * is named after them: clients rely on both (docs/api.md).
  */
 export const toChatView = (
   chat: ChatDoc,

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { Logger, Metrics, Tracing } from '@veil/ports';
+import type { RequestSummaryRecorder } from './request-summary.ts';
 
 const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -24,13 +25,14 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 /**
  * Every request runs inside a trace, the caller's (`traceparent`) or a new one, so the lines
  * logged while serving it, the RPC calls it makes and the events it causes carry one trace id.
- * When the response is sent: the duration histogram by method, route template and status, and
- * one log line.
+ * When the response is sent: the duration histogram by method, route template and status, one
+ * log line at `debug`, and the request counted in the per-minute summary logged at `info`.
  */
 export const observeRequests = (deps: {
   metrics: Metrics;
   tracing: Tracing;
   log: Logger;
+  requestSummary: RequestSummaryRecorder;
 }): RequestHandler => {
   const duration = deps.metrics.histogram<'method' | 'route' | 'status'>({
     name: 'veil_http_request_duration_seconds',
@@ -46,11 +48,10 @@ export const observeRequests = (deps: {
         const method = knownMethods.has(req.method) ? req.method : 'OTHER';
         const route = routeTemplateOf(req);
         const status = res.statusCode;
+        const durationMs = Math.round(seconds * 10_000) / 10;
         duration.observe({ method, route, status: String(status) }, seconds);
-        deps.log.info(
-          { traceId, method, route, status, durationMs: Math.round(seconds * 10_000) / 10 },
-          'request handled',
-        );
+        deps.requestSummary.record(status, durationMs);
+        deps.log.debug({ traceId, method, route, status, durationMs }, 'request handled');
       });
       next();
     });

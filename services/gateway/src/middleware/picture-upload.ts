@@ -20,8 +20,6 @@ const allowed: Record<string, string> = {
   'image/gif': 'gif',
 };
 
-export const pictureKeyPattern = /^avatars\/[0-9A-Za-z]{1,64}\.(png|jpg|webp|gif)$/;
-
 const parsePictureForm = multer({
   storage: multer.memoryStorage(),
   limits: { fileSize: limits.pictureMaxBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },

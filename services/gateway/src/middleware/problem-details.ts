@@ -16,6 +16,8 @@ const statusByCode: Record<ErrorCode, number> = {
   KEY_LOG_TIME_INVALID: 400,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
+  // 403, not 401: the session is valid; the client must not treat it as a signed-out one.
+  WRONG_PASSWORD: 403,
   TOKEN_EXPIRED: 401,
   TOKEN_INVALID: 401,
   TOKEN_REUSED: 401,

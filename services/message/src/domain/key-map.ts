@@ -2,7 +2,7 @@ import { DomainError, type MessageSignature } from '@veil/contracts';
 
 /**
  * Every member must be able to read a message, and nobody else gets a key: the wrapped-key map
- * must name exactly the chat's current members. The spec's original client sent group messages
+ * must name exactly the chat's current members. An older client sent group messages
  * keyed for one person only; Veil refuses such messages instead of storing unreadable ones.
  */
 export const checkKeyMapCoversMembers = (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newTokenKeys, signToken, testOrigin, type RealtimeCluster } from './harness.ts';
-import { connectClient, refusalOf } from './test-clients.ts';
+import { connectClient, refusalOf, upgradeAnswer } from './test-clients.ts';
 import type { World } from './suite-world.ts';
 
 /** Who may connect, and what happens when the token runs out. */
@@ -11,28 +11,29 @@ export const describeAccess = (world: World, cluster: () => RealtimeCluster) => 
     it('refuses a handshake without a valid token', async () => {
       const [user] = world.users(1) as [string];
       const { keys } = cluster();
-      expect((await refusalOf(url(), { origin: testOrigin })).data?.code).toBe('UNAUTHENTICATED');
-      expect((await refusalOf(url(), { origin: testOrigin, token: 'not.a.jwt' })).data?.code).toBe(
-        'TOKEN_INVALID',
-      );
+      expect((await refusalOf(url(), { origin: testOrigin })).code).toBe('UNAUTHENTICATED');
+      expect((await refusalOf(url(), { origin: testOrigin, token: 'not.a.jwt' })).code).toBe('TOKEN_INVALID');
       const foreign = await signToken(await newTokenKeys(), user);
-      expect((await refusalOf(url(), { origin: testOrigin, token: foreign })).data?.code).toBe(
-        'TOKEN_INVALID',
-      );
+      expect((await refusalOf(url(), { origin: testOrigin, token: foreign })).code).toBe('TOKEN_INVALID');
       const expired = await signToken(keys, user, {
         ttlSeconds: 60,
         issuedAt: new Date(Date.now() - 3_600_000),
       });
-      expect((await refusalOf(url(), { origin: testOrigin, token: expired })).data?.code).toBe(
-        'TOKEN_EXPIRED',
-      );
+      expect((await refusalOf(url(), { origin: testOrigin, token: expired })).code).toBe('TOKEN_EXPIRED');
     });
 
     it('refuses an Origin that is not allowed, or none, at the handshake', async () => {
       const [user] = world.users(1) as [string];
       const token = await signToken(cluster().keys, user);
-      await expect(refusalOf(url(), { origin: 'https://evil.example', token })).resolves.toBeDefined();
-      await expect(refusalOf(url(), { token })).resolves.toBeDefined();
+      // Engine.IO refuses the upgrade itself, before Socket.IO reads the token.
+      const refused = { status: 400, body: 'Origin not allowed' };
+      expect(await upgradeAnswer(url(), 'https://evil.example')).toEqual(refused);
+      expect(await upgradeAnswer(url())).toEqual(refused);
+      expect(await upgradeAnswer(url(), testOrigin)).toEqual({ status: 101, body: '' });
+      // Nor does a socket.io client get through from there.
+      await expect(connectClient(url(), user, { origin: 'https://evil.example', token })).rejects.toThrow(
+        /websocket error/,
+      );
       // The same token from the allowed Origin is accepted, so the refusals were about the Origin.
       const ok = await connectClient(url(), user, { origin: testOrigin, token });
       ok.close();

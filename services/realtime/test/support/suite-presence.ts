@@ -18,7 +18,7 @@ export const describePresence = (world: World, _cluster: () => RealtimeCluster) 
       const b = await world.connect(bob);
       const c = await world.connect(carol);
 
-      a.socket.emit('typing', bob); // the spec's shape: the other user's id
+      a.socket.emit('typing', bob); // the older shape: the other user's id
       expect((await b.next('typing'))[0]).toEqual({ chatId: direct, userId: alice });
       a.socket.emit('stop typing', { to: bob });
       expect((await b.next('stop typing'))[0]).toEqual({ chatId: direct, userId: alice });

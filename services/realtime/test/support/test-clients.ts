@@ -1,4 +1,6 @@
 import type { ClientToServerEvents, ServerToClientEvents } from '@veil/contracts';
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { io as connect, type Socket } from 'socket.io-client';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -96,16 +98,52 @@ export const connectClient = async (
   return client;
 };
 
-/** The refusal a handshake ends with: `{message, data}` of connect_error. */
+/**
+ * The refusal a handshake ends with: the `{ code, message }` the server's middleware put in
+ * connect_error's `data`. Any other connect_error (a server that is not there, a transport
+ * error) rejects, so a test cannot take a failure for the refusal it expects.
+ */
 export const refusalOf = (url: string, options: ConnectOptions) =>
-  new Promise<{ message: string; data?: { code?: string } }>((resolve, reject) => {
+  new Promise<{ code: string; message: string }>((resolve, reject) => {
     const client = openClient(url, 'refused', options);
     client.socket.once('connect', () => {
       client.close();
       reject(new Error('the connection was accepted'));
     });
-    client.socket.once('connect_error', (error: Error & { data?: { code?: string } }) => {
+    client.socket.once('connect_error', (error: Error & { data?: { code?: unknown; message?: unknown } }) => {
       client.close();
-      resolve({ message: error.message, ...(error.data ? { data: error.data } : {}) });
+      const { code, message } = error.data ?? {};
+      if (typeof code === 'string' && typeof message === 'string') resolve({ code, message });
+      else reject(new Error(`connect_error without a refusal code: ${error.message}`, { cause: error }));
     });
+  });
+
+/**
+ * A websocket upgrade to Socket.IO's path, sent by hand so the test sees the HTTP answer a
+ * refused upgrade gets (Engine.IO refuses before Socket.IO, with a status and a message, not a
+ * code): `{ status, body }`, or `{ status: 101 }` when the upgrade is accepted.
+ */
+export const upgradeAnswer = (url: string, origin?: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = httpRequest(new URL('/socket.io/?EIO=4&transport=websocket', url), {
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': randomBytes(16).toString('base64'),
+        ...(origin ? { origin } : {}),
+      },
+    });
+    request.once('upgrade', (_res, socket) => {
+      socket.destroy();
+      resolve({ status: 101, body: '' });
+    });
+    request.once('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.once('error', reject);
+    });
+    request.once('error', reject);
+    request.end();
   });

@@ -8,7 +8,7 @@ export interface MessageWindow {
   hasMore: boolean;
 }
 
-/** Reply preview length (spec section 9). */
+/** Reply preview length (docs/web.md, "Screens": Replies). */
 export const replyPreviewLength = 30;
 
 /**
@@ -97,7 +97,7 @@ export const replyPreview = (text: string): string => text.slice(0, replyPreview
 export const chatTitle = (chat: Pick<ChatView, 'isGroupChat' | 'chatName' | 'participants'>): string =>
   chat.isGroupChat ? chat.chatName : (chat.participants[0]?.username ?? chat.chatName);
 
-/** Chat list filter (spec section 2): participant usernames, case-insensitive substring. */
+/** Chat list filter (docs/web.md, "Screens": Chat list): participant usernames, case-insensitive substring. */
 export const matchesChatFilter = (chat: Pick<ChatView, 'participants'>, filter: string): boolean => {
   const needle = filter.trim().toLowerCase();
   return !needle || chat.participants.some((p) => p.username.toLowerCase().includes(needle));

@@ -3,7 +3,7 @@ import { readTheme } from '../../lib/storage.ts';
 
 export type ThemeMode = 'light' | 'dark';
 
-/** The remembered choice, else the system's preference (spec: default follows prefers-color-scheme). */
+/** The remembered choice, else the system's preference (docs/web.md, "Storage": `theme`). */
 const initialTheme = (): { mode: ThemeMode } => {
   const stored = readTheme();
   if (stored) return { mode: stored };

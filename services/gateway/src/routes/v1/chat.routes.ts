@@ -23,7 +23,7 @@ const seqQuerySchema = historyQuerySchema.extend({
   after: z.coerce.number().int().nonnegative().optional(),
 });
 
-/** `/api/v1/chat/*` (spec section 7). Every route needs a token; a chat you are not in is "not found". */
+/** `/api/v1/chat/*` (docs/api.md). Every route needs a token; a chat you are not in is "not found". */
 export const chatRoutes = ({
   services,
   blobs,

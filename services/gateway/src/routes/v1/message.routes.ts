@@ -17,7 +17,7 @@ import type { ServiceClients } from '../../rpc-clients.ts';
 import { respond } from './respond.ts';
 
 /**
- * `/api/v1/message/*` (spec section 7). The server only ever receives ciphertext and wrapped keys.
+ * `/api/v1/message/*` (docs/api.md). The server only ever receives ciphertext and wrapped keys.
  * A body may carry a `clientMessageId`; a retry with the same one answers with the stored message
  * (docs/realtime.md, "Retries are safe").
  */

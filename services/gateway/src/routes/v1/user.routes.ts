@@ -29,7 +29,7 @@ interface Deps {
 }
 
 /**
- * `/api/v1/user/*` (spec section 7), plus `refresh` and `logout` for the token lifecycle and the
+ * `/api/v1/user/*` (docs/api.md), plus `refresh` and `logout` for the token lifecycle and the
  * encrypted key backup (`key-backup.routes.ts`) and the caller's key changes (`key-log.routes.ts`).
  */
 export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps): Router => {
@@ -125,7 +125,12 @@ export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps):
 
   router.put('/updatePassword', requireAuth, writes.byUser, async (req, res) => {
     const body = parseWith(updatePasswordBodySchema, req.body);
-    await services.auth.changePassword({ userId: currentUserId(res), password: body.password });
+    await services.auth.changePassword({
+      userId: currentUserId(res),
+      currentPassword: body.currentPassword,
+      password: body.password,
+      clientIp: req.ip ?? 'unknown',
+    });
     respond(res, 200, 'Password updated successfully', {});
   });
 

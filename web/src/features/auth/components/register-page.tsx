@@ -49,6 +49,7 @@ export const RegisterPage = () => {
           onConfirm={(choice) => confirmRecovery(details, choice)}
           onSkip={() => confirmRecovery(details, 'skipped')}
           onBack={backToDetails}
+          accountPassword={password}
         />
       </section>
     );

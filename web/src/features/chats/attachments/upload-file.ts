@@ -66,7 +66,7 @@ export const encryptedUpload = (file: File, chatId: string): EncryptedUpload => 
           method: 'PUT',
           headers: { 'Content-Type': 'application/octet-stream' },
           // A Blob body: Chromium kept every ArrayBuffer body it had sent in the renderer's
-          // memory (about 3 MB per MB uploaded), a Blob's it does not (BENCHMARKS.md).
+          // memory (about 3 MB per MB uploaded), a Blob's it does not (docs/benchmarks/attachments.md).
           body: new Blob([bytes]),
           signal,
         });

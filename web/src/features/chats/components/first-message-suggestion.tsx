@@ -4,7 +4,7 @@ interface FirstMessageSuggestionProps {
   onSend: (text: string) => void;
 }
 
-/** An empty one-to-one chat suggests the spec's first message, "Hi {username}", sent with one click. */
+/** An empty one-to-one chat suggests a first message, "Hi {username}", sent with one click. */
 export const FirstMessageSuggestion = ({ name, onSend }: FirstMessageSuggestionProps) => {
   const { t } = useTranslation();
   const text = t('messages.firstText', { name });

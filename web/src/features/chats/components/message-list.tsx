@@ -79,7 +79,7 @@ export const MessageList = ({
   const quotedOf = (message: DisplayMessage) =>
     message.replyTo ? (messages[positionOf.get(message.replyTo._id) ?? -1] ?? message.replyTo) : null;
 
-  // A message arriving while its chat is open counts as seen at once (spec section 4).
+  // A message arriving while its chat is open counts as seen at once (docs/web.md, "Realtime").
   useEffect(() => {
     const socket = getSocket();
     const onMessage = ({ message }: { message: MessageView }) => {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { TickIcon } from '../../../components/icons.tsx';
 
-/** Own messages: one grey tick until seen, then two white ticks (spec section 2). */
+/** Own messages: one grey tick until seen, then two white ticks (docs/web.md, "Screens": Read ticks). */
 export const SeenTicks = ({ seen }: { seen: boolean }) => {
   const { t } = useTranslation();
   return (

@@ -3,7 +3,7 @@ import { getSocket } from '../../../lib/realtime.ts';
 import { seenReportIntervalMs, seenVisibilityThreshold } from '../realtime-constants.ts';
 
 /**
- * Read receipts (spec section 4): another member's message counts as seen once at least half
+ * Read receipts (docs/web.md, "Realtime"): another member's message counts as seen once at least half
  * of it is visible; those ids are collected and sent as one `message seen` array every 2 s.
  * Returns a ref callback for each unseen message element, and `reportNow` for a message that
  * arrives while the chat is open (reported at once).

@@ -11,8 +11,8 @@ export const useSendMessage = (chat: ChatView | undefined) => {
   const queue = useQueueMessage();
 
   /**
-   * Resolves true once queued; empty text without files, or no recipient, does nothing (spec
-   * section 5). Files travel inside the ciphertext (their keys, names and types) and by blob id
+   * Resolves true once queued; empty text without files, or no recipient, does nothing (docs/web.md,
+   * "Outbox"). Files travel inside the ciphertext (their keys, names and types) and by blob id
    * beside it, so the server keeps them.
    */
   const send = async (

@@ -3,7 +3,7 @@ import { createStore, get, set } from 'idb-keyval';
 /**
  * Where the notification settings are kept: per account and per browser, in IndexedDB (database
  * `veil-settings`, entry `notifications:<userId>`), not in local storage, which logout clears
- * entirely (spec section 2); docs/decisions.md explains why this lives in the browser rather
+ * entirely (docs/web.md, "Storage"); docs/decisions.md explains why this lives in the browser rather
  * than on the server. The service worker reads them here too.
  */
 export interface NotificationSettings {

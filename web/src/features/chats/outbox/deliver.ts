@@ -36,7 +36,7 @@ const receiptOf = ({ _id, seq, createdAt }: MessageView): SentReceipt => ({ _id,
  * Encrypts and sends one message of the outbox, then puts it in the chat's history (the server
  * does not echo it to the sender's socket), moves the chat to the top of the list and makes it
  * the chat's preview. While the socket is connected the message goes over it (`send message`);
- * otherwise over the spec's HTTP calls. Either way the server stores it before answering, and
+ * otherwise over the HTTP calls. Either way the server stores it before answering, and
  * the item's `clientMessageId` makes every repeat of it safe. Failures throw (ApiErrors).
  */
 export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item: OutboxItem) => {

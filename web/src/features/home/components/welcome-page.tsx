@@ -5,7 +5,7 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { BoltIcon, LockIcon, ShieldIcon, UsersIcon } from '../../../components/icons.tsx';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
 
-/** The landing page's feature list (spec section 1). */
+/** The landing page's feature list (docs/web.md, "Screens": Welcome). */
 const features = [
   { name: 'e2e', Icon: LockIcon },
   { name: 'realtime', Icon: BoltIcon },
@@ -13,7 +13,7 @@ const features = [
   { name: 'privacy', Icon: ShieldIcon },
 ] as const;
 
-/** `/`: greeting and main button depend on the login state (spec section 2). */
+/** `/`: greeting and main button depend on the login state (docs/web.md, "Routes and guards"). */
 export const WelcomePage = () => {
   const user = useAppSelector(selectCurrentUser);
   const { t } = useTranslation();

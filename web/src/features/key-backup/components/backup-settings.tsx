@@ -76,7 +76,9 @@ const BackupSettingsFor = ({ user }: { user: PublicUser }) => {
           onClose={(created) => close(created ? t('backup.created') : null)}
         />
       )}
-      {dialog === 'passphrase' && <PassphraseDialog hasPassphrase={hasPassphrase} onClose={close} />}
+      {dialog === 'passphrase' && (
+        <PassphraseDialog hasPassphrase={hasPassphrase} username={user.username} onClose={close} />
+      )}
       {dialog === 'reset' && (
         <ResetKeysDialog
           userId={user._id}

@@ -13,6 +13,8 @@ import { SecretField } from './secret-field.tsx';
 
 interface PassphraseDialogProps {
   hasPassphrase: boolean;
+  /** The account's name: the passphrase should not lean on it. */
+  username?: string;
   onClose: (changed: string | null) => void;
 }
 
@@ -21,7 +23,7 @@ interface PassphraseDialogProps {
  * opens the backup in this browser; the data key inside is wrapped again under the new passphrase
  * (or no longer) and the backup replaced. The private key and the recovery key stay as they were.
  */
-export const PassphraseDialog = ({ hasPassphrase, onClose }: PassphraseDialogProps) => {
+export const PassphraseDialog = ({ hasPassphrase, username, onClose }: PassphraseDialogProps) => {
   const [download] = useDownloadKeyBackupMutation();
   const [store] = useStoreKeyBackupMutation();
   const [current, setCurrent] = useState('');
@@ -48,16 +50,18 @@ export const PassphraseDialog = ({ hasPassphrase, onClose }: PassphraseDialogPro
     }
   };
 
-  const onSubmit = (event: FormEvent) => {
+  const context = username ? { username } : {};
+
+  const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = passphraseErrors(passphrase, repeat);
+    const found = await passphraseErrors(passphrase, repeat, context);
     setErrors(found);
     if (Object.keys(found).length === 0) void save(passphrase);
   };
 
   return (
     <ModalDialog labelledBy="passphrase-title" onClose={() => onClose(null)}>
-      <form className="form" onSubmit={onSubmit} noValidate>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
         <h2 id="passphrase-title">
           {hasPassphrase ? t('backup.passphraseChangeTitle') : t('backup.passphraseAddTitle')}
         </h2>
@@ -76,6 +80,7 @@ export const PassphraseDialog = ({ hasPassphrase, onClose }: PassphraseDialogPro
           passphrase={passphrase}
           repeat={repeat}
           errors={errors}
+          context={context}
           onPassphrase={setPassphrase}
           onRepeat={setRepeat}
         />

@@ -7,7 +7,7 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { t } from '../../../lib/i18n.ts';
 import { keysRestored } from '../../../lib/key-backup.slice.ts';
 import { useCountdown } from '../../../lib/use-countdown.ts';
-import { useDownloadKeyBackupMutation } from '../api/key-backup.api.ts';
+import { useDownloadKeyBackupMutation, useStoreKeyBackupMutation } from '../api/key-backup.api.ts';
 import { retryDelaySeconds, unlockErrorText, withTypedSecret } from '../unlock.ts';
 
 export const noBackupText = () => t('backup.noBackup');
@@ -17,11 +17,14 @@ export const noBackupText = () => t('backup.noBackup');
  * per screen (the server counts downloads); each wrong secret makes the next try wait longer
  * (1 s, 2 s, 4 s, ... up to a minute) and writes nothing. On success every key of the bundle is
  * stored like a new one (non-extractable, plus its sealed copy) and every loaded history is read
- * again.
+ * again. A backup whose passphrase unlock still uses PBKDF2, opened with that passphrase, is
+ * stored again re-wrapped with Argon2id (only that unlock changes); if that store fails, the
+ * restore still stands and the next passphrase unlock tries again.
  */
 export const useRestore = (userId: string) => {
   const dispatch = useAppDispatch();
   const [download] = useDownloadKeyBackupMutation();
+  const [storeBackup] = useStoreKeyBackupMutation();
   const backup = useRef<KeyBackup | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -47,6 +50,18 @@ export const useRestore = (userId: string) => {
       });
       dispatch(keysRestored());
       dispatch(api.util.invalidateTags(['Messages']));
+      if (opened.upgradedBackup) {
+        const upgraded = opened.upgradedBackup;
+        backup.current = await storeBackup(upgraded)
+          .unwrap()
+          .then(
+            () => upgraded,
+            (failure: unknown) => {
+              console.warn('The key backup could not be re-wrapped with Argon2id', failure);
+              return stored;
+            },
+          );
+      }
       return true;
     } catch (failure) {
       if (isApiError(failure) && failure.status === 404) {

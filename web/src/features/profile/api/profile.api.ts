@@ -12,7 +12,7 @@ export const profileApi = api.injectEndpoints({
       query: (form) => ({ url: 'user/updateProfile', method: 'PUT', body: form }),
       invalidatesTags: ['Profile', { type: 'User', id: listTag }, { type: 'Chat', id: listTag }],
     }),
-    updatePassword: build.mutation<unknown, { password: string }>({
+    updatePassword: build.mutation<unknown, { currentPassword: string; password: string }>({
       query: (body) => ({ url: 'user/updatePassword', method: 'PUT', body }),
     }),
     /** A password change revokes every refresh token; logging in again with the new password gets fresh ones. */

@@ -4,9 +4,14 @@ import { PasswordField } from '../../../components/password-field.tsx';
 import { usePasswordUpdate } from '../hooks/use-password-update.ts';
 import { StatusMessage, type Status } from './status-message.tsx';
 
-/** The separate password form of /profile. The spec sets no client-side rule; the server's apply. */
+/**
+ * The separate password form of /profile: the current password, then the new one. The spec sets
+ * no client-side rule for the new one; the server's apply.
+ */
 export const PasswordForm = ({ username }: { username: string }) => {
+  const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
+  const [missingCurrent, setMissingCurrent] = useState(false);
   const [status, setStatus] = useState<Status>(null);
   const { save, saving } = usePasswordUpdate(username);
   const { t } = useTranslation();
@@ -14,8 +19,11 @@ export const PasswordForm = ({ username }: { username: string }) => {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setStatus(null);
-    const outcome = await save(password);
+    setMissingCurrent(!currentPassword);
+    if (!currentPassword) return;
+    const outcome = await save(currentPassword, password);
     if (outcome.ok) {
+      setCurrentPassword('');
       setPassword('');
       setStatus({ kind: 'success', text: t('profile.passwordUpdated') });
     } else setStatus({ kind: 'error', text: t('profile.passwordFailed'), detail: outcome.detail });
@@ -24,6 +32,14 @@ export const PasswordForm = ({ username }: { username: string }) => {
   return (
     <form className="form profile-card" onSubmit={(e) => void onSubmit(e)} aria-labelledby="password-title">
       <h2 id="password-title">{t('profile.passwordTitle')}</h2>
+      <PasswordField
+        label={t('profile.currentPassword')}
+        name="current-password"
+        autoComplete="current-password"
+        value={currentPassword}
+        error={missingCurrent ? t('profile.currentPasswordRequired') : undefined}
+        onChange={(e) => setCurrentPassword(e.target.value)}
+      />
       <PasswordField
         label={t('profile.newPassword')}
         name="new-password"

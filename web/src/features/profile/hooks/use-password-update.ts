@@ -7,7 +7,8 @@ import { useReauthenticateMutation, useUpdatePasswordMutation } from '../api/pro
 export type PasswordOutcome = { ok: true } | { ok: false; detail: string };
 
 /**
- * Changes the password. The server then revokes every refresh token, which would end this
+ * Changes the password; the current one is asked again (the server checks it like a login, so
+ * an unattended, unlocked browser is not enough to take the account). The server then revokes every refresh token, which would end this
  * session when the access token expires; logging in again with the new password right away
  * keeps the user signed in.
  */
@@ -16,10 +17,10 @@ export const usePasswordUpdate = (username: string) => {
   const [reauthenticate] = useReauthenticateMutation();
   const [saving, setSaving] = useState(false);
 
-  const save = async (password: string): Promise<PasswordOutcome> => {
+  const save = async (currentPassword: string, password: string): Promise<PasswordOutcome> => {
     setSaving(true);
     const change = async () => {
-      await updatePassword({ password }).unwrap();
+      await updatePassword({ currentPassword, password }).unwrap();
       try {
         storeTokens((await reauthenticate({ username, password }).unwrap()).user);
       } catch (failure) {

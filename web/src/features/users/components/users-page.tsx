@@ -9,7 +9,7 @@ import { useSearchUsersQuery } from '../api/users.api.ts';
 import { useOpenChat } from '../hooks/use-open-chat.ts';
 import { UserCard } from './user-card.tsx';
 
-/** /users: the All Users grid; search runs on every change and on Enter (spec section 2). */
+/** /users: the All Users grid; search runs on every change and on Enter (docs/web.md, "Screens": Users). */
 export const UsersPage = () => {
   const me = useAppSelector(selectCurrentUser);
   const [search, setSearch] = useState('');
