@@ -32,7 +32,7 @@ export const messagesSignedSince = '2026-11-24T07:10:00.000Z';
  * failure: a server cannot strip what version 2 adds by passing a message off as version 1, since
  * the signed time is covered by the signature.
  */
-export const signatureV2Since = '2026-11-28T08:00:00.000Z';
+export const signatureV2Since = '2026-11-28T07:45:00.000Z';
 
 /**
  * What version 2 adds to a message's signature (docs/crypto.md, "Sender signatures"):
