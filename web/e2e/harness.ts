@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVeil, type RunningVeil, type StartVeilOptions } from '@veil/app';
-import { chromiumLaunchOptions } from '@veil/test-env';
+import { chromiumLaunchOptions, startHostileProxy, type HostileProxy } from '@veil/test-env';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startLoggedVeil, type LogEntry } from '../../apps/veil/test/support/logged-veil.ts';
@@ -85,6 +85,11 @@ export interface VeilWeb {
    * (a Veil in this process only: not with `ownProcess`).
    */
   readStore: RunningVeil['ports']['readStore'];
+  /**
+   * The hostile proxy the browsers talk to instead of Veil (started with `hostile`), which tests
+   * tell what to change, as a malicious server operator would.
+   */
+  proxy: HostileProxy;
 }
 
 /** The server a file's browser tests run against. */
@@ -152,25 +157,31 @@ export const startVeilWeb = async (
     env?: Record<string, string>;
     ownProcess?: boolean;
     clock?: StartVeilOptions['clock'];
+    /** Browsers reach Veil through a hostile proxy (`proxy`) rather than directly. */
+    hostile?: boolean;
   } = {},
 ): Promise<VeilWeb> => {
   const webDist = await ensureWebBuilt();
   let browser: Browser | undefined;
+  let proxy: HostileProxy | undefined;
   const veil = options.ownProcess
     ? await ownProcessVeil(webDist, options.env)
     : await inProcessVeil(webDist, options.env, options.clock);
   try {
+    if (options.hostile) proxy = await startHostileProxy({ target: veil.url });
     browser = await chromium.launch(chromiumLaunchOptions());
   } catch (error) {
+    await proxy?.close();
     await veil.stop();
     throw error;
   }
+  const url = proxy?.url ?? veil.url;
   const launched = browser;
   const contexts = new Set<BrowserContext>();
   const cameraBrowsers = new Set<Browser>();
 
   const openPage = async (on: Browser, viewport: { width: number; height: number }) => {
-    const context = await on.newContext({ viewport, baseURL: veil.url });
+    const context = await on.newContext({ viewport, baseURL: url });
     contexts.add(context);
     const page = await context.newPage();
     // Fail at the step that hangs, well before the test's own timeout.
@@ -180,7 +191,7 @@ export const startVeilWeb = async (
   };
 
   return {
-    url: veil.url,
+    url,
     dataDir: veil.dataDir,
     logs: veil.entries,
     get readStore() {
@@ -203,6 +214,8 @@ export const startVeilWeb = async (
       return openPage(withCamera, viewport);
     },
     async finishTest(test) {
+      // Each test starts with a proxy that lies about nothing.
+      proxy?.behave();
       if (test.result?.state === 'fail') {
         mkdirSync(artifactsDir, { recursive: true });
         const slug = test.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
@@ -221,10 +234,15 @@ export const startVeilWeb = async (
       await Promise.all([...cameraBrowsers].map((camera) => camera.close().catch(() => undefined)));
       cameraBrowsers.clear();
     },
+    get proxy() {
+      if (!proxy) throw new Error('the proxy is there for a Veil started with `hostile`');
+      return proxy;
+    },
     stopServer: () => veil.halt(),
     startServer: () => veil.resume(),
     async stop() {
       await launched.close().catch(() => undefined);
+      await proxy?.close();
       await veil.stop();
     },
   };

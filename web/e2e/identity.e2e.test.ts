@@ -17,6 +17,7 @@ import {
   login,
   messageWithText,
   openChat,
+  openChatFromUsers,
   restoreDialog,
   saveRecoveryKey,
   sayHi,
@@ -285,11 +286,18 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     expect(registered.status).toBe(201);
     const userId = ((await registered.json()) as { data: { user: { _id: string } } }).data.user._id;
 
-    // Its log is the server's unsigned entry: a contact is told its keys are not signed yet.
+    // Its log is the server's unsigned entry: a contact is told its keys are not signed yet, and
+    // cannot send to it, since nothing is sealed for keys a checked log does not name.
     const alice = await signedUpPerson(veil(), 'ska');
-    await sayHi(alice.page, name);
+    await openChatFromUsers(alice.page, name);
     const notSigned = alice.page.getByRole('alert').filter({ hasText: `${name}'s keys are not signed yet` });
     await notSigned.waitFor();
+    await alice.page
+      .getByTestId('key-check-block')
+      .filter({
+        hasText: `${name}'s keys could not be checked: the key history is not signed by its owner yet`,
+      })
+      .waitFor();
 
     const page = await veil().newPage();
     await page.goto('/');
@@ -304,8 +312,8 @@ describe('identity keys, key log and safety numbers (browser)', { timeout: 240_0
     // The server's unsigned entry, then the browser's, signed with the key it adds.
     const entries = (await logs.get(userId))!.entries;
     expect(entries.map((entry) => isSignedKeyLogEntry(entry))).toEqual([false, true]);
-    // Signed now: the contact's notice goes at the next check.
-    await reopen(alice.page, name);
+    // Signed now: the contact's notice goes at the next check, and the first message is sent.
+    await sayHi(alice.page, name);
     await alice.page.getByRole('button', { name: 'Verify safety number' }).waitFor();
     expect(await notSigned.count()).toBe(0);
     // The profile says the backup lacks it, and offers a new recovery key for both.

@@ -57,6 +57,24 @@ describe('message actions (browser)', { timeout: 150_000 }, () => {
     await theirs.waitFor({ state: 'detached' });
   });
 
+  it('edits a message of several lines in a box that keeps its line breaks', async () => {
+    const { alice, bob } = await chatBetween();
+    await sendMessage(alice.page, 'Shopping:\n- bread\n- milk');
+    const sent = alice.page.getByTestId('message').filter({ hasText: '- milk' });
+    await sent.waitFor();
+    await (await openMenu(sent)).getByRole('menuitem', { name: 'Edit' }).click();
+    const editor = alice.page.getByRole('textbox', { name: 'Edit message' });
+    expect(await editor.inputValue()).toBe('Shopping:\n- bread\n- milk');
+    // Shift+Enter adds a line; Enter saves.
+    await editor.press('End');
+    await editor.press('Shift+Enter');
+    await editor.pressSequentially('- eggs');
+    await editor.press('Enter');
+    const edited = bob.page.getByTestId('message').filter({ hasText: '- eggs' });
+    await edited.getByText('edited', { exact: true }).waitFor();
+    expect(await edited.getByTestId('message-text').innerText()).toBe('Shopping:\n- bread\n- milk\n- eggs');
+  });
+
   it('deletes for everyone (a tombstone live and after a reload) and for me (gone from my history, still in theirs)', async () => {
     const { alice, bob } = await chatBetween();
     await sendMessage(alice.page, 'Oops, wrong chat');
@@ -73,12 +91,17 @@ describe('message actions (browser)', { timeout: 150_000 }, () => {
     await messageWithText(bob.page, 'This message was deleted').waitFor();
     expect(await messageWithText(bob.page, 'Oops, wrong chat').count()).toBe(0);
 
+    const preview = bob.page.getByTestId('chat-preview');
+    await expect.poll(() => preview.textContent()).toContain('Keep this one');
     const mine = await openMenu(messageWithText(bob.page, 'Keep this one'));
     await mine.getByRole('menuitem', { name: 'Delete for me' }).click();
     await messageWithText(bob.page, 'Keep this one').waitFor({ state: 'detached' });
+    // The chat list previews what is left, live and after a reload.
+    await expect.poll(() => preview.textContent()).not.toContain('Keep this one');
     await bob.page.reload();
     await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
     expect(await messageWithText(bob.page, 'Keep this one').count()).toBe(0);
+    await expect.poll(() => preview.textContent()).toMatch(/deleted/);
     await messageWithText(alice.page, 'Keep this one').waitFor();
   });
 

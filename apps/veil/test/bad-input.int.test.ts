@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, type Api } from './support/api-client.ts';
 import { makePng } from './support/images.ts';
@@ -147,5 +148,29 @@ describe('transport security headers', () => {
     expect(secureHeaders.get('strict-transport-security')).toContain('max-age=31536000');
     expect(secureHeaders.get('content-security-policy')).toContain('upgrade-insecure-requests');
     await secure.destroy();
+  });
+
+  it("limits connect-src to the page's own origin and its websocket, never any host", async () => {
+    const veil = await startTestVeil();
+    const connectSrc = (csp: string | null | undefined) =>
+      (csp ?? '')
+        .split(';')
+        .map((directive) => directive.trim())
+        .find((directive) => directive.startsWith('connect-src'));
+    const { host } = new URL(veil.url);
+    expect(connectSrc((await fetch(`${veil.url}/`)).headers.get('content-security-policy'))).toBe(
+      `connect-src 'self' ws://${host}`,
+    );
+    // A Host header that is not a plain host adds no source of its own (nor a directive).
+    const odd = await new Promise<string | undefined>((resolve, reject) =>
+      request(veil.url, { headers: { host: 'evil.example; connect-src *' } }, (res) => {
+        res.resume();
+        resolve(res.headers['content-security-policy'] as string | undefined);
+      })
+        .on('error', reject)
+        .end(),
+    );
+    expect(connectSrc(odd)).toBe("connect-src 'self'");
+    await veil.destroy();
   });
 });

@@ -120,19 +120,43 @@ export const readMessage = async (
   }
 };
 
+/** A reader's wrapped message key with the ciphertext it must open. */
+export interface WrappedMessageKey {
+  wrappedKey: string;
+  content: string;
+  iv: string;
+}
+
+/** The length of every message key Veil makes (AES-256). */
+const messageKeyBytes = 32;
+
+/** Whether `rawKey` is a 32-byte AES key that opens this ciphertext (its GCM tag holds). */
+const opensCiphertext = async (rawKey: ArrayBuffer, content: string, iv: string): Promise<boolean> => {
+  if (rawKey.byteLength !== messageKeyBytes) return false;
+  try {
+    const aesKey = await crypto.subtle.importKey('raw', rawKey, { name: 'AES-GCM' }, false, ['decrypt']);
+    await crypto.subtle.decrypt({ name: 'AES-GCM', iv: base64ToBytes(iv) }, aesKey, base64ToBytes(content));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * The reader's wrapped message key, opened with whichever of `privateKeys` fits and wrapped again
- * for `publicKey` (the reader's current key, after a reset); null when none of them opens it.
- * The message key itself never leaves this function.
+ * for `publicKey` (the reader's current key, after a reset); null when none of them opens it, or
+ * when what it opens to is not a 32-byte key that opens the message's ciphertext: a planted key
+ * map entry cannot make this browser seal some other secret for another key. The message key
+ * itself never leaves this function.
  */
 export const rewrapMessageKey = async (
-  wrappedKey: string,
+  sealed: WrappedMessageKey,
   privateKeys: readonly CryptoKey[],
   publicKey: CryptoKey,
 ): Promise<string | null> => {
-  const wrapped = decodeBase64(wrappedKey);
+  const wrapped = decodeBase64(sealed.wrappedKey);
   const rawKey = wrapped && (await unwrapWithAnyKey(wrapped, privateKeys));
-  if (!rawKey) return null;
+  if (!rawKey || !(await opensCiphertext(rawKey, sealed.content, sealed.iv))) return null;
   return bytesToBase64(new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, publicKey, rawKey)));
 };
 

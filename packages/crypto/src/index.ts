@@ -18,6 +18,7 @@ export {
   encryptMessage,
   readMessage,
   rewrapMessageKey,
+  type WrappedMessageKey,
   type EncryptedEnvelope,
   type MessageReading,
 } from './envelope.ts';

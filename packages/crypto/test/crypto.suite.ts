@@ -298,8 +298,9 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
       async run() {
         const [older, newer, stranger] = await users(3);
         const envelope = await c.encryptMessage('sealed before the reset', { me: older!.keys.publicKey });
+        const sealed = (wrappedKey: string) => ({ wrappedKey, content: envelope.content, iv: envelope.iv });
         const copy = await c.rewrapMessageKey(
-          envelope.encryptedKeys.me!,
+          sealed(envelope.encryptedKeys.me!),
           [stranger!.keys.privateKey, older!.keys.privateKey],
           newer!.keys.publicKey,
         );
@@ -312,15 +313,60 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
         );
         assert(
           (await c.rewrapMessageKey(
-            envelope.encryptedKeys.me!,
+            sealed(envelope.encryptedKeys.me!),
             [stranger!.keys.privateKey],
             newer!.keys.publicKey,
           )) === null,
           'no key of the reader opens it',
         );
         assert(
-          (await c.rewrapMessageKey('not base64!', [older!.keys.privateKey], newer!.keys.publicKey)) === null,
+          (await c.rewrapMessageKey(
+            sealed('not base64!'),
+            [older!.keys.privateKey],
+            newer!.keys.publicKey,
+          )) === null,
           'garbled',
+        );
+      },
+    },
+    {
+      name: 'refuses to re-wrap what is not a 32-byte key that opens the signed ciphertext',
+      async run() {
+        const [older, newer] = await users(2);
+        const envelope = await c.encryptMessage('the signed text', { me: older!.keys.publicKey });
+        const wrapFor = async (bytes: Uint8Array<ArrayBuffer>) =>
+          c.bytesToBase64(
+            new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, older!.keys.publicKey, bytes)),
+          );
+        // A 16-byte secret would import as an AES-128 key: the length alone refuses it.
+        const short = await wrapFor(crypto.getRandomValues(new Uint8Array(16)));
+        assert(
+          (await c.rewrapMessageKey(
+            { wrappedKey: short, content: envelope.content, iv: envelope.iv },
+            [older!.keys.privateKey],
+            newer!.keys.publicKey,
+          )) === null,
+          'a wrong-length key is refused',
+        );
+        // 32 bytes, but not this message's key (any secret a server would like re-wrapped for it).
+        const other = await wrapFor(crypto.getRandomValues(new Uint8Array(32)));
+        assert(
+          (await c.rewrapMessageKey(
+            { wrappedKey: other, content: envelope.content, iv: envelope.iv },
+            [older!.keys.privateKey],
+            newer!.keys.publicKey,
+          )) === null,
+          'a key that does not open the ciphertext is refused',
+        );
+        // The message's own key beside another message's ciphertext: refused as well.
+        const elsewhere = await c.encryptMessage('another text', { me: older!.keys.publicKey });
+        assert(
+          (await c.rewrapMessageKey(
+            { wrappedKey: envelope.encryptedKeys.me!, content: elsewhere.content, iv: elsewhere.iv },
+            [older!.keys.privateKey],
+            newer!.keys.publicKey,
+          )) === null,
+          "a key beside another message's ciphertext is refused",
         );
       },
     },

@@ -58,3 +58,16 @@ export {
   type TestPushSubscription,
 } from './push-service.ts';
 export { bundleForBrowser, openBundledPage } from './bundled-page.ts';
+export {
+  startHostileProxy,
+  tokenSubject,
+  type Direction,
+  type EventRewrite,
+  type HostileProxy,
+  type JsonRewrite,
+  type RecordedEvent,
+  type RecordedRequest,
+  type RouteContext,
+  type SocketEvent,
+  type Viewer,
+} from './hostile-proxy.ts';

@@ -1,4 +1,5 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import helmet from 'helmet';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -37,6 +38,23 @@ export interface AppDeps {
   webDist?: string;
 }
 
+/** A host as a CSP source may carry it: a name or an address, and a port; anything else is left out. */
+const plainHost = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+
+/**
+ * 'self' and the page's own host over ws: or wss:, as the page was served (http or https): browsers do not
+ * all count a websocket to the same host as 'self'. Never bare `ws:`/`wss:`, which would let a
+ * script in the page open a socket to any host.
+ */
+const ownOrigins =
+  (servedOverHttps: boolean) =>
+  (req: IncomingMessage): string => {
+    const request = req as Request;
+    const host = request.get('host') ?? '';
+    if (!plainHost.test(host)) return "'self'";
+    return `'self' ${servedOverHttps || request.secure ? 'wss' : 'ws'}://${host}`;
+  };
+
 /** The `/api/v1` surface of the spec, and the built web client for every other GET. */
 export const createApp = (deps: AppDeps): Express => {
   const app = express();
@@ -53,7 +71,8 @@ export const createApp = (deps: AppDeps): Express => {
           // WebAssembly may be compiled (Argon2id for the key backup's passphrase); eval stays barred.
           'script-src': ["'self'", "'wasm-unsafe-eval'"],
           'img-src': ["'self'", 'data:', 'blob:'],
-          'connect-src': ["'self'", 'ws:', 'wss:'],
+          // Only this app's own origin: an injected script cannot post keys or text elsewhere.
+          'connect-src': [ownOrigins(deps.servedOverHttps ?? false)],
           'style-src': ["'self'", "'unsafe-inline'"],
           // helmet adds this by default; over plain HTTP it would move every script to https.
           'upgrade-insecure-requests': deps.servedOverHttps ? [] : null,

@@ -14,6 +14,7 @@ import { usePageTitle } from './page-title.ts';
 import { useRouteFocus } from './route-focus.ts';
 import { useProfileUpdates } from './profile-updates.ts';
 import { useRealtimeConnection } from './realtime-connection.ts';
+import { RewrapStatus } from './rewrap-status.tsx';
 import { useSessionKeys } from './session-keys.ts';
 
 /** Wraps every route: the nav on the left, the theme toggle top right, the page. */
@@ -36,6 +37,7 @@ export const ShellLayout = () => {
           <ThemeToggle />
         </header>
         <ConnectionBanner />
+        <RewrapStatus />
         <KeyBackupCenter />
         <DeviceLinkCenter />
         <main className="shell__content" id="content">

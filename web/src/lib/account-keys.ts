@@ -1,4 +1,5 @@
-import { forgetKeyLogs } from './key-logs.ts';
+import { forgetKeyLogs, keyLogOf } from './key-logs.ts';
+import { fetchKeyLog } from './public-key-api.ts';
 import {
   exportPrivateKeyJwk,
   importPrivateKeyJwk,
@@ -22,7 +23,6 @@ import {
   type StoredPrivateKey,
 } from './key-store.ts';
 import { KeyBundleError, parseKeyBundle, serializeKeyBundle, type BundledKey } from './key-bundle.ts';
-import { fetchKeyStatus, fetchPublishedKey } from './public-key-api.ts';
 import { deleteStoredKeyLogs } from './key-log-store.ts';
 import { deleteSearchIndex } from './search-store.ts';
 import type { PublishedKey } from './read-state.ts';
@@ -57,13 +57,18 @@ const isJwk = (value: unknown): value is JsonWebKey => typeof value === 'object'
 
 /**
  * An earlier version's browser-wide key moves to this account only if it is this account's:
- * its public part matches the published key. Another account's stays where it is until that
+ * its public part matches the encryption key at the head of the account's key log as served.
+ * Not the checked log: an account from before signed entries has an unsigned log until a
+ * browser holding its key signs it, which needs this very key. Nothing is sealed for the key
+ * compared here; the private key proves its own public part, so a served key that is not the
+ * account's only leaves the legacy key where it is. Another account's stays there until that
  * account logs in here.
  */
 const moveLegacyKeyIfOurs = async (userId: string): Promise<void> => {
   const legacy = await readLegacyKey();
   if (!isJwk(legacy)) return;
-  const published = await fetchPublishedKey(userId);
+  const published = (await fetchKeyLog(userId)).entries.at(-1)?.encryptionKey;
+  if (!published) return;
   if (!(await privateJwkMatchesPublicKey(legacy, published))) return;
   const [privateKey, sealed] = await Promise.all([importPrivateKeyJwk(legacy), sealPrivateKeyJwk(legacy)]);
   await moveLegacyKey(userId, legacy, { privateKey, publicKey: published, storedAt: Date.now(), sealed });
@@ -164,19 +169,24 @@ export const keepAccountKeyBundle = async (userId: string, text: string): Promis
 };
 
 /**
- * The logged-in account's current public key and when it was published, fetched once per session
- * when a message does not open; null when it cannot be fetched (asked again next time).
+ * The logged-in account's current public key and when it was published, as its own checked key
+ * log says (the head's encryption key, from the first entry that names it), read once per
+ * session when a message does not open; null when the log cannot be fetched or does not check
+ * out (asked again next time).
  */
 export const publishedAccountKey = (userId: string): Promise<PublishedKey | null> => {
   if (published?.userId === userId) return published.key;
-  const key = fetchKeyStatus().then(
-    ({ publicKey, publishedAt }) => ({ publicKey, publishedAt }),
-    (error: unknown) => {
-      console.warn('Could not fetch the account key status', error);
+  const key = keyLogOf(userId, userId).then((log) => {
+    const head = log.ok ? log.entries.at(-1) : undefined;
+    if (!log.ok || !head) {
       if (published?.key === key) published = null;
       return null;
-    },
-  );
+    }
+    // A reset publishes a new encryption key; a later signing-key entry keeps it.
+    let since = log.entries.length - 1;
+    while (since > 0 && log.entries[since - 1]!.encryptionKey === head.encryptionKey) since -= 1;
+    return { publicKey: head.encryptionKey, publishedAt: log.entries[since]!.at };
+  });
   published = { userId, key };
   return key;
 };

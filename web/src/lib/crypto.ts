@@ -1,6 +1,5 @@
 import type { MessageView, SealedReaction } from '@veil/contracts';
 import {
-  PublicKeyCache,
   decodeMessageContent,
   sealGroupPayload,
   sealIndividualPayload,
@@ -18,7 +17,7 @@ import {
   type ChatContext,
   type Verification,
 } from './message-verification.ts';
-import { fetchPublishedKey } from './public-key-api.ts';
+import { checkedEncryptionKey, checkedEncryptionKeys } from './checked-keys.ts';
 import { readStateTexts, unreadableState, type ReadState } from './read-state.ts';
 import { unverifiedDeletionText, unverifiedText } from './signature-texts.ts';
 
@@ -49,9 +48,6 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
  */
 export type Sealed = Pick<MessageView, 'content' | 'iv' | 'encryptedKeys' | 'rewrappedKeys'>;
 
-/** Public keys are fetched once per page and user; its errors read "Failed to fetch recipient public key". */
-export const publicKeys = new PublicKeyCache(fetchPublishedKey);
-
 /**
  * A payload and, beside it, the commitment to its message key, which the signature covers and
  * the server is not sent apart from it (`withoutCommitment`).
@@ -61,7 +57,11 @@ export type WithCommitment<Payload> = Payload & { keyCommitment: string };
 export const withoutCommitment = <Payload>({ keyCommitment: _sent, ...payload }: WithCommitment<Payload>) =>
   payload;
 
-/** Builds the one-to-one send payload: the message key wrapped for the recipient and for the sender. */
+/**
+ * Builds the one-to-one send payload: the message key wrapped for the recipient and for the
+ * sender, each for the key their checked key log names (`checked-keys.ts`); a log that does not
+ * check out throws `KeysUncheckedError` and nothing is sealed.
+ */
 export const encryptForIndividual = async (
   text: string,
   senderId: string,
@@ -69,8 +69,8 @@ export const encryptForIndividual = async (
   replyTo?: string,
 ): Promise<WithCommitment<IndividualPayload>> => {
   const [recipientKey, senderKey] = await Promise.all([
-    publicKeys.get(recipientId),
-    publicKeys.get(senderId),
+    checkedEncryptionKey(senderId, recipientId),
+    checkedEncryptionKey(senderId, senderId),
   ]);
   const { payload, keyCommitment } = await sealIndividualPayload(
     text,
@@ -80,15 +80,19 @@ export const encryptForIndividual = async (
   return { ...payload, keyCommitment };
 };
 
-/** Builds the group send payload: the message key wrapped for every member (the sender included). */
+/**
+ * Builds the group send payload: the message key wrapped for every member (the sender
+ * included), each for the key their checked key log names.
+ */
 export const encryptForGroup = async (
   text: string,
+  senderId: string,
   memberIds: readonly string[],
   replyTo?: string,
 ): Promise<WithCommitment<GroupPayload>> => {
   const { payload, keyCommitment } = await sealGroupPayload(
     text,
-    await publicKeys.getMany([...new Set(memberIds)]),
+    await checkedEncryptionKeys(senderId, [...new Set(memberIds)]),
     replyTo,
   );
   return { ...payload, keyCommitment };

@@ -5,14 +5,13 @@ import { fetchData } from './fetch-data.ts';
 const hasPublicKey = (data: unknown): data is { publicKey: string } =>
   typeof (data as { publicKey?: unknown } | null)?.publicKey === 'string';
 
-/** A user's published public key, base64 SPKI (`GET /user/publicKey/{id}`). */
-export const fetchPublishedKey = async (userId: string): Promise<string> =>
-  (await fetchData(`user/publicKey/${encodeURIComponent(userId)}`, hasPublicKey)).publicKey;
-
 const isKeyStatus = (data: unknown): data is KeyStatus =>
   hasPublicKey(data) && typeof (data as KeyStatus).publishedAt === 'string';
 
-/** The logged-in account's published key, when it was published, and its backup summary. */
+/**
+ * The logged-in account's key status and backup summary. Not a source of keys to seal for or
+ * re-wrap to: those come from checked key logs only (`checked-keys.ts`).
+ */
 export const fetchKeyStatus = (): Promise<KeyStatus> => fetchData('user/keyStatus', isKeyStatus);
 
 /** Publishes the account's first signing key by its signed entry (`POST /user/signingKey`). */

@@ -85,6 +85,10 @@ export const de: Translation = {
     picture: 'Profilbild (optional)',
     usernameRequired: 'Benutzername fehlt',
     passwordRequired: 'Passwort fehlt',
+    usernameRule:
+      'Der Benutzername muss {{min}}-{{max}} Zeichen lang sein: Buchstaben, Ziffern, „_“ oder „-“',
+    passwordTooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein',
+    passwordTooLong: 'Das Passwort darf höchstens {{max}} Zeichen lang sein',
     invalidImage: 'Bitte lade eine gültige Bilddatei hoch.',
     signInTitle: 'Anmelden',
     signIn: 'Anmelden',
@@ -676,6 +680,32 @@ export const de: Translation = {
     unverified:
       '{{name}} ist nicht mehr verifiziert: Der Schlüssel hat sich am {{date}} geändert. Vergleicht eure Sicherheitsnummer noch einmal.',
     region: 'Schlüsseländerungen',
+  },
+  keyCheck: {
+    contact: 'Die Schlüssel von {{name}} konnten nicht geprüft werden: {{reason}}',
+    own: 'Deine Schlüssel konnten nicht geprüft werden: {{reason}}',
+    blocked: 'In diesen Chat wird nichts gesendet, bis sie geprüft sind: deine Nachrichten warten.',
+    retry: 'Erneut versuchen',
+    reasons: {
+      rewritten: 'die Schlüsselhistorie wurde umgeschrieben, seit dieser Browser sie zuletzt gesehen hat',
+      brokenChain: 'die Schlüsselhistorie hängt nicht zusammen',
+      fingerprintMismatch: 'die Schlüsselhistorie nennt Schlüssel, die sie nicht enthält',
+      currentKeyMismatch:
+        'der Schlüssel, den der Server angibt, ist nicht der letzte in der Schlüsselhistorie',
+      unavailable: 'die Schlüsselhistorie konnte nicht abgerufen werden',
+      empty: 'es gibt keine Schlüsselhistorie',
+      unsigned: 'die Schlüsselhistorie ist von ihrem Konto noch nicht signiert',
+      badSignature:
+        'ein Eintrag der Schlüsselhistorie ist nicht mit dem Schlüssel signiert, mit dem er signiert sein muss',
+      forbiddenChange: 'ein Eintrag der Schlüsselhistorie ändert Schlüssel, die er nicht ändern darf',
+      backdated: 'ein Eintrag der Schlüsselhistorie ist früher datiert als der vor ihm',
+      futureDated: 'ein Eintrag der Schlüsselhistorie ist in die Zukunft datiert',
+      other: 'die Schlüsselhistorie ist nicht stimmig',
+    },
+  },
+  rewrap: {
+    progress: 'Ältere Nachrichten werden mit deinem neuen Schlüssel lesbar gemacht: {{done}} von {{total}}',
+    done: 'Ältere Nachrichten sind mit deinem neuen Schlüssel lesbar.',
   },
   crypto: {
     ERR_PUBLIC_KEY_FETCH: 'Der öffentliche Schlüssel des Empfängers konnte nicht geladen werden',

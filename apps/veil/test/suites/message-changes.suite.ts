@@ -50,7 +50,7 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
   /** The user's copy of a message's key, re-wrapped for a new key of theirs (as after a reset). */
   const copyForNewKey = async (user: TestUser, message: MessageView, newKeys?: CryptoKeyPair) =>
     (await rewrapMessageKey(
-      message.encryptedKeys[user._id]!,
+      { wrappedKey: message.encryptedKeys[user._id]!, content: message.content, iv: message.iv },
       [user.keys.privateKey],
       (newKeys ?? (await generateUserKeyPair())).publicKey,
     ))!;
@@ -214,6 +214,13 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
       await atBob(sent._id).toHaveLength(1);
       expect((await history(bob)).some((m) => m._id === sent._id)).toBe(false);
       expect((await history(alice)).some((m) => m._id === sent._id)).toBe(true);
+      // The chat list's preview is the newest message Bob still has, not the one he deleted.
+      const newestFor = async (user: TestUser) =>
+        ((await api.get('/api/v1/message/unread', user.accessToken)).body.data as any[]).find(
+          (entry) => entry.chatId === groupId,
+        )?.lastMessage?._id;
+      expect(await newestFor(bob)).not.toBe(sent._id);
+      expect(await newestFor(alice)).toBe(sent._id);
       expect(
         (await api.call('DELETE', url(sent._id, '?for=me'), { token: mallory.accessToken })).status,
       ).toBe(404);

@@ -97,8 +97,19 @@ export const replyPreview = (text: string): string => text.slice(0, replyPreview
 export const chatTitle = (chat: Pick<ChatView, 'isGroupChat' | 'chatName' | 'participants'>): string =>
   chat.isGroupChat ? chat.chatName : (chat.participants[0]?.username ?? chat.chatName);
 
-/** Chat list filter (docs/web.md, "Screens": Chat list): participant usernames, case-insensitive substring. */
-export const matchesChatFilter = (chat: Pick<ChatView, 'participants'>, filter: string): boolean => {
-  const needle = filter.trim().toLowerCase();
-  return !needle || chat.participants.some((p) => p.username.toLowerCase().includes(needle));
+/**
+ * Chat list filter (docs/web.md, "Screens": Chat list): participant usernames and a group's name,
+ * case-insensitive substring (names compared in Unicode NFC, so a typed "Zoë" finds a stored one).
+ */
+export const matchesChatFilter = (
+  chat: Pick<ChatView, 'participants' | 'isGroupChat' | 'chatName'>,
+  filter: string,
+): boolean => {
+  const folded = (text: string) => text.normalize('NFC').toLowerCase();
+  const needle = folded(filter.trim());
+  return (
+    !needle ||
+    (chat.isGroupChat && folded(chat.chatName).includes(needle)) ||
+    chat.participants.some((p) => folded(p.username).includes(needle))
+  );
 };

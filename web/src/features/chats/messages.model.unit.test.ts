@@ -77,6 +77,14 @@ describe('chat helpers', () => {
     expect(matchesChatFilter(chat, '  ')).toBe(true);
   });
 
+  it("finds a group by its name, and a one-to-one chat never by the server's placeholder name", () => {
+    const group = { ...chat, isGroupChat: true, chatName: 'Café Planning' };
+    expect(matchesChatFilter(group, 'café')).toBe(true);
+    expect(matchesChatFilter(group, 'cafe\u0301')).toBe(true);
+    expect(matchesChatFilter(group, 'budget')).toBe(false);
+    expect(matchesChatFilter({ ...chat, chatName: 'Café Planning' }, 'café')).toBe(false);
+  });
+
   it('previews replies with the first 30 characters', () => {
     expect(replyPreview('x'.repeat(40))).toHaveLength(30);
   });

@@ -91,7 +91,9 @@ export const decryptPreview = async (
   // The open chat says why a message cannot be read; a list row only that it cannot. That can
   // change (a key restored), so only a read text is kept.
   if (read && read.readState !== 'read') return unreadablePreview();
-  const preview = read ? previewText(read.decryptedContent, read.attachments) : '';
+  // Deleted for everyone (its deletion checked above): the open chat's words, in the current language.
+  if (!read) return t('messages.deleted');
+  const preview = previewText(read.decryptedContent, read.attachments);
   rememberPreview(message, preview);
   return preview;
 };

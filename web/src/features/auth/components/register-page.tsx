@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormField } from '../../../components/form-field.tsx';
 import { PasswordField } from '../../../components/password-field.tsx';
-import { validateCredentials, type CredentialErrors } from '../auth-texts.ts';
+import { validateNewAccount, type CredentialErrors } from '../auth-texts.ts';
 import { useRegister } from '../hooks/use-register.ts';
 import { PictureInput } from '../../../components/picture-input.tsx';
 import { RecoveryKeySetup } from '../../../components/recovery-key-setup.tsx';
@@ -30,7 +30,7 @@ export const RegisterPage = () => {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const found = validateCredentials(username, password);
+    const found = validateNewAccount(username, password);
     setErrors((current) => ({ ...found, ...(current.picture ? { picture: current.picture } : {}) }));
     // A rejected picture keeps its message until a valid one (or none) is chosen.
     if (Object.keys(found).length === 0 && !errors.picture) void submitDetails(details);

@@ -23,7 +23,10 @@ export const unreadApi = api.injectEndpoints({
       transformResponse: (chats: ChatUnread[]) =>
         Object.fromEntries(chats.map((chat) => [chat.chatId, chat])),
       keepUnusedDataFor: 0,
-      async onCacheEntryAdded(myId, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, dispatch }) {
+      async onCacheEntryAdded(
+        myId,
+        { updateCachedData, getCacheEntry, cacheDataLoaded, cacheEntryRemoved, dispatch },
+      ) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const refetch = () => {
           clearTimeout(timer);
@@ -59,6 +62,11 @@ export const unreadApi = api.injectEndpoints({
             const entry = byChat[chatId];
             if (entry?.lastMessage?._id === messageId) byChat[chatId] = { ...entry, lastMessage: null };
           });
+        // Deleted for me (on this device or another): the list previews the newest message left,
+        // which the server knows.
+        const onHidden = ({ chatId, messageId }: MessageRef) => {
+          if (getCacheEntry().data?.[chatId]?.lastMessage?._id === messageId) refetch();
+        };
         const socket = getSocket();
         // A message stored after the first answer but before the socket joined the user's room
         // reaches no listener: every connection, the first included, asks the server again.
@@ -73,6 +81,7 @@ export const unreadApi = api.injectEndpoints({
           socket.on('message sent', onMessage);
           socket.on('update seen', onSeen);
           socket.on('message expired', onExpired);
+          socket.on('message hidden', onHidden);
           // Connected before the first answer came: what arrived in between is asked for now.
           if (socket.connected) refetch();
         } catch {
@@ -84,6 +93,7 @@ export const unreadApi = api.injectEndpoints({
         socket.off('message sent', onMessage);
         socket.off('update seen', onSeen);
         socket.off('message expired', onExpired);
+        socket.off('message hidden', onHidden);
         stopOnConnect();
       },
     }),

@@ -15,6 +15,7 @@ import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
 import { useUnexpired } from '../hooks/use-unexpired.ts';
 import { indexShownMessages } from '../search/search-indexer.ts';
 import { useContactKeys } from '../hooks/use-contact-keys.ts';
+import { useSendKeys } from '../hooks/use-send-keys.ts';
 import { useJoinChat } from '../hooks/use-join-chat.ts';
 import { useSendMessage } from '../hooks/use-send-message.ts';
 import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
@@ -27,6 +28,7 @@ import { maxFilesPerMessage, useAttachmentUploads } from '../attachments/use-att
 import { ChatHeader } from './chat-header.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { FirstMessageSuggestion } from './first-message-suggestion.tsx';
+import { KeyCheckBlock } from './key-check-block.tsx';
 import { KeyNotices } from './key-notices.tsx';
 import { MessageComposer } from './message-composer.tsx';
 import { MessageList } from './message-list.tsx';
@@ -80,6 +82,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
   const { send } = useSendMessage(chat);
   const uploads = useAttachmentUploads(chatId);
   const { keys: contactKeys, recheck: recheckKeys } = useContactKeys(me._id, chat);
+  const { unchecked, retry: retryKeyCheck } = useSendKeys(me._id, chat);
   const [verifying, setVerifying] = useState(false);
   const { t } = useTranslation();
   useJoinChat(chatId);
@@ -170,6 +173,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
         />
       )}
       <KeyNotices chat={chat} keys={contactKeys} />
+      <KeyCheckBlock chat={chat} myId={me._id} unchecked={unchecked} onRetry={retryKeyCheck} />
       {keyMissing && (
         <div className="form__error chat-window__notice chat-window__key-notice" role="alert">
           <p>{t('messages.missingKey')}</p>

@@ -8,7 +8,11 @@ interface MessageEditFormProps {
   onCancel: () => void;
 }
 
-/** Edits a message in place: Enter or Save stores it, Escape or Cancel leaves it as it was. */
+/**
+ * Edits a message in place, in a box that keeps its line breaks and grows with the text, as the
+ * composer does: Enter or Save stores it, Shift+Enter starts a new line, Escape or Cancel leaves it
+ * as it was.
+ */
 export const MessageEditForm = ({ initial, onSave, onCancel }: MessageEditFormProps) => {
   const { t } = useTranslation();
   const [text, setText] = useState(initial);
@@ -24,18 +28,22 @@ export const MessageEditForm = ({ initial, onSave, onCancel }: MessageEditFormPr
 
   return (
     <form className="message-edit" onSubmit={(event) => void submit(event)}>
-      <input
+      <textarea
         className="message-edit__input"
-        type="text"
         aria-label={t('messages.editLabel')}
         autoFocus
+        rows={Math.min(8, text.split('\n').length)}
         value={text}
         disabled={saving}
         onChange={(event) => setText(event.target.value)}
+        onFocus={(event) => event.target.setSelectionRange(text.length, text.length)}
         onKeyDown={(event) => {
           if (event.key === 'Escape') {
             event.preventDefault();
             onCancel();
+          } else if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+            event.preventDefault();
+            void submit(event);
           }
         }}
       />

@@ -4,7 +4,7 @@ import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { markContactVerified, unmarkContactVerified, type ContactKeys } from '../../../lib/contact-keys.ts';
-import { fetchKeyStatus } from '../../../lib/public-key-api.ts';
+import { checkedKeysOf } from '../../../lib/checked-keys.ts';
 
 interface SafetyNumberDialogProps {
   myId: string;
@@ -38,10 +38,11 @@ export const SafetyNumberDialog = ({ myId, contact, keys, onClose, onChanged }: 
     const compute = async (): Promise<Computed> => {
       if (!contactSigningKey)
         return { kind: 'unavailable', why: t('safety.noContactKey', { name: contact.username }) };
-      const mine = await fetchKeyStatus();
+      // The account's own keys as its checked key log names them, as the contact's are.
+      const mine = await checkedKeysOf(myId, myId);
       if (!mine.signingKey) return { kind: 'unavailable', why: t('safety.noOwnKey') };
       const digits = await safetyNumber(
-        { userId: myId, encryptionKey: mine.publicKey, signingKey: mine.signingKey },
+        { userId: myId, encryptionKey: mine.encryptionKey, signingKey: mine.signingKey },
         { userId: contact._id, encryptionKey: contactEncryptionKey, signingKey: contactSigningKey },
       );
       const qr = await QRCode.toDataURL(digits, { errorCorrectionLevel: 'M', margin: 2 });

@@ -1,7 +1,6 @@
 import type { ChatView } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { checkContactKeys, type ContactKeys } from '../../../lib/contact-keys.ts';
-import { publicKeys } from '../../../lib/crypto.ts';
 
 /**
  * The key state of every other member of the open chat, checked when the chat opens and again
@@ -18,8 +17,6 @@ export const useContactKeys = (myId: string, chat: ChatView | undefined) => {
   useEffect(() => {
     let live = true;
     const ids = memberIds ? memberIds.split(',') : [];
-    // A member may have reset their keys since this page fetched them: sends fetch them again.
-    for (const id of ids) publicKeys.forget(id);
     void Promise.all(ids.map(async (id) => [id, await checkContactKeys(myId, id)] as const)).then(
       (checked) => live && setKeys(new Map(checked)),
     );

@@ -72,7 +72,7 @@ export const useMessageActions = (
     ) =>
       withCurrentMembers(dispatch, target, async (participants) => {
         const memberIds = [...new Set([...participants.map((p) => p._id), me._id])];
-        return send(await encryptForGroup(text, memberIds), memberIds);
+        return send(await encryptForGroup(text, me._id, memberIds), memberIds);
       }),
     [dispatch, chat, me._id],
   );

@@ -75,7 +75,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   const sendToGroup = async (): Promise<Sent> => {
     const attempt = async (members: ChatView['participants']): Promise<Sent> => {
       const memberIds = [...new Set([...members.map((p) => p._id), me._id])];
-      const sealed = await encryptForGroup(plaintext, memberIds, replyTo);
+      const sealed = await encryptForGroup(plaintext, me._id, memberIds, replyTo);
       const signed = await sign(memberIds, {
         ciphertext: sealed.encryptedMessage,
         iv: sealed.iv,

@@ -84,7 +84,10 @@ export const useOutboxRunner = () => {
             break;
           }
           const chat = chatsApi.endpoints.getChatById.select(next.chatId)(store.getState()).data;
-          const error = sendFailureText(chat?.isGroupChat ?? false, failure);
+          const error = sendFailureText(chat?.isGroupChat ?? false, failure, {
+            accountId: user._id,
+            nameOf: (id) => chat?.participants.find((member) => member._id === id)?.username,
+          });
           dispatch(messageRefused({ clientMessageId: next.clientMessageId, error }));
         }
       }

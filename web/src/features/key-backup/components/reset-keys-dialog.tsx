@@ -6,7 +6,6 @@ import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { RecoveryKeySetup, type RecoveryKeyChoice } from '../../../components/recovery-key-setup.tsx';
 import { forgetLoadedKeys } from '../../../lib/account-keys.ts';
 import { errorText } from '../../../lib/api-error.ts';
-import { publicKeys } from '../../../lib/crypto.ts';
 import { generateKeyBundle, keepKeyBundle, resetEntry } from '../../../lib/identity-keys.ts';
 import { keysRestored } from '../../../lib/key-backup.slice.ts';
 import { useResetKeysMutation } from '../api/key-backup.api.ts';
@@ -46,7 +45,6 @@ export const ResetKeysDialog = ({ userId, username, onClose }: ResetKeysDialogPr
       await keepKeyBundle(userId, bundle);
       // What this page remembered of the old keys goes: the next send and read use the new ones.
       forgetLoadedKeys();
-      publicKeys.forget(userId);
       dispatch(keysRestored());
       onClose(true);
     } catch (failure) {

@@ -1,0 +1,57 @@
+import type { ChatView } from '@veil/contracts';
+import { useCallback, useEffect, useState } from 'react';
+import { useStore } from 'react-redux';
+import { useAppDispatch } from '../../../app/hooks.ts';
+import type { RootState } from '../../../app/store.ts';
+import { checkedKeysOf, KeysUncheckedError, type UncheckedReason } from '../../../lib/checked-keys.ts';
+import { retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
+
+/** A member (or the account itself) whose checked key log this browser cannot seal for. */
+export interface UncheckedMember {
+  userId: string;
+  reason: UncheckedReason;
+}
+
+/**
+ * Whether the open chat can be sent to: every member's key log, the account's own included, is
+ * fetched again and checked when the chat opens (a member may have reset their keys since). A
+ * member whose log does not check out blocks sending (`deliver.ts` seals only for checked keys);
+ * `retry` checks again and, once every log checks out, sends what was refused meanwhile.
+ */
+export const useSendKeys = (myId: string, chat: ChatView | undefined) => {
+  const [unchecked, setUnchecked] = useState<readonly UncheckedMember[]>([]);
+  const [version, setVersion] = useState(0);
+  const dispatch = useAppDispatch();
+  const store = useStore<RootState>();
+  const chatId = chat?._id;
+  const memberIds = [...new Set([myId, ...(chat?.participants ?? []).map((p) => p._id)])].join(',');
+
+  useEffect(() => {
+    if (!chatId) return;
+    let live = true;
+    const check = async (userId: string): Promise<UncheckedMember[]> => {
+      try {
+        await checkedKeysOf(myId, userId, { fresh: true });
+        return [];
+      } catch (error) {
+        return [{ userId, reason: error instanceof KeysUncheckedError ? error.reason : 'unavailable' }];
+      }
+    };
+    void Promise.all(memberIds.split(',').map(check)).then((results) => {
+      if (!live) return;
+      const failed = results.flat();
+      setUnchecked(failed);
+      // The user asked to retry and every log checks out now: what was refused goes out.
+      if (version > 0 && failed.length === 0)
+        for (const item of selectOutbox(store.getState()).items)
+          if (item.chatId === chatId && item.status === 'failed')
+            dispatch(retryRequested(item.clientMessageId));
+    });
+    return () => {
+      live = false;
+    };
+  }, [myId, chatId, memberIds, version, dispatch, store]);
+
+  const retry = useCallback(() => setVersion((v) => v + 1), []);
+  return { unchecked, retry };
+};
