@@ -1,9 +1,9 @@
 import {
-  buildGroupPayload,
   exportPublicKeySpkiBase64,
   generateSigningKeyPair,
   generateUserKeyPair,
   importPublicKeySpkiBase64,
+  sealGroupPayload,
   signKeyLogEntry,
   signMessage,
 } from '@veil/crypto';
@@ -142,6 +142,17 @@ export const runChatListBench = async (
       [reader.userId]: await importPublicKeySpkiBase64(reader.publicKey),
       [login.user.loggedUser._id]: writerKeys.publicKey,
     };
+    // Signed as the browser signs (version 2): the key-log heads the writer is served for both.
+    const headOf = async (userId: string): Promise<string> => {
+      const log: { entries: { hash: string }[] } = await json(
+        await fetch(`${veil.url}/api/v1/users/${userId}/keyLog`, { headers: auth }),
+      );
+      return log.entries.at(-1)!.hash;
+    };
+    const keyLogHeads = {
+      [reader.userId]: await headOf(reader.userId),
+      [login.user.loggedUser._id]: await headOf(login.user.loggedUser._id),
+    };
     for (let n = 0; n < chats; n++) {
       const chat: { _id: string } = await json(
         await fetch(`${veil.url}/api/v1/chat/creategroupchat`, {
@@ -150,9 +161,11 @@ export const runChatListBench = async (
           body: JSON.stringify({ groupName: `Group ${n}`, participants: [reader.userId] }),
         }),
       );
-      const payload = await buildGroupPayload(`Message number ${n} in this group`, keys);
+      const { payload, keyCommitment } = await sealGroupPayload(`Message number ${n} in this group`, keys);
       const clientMessageId = `bench-message-${n}`;
       const signedAt = new Date().toISOString();
+      // The first message in each chat: counter 1, no previous one.
+      const v2 = { keyCommitment, keyLogHeads, counter: 1, prev: null };
       const signature = await signMessage(writerSigning.privateKey, {
         ciphertext: payload.encryptedMessage,
         iv: payload.iv,
@@ -162,12 +175,17 @@ export const runChatListBench = async (
         replyTo: null,
         createdAt: signedAt,
         encryptedKeys: payload.encryptedKeys,
+        v2,
       });
       await json(
         await fetch(`${veil.url}/api/v1/message/sendGroupMessage/${chat._id}`, {
           method: 'POST',
           headers: auth,
-          body: JSON.stringify({ ...payload, clientMessageId, signature: { value: signature, signedAt } }),
+          body: JSON.stringify({
+            ...payload,
+            clientMessageId,
+            signature: { value: signature, signedAt, version: 2, ...v2 },
+          }),
         }),
       );
     }

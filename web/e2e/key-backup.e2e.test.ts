@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { openKeyBackupBundle, signKeyLogEntry } from '@veil/crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -320,12 +321,20 @@ describe('encrypted key backup (browser)', { timeout: 180_000 }, () => {
     const { backup, passphrase, recoveryKey } = pbkdf2KeyBackup;
     // An account registered before Argon2id, whose backup the server still holds as it was made.
     const name = uniqueName('kbold');
+    // Registered as a browser registers: the first key log entry signed by the backup's signing key.
+    const { signingKey } = await openKeyBackupBundle(backup, { recoveryKey });
+    const keyLogEntry = await signKeyLogEntry(
+      null,
+      { encryptionKey: backup.publicKey, signingKey: backup.signingKey!.publicKey, reason: 'registered' },
+      signingKey!.privateKey,
+    );
     const form = new FormData();
     for (const [field, value] of Object.entries({
       username: name,
       password,
       publicKey: backup.publicKey,
       signingKey: backup.signingKey!.publicKey,
+      keyLogEntry: JSON.stringify(keyLogEntry),
       keyBackup: JSON.stringify(backup),
     }))
       form.set(field, value);

@@ -1,4 +1,11 @@
-import { exportPrivateKeyJwk, exportPublicKeySpkiBase64, generateUserKeyPair } from '@veil/crypto';
+import {
+  directChatRef,
+  exportPrivateKeyJwk,
+  exportPublicKeySpkiBase64,
+  generateUserKeyPair,
+  importPublicKeySpkiBase64,
+  signMessage,
+} from '@veil/crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,6 +25,8 @@ import {
 } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 import { readKeyStore, writeLegacyKey } from './key-storage.ts';
+import { createApi } from '../../apps/veil/test/support/api-client.ts';
+import { createSigningUser, directMessage, type TestUser } from '../../apps/veil/test/support/users.ts';
 
 const password = 'correct horse 1';
 const missingKey = 'Private key not found in IndexedDB';
@@ -170,17 +179,49 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
     const response = await fetch(`${veil.url}/api/v1/user/register`, { method: 'POST', body: form });
     expect(response.status).toBe(201);
     const body = (await response.json()) as { data: { user: { _id: string } } };
-    return { name, id: body.data.user._id, jwk: await exportPrivateKeyJwk(keys.privateKey) };
+    return {
+      name,
+      id: body.data.user._id,
+      publicKey: await exportPublicKeySpkiBase64(keys.publicKey),
+      jwk: await exportPrivateKeyJwk(keys.privateKey),
+    };
   };
 
   it("moves an earlier version's my-private-key to its own account only, and still decrypts", async () => {
-    const bob = await signedUpPerson(veil, 'mbo');
+    // History from before the upgrade: the earlier version sealed messages for the key an account
+    // published. Today's browsers send only to a checked (signed) key log, and these accounts have
+    // none yet, so Bob's messages are sealed and signed in Node, as his earlier client did.
+    const api = createApi(veil.url);
+    const bob = await createSigningUser(api, 'mbo');
     const owner = await registerElsewhere('mow');
     const stranger = await registerElsewhere('mst');
-    await sayHi(bob.page, owner.name);
-    await sendMessage(bob.page, 'Written before the upgrade');
-    await messageWithText(bob.page, 'Written before the upgrade').waitFor();
-    await sayHi(bob.page, stranger.name);
+    const sendFromBob = async (to: { id: string; publicKey: string }, text: string) => {
+      const recipient = { _id: to.id, keys: { publicKey: await importPublicKeySpkiBase64(to.publicKey) } };
+      const body = await directMessage(bob, recipient as TestUser, text);
+      const clientMessageId = crypto.randomUUID();
+      const createdAt = new Date().toISOString();
+      const value = await signMessage(bob.signing.privateKey, {
+        ciphertext: body.encryptedMessage,
+        iv: body.iv,
+        chat: directChatRef(bob._id, to.id),
+        senderId: bob._id,
+        clientMessageId,
+        replyTo: null,
+        createdAt,
+        encryptedKeys: {
+          [to.id]: body.encryptedAESKeyForRecipient,
+          [bob._id]: body.encryptedAESKeyForSender,
+        },
+      });
+      const sent = await api.post(
+        `/api/v1/message/sendIndividualMessage/${to.id}`,
+        { ...body, clientMessageId, signature: { value, signedAt: createdAt } },
+        bob.accessToken,
+      );
+      expect(sent.status).toBe(201);
+    };
+    await sendFromBob(owner, 'Written before the upgrade');
+    await sendFromBob(stranger, 'Also before the upgrade');
 
     // A browser as the earlier version left it: the owner's key as a JWK in `my-private-key`.
     const upgraded = await veil.newPage();
@@ -196,7 +237,7 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
     // Someone else logs in: the key is not theirs (n and e differ from their published key), so
     // it stays where it is and they have no key here.
     await login(upgraded, stranger.name, password);
-    await expectUnreadable(upgraded, bob.name, 1);
+    await expectUnreadable(upgraded, bob.username, 1);
     let stored = await readKeyStore(upgraded);
     expect(stored.legacy).toEqual(owner.jwk);
     expect(stored.accounts[stranger.id]).toBeUndefined();
@@ -204,7 +245,7 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
 
     // The owner logs in: the key moves to the account, non-extractable, and history decrypts.
     await login(upgraded, owner.name, password);
-    await expectReadable(upgraded, bob.name, [`Hi ${owner.name}`, 'Written before the upgrade']);
+    await expectReadable(upgraded, bob.username, ['Written before the upgrade']);
     stored = await readKeyStore(upgraded);
     expect(stored.legacy).toBeNull();
     expect(stored.entries).not.toContain('my-private-key');
@@ -214,6 +255,6 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
 
     // And it stays: a reload (a new session start from storage) still reads.
     await upgraded.reload();
-    await expectReadable(upgraded, bob.name, ['Written before the upgrade']);
+    await expectReadable(upgraded, bob.username, ['Written before the upgrade']);
   });
 });

@@ -8,6 +8,9 @@ import {
   signKeyLogEntry,
   signMessage,
   verifyMessageSignature,
+  keyCommitmentOf,
+  type EncryptedEnvelope,
+  type SignatureSequence,
   type SignedMessage,
 } from '@veil/crypto';
 import type { MessageView } from '@veil/contracts';
@@ -24,6 +27,7 @@ import {
 } from './flows.ts';
 import type { MessageDoc } from '../../services/message/src/projections/timeline.projection.ts';
 import { useVeilWeb } from './harness.ts';
+import { sequenceOf } from '../src/lib/signature-fields.ts';
 
 const password = 'correct horse 1';
 
@@ -95,6 +99,40 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     return encryptMessage(text, keys);
   };
 
+  /**
+   * What a version 2 signature adds, as a client signs it: the commitment from sealing, the
+   * key-log heads this member is served for itself and each reader, a counter and the previous
+   * message (each member's own count in this test).
+   */
+  const counters = new Map<string, number>();
+  const sequenceFor = async (
+    who: NodePerson,
+    envelope: EncryptedEnvelope | null,
+    readers: readonly string[],
+    prev: string | null = null,
+  ): Promise<SignatureSequence & { keyCommitment: string }> => {
+    const heads = await Promise.all(
+      [...new Set([who.id, ...readers])].map(async (id) => {
+        const log = await call<{ entries: { hash: string }[] }>(who, `users/${id}/keyLog`);
+        return [id, log.entries.at(-1)!.hash] as const;
+      }),
+    );
+    const counter = (counters.get(who.id) ?? 0) + 1;
+    counters.set(who.id, counter);
+    return {
+      keyCommitment: envelope?.keyCommitment ?? '',
+      keyLogHeads: Object.fromEntries(heads),
+      counter,
+      prev,
+    };
+  };
+  const signatureObject = (value: string, signedAt: string, v2: SignatureSequence) => ({
+    value,
+    signedAt,
+    version: 2 as const,
+    ...v2,
+  });
+
   const timeline = () => veil().readStore.collection<TimelineDoc>('message_timeline');
   const docsOf = async (chatId: string) => (await timeline()).find({ chat: chatId });
   /**
@@ -147,7 +185,9 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
         replyTo: doc.replyTo,
         createdAt: doc.signature!.signedAt,
         encryptedKeys: doc.encryptedKeys,
+        v2: sequenceOf(doc.signature)!,
       };
+      expect(doc.signature!.version).toBe(2);
       expect(await verifyMessageSignature(signingKey, signed, doc.signature!.value)).toBe(true);
     }
 
@@ -183,6 +223,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     const sendSigned = async (text: string, readers: readonly string[], clientMessageId: string) => {
       const envelope = await sealFor(mallory, text, readers);
       const signedAt = new Date().toISOString();
+      const v2 = await sequenceFor(mallory, envelope, readers);
       const signed: SignedMessage = {
         ciphertext: envelope.content,
         iv: envelope.iv,
@@ -192,8 +233,10 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
         replyTo: null,
         createdAt: signedAt,
         encryptedKeys: envelope.encryptedKeys,
+        v2,
       };
-      return { envelope, signedAt, value: await signMessage(mallory.signing.privateKey, signed) };
+      const value = await signMessage(mallory.signing.privateKey, signed);
+      return { envelope, signature: signatureObject(value, signedAt, v2) };
     };
     const honest = await sendSigned('honest group message', members, 'honest-0001');
     await call<{ message: MessageView }>(mallory, `message/sendGroupMessage/${group._id}`, {
@@ -203,7 +246,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
         iv: honest.envelope.iv,
         encryptedKeys: honest.envelope.encryptedKeys,
         clientMessageId: 'honest-0001',
-        signature: { value: honest.value, signedAt: honest.signedAt },
+        signature: honest.signature,
       },
     });
     const stored = await firstStoredFrom(mallory.id);
@@ -211,6 +254,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     const reactWith = async (emoji: string) => {
       const envelope = await sealFor(mallory, emoji, members);
       const signedAt = new Date().toISOString();
+      const v2 = await sequenceFor(mallory, envelope, members);
       const value = await signMessage(mallory.signing.privateKey, {
         kind: 'reaction',
         target: stored._id,
@@ -218,8 +262,9 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
         senderId: mallory.id,
         createdAt: signedAt,
         sealed: { ciphertext: envelope.content, iv: envelope.iv, encryptedKeys: envelope.encryptedKeys },
+        v2: { ...v2, replaces: null },
       });
-      return { envelope, signature: { value, signedAt } };
+      return { envelope, signature: signatureObject(value, signedAt, v2) };
     };
     const signedReaction = await reactWith('👍');
     await call(mallory, `message/${stored._id}/reaction`, {
@@ -299,7 +344,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       replyTo: null,
       createdAt: now(),
       clientMessageId: 'leftout-0001',
-      signature: { value: leftOut.value, signedAt: leftOut.signedAt },
+      signature: leftOut.signature,
     });
     // 8. Unsigned, dated before Mallory had any key: history from before signatures.
     const legacy = await sealFor(mallory, 'from before signatures', members);
@@ -372,6 +417,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     const sendSigned = async (text: string, clientMessageId: string, replyTo: string | null) => {
       const envelope = await sealFor(mallory, text, members);
       const signedAt = new Date().toISOString();
+      const v2 = await sequenceFor(mallory, envelope, members);
       const value = await signMessage(mallory.signing.privateKey, {
         ciphertext: envelope.content,
         iv: envelope.iv,
@@ -381,6 +427,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
         replyTo,
         createdAt: signedAt,
         encryptedKeys: envelope.encryptedKeys,
+        v2,
       });
       const { message } = await call<{ message: MessageView }>(
         mallory,
@@ -393,7 +440,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
             encryptedKeys: envelope.encryptedKeys,
             clientMessageId,
             replyTo,
-            signature: { value, signedAt },
+            signature: signatureObject(value, signedAt, v2),
           },
         },
       );
@@ -438,5 +485,68 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     // Unsigned and dated before Alice had a signing key: history from before signatures, shown.
     await rewrite({ ...sealed, createdAt: '2020-01-01T00:00:00.000Z' }, true);
     await previewAfterLoad(alice.name, 'forged preview');
+  });
+  it('labels a replayed message, its text still shown, and refuses a message whose key is not the one it commits to', async () => {
+    const [alice, bob] = await Promise.all([signedUpPerson(veil(), 'ra'), signedUpPerson(veil(), 'rb')]);
+    const mallory = await nodePerson('rm');
+    const [aliceId, bobId] = await Promise.all([currentUserId(alice.page), currentUserId(bob.page)]);
+    const groupName = uniqueName('rgr');
+    const group = await call<{ _id: string }>(mallory, 'chat/creategroupchat', {
+      method: 'POST',
+      body: { groupName, participants: [aliceId, bobId] },
+    });
+    const members = [mallory.id, aliceId, bobId];
+    /** A v2 message of Mallory's, sent through the API; `commitTo` replaces the key it commits to. */
+    const send = async (text: string, clientMessageId: string, commitTo?: Uint8Array<ArrayBuffer>) => {
+      const envelope = await sealFor(mallory, text, members);
+      const signedAt = new Date().toISOString();
+      const sequence = await sequenceFor(mallory, envelope, members);
+      const v2 = commitTo ? { ...sequence, keyCommitment: await keyCommitmentOf(commitTo) } : sequence;
+      const value = await signMessage(mallory.signing.privateKey, {
+        ciphertext: envelope.content,
+        iv: envelope.iv,
+        chat: group._id,
+        senderId: mallory.id,
+        clientMessageId,
+        replyTo: null,
+        createdAt: signedAt,
+        encryptedKeys: envelope.encryptedKeys,
+        v2,
+      });
+      await call(mallory, `message/sendGroupMessage/${group._id}`, {
+        method: 'POST',
+        body: {
+          encryptedMessage: envelope.content,
+          iv: envelope.iv,
+          encryptedKeys: envelope.encryptedKeys,
+          clientMessageId,
+          signature: signatureObject(value, signedAt, v2),
+        },
+      });
+    };
+    await send('yes, do it', 'replay-0001');
+    const original = await firstStoredFrom(mallory.id);
+    await send('a second message', 'replay-0002');
+    // Mallory's own client signs a commitment to a key other than the one it wrapped for everyone.
+    await send('two-faced text', 'faced-0001', crypto.getRandomValues(new Uint8Array(32)));
+    // The server delivers the signed "yes, do it" again, as a new message.
+    await plant({ ...original, createdAt: new Date().toISOString() });
+
+    for (const page of [bob.page, alice.page]) {
+      await reopen(page, groupName);
+      const copies = messageWithText(page, 'yes, do it');
+      await expect.poll(() => copies.count()).toBe(2);
+      // The copy stored later carries the label; the first one does not.
+      const flag = page.getByTestId('order-flag');
+      await expect.poll(() => flag.count()).toBe(1);
+      expect(await flag.getAttribute('data-flag')).toBe('replayed');
+      expect(await flag.innerText()).toContain('This message may have been replayed');
+      expect(await copies.nth(0).getByTestId('order-flag').count()).toBe(0);
+      await messageWithText(page, 'a second message').waitFor();
+      await messageTexts(page)
+        .filter({ hasText: 'its sender gave different readers different keys for it' })
+        .waitFor();
+      expect(await messageTexts(page).getByText('two-faced text').count()).toBe(0);
+    }
   });
 });

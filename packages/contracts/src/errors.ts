@@ -38,6 +38,11 @@ export const errorCodes = [
   'USER_NOT_FOUND',
   'MESSAGE_NOT_FOUND',
   'KEY_MAP_MISMATCH',
+  /**
+   * A version 2 signature that does not fit what it signs: key-log heads for ids the key map does
+   * not hold, or no key commitment beside sealed text.
+   */
+  'SIGNATURE_MISMATCH',
   /** Too late for this change (editing or deleting for everyone after the time limit). */
   'TIME_LIMIT_PASSED',
   'PAYLOAD_TOO_LARGE',

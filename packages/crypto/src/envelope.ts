@@ -1,5 +1,6 @@
 import { base64ToBytes, bytesToBase64 } from './base64.ts';
 import { VeilCryptoError } from './errors.ts';
+import { keyCommitmentOf } from './key-commitment.ts';
 
 /**
  * One message: a fresh AES-GCM 256-bit key and a random 12-byte iv encrypt the UTF-8 text; the
@@ -10,6 +11,11 @@ export interface EncryptedEnvelope {
   content: string;
   iv: string;
   encryptedKeys: Record<string, string>;
+  /**
+   * The commitment to the message key (`keyCommitmentOf`), set by `encryptMessage` for the
+   * sender's signature; readers compute their own from the key they unwrap.
+   */
+  keyCommitment?: string;
 }
 
 export const FAILED_TO_DECRYPT = '[Failed to decrypt]';
@@ -44,6 +50,7 @@ export const encryptMessage = async (
     content: bytesToBase64(new Uint8Array(ciphertext)),
     iv: bytesToBase64(iv),
     encryptedKeys: Object.fromEntries(wrapped),
+    keyCommitment: await keyCommitmentOf(rawKey),
   };
 };
 
@@ -55,7 +62,13 @@ export const encryptMessage = async (
  * than yield a wrong message key, which is what tells the last two apart.
  */
 export type MessageReading =
-  { ok: true; text: string } | { ok: false; failure: 'not-for-user' | 'no-key-fits' | 'damaged' };
+  | {
+      ok: true;
+      text: string;
+      /** The commitment to the key this reader unwrapped: checked against the signed one. */
+      keyCommitment: string;
+    }
+  | { ok: false; failure: 'not-for-user' | 'no-key-fits' | 'damaged' };
 
 const unwrapWithAnyKey = async (
   wrappedKey: Uint8Array<ArrayBuffer>,
@@ -97,7 +110,11 @@ export const readMessage = async (
       aesKey,
       base64ToBytes(envelope.content),
     );
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(plaintext) };
+    return {
+      ok: true,
+      text: new TextDecoder('utf-8', { fatal: true }).decode(plaintext),
+      keyCommitment: await keyCommitmentOf(rawKey),
+    };
   } catch {
     return { ok: false, failure: 'damaged' };
   }

@@ -26,6 +26,9 @@ export {
   MISSING_INPUT_TEXT,
   buildGroupPayload,
   buildIndividualPayload,
+  sealGroupPayload,
+  sealIndividualPayload,
+  type Committed,
   type GroupPayload,
   type IndividualParties,
   type IndividualPayload,
@@ -90,6 +93,7 @@ export {
   signingJwkMatchesPublicKey,
 } from './signing-key.ts';
 export { keyFingerprint } from './digest.ts';
+export { keyCommitmentLabel, keyCommitmentOf } from './key-commitment.ts';
 export {
   checkKeyLog,
   checkKeyLogEntry,
@@ -118,16 +122,20 @@ export {
 export {
   checkMessageSignature,
   directChatRef,
+  editVersionOf,
   keyMapSummaryOf,
   messageActionSignatureBytes,
   messageSignatureBytes,
   messagesSignedSince,
   sealedFor,
+  signatureV2Since,
   signMessage,
   signingKeyAt,
   verifyMessageSignature,
+  type ActionSequence,
   type KeyMap,
   type KeyMapSummary,
+  type SignatureSequence,
   type MessageActionKind,
   type Signed,
   type SignedKeys,

@@ -29,15 +29,9 @@ const readableVersions: readonly number[] = [1, 2];
 type BackupVersion = 1 | 2;
 
 /**
-<<<<<<< ours
  * PBKDF2-SHA256, the passphrase KDF of earlier backups: still opened (and then re-wrapped with
  * Argon2id), never made. The count is read from each backup within these bounds: OWASP's floor,
  * and a ceiling so a planted backup cannot hang the page.
-=======
- * PBKDF2-SHA256 iterations for a new passphrase: tuned to 0.5-1 s in Chromium on the two-core
- * machine the benchmarks run on (bench/src/key-backup-bench.ts: 0.6-0.75 s there), over six
- * times OWASP's 600,000. Stored in each backup, so a later change leaves older backups readable.
->>>>>>> theirs
  */
 export const minPassphraseIterations = 600_000;
 export const maxPassphraseIterations = 10_000_000;

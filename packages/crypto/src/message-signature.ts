@@ -27,6 +27,40 @@ export type SignedKeys = KeyMap | KeyMapSummary;
 export const messagesSignedSince = '2026-11-24T07:10:00.000Z';
 
 /**
+ * The time from which Veil's browsers sign everything with version 2 (key commitment, key-log
+ * heads, counter and previous message). A version 1 signature whose signed time is later is a
+ * failure: a server cannot strip what version 2 adds by passing a message off as version 1, since
+ * the signed time is covered by the signature.
+ */
+export const signatureV2Since = '2026-11-28T07:45:00.000Z';
+
+/**
+ * What version 2 adds to a message's signature (docs/crypto.md, "Sender signatures"):
+ * - `keyCommitment`: `keyCommitmentOf` the message key; a reader checks it against the key it
+ *   unwrapped (one ciphertext wrapped with two keys for two members fails for one of them);
+ * - `keyLogHeads`: the hash of the newest key-log entry, as the sender saw it, of the sender and
+ *   of every member it was sealed for (a reader whose own view differs has been shown a split view);
+ * - `counter`: 1, 2, 3… per sender and chat, over everything the sender signs in it;
+ * - `prev`: the client message id of the sender's previous message in that chat, or null.
+ */
+export interface SignatureSequence {
+  keyCommitment: string;
+  keyLogHeads: Readonly<Record<string, string>>;
+  counter: number;
+  prev: string | null;
+}
+
+/**
+ * An action's version 2 fields: as a message's, with no commitment when nothing is sealed (a
+ * deletion, a reaction's removal), and for an edit the version it replaces: the client message
+ * id of the message for its first edit, else `editVersionOf` the edit it replaces.
+ */
+export interface ActionSequence extends Omit<SignatureSequence, 'keyCommitment'> {
+  keyCommitment: string | null;
+  replaces: string | null;
+}
+
+/**
  * Sender signatures: a message signed with the sender's identity key over a canonical encoding of
  * everything that makes it this message in this chat, so a server cannot move it to another chat,
  * another sender, another reply, another time or another set of readers without the signature
@@ -46,6 +80,8 @@ export interface SignedMessage<Keys extends SignedKeys = KeyMap> {
   createdAt: string;
   /** The wrapped message key of every member it was sealed for (or their summary). */
   encryptedKeys: Keys;
+  /** Present: signed with version 2, over these fields too. */
+  v2?: SignatureSequence;
 }
 
 /**
@@ -61,7 +97,7 @@ const ecdsaSha256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
  * What a later action on a message is: a new text, a deletion for everyone, or a reaction (its
  * emoji sealed like a message; a removed reaction has nothing sealed).
  */
-export type MessageActionKind = 'edit' | 'delete' | 'reaction';
+export type MessageActionKind = 'edit' | 'delete' | 'reaction' | 'reaction-removal';
 
 /** An action on a message, signed by whoever takes it (the sender for an edit or a deletion). */
 export interface SignedMessageAction<Keys extends SignedKeys = KeyMap> {
@@ -76,6 +112,8 @@ export interface SignedMessageAction<Keys extends SignedKeys = KeyMap> {
   createdAt: string;
   /** The new text (an edit) or the emoji (a reaction), sealed for the chat's members; null: none. */
   sealed: { ciphertext: string; iv: string; encryptedKeys: Keys } | null;
+  /** Present: signed with version 2, over these fields too (`reaction-removal` needs it). */
+  v2?: ActionSequence;
 }
 
 const isSummary = (keys: SignedKeys): keys is KeyMapSummary => Array.isArray((keys as KeyMapSummary).members);
@@ -110,6 +148,31 @@ const encodeFields = (fields: readonly unknown[]): Uint8Array<ArrayBuffer> => {
   return utf8(fields.join('\n'));
 };
 
+const hex64 = /^[0-9a-f]{64}$/;
+
+/**
+ * Version 2's fields, one a line: the commitment, the number of key-log heads then one sorted
+ * `id:hash` line each, the counter and the previous message (`-`: none). Anything out of shape is
+ * refused, so no two sets of fields encode alike.
+ */
+const sequenceFields = (
+  sequence: Omit<SignatureSequence, 'keyCommitment'> & { keyCommitment: string | null },
+) => {
+  const ids = Object.keys(sequence.keyLogHeads).sort();
+  if (ids.some((id) => id.includes(':') || !hex64.test(sequence.keyLogHeads[id] ?? '')))
+    throw new TypeError('A key-log head is not an id and a SHA-256');
+  if (!Number.isSafeInteger(sequence.counter) || sequence.counter < 1)
+    throw new TypeError('A counter is not a positive whole number');
+  if (sequence.prev === '-') throw new TypeError('A previous message id may not be "-"');
+  return [
+    sequence.keyCommitment ?? '-',
+    String(ids.length),
+    ...ids.map((id) => `${id}:${sequence.keyLogHeads[id]}`),
+    String(sequence.counter),
+    sequence.prev ?? '-',
+  ];
+};
+
 /**
  * One field a line, in a fixed order; the member ids sorted, and a SHA-256 over the sorted
  * `id:wrappedKey` lines, so the encoding does not depend on the order of a JSON object's keys.
@@ -119,7 +182,7 @@ export const messageSignatureBytes = async (
   message: SignedMessage<SignedKeys>,
 ): Promise<Uint8Array<ArrayBuffer>> =>
   encodeFields([
-    'veil message signature 1',
+    message.v2 ? 'veil message signature 2' : 'veil message signature 1',
     message.ciphertext,
     message.iv,
     message.chat,
@@ -128,6 +191,7 @@ export const messageSignatureBytes = async (
     message.replyTo ?? '-',
     message.createdAt,
     ...(await keyMapFields(message.encryptedKeys)),
+    ...(message.v2 ? sequenceFields(message.v2) : []),
   ]);
 
 /**
@@ -139,7 +203,7 @@ export const messageActionSignatureBytes = async (
   action: SignedMessageAction<SignedKeys>,
 ): Promise<Uint8Array<ArrayBuffer>> =>
   encodeFields([
-    'veil message action signature 1',
+    action.v2 ? 'veil message action signature 2' : 'veil message action signature 1',
     action.kind,
     action.target,
     action.chat,
@@ -148,7 +212,14 @@ export const messageActionSignatureBytes = async (
     action.sealed?.ciphertext ?? '-',
     action.sealed?.iv ?? '-',
     ...(action.sealed ? await keyMapFields(action.sealed.encryptedKeys) : ['-', '-']),
+    ...(action.v2 ? [...sequenceFields(action.v2), action.v2.replaces ?? '-'] : []),
   ]);
+
+/**
+ * What a later edit names as the version it replaces when that version is itself an edit: the
+ * SHA-256 (hex) of the replaced edit's signature value, which no one but its signer could make.
+ */
+export const editVersionOf = (signatureValue: string): Promise<string> => sha256Hex(utf8(signatureValue));
 
 /**
  * A message or an action on one: both are signed the same way, over their own encodings, with
@@ -214,9 +285,11 @@ export const signingKeyAt = (log: readonly KeyLogEntry[], time: string): string 
  * - `no-signing-key`: a signature, though the sender had no signing key at the time;
  * - `replaced-key`: signed with a key of the sender's that the key log had replaced by then;
  * - `bad-signature`: the signature does not hold for what is shown (a field changed: the text,
- *   the chat, the sender, the time, the readers or their keys), or it is not the sender's.
+ *   the chat, the sender, the time, the readers or their keys), or it is not the sender's;
+ * - `outdated-version`: a version 1 signature over a time from `signatureV2Since` on.
  */
-export type SignatureFailure = 'unsigned' | 'no-signing-key' | 'replaced-key' | 'bad-signature';
+export type SignatureFailure =
+  'unsigned' | 'no-signing-key' | 'replaced-key' | 'bad-signature' | 'outdated-version';
 
 export type SignatureVerdict =
   | { status: 'verified' }
@@ -246,6 +319,9 @@ export const checkMessageSignature = async (
       ? { status: 'failed', reason: 'unsigned' }
       : { status: 'legacy' };
   if (!key) return { status: 'failed', reason: 'no-signing-key' };
+  // Signed after version 2 came: version 1 no longer counts (the signed time cannot be moved).
+  if (!signed.v2 && !(Date.parse(signed.createdAt) < Date.parse(signatureV2Since)))
+    return { status: 'failed', reason: 'outdated-version' };
   if (await verifyMessageSignature(key, signed, signature)) return { status: 'verified' };
   const earlier = new Set(log.map((entry) => entry.signingKey).filter((k): k is string => !!k && k !== key));
   for (const old of earlier)

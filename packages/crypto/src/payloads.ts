@@ -26,11 +26,24 @@ export interface IndividualParties {
 
 export const MISSING_INPUT_TEXT = 'recipientID, messageText, and currentUserID are required';
 
+/** A payload and the commitment to its message key, which the sender's signature covers. */
+export interface Committed<Payload> {
+  payload: Payload;
+  keyCommitment: string;
+}
+
 export const buildIndividualPayload = async (
   text: string,
   parties: IndividualParties,
   replyTo?: string,
-): Promise<IndividualPayload> => {
+): Promise<IndividualPayload> => (await sealIndividualPayload(text, parties, replyTo)).payload;
+
+/** `buildIndividualPayload`, with the commitment to the message key beside the payload. */
+export const sealIndividualPayload = async (
+  text: string,
+  parties: IndividualParties,
+  replyTo?: string,
+): Promise<Committed<IndividualPayload>> => {
   if (!parties.recipientId || !text || !parties.senderId)
     throw new VeilCryptoError('ERR_MISSING_INPUT', MISSING_INPUT_TEXT);
   const envelope = await encryptMessage(text, {
@@ -38,11 +51,14 @@ export const buildIndividualPayload = async (
     [parties.senderId]: parties.senderKey,
   });
   return {
-    encryptedMessage: envelope.content,
-    iv: envelope.iv,
-    encryptedAESKeyForRecipient: envelope.encryptedKeys[parties.recipientId]!,
-    encryptedAESKeyForSender: envelope.encryptedKeys[parties.senderId]!,
-    ...(replyTo ? { replyTo } : {}),
+    payload: {
+      encryptedMessage: envelope.content,
+      iv: envelope.iv,
+      encryptedAESKeyForRecipient: envelope.encryptedKeys[parties.recipientId]!,
+      encryptedAESKeyForSender: envelope.encryptedKeys[parties.senderId]!,
+      ...(replyTo ? { replyTo } : {}),
+    },
+    keyCommitment: envelope.keyCommitment!,
   };
 };
 
@@ -51,13 +67,23 @@ export const buildGroupPayload = async (
   text: string,
   members: Record<string, CryptoKey>,
   replyTo?: string,
-): Promise<GroupPayload> => {
+): Promise<GroupPayload> => (await sealGroupPayload(text, members, replyTo)).payload;
+
+/** `buildGroupPayload`, with the commitment to the message key beside the payload. */
+export const sealGroupPayload = async (
+  text: string,
+  members: Record<string, CryptoKey>,
+  replyTo?: string,
+): Promise<Committed<GroupPayload>> => {
   if (!text) throw new VeilCryptoError('ERR_MISSING_INPUT', MISSING_INPUT_TEXT);
   const envelope = await encryptMessage(text, members);
   return {
-    encryptedMessage: envelope.content,
-    iv: envelope.iv,
-    encryptedKeys: envelope.encryptedKeys,
-    ...(replyTo ? { replyTo } : {}),
+    payload: {
+      encryptedMessage: envelope.content,
+      iv: envelope.iv,
+      encryptedKeys: envelope.encryptedKeys,
+      ...(replyTo ? { replyTo } : {}),
+    },
+    keyCommitment: envelope.keyCommitment!,
   };
 };

@@ -4,6 +4,7 @@ import { assert, rejects, type CryptoCase, type CryptoModule } from './suite-kit
 import { identityCases } from './identity.suite.ts';
 import { signatureCases } from './signature.suite.ts';
 import { groupChainCases } from './group-chain.suite.ts';
+import { signatureV2Cases } from './signature-v2.suite.ts';
 import { localVaultCases } from './local-vault.suite.ts';
 import { backupKdfCases } from './backup-kdf.suite.ts';
 
@@ -39,6 +40,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
     ...identityCases(c),
     ...signatureCases(c),
     ...groupChainCases(c),
+    ...signatureV2Cases(c),
     ...backupKdfCases(c),
     {
       name: 'generates RSA-OAEP 2048-bit keys with exponent 65537 and SHA-256',

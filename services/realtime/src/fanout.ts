@@ -157,9 +157,17 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
       metrics.delivered('reaction');
     },
     async ReactionRemoved(event) {
-      const { chatId, messageId, userId } = event.data;
+      const { chatId, messageId, userId, signature } = event.data;
       const members = await membersOf(chatId, [userId]);
-      io.local.to(members.map(userRoom)).emit('reaction', { chatId, messageId, userId, reaction: null });
+      io.local
+        .to(members.map(userRoom))
+        .emit('reaction', {
+          chatId,
+          messageId,
+          userId,
+          reaction: null,
+          ...(signature && { removalSignature: signature }),
+        });
       metrics.delivered('reaction');
     },
     // Nothing live: the member's other browsers find their copies with the history they load.

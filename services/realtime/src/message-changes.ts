@@ -76,8 +76,13 @@ export const registerMessageChanges = (deps: MessageChangesDeps): void => {
   );
   socket.on('remove reaction', (payload, ack) =>
     answer('remove reaction', ack, () => {
-      const { messageId } = parseWith(socketUnreactSchema, payload);
-      return messages.react({ userId, messageId, reaction: null });
+      const { messageId, signature } = parseWith(socketUnreactSchema, payload);
+      return messages.react({
+        userId,
+        messageId,
+        reaction: null,
+        ...(signature && { removalSignature: signature }),
+      });
     }),
   );
 };

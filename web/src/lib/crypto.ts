@@ -1,8 +1,8 @@
 import type { MessageView, SealedReaction } from '@veil/contracts';
 import {
-  buildGroupPayload,
-  buildIndividualPayload,
   decodeMessageContent,
+  sealGroupPayload,
+  sealIndividualPayload,
   readMessage,
   type AttachmentRef,
   type GroupPayload,
@@ -10,6 +10,8 @@ import {
 } from '@veil/crypto';
 import { accountKeyRing, publishedAccountKey } from './account-keys.ts';
 import {
+  commitmentHolds,
+  shownSignatureOf,
   verifyMessage,
   verifyReaction,
   type ChatContext,
@@ -47,6 +49,15 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
 export type Sealed = Pick<MessageView, 'content' | 'iv' | 'encryptedKeys' | 'rewrappedKeys'>;
 
 /**
+ * A payload and, beside it, the commitment to its message key, which the signature covers and
+ * the server is not sent apart from it (`withoutCommitment`).
+ */
+export type WithCommitment<Payload> = Payload & { keyCommitment: string };
+
+export const withoutCommitment = <Payload>({ keyCommitment: _sent, ...payload }: WithCommitment<Payload>) =>
+  payload;
+
+/**
  * Builds the one-to-one send payload: the message key wrapped for the recipient and for the
  * sender, each for the key their checked key log names (`checked-keys.ts`); a log that does not
  * check out throws `KeysUncheckedError` and nothing is sealed.
@@ -56,12 +67,17 @@ export const encryptForIndividual = async (
   senderId: string,
   recipientId: string,
   replyTo?: string,
-): Promise<IndividualPayload> => {
+): Promise<WithCommitment<IndividualPayload>> => {
   const [recipientKey, senderKey] = await Promise.all([
     checkedEncryptionKey(senderId, recipientId),
     checkedEncryptionKey(senderId, senderId),
   ]);
-  return buildIndividualPayload(text, { recipientId, recipientKey, senderId, senderKey }, replyTo);
+  const { payload, keyCommitment } = await sealIndividualPayload(
+    text,
+    { recipientId, recipientKey, senderId, senderKey },
+    replyTo,
+  );
+  return { ...payload, keyCommitment };
 };
 
 /**
@@ -73,8 +89,14 @@ export const encryptForGroup = async (
   senderId: string,
   memberIds: readonly string[],
   replyTo?: string,
-): Promise<GroupPayload> =>
-  buildGroupPayload(text, await checkedEncryptionKeys(senderId, [...new Set(memberIds)]), replyTo);
+): Promise<WithCommitment<GroupPayload>> => {
+  const { payload, keyCommitment } = await sealGroupPayload(
+    text,
+    await checkedEncryptionKeys(senderId, [...new Set(memberIds)]),
+    replyTo,
+  );
+  return { ...payload, keyCommitment };
+};
 
 /**
  * Sealed text for `userId`, or why it cannot be read in this browser. `sentAt` tells a key
@@ -84,7 +106,12 @@ export const readSealedForUser = async (
   sealed: Sealed,
   sentAt: string,
   userId: string,
-): Promise<Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments'>> => {
+): Promise<
+  Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments'> & {
+    /** The commitment to the key this reader unwrapped (`keyCommitmentOf`), when it read it. */
+    keyCommitment?: string;
+  }
+> => {
   const keys = await accountKeyRing(userId);
   const envelope = { content: sealed.content, iv: sealed.iv, encryptedKeys: sealed.encryptedKeys };
   const privateKeys = keys.map((key) => key.privateKey);
@@ -95,7 +122,12 @@ export const readSealedForUser = async (
     reading = await readMessage({ ...envelope, encryptedKeys: { [userId]: copy } }, userId, privateKeys);
   if (reading.ok) {
     const { text, attachments } = decodeMessageContent(reading.text);
-    return { decryptedContent: text, readState: 'read', ...(attachments.length && { attachments }) };
+    return {
+      decryptedContent: text,
+      readState: 'read',
+      keyCommitment: reading.keyCommitment,
+      ...(attachments.length && { attachments }),
+    };
   }
   // The published key is needed only to tell a reset key from a missing or damaged one.
   const published = reading.failure === 'no-key-fits' ? await publishedAccountKey(userId) : null;
@@ -113,11 +145,13 @@ export const readReactionsForUser = async (
 ): Promise<Record<string, string>> => {
   const read = await Promise.all(
     Object.entries(reactions ?? {}).map(async ([reactor, sealed]) => {
-      const [{ decryptedContent, readState }, genuine] = await Promise.all([
+      const [{ decryptedContent, readState, keyCommitment }, genuine] = await Promise.all([
         readSealedForUser(sealed, '', userId),
         isGenuine(reactor, sealed),
       ]);
-      return readState === 'read' && genuine ? [[reactor, decryptedContent] as const] : [];
+      // A reaction whose key is not the one its signature commits to counts as not its member's.
+      const committed = commitmentHolds(sealed.signature, keyCommitment);
+      return readState === 'read' && genuine && committed ? [[reactor, decryptedContent] as const] : [];
     }),
   );
   return Object.fromEntries(read.flat());
@@ -134,9 +168,9 @@ export const decryptForUser = async (
   context?: ChatContext,
 ): Promise<DisplayMessage> => {
   // A message deleted for everyone has no ciphertext left: nothing to read.
-  const [read, replyTo, reactionTexts, verification] = await Promise.all([
+  const [{ keyCommitment, ...read }, replyTo, reactionTexts, checked] = await Promise.all([
     message.deleted
-      ? { decryptedContent: '', readState: 'read' as const }
+      ? { decryptedContent: '', readState: 'read' as const, keyCommitment: undefined }
       : readSealedForUser(message, message.createdAt, userId),
     message.replyTo ? decryptForUser({ ...message.replyTo, replyTo: null }, userId) : Promise.resolve(null),
     readReactionsForUser(
@@ -146,6 +180,11 @@ export const decryptForUser = async (
     ),
     context ? verifyMessage(message, context, userId) : undefined,
   ]);
+  // A signature that holds, over a key other than the one this reader unwrapped: a two-faced message.
+  const verification: Verification | undefined =
+    checked?.status === 'verified' && !commitmentHolds(shownSignatureOf(message), keyCommitment)
+      ? { status: 'failed', reason: 'key-commitment' }
+      : checked;
   const shown =
     verification?.status === 'failed'
       ? {

@@ -1,4 +1,4 @@
-import type { GroupNotice, MessageView, SealedReaction } from '@veil/contracts';
+import type { GroupNotice, MessageSignature, MessageView, SealedReaction } from '@veil/contracts';
 import {
   checkMessageSignature,
   directChatRef,
@@ -7,8 +7,13 @@ import {
   type SignatureFailure,
   type SignedKeys,
 } from '@veil/crypto';
+import { splitViewsOf, type SplitView } from './key-log-heads.ts';
 import { keyLogOf } from './key-logs.ts';
 import { legacyOnlyBeforeSignedLog } from './legacy-messages.ts';
+import { actionSequenceOf, sequenceOf } from './signature-fields.ts';
+import { observeOwnCounter } from './signing-sequence-store.ts';
+
+export { commitmentHolds } from './signature-fields.ts';
 
 /**
  * Where a message is shown, as the reader knows it (not as the message claims): what its
@@ -31,7 +36,28 @@ export interface SealedFor {
   strangers: string[];
 }
 
-export type VerificationFailure = SignatureFailure | 'key-log-unavailable' | 'key-log-broken';
+/**
+ * Beside a signature's own reasons: the sender's key log could not be fetched or checked, or the
+ * key this reader unwrapped is not the one the signature commits to (`key-commitment`: the
+ * sender wrapped different keys for different readers around one ciphertext).
+ */
+export type VerificationFailure =
+  | SignatureFailure
+  | 'key-log-unavailable'
+  | 'key-log-broken'
+  | 'key-commitment'
+  /** An edit older (by its sender's counter) than the edit this reader already shows. */
+  | 'rolled-back';
+
+/** Whether an incoming edit's signature is older than that of the edit shown now (both version 2). */
+export const isOlderEdit = (
+  incoming: MessageSignature | undefined,
+  shown: MessageSignature | undefined,
+): boolean =>
+  incoming?.version === 2 &&
+  shown?.version === 2 &&
+  (incoming.counter ?? 0) <= (shown.counter ?? 0) &&
+  incoming.value !== shown.value;
 
 /**
  * A message's signature as checked here: `verified` (by its sender, for this chat and these
@@ -41,7 +67,13 @@ export type VerificationFailure = SignatureFailure | 'key-log-unavailable' | 'ke
  * arrives later corrects it.
  */
 export type Verification =
-  { status: 'verified' | 'legacy' | 'own' } | { status: 'failed'; reason: VerificationFailure };
+  | { status: 'legacy' | 'own' }
+  /**
+   * `splitViews`: members whose key-log head, as the signature names it, is no entry of the log
+   * this reader sees (`key-log-heads.ts`); absent: none.
+   */
+  | { status: 'verified'; splitViews?: SplitView[] }
+  | { status: 'failed'; reason: VerificationFailure };
 
 /**
  * Who was a member when `at` was: the current members with the group's later changes undone
@@ -115,6 +147,9 @@ const keysAsShown = (message: VerifiableMessage, reader: string): SignedKeys | n
   return message.keyMap.members.includes(reader) ? message.keyMap : null;
 };
 
+const withV2 = <T extends object, V>(signed: T, v2: V | undefined): T & { v2?: V } =>
+  v2 ? { ...signed, v2 } : signed;
+
 /**
  * The signed form of a message as it appears here: the chat, sender and readers where it is
  * shown. An edited message's text is its last edit's, signed as an action on the message.
@@ -124,35 +159,73 @@ const signedAsShown = (message: VerifiableMessage, context: ChatContext, reader:
   const chat = chatRefFor(sender, context);
   if (!chat) return null;
   if (message.deleted)
-    return {
-      kind: 'delete',
-      target: message._id,
-      chat,
-      senderId: sender,
-      createdAt: message.deleteSignature?.signedAt ?? '',
-      sealed: null,
-    };
+    return withV2(
+      {
+        kind: 'delete' as const,
+        target: message._id,
+        chat,
+        senderId: sender,
+        createdAt: message.deleteSignature?.signedAt ?? '',
+        sealed: null,
+      },
+      actionSequenceOf(message.deleteSignature),
+    );
   const encryptedKeys = keysAsShown(message, reader);
   if (!encryptedKeys) return null;
   if (message.editedAt)
-    return {
-      kind: 'edit',
-      target: message._id,
+    return withV2(
+      {
+        kind: 'edit' as const,
+        target: message._id,
+        chat,
+        senderId: sender,
+        createdAt: message.editSignature?.signedAt ?? '',
+        sealed: { ciphertext: message.content, iv: message.iv, encryptedKeys },
+      },
+      actionSequenceOf(message.editSignature),
+    );
+  return withV2(
+    {
+      ciphertext: message.content,
+      iv: message.iv,
       chat,
       senderId: sender,
-      createdAt: message.editSignature?.signedAt ?? '',
-      sealed: { ciphertext: message.content, iv: message.iv, encryptedKeys },
-    };
-  return {
-    ciphertext: message.content,
-    iv: message.iv,
-    chat,
-    senderId: sender,
-    clientMessageId: message.clientMessageId ?? '',
-    replyTo: message.replyTo?._id ?? null,
-    createdAt: message.signature?.signedAt ?? '',
-    encryptedKeys,
-  };
+      clientMessageId: message.clientMessageId ?? '',
+      replyTo: message.replyTo?._id ?? null,
+      createdAt: message.signature?.signedAt ?? '',
+      encryptedKeys,
+    },
+    sequenceOf(message.signature),
+  );
+};
+
+/** The signature that vouches for what is shown: the deletion's, the last edit's, or the message's. */
+export const shownSignatureOf = (
+  message: Pick<
+    VerifiableMessage,
+    'deleted' | 'editedAt' | 'signature' | 'editSignature' | 'deleteSignature'
+  >,
+): MessageSignature | undefined =>
+  message.deleted ? message.deleteSignature : message.editedAt ? message.editSignature : message.signature;
+
+/**
+ * After a signature holds: the split views its heads show this reader, and, for the reader's
+ * own messages signed in another of its browsers, this browser's counter moved past them.
+ */
+const afterVerified = async (
+  message: VerifiableMessage,
+  signed: Signed,
+  accountId: string,
+): Promise<Verification> => {
+  const signature = shownSignatureOf(message);
+  if (signature?.version !== 2) return { status: 'verified' };
+  if (message.sender._id === accountId && signature.counter)
+    observeOwnCounter(accountId, signed.chat, {
+      counter: signature.counter,
+      clientMessageId: 'kind' in signed ? null : (message.clientMessageId ?? null),
+    }).catch((error: unknown) => console.warn('Could not keep the signing counter', error));
+  const splitViews = await splitViewsOf(accountId, signature.keyLogHeads ?? {});
+  return splitViews.length ? { status: 'verified', splitViews } : { status: 'verified' };
 };
 
 /**
@@ -198,7 +271,10 @@ export const verifyMessage = async (
       at,
       await checkMessageSignature(log.entries, at, signed, signature),
     );
-    return verdict.status === 'failed' ? verdict : { status: verdict.status };
+    if (verdict.status === 'failed') return verdict;
+    return verdict.status === 'verified'
+      ? afterVerified(message, signed, accountId)
+      : { status: verdict.status };
   };
   const first = await check();
   return first.status === 'failed' && first.reason !== 'key-log-unavailable'
@@ -232,14 +308,17 @@ export const verifyReaction = async (
     await checkMessageSignature(
       log.entries,
       at,
-      {
-        kind: 'reaction',
-        target: message._id,
-        chat,
-        senderId: reactor,
-        createdAt: signedAt,
-        sealed: { ciphertext: reaction.content, iv: reaction.iv, encryptedKeys: reaction.encryptedKeys },
-      },
+      withV2(
+        {
+          kind: 'reaction' as const,
+          target: message._id,
+          chat,
+          senderId: reactor,
+          createdAt: signedAt,
+          sealed: { ciphertext: reaction.content, iv: reaction.iv, encryptedKeys: reaction.encryptedKeys },
+        },
+        actionSequenceOf(reaction.signature),
+      ),
       reaction.signature?.value,
     ),
   );

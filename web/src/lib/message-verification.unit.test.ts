@@ -85,6 +85,7 @@ describe('sending (signOutgoing)', () => {
       ciphertext: 'AAAA',
       iv: 'AAAAAAAAAAAAAAAA',
       encryptedKeys: keysFor(...ids),
+      keyCommitment: 'AAAA',
     });
     await expect(signOutgoing({ ...outgoing, sealed: sealed('ann', 'bob') })).rejects.toThrow(
       signatureTexts.refuseToSend,

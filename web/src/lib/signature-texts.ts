@@ -39,6 +39,9 @@ export const signatureTexts = {
   get noSigningKeyHere() {
     return t('signatures.noSigningKeyHere');
   },
+  get keysNotChecked() {
+    return t('signatures.keysNotChecked');
+  },
 };
 
 /** Why, in words a reader can act on. */

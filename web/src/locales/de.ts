@@ -338,6 +338,20 @@ export const de: Translation = {
     membersUnknown: 'Wer damals Mitglied war, ist hier nicht mehr bekannt',
     refuseToSend:
       'Diese Nachricht wäre nicht genau für die Mitglieder des Chats versiegelt worden und wurde daher nicht gesendet',
+    keysNotChecked:
+      'Deine eigenen Schlüssel konnten nicht geprüft werden, daher wurde nichts gesendet. Versuche es noch einmal.',
+    splitView: '{{sender}} und du seht unterschiedliche Schlüssel für {{member}}.',
+    splitViewYou: '{{sender}} und du seht unterschiedliche Schlüssel für dich.',
+    splitViewOwn: 'Diese Nachricht nannte andere Schlüssel für {{member}}, als dieser Browser sieht.',
+    splitViewDetail: '(genannt: {{named}}, hier gesehen: {{seen}})',
+    order: {
+      replayed:
+        'Diese Nachricht wurde möglicherweise erneut eingespielt: Ihr Absender hat schon eine an dieser Stelle im Chat gesendet.',
+      reordered:
+        'Diese Nachricht wurde möglicherweise umsortiert: Sie steht vor einer Nachricht, die ihr Absender früher gesendet hat.',
+      'out-of-time':
+        'Diese Nachricht wurde möglicherweise erneut eingespielt oder verzögert: Ihre signierte Zeit liegt weit von ihrer Speicherzeit entfernt.',
+    },
     noSigningKeyHere:
       'Dieser Browser hat deinen Signaturschlüssel nicht: Verknüpfe ihn von einem anderen Browser aus oder stelle deine Schlüsselsicherung wieder her',
     sealedFor_one: 'Versiegelt für {{count}}',
@@ -352,6 +366,9 @@ export const de: Translation = {
       'key-log-unavailable':
         'Die Schlüssel ihres Absenders konnten nicht geladen werden; versuche es später noch einmal',
       'key-log-broken': 'Das Schlüsselprotokoll ihres Absenders ist nicht stimmig',
+      'outdated-version': 'sie trägt eine veraltete Signaturversion',
+      'key-commitment': 'ihr Absender hat verschiedenen Lesern verschiedene Schlüssel dafür gegeben',
+      'rolled-back': 'sie ist eine ältere Bearbeitung als die schon gezeigte',
     },
   },
   notifications: {
@@ -437,6 +454,7 @@ export const de: Translation = {
     USER_NOT_FOUND: 'Diese Person gibt es nicht.',
     MESSAGE_NOT_FOUND: 'Diese Nachricht gibt es nicht.',
     KEY_MAP_MISMATCH: 'Die Mitglieder des Chats haben sich geändert. Versuche es noch einmal.',
+    SIGNATURE_MISMATCH: 'Die Signatur passt nicht zu dieser Nachricht. Versuche es noch einmal.',
     TIME_LIMIT_PASSED: 'Für eine Änderung dieser Nachricht ist es zu spät.',
     PAYLOAD_TOO_LARGE: 'Das ist zu groß.',
     LINK_NOT_FOUND: 'Kein Link hat diesen Code: Prüfe ihn oder beginne im neuen Browser von vorn',

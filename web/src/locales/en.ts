@@ -334,6 +334,18 @@ export const en = {
     notMembers: 'Not members',
     membersUnknown: 'Who was a member then is no longer known here',
     refuseToSend: 'This message would not be sealed for exactly the chat’s members, so it was not sent',
+    keysNotChecked: 'Your own keys could not be checked, so it was not sent. Try again.',
+    splitView: '{{sender}} and you see different keys for {{member}}.',
+    splitViewYou: '{{sender}} and you see different keys for you.',
+    splitViewOwn: 'This message named other keys for {{member}} than this browser sees.',
+    splitViewDetail: '(named: {{named}}, seen here: {{seen}})',
+    order: {
+      replayed:
+        'This message may have been replayed: its sender already sent one with this place in the chat.',
+      reordered: 'This message may have been reordered: it comes before a message its sender sent earlier.',
+      'out-of-time':
+        'This message may have been replayed or delayed: its signed time is far from when it was stored.',
+    },
     noSigningKeyHere:
       'This browser does not hold your signing key: link it from another browser or restore your key backup',
     sealedFor_one: 'Sealed for {{count}}',
@@ -347,6 +359,9 @@ export const en = {
       'bad-signature': 'its signature does not match its text, chat, sender, time or readers',
       'key-log-unavailable': 'its sender’s keys could not be fetched; try again later',
       'key-log-broken': 'its sender’s key log does not check out',
+      'outdated-version': 'it is signed with an outdated signature version',
+      'key-commitment': 'its sender gave different readers different keys for it',
+      'rolled-back': 'it is an older edit than the one already shown',
     },
   },
   notifications: {
@@ -425,6 +440,7 @@ export const en = {
     USER_NOT_FOUND: 'This user does not exist.',
     MESSAGE_NOT_FOUND: 'This message does not exist.',
     KEY_MAP_MISMATCH: 'The chat’s members changed. Try again.',
+    SIGNATURE_MISMATCH: 'This message’s signature does not fit it. Try again.',
     TIME_LIMIT_PASSED: 'It is too late to change this message.',
     PAYLOAD_TOO_LARGE: 'That is too large.',
     LINK_NOT_FOUND: 'No link has this code: check it, or start again on the new browser',

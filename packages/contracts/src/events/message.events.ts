@@ -105,7 +105,13 @@ export const ReactionSet = defineEvent(
 );
 export const ReactionRemoved = defineEvent(
   'ReactionRemoved',
-  z.object({ messageId: idSchema, chatId: idSchema, userId: idSchema }),
+  z.object({
+    messageId: idSchema,
+    chatId: idSchema,
+    userId: idSchema,
+    /** The member's signature over taking the reaction back, stored and relayed as sent. */
+    signature: messageSignatureSchema.optional(),
+  }),
 );
 
 /**

@@ -116,17 +116,63 @@ export const clientMessageIdSchema = z
 export const attachmentIdsSchema = z
   .array(idSchema)
   .max(limits.attachmentsPerMessageMax, `At most ${limits.attachmentsPerMessageMax} files per message`);
+const sha256HexSchema = (what: string) =>
+  z.string().regex(/^[0-9a-f]{64}$/, `${what} must be a SHA-256, lowercase hex`);
+
 /**
  * A sender signature (docs/crypto.md, "Sender signatures"): ECDSA P-256 in WebCrypto's 64-byte
  * form, base64, and the sender's creation time it covers. The server checks its shape only: it
  * cannot verify what it cannot read, and browsers verify it against the sender's key log.
+ *
+ * Version 2 (`version: 2`) also carries what it covers beyond version 1: the commitment to the
+ * message key (absent on what seals nothing: a deletion, a reaction's removal), the key-log head
+ * hash of the sender and of each member it was sealed for as the sender saw them, the sender's
+ * counter in the chat and its previous message there (`null`: none), and for an edit the version
+ * it replaces. Without `version`, none of them may be there.
  */
-export const messageSignatureSchema = z.strictObject({
-  value: z
-    .string({ error: 'signature.value is required' })
-    .refine((s) => isPaddedBase64(s) && atob(s).length === 64, 'signature.value must be 64 bytes, base64'),
-  signedAt: z.iso.datetime({ error: 'signature.signedAt must be an ISO 8601 time' }),
-});
+export const messageSignatureSchema = z
+  .strictObject({
+    value: z
+      .string({ error: 'signature.value is required' })
+      .refine((s) => isPaddedBase64(s) && atob(s).length === 64, 'signature.value must be 64 bytes, base64'),
+    signedAt: z.iso.datetime({ error: 'signature.signedAt must be an ISO 8601 time' }),
+    version: z.literal(2, { error: 'signature.version must be 2 when given' }).optional(),
+    keyCommitment: z
+      .string()
+      .refine(
+        (s) => isPaddedBase64(s) && atob(s).length === 32,
+        'signature.keyCommitment must be 32 bytes, base64',
+      )
+      .optional(),
+    keyLogHeads: z
+      .record(idSchema, sha256HexSchema('signature.keyLogHeads entry'))
+      .refine((heads) => Object.keys(heads).length <= limits.groupMaxMembers, 'Too many key-log heads')
+      .optional(),
+    counter: z
+      .number()
+      .int('signature.counter must be a whole number')
+      .min(1, 'signature.counter starts at 1')
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional(),
+    prev: clientMessageIdSchema.nullable().optional(),
+    replaces: z
+      .union([clientMessageIdSchema, sha256HexSchema('signature.replaces')])
+      .nullable()
+      .optional(),
+  })
+  .superRefine((signature, ctx) => {
+    const v2Fields = (['keyCommitment', 'keyLogHeads', 'counter', 'prev', 'replaces'] as const).filter(
+      (field) => signature[field] !== undefined,
+    );
+    if (signature.version === undefined) {
+      if (v2Fields.length)
+        ctx.addIssue({ code: 'custom', message: `signature.${v2Fields[0]} needs signature.version 2` });
+      return;
+    }
+    for (const field of ['keyLogHeads', 'counter', 'prev'] as const)
+      if (signature[field] === undefined)
+        ctx.addIssue({ code: 'custom', message: `signature.${field} is required with version 2` });
+  });
 export type MessageSignature = z.infer<typeof messageSignatureSchema>;
 
 /**

@@ -104,6 +104,8 @@ export interface ReactionNotice extends MessageRef {
   userId: string;
   /** null: the member took their reaction back. */
   reaction: SealedReaction | null;
+  /** With `reaction: null`: the member's signature over taking it back, when signed. */
+  removalSignature?: MessageSignature;
 }
 
 export interface ServerToClientEvents {

@@ -32,5 +32,6 @@ export const socketDeleteSchema = deleteMessageQuerySchema
 export type SocketDeletePayload = z.infer<typeof socketDeleteSchema>;
 export const socketReactSchema = reactionBodySchema.extend(aboutMessage);
 export type SocketReactPayload = z.infer<typeof socketReactSchema>;
-export const socketUnreactSchema = z.object(aboutMessage);
+/** Taking a reaction back: the member's signature over the removal (an action of its own). */
+export const socketUnreactSchema = z.object({ ...aboutMessage, ...deleteMessageBodySchema.shape });
 export type SocketUnreactPayload = z.infer<typeof socketUnreactSchema>;

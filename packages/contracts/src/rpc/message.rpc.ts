@@ -78,6 +78,8 @@ export const messageRpc = defineRpcService('message', {
       userId: idSchema,
       messageId: idSchema,
       reaction: sealed.extend({ signature: messageSignatureSchema.optional() }).nullable(),
+      /** With `reaction: null`: the member's signature over taking it back. */
+      removalSignature: messageSignatureSchema.optional(),
     }),
   ),
   /** Stores the caller's own message keys re-wrapped for their current key; answers how many were new. */

@@ -10,6 +10,7 @@ import type { Logger, Tracing } from '@veil/ports';
 const statusByCode: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
   KEY_MAP_MISMATCH: 400,
+  SIGNATURE_MISMATCH: 400,
   KEY_LOG_SIGNATURE_INVALID: 400,
   KEY_LOG_CHANGE_FORBIDDEN: 400,
   KEY_LOG_TIME_INVALID: 400,

@@ -1,5 +1,5 @@
 import { DomainError, limits, type EventData, type MessageSignature } from '@veil/contracts';
-import { checkSealedForMembers } from './key-map.ts';
+import { checkSealedForMembers, checkSignatureFits } from './key-map.ts';
 
 /** What deciding a change needs to know about the message, read by the handler first. */
 export interface TargetMessage {
@@ -68,6 +68,7 @@ export const decideEdit = (
   const message = requireSendersChange(command.userId, state, 'edit');
   if (message.deleted) throw notFound();
   checkSealedForMembers(command, state.members!, limits.messageCiphertextMaxChars, 'Message is too large');
+  checkSignatureFits(command.signature, Object.keys(command.encryptedKeys), true);
   return {
     messageId: command.messageId,
     chatId: message.chat,
@@ -94,6 +95,7 @@ export const decideDeleteForEveryone = (
     throw notFound();
   }
   const message = requireSendersChange(command.userId, state, 'delete');
+  checkSignatureFits(command.signature, state.members!, false);
   return {
     messageId: command.messageId,
     chatId: message.chat,
@@ -126,13 +128,19 @@ export const decideReaction = (
     userId: string;
     messageId: string;
     reaction: (Sealed & { signature?: MessageSignature | undefined }) | null;
+    /** With `reaction: null`: the member's signature over taking it back. */
+    removalSignature?: MessageSignature | undefined;
   },
   state: ChangeState,
 ): EventData<'ReactionSet'> | EventData<'ReactionRemoved'> | null => {
   const { message } = state;
   if (!message || message.deleted || !isMember(command.userId, state)) throw notFound();
   const ids = { messageId: command.messageId, chatId: message.chat, userId: command.userId };
-  if (!command.reaction) return message.reactedBy.includes(command.userId) ? ids : null;
+  if (!command.reaction) {
+    if (!message.reactedBy.includes(command.userId)) return null;
+    checkSignatureFits(command.removalSignature, state.members!, false);
+    return { ...ids, ...(command.removalSignature && { signature: command.removalSignature }) };
+  }
   checkSealedForMembers(
     command.reaction,
     state.members!,
@@ -140,5 +148,6 @@ export const decideReaction = (
     'A reaction is one emoji',
   );
   const { signature, ...sealed } = command.reaction;
+  checkSignatureFits(signature, Object.keys(sealed.encryptedKeys), true);
   return { ...ids, ...sealed, ...(signature && { signature }) };
 };

@@ -1,4 +1,4 @@
-import { DomainError } from '@veil/contracts';
+import { DomainError, type MessageSignature } from '@veil/contracts';
 
 /**
  * Every member must be able to read a message, and nobody else gets a key: the wrapped-key map
@@ -32,4 +32,27 @@ export const checkSealedForMembers = (
 ): void => {
   checkKeyMapCoversMembers(sealed.encryptedKeys, members);
   if (sealed.content.length > maxChars) throw new DomainError('PAYLOAD_TOO_LARGE', tooLarge);
+};
+
+/**
+ * A version 2 signature's fields against what it signs, as far as the server can tell without
+ * reading it: key-log heads only for ids the key map (or, with nothing sealed, the chat) holds,
+ * and a key commitment whenever text is sealed. Whether they are true is the readers' check.
+ */
+export const checkSignatureFits = (
+  signature: MessageSignature | undefined,
+  readers: readonly string[],
+  sealsText: boolean,
+): void => {
+  if (signature?.version !== 2) return;
+  const strangers = Object.keys(signature.keyLogHeads ?? {}).filter((id) => !readers.includes(id));
+  if (strangers.length)
+    throw new DomainError(
+      'SIGNATURE_MISMATCH',
+      `signature.keyLogHeads names ${strangers.length} id(s) the message is not sealed for`,
+    );
+  if (sealsText && !signature.keyCommitment)
+    throw new DomainError('SIGNATURE_MISMATCH', 'signature.keyCommitment is required for sealed text');
+  if (!sealsText && signature.keyCommitment)
+    throw new DomainError('SIGNATURE_MISMATCH', 'signature.keyCommitment commits to nothing sealed here');
 };

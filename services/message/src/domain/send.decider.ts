@@ -1,5 +1,5 @@
 import { DomainError, limits, type EventData, type MessageSignature } from '@veil/contracts';
-import { checkSealedForMembers } from './key-map.ts';
+import { checkSealedForMembers, checkSignatureFits } from './key-map.ts';
 
 export interface SendMessage {
   /** The sender, from the verified token. */
@@ -50,6 +50,7 @@ const chatNotFound = () => new DomainError('CHAT_NOT_FOUND', 'Chat not found');
 export const decideSend = (command: SendMessage, state: SendState): EventData<'MessageSent'> => {
   if (!state.members || !state.members.includes(command.userId)) throw chatNotFound();
   checkSealedForMembers(command, state.members, limits.messageCiphertextMaxChars, 'Message is too large');
+  checkSignatureFits(command.signature, Object.keys(command.encryptedKeys), true);
   if (command.signature && !command.clientMessageId) {
     throw new DomainError(
       'VALIDATION_FAILED',

@@ -86,9 +86,9 @@ export const changeHandlers = (deps: ChangeDeps): ChangeOperations => {
       return { chatId: state.message!.chat, messageId };
     },
 
-    async react({ userId, messageId, reaction }) {
+    async react({ userId, messageId, reaction, removalSignature }) {
       const state = await stateOf(userId, messageId);
-      const data = decideReaction({ userId, messageId, reaction }, state);
+      const data = decideReaction({ userId, messageId, reaction, removalSignature }, state);
       if (data && 'content' in data) await append(userId, 'ReactionSet', data);
       else if (data) await append(userId, 'ReactionRemoved', data);
       return { chatId: state.message!.chat, messageId };

@@ -83,7 +83,9 @@ export const unreadHandlers = ({
       // straight after a message a socket delivered.
       await Promise.all([written.applied(userId), timeline.upToDate(['message'])]);
       const memberships = await models.memberships.find({ members: userId });
-      const points = await models.readPoints.getMany(memberships.map((chat) => readPointId(userId, chat._id)));
+      const points = await models.readPoints.getMany(
+        memberships.map((chat) => readPointId(userId, chat._id)),
+      );
       const seenUpTo = new Map(points.map((point) => [point._id, point.seenUpTo]));
       const scans = await Promise.all(
         memberships.map(async (chat) => {

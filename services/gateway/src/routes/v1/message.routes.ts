@@ -115,7 +115,14 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
 
   router.delete('/:messageId/reaction', async (req, res) => {
     const messageId = parseWith(idSchema, req.params.messageId);
-    const reacted = await services.message.react({ userId: currentUserId(res), messageId, reaction: null });
+    // The body is optional: the member's signature over taking the reaction back.
+    const { signature } = parseWith(deleteMessageBodySchema, req.body ?? {});
+    const reacted = await services.message.react({
+      userId: currentUserId(res),
+      messageId,
+      reaction: null,
+      ...(signature && { removalSignature: signature }),
+    });
     respond(res, 200, 'Reaction removed', reacted);
   });
 

@@ -7,6 +7,7 @@ import type {
 } from '@veil/contracts';
 import { readSealedForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import type { Verification } from '../../../lib/message-verification.ts';
+import { commitmentHolds } from '../../../lib/signature-fields.ts';
 import { unverifiedDeletionText, unverifiedText } from '../../../lib/signature-texts.ts';
 import type { VeilSocket } from '../../../lib/realtime.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
@@ -41,14 +42,20 @@ export const followMessageChanges = (
   const onEdited = async (notice: MessageEditedNotice) => {
     if (notice.chatId !== chatId) return;
     const { content, iv, encryptedKeys, editedAt, signature } = notice;
-    const [read, verification] = await Promise.all([
+    const [read, checked] = await Promise.all([
       readSealedForUser(notice, editedAt, userId),
       checkEdit(notice),
     ]);
+    // A signature that holds over a key other than the one unwrapped here: a two-faced edit.
+    const { keyCommitment, ...readText } = read;
+    const verification =
+      checked?.status === 'verified' && !commitmentHolds(signature, keyCommitment)
+        ? { status: 'failed' as const, reason: 'key-commitment' as const }
+        : checked;
     const shown =
       verification?.status === 'failed'
         ? { decryptedContent: unverifiedText(verification.reason), readState: 'unverified' as const }
-        : read;
+        : readText;
     apply((messages) =>
       changeMessage(messages, notice.messageId, (m) =>
         edited(m, {

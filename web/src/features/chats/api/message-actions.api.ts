@@ -74,9 +74,9 @@ export const messageActionsApi = api.injectEndpoints({
         const url = `${path(messageId)}/reaction`;
         if (!sealed)
           return socketOrHttp(
-            () => requestOverSocket('remove reaction', { messageId }),
+            () => requestOverSocket('remove reaction', { messageId, ...(signature && { signature }) }),
             baseQuery as BaseQueryCall,
-            { url, method: 'DELETE' },
+            { url, method: 'DELETE', ...(signature && { body: { signature } }) },
           );
         const body = {
           encryptedReaction: sealed.encryptedMessage,

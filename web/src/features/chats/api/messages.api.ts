@@ -10,7 +10,7 @@ import type {
 import type { GroupPayload } from '@veil/crypto';
 import { api } from '../../../lib/api.ts';
 import type { ApiError } from '../../../lib/api-error.ts';
-import { verifyMessage, verifyReaction } from '../../../lib/message-verification.ts';
+import { isOlderEdit, verifyMessage, verifyReaction } from '../../../lib/message-verification.ts';
 import type { BaseQueryCall } from '../../../lib/base-query.ts';
 import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
@@ -159,7 +159,10 @@ export const messagesApi = api.injectEndpoints({
           if (!original) return undefined;
           const { content, iv, encryptedKeys, editedAt, signature } = notice;
           const context = await loadChatContext(dispatch as AppDispatch, chatId, userId);
-          const { editSignature: _previous, ...rest } = original;
+          const { editSignature: previous, ...rest } = original;
+          // An edit older than the one shown (by its sender's counter): served as the newest, it is a rollback.
+          if (isOlderEdit(signature, previous))
+            return { status: 'failed' as const, reason: 'rolled-back' as const };
           return verifyMessage(
             { ...rest, content, iv, encryptedKeys, editedAt, ...(signature && { editSignature: signature }) },
             context,

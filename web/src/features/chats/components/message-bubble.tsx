@@ -15,6 +15,7 @@ import { MessageEditForm } from './message-edit-form.tsx';
 import { ReactionBar } from './reaction-bar.tsx';
 import { SealStatus } from './seal-status.tsx';
 import { SeenTicks } from './seen-ticks.tsx';
+import type { OrderFlag } from '../../../lib/message-order.ts';
 import type { ChatContext } from '../../../lib/message-verification.ts';
 
 interface MessageBubbleProps {
@@ -39,6 +40,8 @@ interface MessageBubbleProps {
    * that came with the reply, whose text is shown only if its own check is not known to fail.
    */
   quoted: DisplayMessage | null;
+  /** What the chat's order and replay rules say of it; absent: nothing. */
+  orderFlag?: OrderFlag | undefined;
 }
 
 /** The text, or why it cannot be read here; with no key here, the way to restore it. */
@@ -104,6 +107,7 @@ export const MessageBubble = memo(function MessageBubble({
   actions,
   context,
   quoted: quotedMessage,
+  orderFlag,
 }: MessageBubbleProps) {
   const { _id: id } = message;
   const [editing, setEditing] = useState(false);
@@ -157,7 +161,7 @@ export const MessageBubble = memo(function MessageBubble({
           <time dateTime={message.createdAt}>{time}</time>
           {mine && <SeenTicks seen={seen} />}
         </span>
-        <SealStatus message={message} context={context} nameOf={nameOf} myId={myId} />
+        <SealStatus message={message} context={context} nameOf={nameOf} myId={myId} orderFlag={orderFlag} />
         <ReactionBar
           reactionTexts={message.reactionTexts}
           myId={myId}

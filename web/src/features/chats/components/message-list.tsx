@@ -16,6 +16,7 @@ import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
 import { noticeText, timelineOf } from '../group-notices.ts';
 import { chatTitle, isSeenByOthers, otherMemberIds } from '../messages.model.ts';
 import { messageDiscarded, retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
+import { orderFlags } from '../../../lib/message-order.ts';
 import { MessageBubble } from './message-bubble.tsx';
 import { PendingMessage } from './pending-message.tsx';
 import { ScrollToNewest } from './scroll-to-newest.tsx';
@@ -57,6 +58,8 @@ export const MessageList = ({
   });
   const { track, reportNow } = useSeenReporter(chat._id, container);
   const others = otherMemberIds(chat, myId);
+  // Order and replay are judged over every message this history holds (`message-order.ts`).
+  const flags = useMemo(() => orderFlags(messages), [messages]);
   const { actions, error, clearError } = useMessageActions(chat, me);
   const { t, i18n } = useTranslation();
   const nameOf = useCallback(
@@ -152,6 +155,7 @@ export const MessageList = ({
                 actions={actions}
                 context={context}
                 quoted={quotedOf(message)}
+                orderFlag={flags.get(message._id)}
               />
             </Fragment>
           );

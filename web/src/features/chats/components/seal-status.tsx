@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
+import type { OrderFlag } from '../../../lib/message-order.ts';
 import { sealedForAt, sealedWrongly, type ChatContext } from '../../../lib/message-verification.ts';
 import { sealedForText, signatureTexts } from '../../../lib/signature-texts.ts';
 
@@ -9,14 +10,19 @@ interface SealStatusProps {
   context: ChatContext;
   nameOf: (userId: string) => string;
   myId: string;
+  /** What the chat's order and replay rules say of it (`orderFlags`); absent: nothing. */
+  orderFlag?: OrderFlag | undefined;
 }
+
+/** The start of a key-log hash, enough to compare by eye. */
+const shortHash = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
 /**
  * Under a message: "Sent before messages were signed" for history from before signatures, and
  * who it was sealed for: on demand, or at once, to everyone, when its key map leaves out a
  * member or names someone who was not one.
  */
-export const SealStatus = ({ message, context, nameOf, myId }: SealStatusProps) => {
+export const SealStatus = ({ message, context, nameOf, myId, orderFlag }: SealStatusProps) => {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const listId = useId();
@@ -34,6 +40,32 @@ export const SealStatus = ({ message, context, nameOf, myId }: SealStatusProps) 
           {signatureTexts.legacy}
         </span>
       )}
+      {orderFlag && (
+        <p className="seal-status__warning" role="alert" data-testid="order-flag" data-flag={orderFlag}>
+          {t(`signatures.order.${orderFlag}`)}
+        </p>
+      )}
+      {status === 'verified' &&
+        message.verification?.status === 'verified' &&
+        message.verification.splitViews?.map((view) => (
+          <p
+            key={view.member}
+            className="seal-status__warning"
+            role="alert"
+            data-testid="split-view"
+            data-member={view.member}
+          >
+            {message.sender._id === myId
+              ? t('signatures.splitViewOwn', { member: name(view.member) })
+              : view.member === myId
+                ? t('signatures.splitViewYou', { sender: nameOf(message.sender._id) })
+                : t('signatures.splitView', {
+                    sender: nameOf(message.sender._id),
+                    member: name(view.member),
+                  })}{' '}
+            {t('signatures.splitViewDetail', { named: shortHash(view.named), seen: shortHash(view.seen) })}
+          </p>
+        ))}
       {wrong && (
         <p className="seal-status__warning" role="alert" data-testid="sealed-wrongly">
           {signatureTexts.sealedWrongly}

@@ -1,11 +1,11 @@
 import { current } from '@reduxjs/toolkit';
 import type { ChatView, PublicUser } from '@veil/contracts';
-import { encodeMessageContent } from '@veil/crypto';
+import { editVersionOf, encodeMessageContent } from '@veil/crypto';
 import { useCallback, useMemo, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { errorText } from '../../../lib/api-error.ts';
 import { t } from '../../../lib/i18n.ts';
-import { encryptForGroup, type DisplayMessage } from '../../../lib/crypto.ts';
+import { encryptForGroup, withoutCommitment, type DisplayMessage } from '../../../lib/crypto.ts';
 import type { HistoryChange } from '../api/live-message-changes.ts';
 import {
   useDeleteMessageMutation,
@@ -17,6 +17,13 @@ import { api, listTag } from '../../../lib/api.ts';
 import { signOutgoing, signOutgoingAction, type OutgoingAction } from '../../../lib/message-signing.ts';
 import { withCurrentMembers } from '../current-members.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
+
+/**
+ * The version an edit replaces, as its signature names it: the message's client id for its first
+ * edit, else `editVersionOf` the edit shown now (null: a message sent without a client id).
+ */
+const replacedVersionOf = async (message: DisplayMessage): Promise<string | null> =>
+  message.editSignature ? editVersionOf(message.editSignature.value) : (message.clientMessageId ?? null);
 
 export interface MessageActions {
   edit(message: DisplayMessage, text: string): Promise<boolean>;
@@ -77,8 +84,10 @@ export const useMessageActions = (
       target: string,
       memberIds: string[],
       sealed: Awaited<ReturnType<typeof encryptForGroup>> | null,
+      replaces?: string | null,
     ) =>
       signOutgoingAction({
+        replaces,
         kind,
         target,
         chatId: chat._id,
@@ -90,6 +99,7 @@ export const useMessageActions = (
           ciphertext: sealed.encryptedMessage,
           iv: sealed.iv,
           encryptedKeys: sealed.encryptedKeys,
+          keyCommitment: sealed.keyCommitment,
         },
       }),
     [chat._id, chat.isGroupChat, me._id],
@@ -114,8 +124,18 @@ export const useMessageActions = (
           // The message's files stay with it: they are part of what is sealed again.
           const sealedText = encodeMessageContent({ text, attachments: message.attachments ?? [] });
           const { message: stored } = await sealForMembers(sealedText, async (payload, memberIds) => {
-            const signature = await signAction('edit', message._id, memberIds, payload);
-            return editMessage({ messageId: message._id, payload, signature }).unwrap();
+            const signature = await signAction(
+              'edit',
+              message._id,
+              memberIds,
+              payload,
+              await replacedVersionOf(message),
+            );
+            return editMessage({
+              messageId: message._id,
+              payload: withoutCommitment(payload),
+              signature,
+            }).unwrap();
           });
           const { content, iv, encryptedKeys, editedAt = new Date().toISOString() } = stored;
           const change = {
@@ -148,11 +168,18 @@ export const useMessageActions = (
       toggleReaction: async (message, emoji) => {
         await guarded(t('messages.reactFailed'), async () => {
           const taken = message.reactionTexts[me._id] === emoji;
-          if (taken) await setReaction({ messageId: message._id, sealed: null }).unwrap();
-          else
+          if (taken) {
+            const memberIds = [...new Set([...chat.participants.map((p) => p._id), me._id])];
+            const signature = await signAction('reaction-removal', message._id, memberIds, null);
+            await setReaction({ messageId: message._id, sealed: null, signature }).unwrap();
+          } else
             await sealForMembers(emoji, async (sealed, memberIds) => {
               const signature = await signAction('reaction', message._id, memberIds, sealed);
-              return setReaction({ messageId: message._id, sealed, signature }).unwrap();
+              return setReaction({
+                messageId: message._id,
+                sealed: withoutCommitment(sealed),
+                signature,
+              }).unwrap();
             });
           update((messages) =>
             changeMessage(messages, message._id, (m) => reacted(m, me._id, taken ? null : emoji)),
@@ -178,9 +205,10 @@ export const useMessageActions = (
                   ciphertext: payload.encryptedMessage,
                   iv: payload.iv,
                   encryptedKeys: payload.encryptedKeys,
+                  keyCommitment: payload.keyCommitment,
                 },
               });
-              const signed = { ...payload, ...(signature && { signature }) };
+              const signed = { ...withoutCommitment(payload), ...(signature && { signature }) };
               return sendGroupMessage({ chatId: to._id, payload: signed, clientMessageId }).unwrap();
             },
             to,

@@ -2,7 +2,12 @@ import { current } from '@reduxjs/toolkit';
 import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contracts';
 import { encodeMessageContent, type AttachmentRef } from '@veil/crypto';
 import type { useAppDispatch } from '../../../app/hooks.ts';
-import { encryptForGroup, encryptForIndividual, type DisplayMessage } from '../../../lib/crypto.ts';
+import {
+  encryptForGroup,
+  encryptForIndividual,
+  withoutCommitment,
+  type DisplayMessage,
+} from '../../../lib/crypto.ts';
 import { sealingMembers } from '../../../lib/group-chain.ts';
 import { messagingApi } from '../../../lib/messaging.api.ts';
 import { signOutgoing, type Outgoing } from '../../../lib/message-signing.ts';
@@ -79,8 +84,9 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
         ciphertext: sealed.encryptedMessage,
         iv: sealed.iv,
         encryptedKeys: sealed.encryptedKeys,
+        keyCommitment: sealed.keyCommitment,
       });
-      const payload = { ...sealed, ...files, ...signed };
+      const payload = { ...withoutCommitment(sealed), ...files, ...signed };
       const receipt =
         (await sendOverSocket({ chatId: chat._id, ...payload, clientMessageId })) ??
         receiptOf(
@@ -106,8 +112,9 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
       ciphertext: sealed.encryptedMessage,
       iv: sealed.iv,
       encryptedKeys,
+      keyCommitment: sealed.keyCommitment,
     });
-    const payload = { ...sealed, ...files, ...signed };
+    const payload = { ...withoutCommitment(sealed), ...files, ...signed };
     const encrypted = { content: payload.encryptedMessage, iv: payload.iv, encryptedKeys, ...signed };
     const receipt =
       (await sendOverSocket({

@@ -2,6 +2,7 @@ import { pushPayloadSchema, type PushPayload } from '@veil/contracts';
 import { checkMessageSignature, decodeMessageContent, directChatRef, readMessage } from '@veil/crypto';
 import { readStoredKeyLog } from '../../../../lib/key-log-store.ts';
 import { legacyOnlyBeforeSignedLog } from '../../../../lib/legacy-messages.ts';
+import { commitmentHolds, sequenceOf } from '../../../../lib/signature-fields.ts';
 import { readAccountKeys } from '../../../../lib/key-store.ts';
 import { ar } from '../../../../locales/ar.ts';
 import { de } from '../../../../locales/de.ts';
@@ -57,6 +58,7 @@ const isSenders = async (push: PushPayload): Promise<boolean> => {
   if (!message?.keyMap.members.includes(userId)) return false;
   const log = await readStoredKeyLog(userId, sender._id);
   if (!log) return false;
+  const sequence = sequenceOf(message.signature);
   const verdict = await checkMessageSignature(
     log,
     push.sentAt,
@@ -69,6 +71,7 @@ const isSenders = async (push: PushPayload): Promise<boolean> => {
       replyTo: message.replyTo,
       createdAt: message.signature?.signedAt ?? '',
       encryptedKeys: message.keyMap,
+      ...(sequence && { v2: sequence }),
     },
     message.signature?.value,
   );
@@ -87,7 +90,9 @@ const textOf = async (push: PushPayload): Promise<string> => {
     ),
     isSenders(push),
   ]);
-  if (!reading.ok || !genuine) return newMessageText();
+  // A key other than the one the signature commits to: a two-faced message, shown as none.
+  if (!reading.ok || !genuine || !commitmentHolds(message.signature, reading.keyCommitment))
+    return newMessageText();
   const { text, attachments } = decodeMessageContent(reading.text);
   return previewText(text, attachments) || newMessageText();
 };

@@ -1,0 +1,38 @@
+import type { MessageSignature } from '@veil/contracts';
+import type { ActionSequence, SignatureSequence } from '@veil/crypto';
+
+/**
+ * A version 2 signature's message fields, as the signature object carries them, for the signed
+ * encoding; undefined: version 1. The page and the service worker both read these: nothing here
+ * fetches or stores.
+ */
+export const sequenceOf = (signature: MessageSignature | undefined): SignatureSequence | undefined =>
+  signature?.version === 2
+    ? {
+        keyCommitment: signature.keyCommitment ?? '',
+        keyLogHeads: signature.keyLogHeads ?? {},
+        counter: signature.counter ?? 0,
+        prev: signature.prev ?? null,
+      }
+    : undefined;
+
+/** The same for an action: no commitment when nothing is sealed, and the version an edit replaces. */
+export const actionSequenceOf = (signature: MessageSignature | undefined): ActionSequence | undefined =>
+  signature?.version === 2
+    ? {
+        keyCommitment: signature.keyCommitment ?? null,
+        keyLogHeads: signature.keyLogHeads ?? {},
+        counter: signature.counter ?? 0,
+        prev: signature.prev ?? null,
+        replaces: signature.replaces ?? null,
+      }
+    : undefined;
+
+/**
+ * Whether the key this reader unwrapped is the one a version 2 signature commits to; true for
+ * version 1 (no commitment) and for what this reader could not unwrap (it shows why already).
+ */
+export const commitmentHolds = (
+  signature: MessageSignature | undefined,
+  unwrapped: string | undefined,
+): boolean => signature?.version !== 2 || unwrapped === undefined || signature.keyCommitment === unwrapped;
