@@ -9,6 +9,7 @@ import {
   uniqueName,
 } from './flows.ts';
 import { useVeilWeb } from './harness.ts';
+import { signingKeyAt, verifyGroupChain, type SignedGroupChange } from '@veil/crypto';
 
 /** Group membership between three real browsers: adding, removing and leaving, with system lines. */
 describe('groups (browser)', { timeout: 150_000 }, () => {
@@ -87,5 +88,37 @@ describe('groups (browser)', { timeout: 150_000 }, () => {
     await (await groupInfo(carol.page)).getByRole('button', { name: 'Leave group' }).click();
     await systemLine(alice.page, `${carol.name} left`).waitFor();
     await carol.page.getByTestId('chat-item').filter({ hasText: groupName }).waitFor({ state: 'detached' });
+
+    // Every change the browsers made was signed: Alice's snapshot of the group created unsigned,
+    // her add and removal, Carol's leaving; the chain verifies against the key logs.
+    const served = await alice.page.evaluate(async (name) => {
+      const call = async (path: string) =>
+        (
+          await (
+            await fetch(`/api/v1/${path}`, {
+              headers: { Authorization: `Bearer ${localStorage.getItem('accesstoken')}` },
+            })
+          ).json()
+        ).data;
+      const chats: { _id: string; chatName: string }[] = await call('chat/getallchats');
+      const chatId = chats.find((chat) => chat.chatName === name)!._id;
+      const entries = await call(`chat/${chatId}/changes`);
+      const signers = [...new Set(entries.flatMap((e: { by: string }) => [e.by]))] as string[];
+      const logs = Object.fromEntries(
+        await Promise.all(signers.map(async (id) => [id, (await call(`users/${id}/keyLog`)).entries])),
+      );
+      return { entries, logs };
+    }, groupName);
+    const chain = served.entries.flatMap((entry: { signedChange: SignedGroupChange | null }) =>
+      entry.signedChange ? [entry.signedChange] : [],
+    );
+    expect(chain.map((change: SignedGroupChange) => change.kind)).toEqual([
+      'snapshot',
+      'members-added',
+      'member-removed',
+      'member-left',
+    ]);
+    const check = await verifyGroupChain(chain, (id, at) => signingKeyAt(served.logs[id] ?? [], at));
+    expect(check.ok && check.state?.members).toEqual([await currentUserId(alice.page)]);
   });
 });

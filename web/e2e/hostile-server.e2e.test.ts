@@ -285,4 +285,83 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
       await new Promise((resolve) => elsewhere.close(resolve));
     }
   });
+
+  it('never seals a group message for a member the server added with an unsigned "added" change', async () => {
+    const proxy = veil().proxy;
+    const { alice, bob } = await pair('ga');
+    const mallory = await signedUpPerson(veil(), 'gam');
+    const malloryId = await currentUserId(mallory.page);
+    const groupName = `Crew ${alice.id.slice(-6)}`;
+    const chatId: string = await alice.page.evaluate(
+      async ({ name, member }) =>
+        (
+          await (
+            await fetch('/api/v1/chat/creategroupchat', {
+              method: 'POST',
+              headers: {
+                Authorization: `Bearer ${localStorage.getItem('accesstoken')}`,
+                'Content-Type': 'application/json',
+              },
+              body: JSON.stringify({ groupName: name, participants: [member] }),
+            })
+          ).json()
+        ).data._id,
+      { name: groupName, member: bob.id },
+    );
+    // Alice, the admin, sets the timer: her browser signs the group's state, then the change.
+    await openChat(alice.page, groupName);
+    await alice.page
+      .getByRole('combobox', { name: 'Disappearing messages' })
+      .selectOption({ label: '1 week' });
+    await alice.page
+      .getByTestId('system-line')
+      .filter({ hasText: 'You set disappearing messages' })
+      .waitFor();
+
+    // The server now says Alice added Mallory: in the member list and as a change, unsigned.
+    const mallorysEntry = {
+      type: 'ChatMembersAdded',
+      by: alice.id,
+      at: new Date().toISOString(),
+      signedChange: null,
+    };
+    const withMallory = (chat: { _id: string; participants: object[] }) =>
+      chat._id === chatId
+        ? {
+            ...chat,
+            participants: [
+              ...chat.participants,
+              { _id: malloryId, username: mallory.name, profilePicture: null },
+            ],
+          }
+        : chat;
+    proxy.rewriteJson({ method: 'GET', path: `/api/v1/chat/${chatId}/changes` }, (body) => ({
+      ...(body as Answer<object[]>),
+      data: [...(body as Answer<object[]>).data, mallorysEntry],
+    }));
+    proxy.rewriteJson({ method: 'GET', path: '/api/v1/chat/getchatbyid/:id' }, (body) => ({
+      ...(body as Answer<{ _id: string; participants: object[] }>),
+      data: withMallory((body as Answer<{ _id: string; participants: object[] }>).data),
+    }));
+    proxy.rewriteJson({ method: 'GET', path: '/api/v1/chat/getallchats' }, (body) => ({
+      ...(body as Answer<{ _id: string; participants: object[] }[]>),
+      data: (body as Answer<{ _id: string; participants: object[] }[]>).data.map(withMallory),
+    }));
+    await reopen(alice.page, groupName);
+    await sendMessage(alice.page, 'Not for Mallory');
+    await openChat(bob.page, groupName);
+    await messageWithText(bob.page, 'Not for Mallory').waitFor();
+
+    // The key map Alice's browser sent names Alice and Bob only.
+    const sent = [
+      ...proxy.requests.filter((request) => request.path.includes('sendGroupMessage')).map((r) => r.body),
+      ...proxy.events
+        .filter((event) => event.direction === 'toServer' && event.name === 'send message')
+        .map((e) => e.args[0]),
+    ] as { chatId?: string; encryptedKeys: Record<string, string> }[];
+    expect(sent.length).toBeGreaterThan(0);
+    for (const message of sent)
+      expect(Object.keys(message.encryptedKeys).sort()).toEqual([alice.id, bob.id].sort());
+    proxy.behave();
+  });
 });

@@ -18,6 +18,12 @@ export const errorCodes = [
   'KEY_LOG_TIME_INVALID',
   /** A key log entry that does not extend the log's newest entry (its seq or prevHash). */
   'KEY_LOG_NOT_HEAD',
+  /** A group whose state is signed changes only by a signed change (docs/crypto.md, "Signed group state"). */
+  'GROUP_CHANGE_UNSIGNED',
+  /** A signed group change out of shape, not the caller's, or saying another change than the request. */
+  'GROUP_CHANGE_INVALID',
+  /** A signed group change that does not extend the group's newest signed change (its seq or prevHash). */
+  'GROUP_CHANGE_NOT_HEAD',
   'INVALID_CREDENTIALS',
   /** The current password, asked again before a change to the account, is wrong. */
   'WRONG_PASSWORD',

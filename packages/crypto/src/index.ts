@@ -171,3 +171,23 @@ export {
   type SealedVault,
   type WrappedVaultKey,
 } from './local-vault.ts';
+export {
+  applyGroupChange,
+  checkGroupChangeHash,
+  groupChainGenesisHash,
+  groupChangeBody,
+  groupChangeBytes,
+  groupChangeKinds,
+  signGroupChange,
+  verifyGroupChain,
+  verifyGroupChangeSignature,
+  type GroupChainCheck,
+  type GroupChainFailure,
+  type GroupChainProblem,
+  type GroupChainState,
+  type GroupChange,
+  type GroupChangeBody,
+  type GroupChangeKind,
+  type GroupFold,
+  type SignedGroupChange,
+} from './group-chain.ts';

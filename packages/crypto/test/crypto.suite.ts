@@ -3,6 +3,7 @@ import type { PassphraseUnlock, RecoveryKeyUnlock } from '../src/index.ts';
 import { assert, rejects, type CryptoCase, type CryptoModule } from './suite-kit.ts';
 import { identityCases } from './identity.suite.ts';
 import { signatureCases } from './signature.suite.ts';
+import { groupChainCases } from './group-chain.suite.ts';
 import { signatureV2Cases } from './signature-v2.suite.ts';
 import { localVaultCases } from './local-vault.suite.ts';
 import { backupKdfCases } from './backup-kdf.suite.ts';
@@ -38,6 +39,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
   return [
     ...identityCases(c),
     ...signatureCases(c),
+    ...groupChainCases(c),
     ...signatureV2Cases(c),
     ...backupKdfCases(c),
     {

@@ -105,6 +105,8 @@ export const createMembershipMap = (): MembershipMap => {
           const change = unchanged(event.data.chatId);
           return change && { ...change, settingChanged: true };
         }
+        case 'GroupStateSigned': // a signed record of the state, which it does not change
+          return unchanged(event.data.chatId);
         case 'DirectPairClaimed':
           return null; // the claim precedes DirectChatCreated, which carries the members
         default: {

@@ -433,6 +433,12 @@ export const de: Translation = {
     KEY_LOG_CHANGE_FORBIDDEN: 'Diese Schlüsseländerung ist nicht erlaubt.',
     KEY_LOG_TIME_INVALID:
       'Die Uhr dieses Geräts geht falsch: Stelle sie richtig und versuche es noch einmal.',
+    GROUP_CHANGE_UNSIGNED:
+      'Diese Gruppe nimmt nur signierte Änderungen an. Lade neu und versuche es noch einmal.',
+    GROUP_CHANGE_INVALID:
+      'Diese Gruppenänderung konnte nicht wie gewünscht signiert werden. Lade neu und versuche es noch einmal.',
+    GROUP_CHANGE_NOT_HEAD:
+      'Die Gruppe wurde gleichzeitig anderswo geändert. Lade neu und versuche es noch einmal.',
     KEY_LOG_NOT_HEAD:
       'Deine Schlüssel wurden gleichzeitig anderswo geändert. Lade neu und versuche es noch einmal.',
     INVALID_CREDENTIALS: 'Benutzername oder Passwort ist falsch',

@@ -8,6 +8,41 @@ import { defineEvent, idSchema } from './event.ts';
  *  - `pair-<idA>-<idB>`     the one-to-one claim for a pair (ids sorted); its first event wins,
  *                           so two users messaging each other first at once get one chat.
  */
+const hexHash = z.string().regex(/^[0-9a-f]{64}$/, 'Invalid hash');
+
+/**
+ * A group change as its maker signed it (`@veil/crypto`'s group chain, docs/crypto.md, "Signed
+ * group state"): stored in the event it caused and served to the group's members, who verify it;
+ * the service checks its shape, its signer and its place in the chain.
+ */
+export const signedGroupChangeSchema = z.object({
+  groupId: idSchema,
+  seq: z.number().int().positive(),
+  kind: z.enum([
+    'created',
+    'snapshot',
+    'members-added',
+    'member-removed',
+    'member-left',
+    'admin-promoted',
+    'renamed',
+    'picture-changed',
+    'timer-set',
+  ]),
+  memberIds: z.array(idSchema).max(1000),
+  adminIds: z.array(idSchema).max(1000),
+  name: z.string().max(1000).nullable(),
+  pictureHash: hexHash.nullable(),
+  timerSeconds: z.number().int().nonnegative().nullable(),
+  prevHash: hexHash,
+  at: z.iso.datetime(),
+  signerId: idSchema,
+  hash: hexHash,
+  signature: z.string().max(200),
+});
+export type SignedGroupChangeData = z.infer<typeof signedGroupChangeSchema>;
+const signed = { signedChange: signedGroupChangeSchema.optional() };
+
 export const DirectChatCreated = defineEvent(
   'DirectChatCreated',
   z.object({ chatId: idSchema, members: z.tuple([idSchema, idSchema]), createdBy: idSchema }),
@@ -19,16 +54,17 @@ export const GroupChatCreated = defineEvent(
     name: z.string(),
     members: z.array(idSchema).min(2),
     createdBy: idSchema,
+    ...signed,
   }),
 );
 export const ChatMembersAdded = defineEvent(
   'ChatMembersAdded',
-  z.object({ chatId: idSchema, members: z.array(idSchema).min(1), addedBy: idSchema }),
+  z.object({ chatId: idSchema, members: z.array(idSchema).min(1), addedBy: idSchema, ...signed }),
 );
 /** An admin removed a member from a group: they stop receiving it and later messages exclude them. */
 export const ChatMemberRemoved = defineEvent(
   'ChatMemberRemoved',
-  z.object({ chatId: idSchema, memberId: idSchema, removedBy: idSchema }),
+  z.object({ chatId: idSchema, memberId: idSchema, removedBy: idSchema, ...signed }),
 );
 /**
  * A member left a group. When they were its last admin and others remain, `newAdmin` is the
@@ -36,19 +72,19 @@ export const ChatMemberRemoved = defineEvent(
  */
 export const ChatMemberLeft = defineEvent(
   'ChatMemberLeft',
-  z.object({ chatId: idSchema, memberId: idSchema, newAdmin: idSchema.nullable() }),
+  z.object({ chatId: idSchema, memberId: idSchema, newAdmin: idSchema.nullable(), ...signed }),
 );
 export const ChatAdminPromoted = defineEvent(
   'ChatAdminPromoted',
-  z.object({ chatId: idSchema, memberId: idSchema, promotedBy: idSchema }),
+  z.object({ chatId: idSchema, memberId: idSchema, promotedBy: idSchema, ...signed }),
 );
 export const GroupRenamed = defineEvent(
   'GroupRenamed',
-  z.object({ chatId: idSchema, name: z.string(), renamedBy: idSchema }),
+  z.object({ chatId: idSchema, name: z.string(), renamedBy: idSchema, ...signed }),
 );
 export const GroupPictureChanged = defineEvent(
   'GroupPictureChanged',
-  z.object({ chatId: idSchema, pictureKey: z.string().nullable(), changedBy: idSchema }),
+  z.object({ chatId: idSchema, pictureKey: z.string().nullable(), changedBy: idSchema, ...signed }),
 );
 /**
  * A member set the chat's disappearing-message timer (0: off). Messages sent after it expire
@@ -56,7 +92,15 @@ export const GroupPictureChanged = defineEvent(
  */
 export const DisappearingTimerSet = defineEvent(
   'DisappearingTimerSet',
-  z.object({ chatId: idSchema, seconds: z.number().int().nonnegative(), setBy: idSchema }),
+  z.object({ chatId: idSchema, seconds: z.number().int().nonnegative(), setBy: idSchema, ...signed }),
+);
+/**
+ * An admin signed the state of a group that existed before group changes were signed, as it
+ * was (a `snapshot`): the first change of its chain.
+ */
+export const GroupStateSigned = defineEvent(
+  'GroupStateSigned',
+  z.object({ chatId: idSchema, signedChange: signedGroupChangeSchema }),
 );
 export const DirectPairClaimed = defineEvent(
   'DirectPairClaimed',
@@ -73,6 +117,7 @@ export const chatEventSchema = z.discriminatedUnion('type', [
   GroupRenamed,
   GroupPictureChanged,
   DisappearingTimerSet,
+  GroupStateSigned,
   DirectPairClaimed,
 ]);
 export type ChatEvent = z.infer<typeof chatEventSchema>;

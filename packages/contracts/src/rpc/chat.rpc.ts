@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { signedGroupChangeSchema } from '../events/chat.events.ts';
 import { idSchema } from '../events/event.ts';
+import type { GroupChangeEntry } from '../http/group-changes.schemas.ts';
 import type { ChatView } from '../http/schemas.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
@@ -7,8 +9,18 @@ import { defineRpcService, operation } from './rpc.ts';
 export const chatRpc = defineRpcService('chat', {
   listForUser: operation<{ chats: ChatView[] }>()(z.object({ userId: idSchema })),
   getForUser: operation<{ chat: ChatView }>()(z.object({ userId: idSchema, chatId: idSchema })),
+  /**
+   * With `signedChange` (the creator's signed `created` change) the group takes the id it names,
+   * so the creator can sign it before it exists; without, the service picks one and the group's
+   * state is not signed.
+   */
   createGroup: operation<{ chat: ChatView; position: number }>()(
-    z.object({ userId: idSchema, name: z.string(), memberIds: z.array(idSchema) }),
+    z.object({
+      userId: idSchema,
+      name: z.string(),
+      memberIds: z.array(idSchema),
+      signedChange: signedGroupChangeSchema.optional(),
+    }),
   ),
   /**
    * A change to a group by `userId`: admins add, remove and promote members, rename the group
@@ -28,7 +40,17 @@ export const chatRpc = defineRpcService('chat', {
         z.object({ kind: z.literal('leave') }),
         z.object({ kind: z.literal('timer'), seconds: z.number().int().nonnegative() }),
       ]),
+      /** The caller's signature over the change; required once the group's state is signed. */
+      signedChange: signedGroupChangeSchema.optional(),
     }),
+  ),
+  /** A group's changes, oldest first, each with the signed change it carried (members only). */
+  groupChanges: operation<{ changes: GroupChangeEntry[] }>()(
+    z.object({ userId: idSchema, chatId: idSchema }),
+  ),
+  /** An admin signs the state of a group whose state is not signed yet (a `snapshot`). */
+  signGroupState: operation<{ position: number }>()(
+    z.object({ userId: idSchema, chatId: idSchema, signedChange: signedGroupChangeSchema }),
   ),
   /** Returns the one-to-one chat of the pair, creating it on first use (race-safe). */
   ensureDirect: operation<{ chat: ChatView; position: number; created: boolean }>()(

@@ -1,4 +1,11 @@
-import { DomainError, disappearingTimers, limits, type ChatEvent, type EventData } from '@veil/contracts';
+import {
+  DomainError,
+  disappearingTimers,
+  limits,
+  type ChatEvent,
+  type EventData,
+  type SignedGroupChangeData,
+} from '@veil/contracts';
 import type { Aggregate } from '@veil/kernel';
 
 /** A chat as group rules see it, folded from its stream. */
@@ -10,14 +17,30 @@ export interface GroupState {
   admins: string[];
   /** The disappearing-message timer in seconds (0: off). */
   disappearingSeconds: number;
+  name: string;
+  /**
+   * The newest signed change (docs/crypto.md, "Signed group state"); null while the group's
+   * state is not signed. From the first one on, every change must be signed and extend it.
+   */
+  signedHead: SignedGroupChangeData | null;
 }
 
 const removeId = (ids: readonly string[], id: string) => ids.filter((other) => other !== id);
 
 export const groupAggregate: Aggregate<GroupState, ChatEvent> = {
   context: 'chat',
-  initialState: () => ({ exists: false, isGroup: false, members: [], admins: [], disappearingSeconds: 0 }),
-  evolve(state, event) {
+  initialState: () => ({
+    exists: false,
+    isGroup: false,
+    members: [],
+    admins: [],
+    disappearingSeconds: 0,
+    name: '',
+    signedHead: null,
+  }),
+  evolve(before, event) {
+    const signedChange = 'signedChange' in event.data ? event.data.signedChange : undefined;
+    const state = signedChange ? { ...before, signedHead: signedChange } : before;
     switch (event.type) {
       case 'DirectChatCreated':
         return { ...state, exists: true, isGroup: false, members: [...event.data.members], admins: [] };
@@ -28,6 +51,7 @@ export const groupAggregate: Aggregate<GroupState, ChatEvent> = {
           isGroup: true,
           members: [...event.data.members],
           admins: [event.data.createdBy],
+          name: event.data.name,
         };
       case 'ChatMembersAdded':
         return { ...state, members: [...new Set([...state.members, ...event.data.members])] };
@@ -52,7 +76,9 @@ export const groupAggregate: Aggregate<GroupState, ChatEvent> = {
       case 'DisappearingTimerSet':
         return { ...state, disappearingSeconds: event.data.seconds };
       case 'GroupRenamed':
+        return { ...state, name: event.data.name };
       case 'GroupPictureChanged':
+      case 'GroupStateSigned':
       case 'DirectPairClaimed':
         return state;
       default: {

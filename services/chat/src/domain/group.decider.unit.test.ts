@@ -8,6 +8,8 @@ const group: GroupState = {
   members: ['alice', 'bob', 'carol'],
   admins: ['alice'],
   disappearingSeconds: 0,
+  name: 'Group',
+  signedHead: null,
 };
 const code = (c: string) => expect.objectContaining({ code: c });
 
@@ -97,6 +99,8 @@ describe('deciding a disappearing timer', () => {
     members: ['alice', 'bob'],
     admins: [],
     disappearingSeconds: 0,
+    name: 'Group',
+    signedHead: null,
   };
 
   it('lets any member of a group or a one-to-one chat set an allowed value, recorded only when it changes', () => {
@@ -174,6 +178,8 @@ describe('folding a group', () => {
       members: ['bob'],
       admins: ['bob'],
       disappearingSeconds: 0,
+      name: 'G',
+      signedHead: null,
     });
   });
 });

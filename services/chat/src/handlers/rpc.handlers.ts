@@ -4,6 +4,7 @@ import {
   createGroupBodySchema,
   pairStreamId,
   renameGroupBodySchema,
+  type ChatEvent,
   type chatRpc,
 } from '@veil/contracts';
 import {
@@ -16,6 +17,12 @@ import {
 import type { Ports } from '@veil/ports';
 import { decideGroupChange, groupAggregate } from '../domain/group.decider.ts';
 import { ensureDirectChat } from './direct-pair.ts';
+import { groupChangeEntry } from './group-change-entries.ts';
+import {
+  checkGroupChangeSignature,
+  checkSignedCreation,
+  checkSignedSnapshot,
+} from './signed-group-change.ts';
 import {
   peopleNamedIn,
   toChatView,
@@ -76,21 +83,30 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
       return { chat: await viewFor(chat, userId) };
     },
 
-    async createGroup({ userId, name, memberIds }) {
+    async createGroup({ userId, name, memberIds, signedChange }) {
       const parsed = createGroupBodySchema.safeParse({ groupName: name, participants: memberIds });
       if (!parsed.success) throw new DomainError('VALIDATION_FAILED', parsed.error.issues[0]!.message);
       const others = [...new Set(parsed.data.participants)].filter((id) => id !== userId);
       if (others.length === 0)
         throw new DomainError('VALIDATION_FAILED', 'At least one other member is required');
       await requireUsers([userId, ...others]);
-      const chatId = deps.ids.next();
+      const members = [userId, ...others];
+      if (signedChange)
+        await checkSignedCreation(
+          { userId, now: deps.clock.now().getTime() },
+          { name: parsed.data.groupName, members },
+          signedChange,
+        );
+      // Signed, the group takes the id its creator signed; a taken id fails the append (409).
+      const chatId = signedChange?.groupId ?? deps.ids.next();
       const { position } = await store.append(
         'chat',
         newEvent(deps, 'GroupChatCreated', chatStreamId(chatId), {
           chatId,
           name: parsed.data.groupName,
-          members: [userId, ...others],
+          members,
           createdBy: userId,
+          ...(signedChange && { signedChange }),
         }),
         { expectedVersion: 0 },
       );
@@ -98,7 +114,7 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
       return { chat: await viewFor(await requireChat(chatId), userId), position };
     },
 
-    async changeGroup({ userId, chatId, change }) {
+    async changeGroup({ userId, chatId, change, signedChange }) {
       if (change.kind === 'rename') {
         const parsed = renameGroupBodySchema.safeParse({ groupName: change.name });
         if (!parsed.success) throw new DomainError('VALIDATION_FAILED', parsed.error.issues[0]!.message);
@@ -112,7 +128,10 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
         const { state, version } = await loadAggregate(store, groupAggregate, chatStreamId(chatId));
         const decision = decideGroupChange(userId, chatId, change, state);
         if (!decision) return null;
-        const event = newEvent(deps, decision.type, chatStreamId(chatId), decision.data);
+        const caller = { userId, chatId, now: deps.clock.now().getTime() };
+        await checkGroupChangeSignature(caller, state, decision, signedChange);
+        const data = { ...decision.data, ...(signedChange && { signedChange }) };
+        const event = newEvent(deps, decision.type, chatStreamId(chatId), data);
         return (await store.append('chat', event, { expectedVersion: version })).position;
       });
       if (position) await projection.waitFor('chat', position);
@@ -123,6 +142,31 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
         position: position ?? chat.createdPosition,
         ...(replaced && { replacedPictureKey: replaced }),
       };
+    },
+
+    async groupChanges({ userId, chatId }) {
+      const { events } = await store.readStream('chat', chatStreamId(chatId));
+      const state = events.reduce(
+        (folded, { event }) => groupAggregate.evolve(folded, event as ChatEvent),
+        groupAggregate.initialState(),
+      );
+      if (!state.exists || !state.members.includes(userId))
+        throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+      const changes = events.flatMap(({ event }) => groupChangeEntry(event as ChatEvent) ?? []);
+      return { changes };
+    },
+
+    async signGroupState({ userId, chatId, signedChange }) {
+      const position = await withRetry(async () => {
+        const { state, version } = await loadAggregate(store, groupAggregate, chatStreamId(chatId));
+        if (!state.exists || !state.members.includes(userId))
+          throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+        await checkSignedSnapshot({ userId, chatId, now: deps.clock.now().getTime() }, state, signedChange);
+        const event = newEvent(deps, 'GroupStateSigned', chatStreamId(chatId), { chatId, signedChange });
+        return (await store.append('chat', event, { expectedVersion: version })).position;
+      });
+      await projection.waitFor('chat', position);
+      return { position };
     },
 
     async ensureDirect({ userId, otherUserId }) {

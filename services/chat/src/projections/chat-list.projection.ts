@@ -229,6 +229,7 @@ export const chatListProjection = (models: ChatReadModels): ProjectionDefinition
         await participants.delete(event.data.userId);
         return;
       case 'DirectPairClaimed':
+      case 'GroupStateSigned':
       case 'UsernameClaimed':
       case 'UsernameReleased':
       case 'MessageSeen':

@@ -14,6 +14,8 @@ const statusByCode: Record<ErrorCode, number> = {
   KEY_LOG_SIGNATURE_INVALID: 400,
   KEY_LOG_CHANGE_FORBIDDEN: 400,
   KEY_LOG_TIME_INVALID: 400,
+  GROUP_CHANGE_UNSIGNED: 400,
+  GROUP_CHANGE_INVALID: 400,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
   // 403, not 401: the session is valid; the client must not treat it as a signed-out one.
@@ -32,6 +34,7 @@ const statusByCode: Record<ErrorCode, number> = {
   USERNAME_TAKEN: 409,
   SIGNING_KEY_EXISTS: 409,
   KEY_LOG_NOT_HEAD: 409,
+  GROUP_CHANGE_NOT_HEAD: 409,
   VERSION_CONFLICT: 409,
   LINK_USED: 409,
   LINK_EXPIRED: 410,

@@ -298,6 +298,7 @@ export const timelineProjection = (
       case 'ChatAdminPromoted':
       case 'GroupRenamed':
       case 'GroupPictureChanged':
+      case 'GroupStateSigned':
       case 'DirectPairClaimed':
       case 'UsernameClaimed':
       case 'UsernameReleased':

@@ -8,6 +8,8 @@ import {
   parseWith,
   promoteAdminBodySchema,
   renameGroupBodySchema,
+  signGroupStateBodySchema,
+  signedChangeBodySchema,
   type chatRpc,
   type RpcInput,
 } from '@veil/contracts';
@@ -35,14 +37,30 @@ export const chatRoutes = ({
 }): Router => {
   const router = Router();
 
+  /**
+   * The caller's signed change (docs/crypto.md, "Signed group state"): a JSON body field, or on
+   * the multipart picture route a form field holding it as JSON.
+   */
+  const signedChangeOf = (req: Request): { signedChange?: unknown } => {
+    const field: unknown = (req.body as { signedChange?: unknown } | undefined)?.signedChange;
+    if (typeof field !== 'string') return { signedChange: field };
+    try {
+      return { signedChange: JSON.parse(field) };
+    } catch {
+      return { signedChange: field };
+    }
+  };
+
   type GroupChange = RpcInput<typeof chatRpc.operations.changeGroup>['change'];
   /** A group change by the caller; answers with the group as the caller now sees it (null once gone). */
   const changeGroup = async (req: Request, res: Response, change: GroupChange, done: string) => {
     const chatId = parseWith(idSchema, req.params.chatId);
+    const { signedChange } = parseWith(signedChangeBodySchema, signedChangeOf(req));
     const { chat, replacedPictureKey } = await services.chat.changeGroup({
       userId: currentUserId(res),
       chatId,
       change,
+      ...(signedChange && { signedChange }),
     });
     if (replacedPictureKey) await blobs.delete(replacedPictureKey);
     respond(res, 200, done, chat);
@@ -97,10 +115,12 @@ export const chatRoutes = ({
 
   router.post('/creategroupchat', async (req, res) => {
     const body = parseWith(createGroupBodySchema, req.body);
+    const { signedChange } = parseWith(signedChangeBodySchema, signedChangeOf(req));
     const { chat } = await services.chat.createGroup({
       userId: currentUserId(res),
       name: body.groupName,
       memberIds: body.participants,
+      ...(signedChange && { signedChange }),
     });
     respond(res, 201, 'Group chat created', chat);
   });
@@ -138,6 +158,21 @@ export const chatRoutes = ({
   router.put('/:chatId/disappearing', async (req, res) => {
     const { seconds } = parseWith(disappearingBodySchema, req.body);
     await changeGroup(req, res, { kind: 'timer', seconds }, 'Disappearing messages timer set');
+  });
+
+  /** The group's changes with the signed change each carried, oldest first (members only). */
+  router.get('/:chatId/changes', async (req, res) => {
+    const chatId = parseWith(idSchema, req.params.chatId);
+    const { changes } = await services.chat.groupChanges({ userId: currentUserId(res), chatId });
+    respond(res, 200, 'Group changes fetched', changes);
+  });
+
+  /** An admin signs the state of a group whose state is not signed yet. */
+  router.post('/:chatId/changes/snapshot', async (req, res) => {
+    const chatId = parseWith(idSchema, req.params.chatId);
+    const { signedChange } = parseWith(signGroupStateBodySchema, req.body);
+    await services.chat.signGroupState({ userId: currentUserId(res), chatId, signedChange });
+    respond(res, 201, 'Group state signed', null);
   });
 
   router.post('/:chatId/leave', async (req, res) => {

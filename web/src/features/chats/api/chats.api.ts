@@ -1,5 +1,7 @@
 import type { ChatView, PublicUser } from '@veil/contracts';
 import { api, listTag } from '../../../lib/api.ts';
+import { newGroupId, signedCreation, signingFailed } from '../../../lib/group-chain.ts';
+import type { SessionState } from '../../../lib/session.slice.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 
 export const chatsApi = api.injectEndpoints({
@@ -55,8 +57,25 @@ export const chatsApi = api.injectEndpoints({
       query: () => ({ url: 'user/getallusers' }),
       providesTags: [{ type: 'User', id: listTag }],
     }),
+    /** Signed by the creator (docs/crypto.md, "Signed group state"): the group takes the id it signed. */
     createGroupChat: build.mutation<ChatView, { groupName: string; participants: string[] }>({
-      query: (body) => ({ url: 'chat/creategroupchat', method: 'POST', body }),
+      queryFn: async (body, queryApi, _extra, baseQuery) => {
+        const accountId = (queryApi.getState() as { session: SessionState }).session.data?._id;
+        let signedChange;
+        try {
+          signedChange = accountId
+            ? await signedCreation(accountId, newGroupId(), body.groupName, body.participants)
+            : null;
+        } catch (error) {
+          return { error: signingFailed(error) };
+        }
+        const result = await baseQuery({
+          url: 'chat/creategroupchat',
+          method: 'POST',
+          body: { ...body, ...(signedChange && { signedChange }) },
+        });
+        return result.error ? { error: result.error } : { data: result.data as ChatView };
+      },
       invalidatesTags: [{ type: 'Chat', id: listTag }],
     }),
   }),

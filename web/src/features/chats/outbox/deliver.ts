@@ -8,6 +8,7 @@ import {
   withoutCommitment,
   type DisplayMessage,
 } from '../../../lib/crypto.ts';
+import { sealingMembers } from '../../../lib/group-chain.ts';
 import { messagingApi } from '../../../lib/messaging.api.ts';
 import { signOutgoing, type Outgoing } from '../../../lib/message-signing.ts';
 import { sendOverSocket } from '../../../lib/socket-send.ts';
@@ -74,7 +75,10 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
    */
   const sendToGroup = async (): Promise<Sent> => {
     const attempt = async (members: ChatView['participants']): Promise<Sent> => {
-      const memberIds = [...new Set([...members.map((p) => p._id), me._id])];
+      // Sealed for the signed membership, not the server's word (docs/crypto.md, "Signed group state").
+      const memberIds = await sealingMembers(me._id, chat._id, [
+        ...new Set([...members.map((p) => p._id), me._id]),
+      ]);
       const sealed = await encryptForGroup(plaintext, me._id, memberIds, replyTo);
       const signed = await sign(memberIds, {
         ciphertext: sealed.encryptedMessage,
