@@ -4,6 +4,7 @@ import {
   exportPublicKeySpkiBase64,
   generateUserKeyPair,
   importPublicKeySpkiBase64,
+  sealIndividualPayload,
   signMessage,
 } from '@veil/crypto';
 import type { Page } from 'playwright-core';
@@ -26,7 +27,7 @@ import {
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 import { readKeyStore, writeLegacyKey } from './key-storage.ts';
 import { createApi } from '../../apps/veil/test/support/api-client.ts';
-import { createSigningUser, directMessage, type TestUser } from '../../apps/veil/test/support/users.ts';
+import { createSigningUser } from '../../apps/veil/test/support/users.ts';
 
 const password = 'correct horse 1';
 const missingKey = 'Private key not found in IndexedDB';
@@ -195,27 +196,44 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
     const bob = await createSigningUser(api, 'mbo');
     const owner = await registerElsewhere('mow');
     const stranger = await registerElsewhere('mst');
+    const headOf = async (userId: string) =>
+      (
+        (await api.get(`/api/v1/users/${userId}/keyLog`, bob.accessToken)).body.data.entries as {
+          hash: string;
+        }[]
+      ).at(-1)!.hash;
     const sendFromBob = async (to: { id: string; publicKey: string }, text: string) => {
-      const recipient = { _id: to.id, keys: { publicKey: await importPublicKeySpkiBase64(to.publicKey) } };
-      const body = await directMessage(bob, recipient as TestUser, text);
+      const { payload, keyCommitment } = await sealIndividualPayload(text, {
+        recipientId: to.id,
+        recipientKey: await importPublicKeySpkiBase64(to.publicKey),
+        senderId: bob._id,
+        senderKey: bob.keys.publicKey,
+      });
       const clientMessageId = crypto.randomUUID();
       const createdAt = new Date().toISOString();
+      const v2 = {
+        keyCommitment,
+        keyLogHeads: { [bob._id]: await headOf(bob._id), [to.id]: await headOf(to.id) },
+        counter: 1,
+        prev: null,
+      };
       const value = await signMessage(bob.signing.privateKey, {
-        ciphertext: body.encryptedMessage,
-        iv: body.iv,
+        ciphertext: payload.encryptedMessage,
+        iv: payload.iv,
         chat: directChatRef(bob._id, to.id),
         senderId: bob._id,
         clientMessageId,
         replyTo: null,
         createdAt,
         encryptedKeys: {
-          [to.id]: body.encryptedAESKeyForRecipient,
-          [bob._id]: body.encryptedAESKeyForSender,
+          [to.id]: payload.encryptedAESKeyForRecipient,
+          [bob._id]: payload.encryptedAESKeyForSender,
         },
+        v2,
       });
       const sent = await api.post(
         `/api/v1/message/sendIndividualMessage/${to.id}`,
-        { ...body, clientMessageId, signature: { value, signedAt: createdAt } },
+        { ...payload, clientMessageId, signature: { value, signedAt: createdAt, version: 2, ...v2 } },
         bob.accessToken,
       );
       expect(sent.status).toBe(201);
