@@ -353,11 +353,15 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
     await messageWithText(bob.page, 'Not for Mallory').waitFor();
 
     // The key map Alice's browser sent names Alice and Bob only.
+    // Only this group's sends: the proxy records every test of this file.
     const sent = [
-      ...proxy.requests.filter((request) => request.path.includes('sendGroupMessage')).map((r) => r.body),
+      ...proxy.requests
+        .filter((request) => request.path.includes(`sendGroupMessage/${chatId}`))
+        .map((r) => r.body),
       ...proxy.events
         .filter((event) => event.direction === 'toServer' && event.name === 'send message')
-        .map((e) => e.args[0]),
+        .map((e) => e.args[0])
+        .filter((payload) => (payload as { chatId?: string }).chatId === chatId),
     ] as { chatId?: string; encryptedKeys: Record<string, string> }[];
     expect(sent.length).toBeGreaterThan(0);
     for (const message of sent)
