@@ -206,7 +206,7 @@ describe('k6 socket-latency flow against Veil on its default settings', () => {
       const reading = await readMessage(message!, users[pair.recipient]!.id, [
         made.privateKeys[pair.recipient]!,
       ]);
-      expect(reading).toEqual({ ok: true, text: `load test message ${pair.sender}` });
+      expect(reading).toMatchObject({ ok: true, text: `load test message ${pair.sender}` });
     }
   });
 
