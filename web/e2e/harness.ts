@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { builtHash, sourceHash } from '../scripts/source-hash.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,22 +22,16 @@ const artifactsDir = path.join(webDir, 'e2e', 'artifacts');
 export const desktop = { width: 1280, height: 800 };
 export const phone = { width: 360, height: 740 };
 
-const newestMtime = (dir: string): number =>
-  readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
-    const full = path.join(dir, entry.name);
-    return Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }, 0);
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Builds web/dist when it is missing or older than web/src. Test files run in parallel, so a
- * lock directory (mkdir is atomic) makes one of them build while the others wait.
+ * Builds web/dist when it is missing or was built from other sources (the fingerprint every
+ * build stores, as `npm start` checks it: web/scripts/source-hash.ts). Test files run in
+ * parallel, so a lock directory (mkdir is atomic) makes one of them build while the others wait.
  */
 export const ensureWebBuilt = async (): Promise<string> => {
-  const isFresh = () =>
-    existsSync(path.join(distDir, 'index.html')) &&
-    statSync(path.join(distDir, 'index.html')).mtimeMs >= newestMtime(path.join(webDir, 'src'));
+  const sources = sourceHash();
+  const isFresh = () => builtHash() === sources;
   const lock = path.join(tmpdir(), 'veil-web-build.lock');
   for (let waited = 0; !isFresh(); waited += 250) {
     try {
