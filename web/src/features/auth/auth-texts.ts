@@ -3,7 +3,7 @@ import type { ApiError } from '../../lib/api-error.ts';
 import { errorText } from '../../lib/api-error.ts';
 import { t } from '../../lib/i18n.ts';
 
-/** Login failures (spec section 8; the English texts verbatim). */
+/** Login failures (docs/web.md, "Screens": the English texts verbatim). */
 export const loginErrorText = (error: ApiError): string => {
   switch (error.kind) {
     case 'http':
@@ -15,7 +15,7 @@ export const loginErrorText = (error: ApiError): string => {
   }
 };
 
-/** Registration failures (spec section 8; the English texts verbatim). */
+/** Registration failures (docs/web.md, "Screens": the English texts verbatim). */
 export const registerErrorText = (error: ApiError): string => {
   switch (error.kind) {
     case 'http':

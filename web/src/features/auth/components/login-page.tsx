@@ -6,7 +6,7 @@ import { PasswordField } from '../../../components/password-field.tsx';
 import { validateCredentials, type CredentialErrors } from '../auth-texts.ts';
 import { useLogin } from '../hooks/use-login.ts';
 
-/** /login: the Sign in form (spec section 2). */
+/** /login: the Sign in form (docs/web.md, "Routes and guards"). */
 export const LoginPage = () => {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');

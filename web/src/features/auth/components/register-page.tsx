@@ -9,7 +9,7 @@ import { PictureInput } from '../../../components/picture-input.tsx';
 import { RecoveryKeySetup } from '../../../components/recovery-key-setup.tsx';
 
 /**
- * /register: Create your account (spec section 2), then Veil's second step: the recovery key
+ * /register: Create your account (docs/web.md, "Screens"), then Veil's second step: the recovery key
  * that backs up the new private key.
  */
 export const RegisterPage = () => {

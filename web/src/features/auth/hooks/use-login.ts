@@ -9,7 +9,7 @@ import { t } from '../../../lib/i18n.ts';
 import { loginErrorText } from '../auth-texts.ts';
 
 /**
- * Signs in and opens /all-chats: stores the tokens and the user record (`data`), spec section 4.
+ * Signs in and opens /all-chats: stores the tokens and the user record (`data`), as docs/web.md, "Storage", lists them.
  * Failures throw (ApiErrors). Shared by the login form and by registration, which signs the new
  * account in at once.
  */

@@ -21,7 +21,7 @@ const revokeRefreshToken = (refreshtoken: string) => {
 };
 
 /**
- * Logout (spec section 2): `set offline` with the user id, all local storage cleared, the
+ * Logout (docs/web.md, "Screens"): `set offline` with the user id, all local storage cleared, the
  * state reset, then /. The refresh token is also revoked on the server (best effort), so a
  * copy of it is useless afterwards. With `removeKeys` the account's private keys are deleted
  * from this browser first; if that fails, it throws and nothing else happens. The contacts' key
