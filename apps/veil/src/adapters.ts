@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { checkpointCollection } from '@veil/kernel';
-import type { Clock, Logger, Metrics, Ports, Tracing } from '@veil/ports';
+import { byContext, checkpointCollection } from '@veil/kernel';
+import type { Clock, EventBus, Logger, Metrics, Ports, Tracing } from '@veil/ports';
 import { dataOwners, type VeilConfig } from './config.ts';
 import { createIdGenerator } from './ids.ts';
 import { commitMetrics, publishMetrics } from './log-metrics.ts';
@@ -35,7 +35,7 @@ export const createEventLog = async (
   config: VeilConfig,
   log: Logger,
   observe: Partial<Omit<Observability, 'log'>> = {},
-): Promise<{ bus: Ports['bus']; rpc: Ports['rpc']; close(): Promise<void> }> => {
+): Promise<{ bus: EventBus; rpc: Ports['rpc']; close(): Promise<void> }> => {
   if (config.NATS_URL) {
     const { connectNats, createNatsBus, createNatsRpc } = await import('@veil/bus-nats');
     const connection = await connectNats({ servers: config.NATS_URL, name: config.INSTANCE_ID, log });
@@ -129,7 +129,7 @@ export const createPorts = async (config: VeilConfig, observability: Observabili
 
   return {
     ports: {
-      bus: stampTraceIds(bus, tracing),
+      bus: byContext(stampTraceIds(bus, tracing)),
       rpc: measureRpc(rpc, metrics, log),
       readStore,
       blobs,

@@ -1,4 +1,4 @@
-import { resetProjection, startProjection, checkpointCollection } from '@veil/kernel';
+import { byContext, checkpointCollection, resetProjection, startProjection } from '@veil/kernel';
 import type { Logger } from '@veil/ports';
 import { createEventLog, createReadStore, readModelFile } from './adapters.ts';
 import { dataOwners, type ServiceName, type VeilConfig } from './config.ts';
@@ -35,16 +35,17 @@ export const rebuildReadModels = async (options: {
     // The lock on the read-model file first, as at start: never beside a running Veil.
     await readStore.collection(checkpointCollection);
     const eventLog = await createEventLog(config, log);
+    const bus = byContext(eventLog.bus);
     try {
       for (const name of services) {
         const openProjection = await registry[name].openProjection();
         if (!openProjection) throw new Error(`The ${name} service gives no projection to rebuild`);
-        for (const definition of [await openProjection(readStore, eventLog.bus)].flat()) {
+        for (const definition of [await openProjection(readStore, bus)].flat()) {
           await resetProjection(readStore, definition);
           let total = 0;
-          for (const context of definition.contexts) total += await eventLog.bus.headPosition(context);
+          for (const context of definition.contexts) total += await bus.headPosition(context);
           const progress = createProgress(out, `${name} (${definition.name})`, total);
-          const projection = await startProjection({ bus: eventLog.bus, readStore, log, definition });
+          const projection = await startProjection({ bus, readStore, log, definition });
           const applied = () =>
             definition.contexts.reduce((sum, context) => sum + projection.position(context), 0);
           const ticker = setInterval(() => progress.update(applied()), 100);

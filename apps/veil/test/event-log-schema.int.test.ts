@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contexts, eventSchemasByContext } from '@veil/contracts';
+import { contexts, eventSchemasByContext, type Context } from '@veil/contracts';
 import { buildGroupPayload } from '@veil/crypto';
 import type { RecordedEvent } from '@veil/ports';
 import { createApi, type Api } from './support/api-client.ts';
@@ -23,7 +23,7 @@ describe('the event log', () => {
   afterAll(() => veil.destroy());
 
   /** The context's whole log, read with the same ordered follow the projections use. */
-  const everyEvent = async (context: string): Promise<RecordedEvent[]> => {
+  const everyEvent = async (context: Context): Promise<RecordedEvent[]> => {
     const head = await veil.ports.bus.headPosition(context);
     const events: RecordedEvent[] = [];
     let done: () => void = () => {};

@@ -4,9 +4,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEmbeddedBus } from '@veil/bus-embedded';
 import { connectNats, createNatsBus } from '@veil/bus-nats';
-import { parkedCollection, startProjection, type ParkedEvent, type ProjectionDefinition } from '@veil/kernel';
+import {
+  byContext,
+  parkedCollection,
+  startProjection,
+  type ParkedEvent,
+  type ProjectionDefinition,
+} from '@veil/kernel';
 import type { Collection, Doc, EventBus, Logger } from '@veil/ports';
-import { testEvent } from '@veil/ports/contract';
+import { testData, testEvent } from '@veil/ports/contract';
 import { createSqliteReadStore } from '@veil/readstore-sqlite';
 import { natsUrl, uniquePrefix } from '@veil/test-env';
 import { deleteStreams } from './support/cleanup.ts';
@@ -78,10 +84,10 @@ describe.each(buses)('a poison event (%s)', (_name, open) => {
       const models: Models = { entries: await readStore.collection<Entry>('entries') };
       const definition: ProjectionDefinition<Models> = {
         name: 'poison_test',
-        contexts: ['test'],
+        contexts: ['message'],
         models,
         async handle({ event }, { entries }) {
-          const { tag } = event.data as { tag: string };
+          const { tag } = testData<{ tag: string }>(event);
           if (tag === 'poison') {
             tries++;
             throw new Error('cannot handle this one');
@@ -90,7 +96,7 @@ describe.each(buses)('a poison event (%s)', (_name, open) => {
         },
       };
       const projection = await startProjection({
-        bus,
+        bus: byContext(bus),
         readStore,
         log: silentLog(lines),
         definition,
@@ -101,11 +107,11 @@ describe.each(buses)('a poison event (%s)', (_name, open) => {
       return { readStore, models, projection };
     };
 
-    await bus.append('test', testEvent('s-1', { tag: 'before' }));
-    const poison = await bus.append('test', testEvent('s-2', { tag: 'poison' }, 'Unreadable'));
-    const after = await bus.append('test', testEvent('s-3', { tag: 'after' }));
+    await bus.append('message', testEvent('s-1', { tag: 'before' }));
+    const poison = await bus.append('message', testEvent('s-2', { tag: 'poison' }, 'Unreadable'));
+    const after = await bus.append('message', testEvent('s-3', { tag: 'after' }));
     const first = await start();
-    await first.projection.waitFor('test', after.position, 10_000);
+    await first.projection.waitFor('message', after.position, 10_000);
 
     expect((await first.models.entries.find({}, { sort: { tag: 1 } })).map((e) => e.tag)).toEqual([
       'after',
@@ -116,7 +122,7 @@ describe.each(buses)('a poison event (%s)', (_name, open) => {
     expect(parked).toEqual([
       expect.objectContaining({
         projection: 'poison_test',
-        context: 'test',
+        context: 'message',
         position: poison.position,
         eventType: 'Unreadable',
         error: 'cannot handle this one',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmbeddedBus } from '@veil/bus-embedded';
 import {
+  byContext,
   checkpointCollection,
   resetProjection,
   startProjection,
@@ -12,7 +13,7 @@ import {
   type RunningProjection,
 } from '@veil/kernel';
 import type { Change, Collection, Doc, EventBus, Logger, ReadStore } from '@veil/ports';
-import { testEvent } from '@veil/ports/contract';
+import { testData, testEvent } from '@veil/ports/contract';
 import { createSqliteReadStore } from '@veil/readstore-sqlite';
 
 /**
@@ -59,11 +60,11 @@ const recordingLogger = () => {
 /** Puts one entry per event, and counts events in a tally it reads back (so it needs its own unstored writes). */
 const definitionOf = (models: Models, applied: number[] = []): ProjectionDefinition<Models> => ({
   name: 'test_entries',
-  contexts: ['test'],
+  contexts: ['message'],
   models,
   async handle({ event, position }, { entries, tallies }) {
     applied.push(position);
-    const { tag } = event.data as { tag: string };
+    const { tag } = testData<{ tag: string }>(event);
     await entries.put({ _id: event.eventId, position, tag });
     const tally = (await tallies.get('all')) ?? { _id: 'all', events: 0 };
     await tallies.put({ ...tally, events: tally.events + 1 });
@@ -117,13 +118,13 @@ const setUp = async () => {
 const append = async (bus: EventBus, count: number, tag = (i: number) => `t${i}`) => {
   let position = 0;
   for (let i = 0; i < count; i++) {
-    ({ position } = await bus.append('test', testEvent(`s-${i % 7}`, { tag: tag(i) })));
+    ({ position } = await bus.append('message', testEvent(`s-${i % 7}`, { tag: tag(i) })));
   }
   return position;
 };
 
 const checkpointOf = async (store: ReadStore) =>
-  (await (await store.collection<Checkpoint>(checkpointCollection)).get('test_entries:test'))?.position ?? 0;
+  (await (await store.collection<Checkpoint>(checkpointCollection)).get('test_entries:message'))?.position ?? 0;
 
 describe('projections store their documents and checkpoint together', () => {
   it('stores each batch of documents with the checkpoint of exactly those events, in few writes', async () => {
@@ -136,7 +137,7 @@ describe('projections store their documents and checkpoint together', () => {
     cleanups.push(() => store.close());
     const guardedModels = { entries: guarded(models.entries), tallies: guarded(models.tallies) };
     const projection = await startProjection({
-      bus,
+      bus: byContext(bus),
       readStore: store,
       log: silent,
       definition: definitionOf(guardedModels),
@@ -144,7 +145,7 @@ describe('projections store their documents and checkpoint together', () => {
     cleanups.push(() => projection.stop());
     await projection.catchUp();
     const live = await append(bus, 30);
-    await projection.waitFor('test', live);
+    await projection.waitFor('message', live);
 
     expect(await models.entries.count()).toBe(2_530);
     // Each handler read the tally its previous events had staged, stored or not.
@@ -176,20 +177,20 @@ describe('projections store their documents and checkpoint together', () => {
     cleanups.push(() => store.close());
     const { log, lines } = recordingLogger();
     const projection = await startProjection({
-      bus,
+      bus: byContext(bus),
       readStore: store,
       log,
       definition: definitionOf(models),
       retryDelayMs: 20,
     });
     cleanups.push(() => projection.stop());
-    await projection.waitFor('test', first);
+    await projection.waitFor('message', first);
 
     // Another writer holds the tag the next event brings, so its write breaks the unique index.
     await models.entries.put({ _id: 'squatter', position: 0, tag: 'taken' });
-    const blocked = (await bus.append('test', testEvent('s-x', { tag: 'taken' }))).position;
-    await expect(projection.waitFor('test', blocked, 300)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
-    expect(projection.position('test')).toBe(first);
+    const blocked = (await bus.append('message', testEvent('s-x', { tag: 'taken' }))).position;
+    await expect(projection.waitFor('message', blocked, 300)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(projection.position('message')).toBe(first);
     expect(await checkpointOf(store)).toBe(first);
     expect(await models.tallies.get('all')).toEqual({ _id: 'all', events: 3 });
 
@@ -197,7 +198,7 @@ describe('projections store their documents and checkpoint together', () => {
     expect(lines.filter((line) => line.msg === 'read model not stored; retrying')).toHaveLength(1);
 
     await models.entries.delete('squatter');
-    await projection.waitFor('test', blocked, 5_000);
+    await projection.waitFor('message', blocked, 5_000);
     expect(lines).toContainEqual(expect.objectContaining({ level: 'info', msg: 'read model stored again' }));
     expect(await checkpointOf(store)).toBe(blocked);
     expect(await models.entries.count({ tag: 'taken' })).toBe(1);
@@ -211,12 +212,12 @@ describe('projections store their documents and checkpoint together', () => {
     const first = await append(bus, 2);
     const { store, models } = await openStore(true);
     cleanups.push(() => store.close());
-    const options = { bus, readStore: store, log: silent, retryDelayMs: 20 };
+    const options = { bus: byContext(bus), readStore: store, log: silent, retryDelayMs: 20 };
     let projection = await startProjection({ ...options, definition: definitionOf(models) });
-    await projection.waitFor('test', first);
+    await projection.waitFor('message', first);
     await models.entries.put({ _id: 'squatter', position: 0, tag: 'taken' });
-    const blocked = (await bus.append('test', testEvent('s-x', { tag: 'taken' }))).position;
-    await expect(projection.waitFor('test', blocked, 200)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    const blocked = (await bus.append('message', testEvent('s-x', { tag: 'taken' }))).position;
+    await expect(projection.waitFor('message', blocked, 200)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
 
     await projection.stop(); // gives up after a few attempts instead of waiting for ever
     expect(await checkpointOf(store)).toBe(first);
@@ -239,7 +240,7 @@ describe('projections store their documents and checkpoint together', () => {
     let { store, models } = await openStore();
     const firstRun: number[] = [];
     let projection: RunningProjection = await startProjection({
-      bus,
+      bus: byContext(bus),
       readStore: store,
       log: silent,
       definition: definitionOf(models, firstRun),
@@ -258,7 +259,7 @@ describe('projections store their documents and checkpoint together', () => {
     const secondRun: number[] = [];
     const { log, lines } = recordingLogger();
     projection = await startProjection({
-      bus,
+      bus: byContext(bus),
       readStore: store,
       log,
       definition: definitionOf(models, secondRun),
@@ -296,7 +297,12 @@ describe('projections store their documents and checkpoint together', () => {
         await definition.handle(recorded, staged);
       },
     };
-    const projection = await startProjection({ bus, readStore: store, log: silent, definition: slow });
+    const projection = await startProjection({
+      bus: byContext(bus),
+      readStore: store,
+      log: silent,
+      definition: slow,
+    });
     await projection.catchUp(50);
     expect(await models.entries.count()).toBe(20);
 
@@ -316,10 +322,15 @@ describe('projections store their documents and checkpoint together', () => {
     cleanups.push(() => store.close());
     await store.collection(checkpointCollection);
     await store.write([
-      { collection: checkpointCollection, put: { _id: 'test_entries:test', position: 50 } as Doc },
+      { collection: checkpointCollection, put: { _id: 'test_entries:message', position: 50 } as Doc },
     ]);
     await expect(
-      startProjection({ bus, readStore: store, log: silent, definition: definitionOf(models) }),
+      startProjection({
+        bus: byContext(bus),
+        readStore: store,
+        log: silent,
+        definition: definitionOf(models),
+      }),
     ).rejects.toThrow(/up to position 50, but that log ends at 10.*npm run rebuild/);
   });
 
@@ -331,7 +342,12 @@ describe('projections store their documents and checkpoint together', () => {
     const { store, models } = await openStore();
     cleanups.push(() => store.close());
     const definition = definitionOf(models);
-    let projection = await startProjection({ bus, readStore: store, log: silent, definition });
+    let projection = await startProjection({
+      bus: byContext(bus),
+      readStore: store,
+      log: silent,
+      definition,
+    });
     await projection.catchUp();
     await projection.stop();
     const before = await models.entries.find({}, { sort: { position: 1 } });
@@ -339,7 +355,7 @@ describe('projections store their documents and checkpoint together', () => {
     await resetProjection(store, definition);
     expect(await models.entries.count()).toBe(0);
     expect(await checkpointOf(store)).toBe(0);
-    projection = await startProjection({ bus, readStore: store, log: silent, definition });
+    projection = await startProjection({ bus: byContext(bus), readStore: store, log: silent, definition });
     cleanups.push(() => projection.stop());
     await projection.catchUp();
     expect(await models.entries.find({}, { sort: { position: 1 } })).toEqual(before);

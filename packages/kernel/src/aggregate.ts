@@ -1,27 +1,24 @@
-import { DomainError, type DomainEvent } from '@veil/contracts';
-import type { EventStore } from '@veil/ports';
+import { DomainError, type Context, type EventOf } from '@veil/contracts';
+import type { ContextEventStore } from '@veil/ports';
 
 /**
  * Emmett-style aggregates: state is a left fold of the stream's events (`evolve`), and a
  * command appends with the version it decided on. A concurrent writer makes the append fail
  * with VERSION_CONFLICT; `withRetry` re-reads and decides again a bounded number of times.
  */
-export interface Aggregate<S, E extends DomainEvent> {
-  context: string;
+export interface Aggregate<S, C extends Context> {
+  context: C;
   initialState: () => S;
-  evolve: (state: S, event: E) => S;
+  evolve: (state: S, event: EventOf<C>) => S;
 }
 
-export const loadAggregate = async <S, E extends DomainEvent>(
-  store: EventStore,
-  aggregate: Aggregate<S, E>,
+export const loadAggregate = async <S, C extends Context>(
+  store: ContextEventStore,
+  aggregate: Aggregate<S, C>,
   streamId: string,
 ): Promise<{ state: S; version: number }> => {
   const { events, version } = await store.readStream(aggregate.context, streamId);
-  const state = events.reduce(
-    (s, recorded) => aggregate.evolve(s, recorded.event as E),
-    aggregate.initialState(),
-  );
+  const state = events.reduce((s, recorded) => aggregate.evolve(s, recorded.event), aggregate.initialState());
   return { state, version };
 };
 

@@ -1,4 +1,5 @@
 export * from './aggregate.ts';
+export * from './context-bus.ts';
 export * from './events.ts';
 export * from './projection.ts';
 export * from './staging.ts';

@@ -1,4 +1,4 @@
-import type { EventBus, Metrics } from '@veil/ports';
+import type { ContextEventBus, Metrics } from '@veil/ports';
 import type { ProjectionDefinition, RunningProjection } from './projection.ts';
 
 export interface ProjectionMetrics {
@@ -15,7 +15,7 @@ export interface ProjectionMetrics {
  * dashboards and alerts see the series before the first event is ever parked.
  */
 export const measureProjection = (
-  deps: { bus: Pick<EventBus, 'headPosition'>; metrics: Metrics },
+  deps: { bus: Pick<ContextEventBus, 'headPosition'>; metrics: Metrics },
   definition: Pick<ProjectionDefinition, 'name' | 'contexts'>,
   projection: Pick<RunningProjection, 'position'>,
 ): ProjectionMetrics => {

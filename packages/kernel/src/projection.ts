@@ -1,5 +1,12 @@
-import { DomainError } from '@veil/contracts';
-import type { EventBus, EventStore, Logger, ReadStore, RecordedEvent, Subscription } from '@veil/ports';
+import { DomainError, type Context, type EventOf } from '@veil/contracts';
+import type {
+  ContextEventBus,
+  ContextEventStore,
+  Logger,
+  ReadStore,
+  RecordedEvent,
+  Subscription,
+} from '@veil/ports';
 import { createCatchUpReport } from './catch-up-report.ts';
 import {
   mergeInto,
@@ -28,13 +35,13 @@ import {
  * Handlers must still be idempotent: on MongoDB without a replica set a failed write can leave
  * documents stored without their checkpoint, and those events are applied again.
  */
-export interface ProjectionDefinition<M extends ReadModels = ReadModels> {
+export interface ProjectionDefinition<M extends ReadModels = ReadModels, C extends Context = Context> {
   /** Unique per read model; also the checkpoint key prefix. */
   name: string;
-  contexts: readonly string[];
+  contexts: readonly C[];
   /** The collections the projection writes (a rebuild clears them). */
   models: M;
-  handle(recorded: RecordedEvent, models: Staged<M>): Promise<void>;
+  handle(recorded: RecordedEvent<EventOf<C>>, models: Staged<M>): Promise<void>;
 }
 
 /**
@@ -44,7 +51,7 @@ export interface ProjectionDefinition<M extends ReadModels = ReadModels> {
  */
 export type OpenProjection = (
   readStore: ReadStore,
-  log: EventStore,
+  log: ContextEventStore,
 ) => Promise<ProjectionDefinition | readonly ProjectionDefinition[]>;
 
 export interface Checkpoint {
@@ -77,7 +84,7 @@ export const checkpointId = (definition: Pick<ProjectionDefinition, 'name'>, con
 
 export interface RunningProjection {
   /** Resolves once every event up to `position` in `context` has been applied and stored. */
-  waitFor(context: string, position: number, timeoutMs?: number): Promise<void>;
+  waitFor(context: Context, position: number, timeoutMs?: number): Promise<void>;
   /**
    * Resolves once the projection has applied everything that was in the log when called. Fails
    * only when it stops making progress for `stallMs` (default 60 s): building a large read model
@@ -89,7 +96,7 @@ export interface RunningProjection {
    * everything now in `context`'s log is applied and reads once more. For data another request
    * or service wrote a moment ago, which this projection may not have applied yet.
    */
-  readFresh<T>(context: string, read: () => Promise<T>, complete: (value: T) => boolean): Promise<T>;
+  readFresh<T>(context: Context, read: () => Promise<T>, complete: (value: T) => boolean): Promise<T>;
   /**
    * Resolves once everything in the logs of `contexts` (default: every context it follows) when
    * called is applied and stored: a read after it sees every event a socket may have been told
@@ -97,7 +104,7 @@ export interface RunningProjection {
    * newest event was erased is never applied up to its head, and a read a little behind beats
    * none.
    */
-  upToDate(contexts?: readonly string[], timeoutMs?: number): Promise<void>;
+  upToDate(contexts?: readonly Context[], timeoutMs?: number): Promise<void>;
   position(context: string): number;
   stop(): Promise<void>;
 }
@@ -111,7 +118,7 @@ interface Waiter {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const startProjection = async (deps: {
-  bus: EventBus;
+  bus: ContextEventBus;
   readStore: ReadStore;
   log: Logger;
   definition: ProjectionDefinition;
@@ -251,7 +258,7 @@ export const startProjection = async (deps: {
    * parked, with its error, in the same write as the checkpoint that moves past it, so one bad
    * event cannot stall everything behind it. Its changes, if any, are dropped.
    */
-  const apply = async (recorded: RecordedEvent): Promise<PendingWrites | null> => {
+  const apply = async (recorded: RecordedEvent<EventOf<Context>>): Promise<PendingWrites | null> => {
     for (let attempt = 1; ; attempt++) {
       const own: PendingWrites = new Map();
       try {
@@ -304,7 +311,7 @@ export const startProjection = async (deps: {
     );
   }
 
-  const waitFor = (context: string, position: number, timeoutMs = 5_000) =>
+  const waitFor = (context: Context, position: number, timeoutMs = 5_000) =>
     new Promise<void>((resolve, reject) => {
       if ((positions.get(context) ?? 0) >= position) return resolve();
       const timer = setTimeout(() => {

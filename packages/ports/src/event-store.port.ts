@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@veil/contracts';
+import type { Context, DomainEvent, EventOf } from '@veil/contracts';
 
 /**
  * The durable, append-only event log. Events live in one log per bounded context
@@ -105,5 +105,39 @@ export interface EventBus extends EventStore {
    * model and following from 0 rebuilds it). Stays live: new events keep arriving.
    */
   follow(options: FollowOptions): Promise<Subscription>;
+  close(): Promise<void>;
+}
+
+/**
+ * The log as services see it (`Ports['bus']`): what a context's appends take and its reads
+ * give are that context's events (`EventOf<C>`), so handlers and projections switch on
+ * `event.type` without casts and the compiler checks each case's payload. The adapters keep the
+ * untyped `EventBus`; the composition root is the one place the two meet.
+ */
+export interface ContextEventStore {
+  readonly deduplicatesForever?: boolean;
+  append<C extends Context>(context: C, event: EventOf<C>, options?: AppendOptions): Promise<AppendResult>;
+  readStream<C extends Context>(
+    context: C,
+    streamId: string,
+  ): Promise<{ events: RecordedEvent<EventOf<C>>[]; version: number }>;
+  readLast<C extends Context>(context: C, streamId: string): Promise<RecordedEvent<EventOf<C>> | null>;
+  headPosition(context: Context): Promise<number>;
+  erase(context: Context, positions: readonly number[]): Promise<void>;
+}
+
+export interface ContextEventBus extends ContextEventStore {
+  subscribe<C extends Context>(
+    options: Omit<DurableSubscriptionOptions, 'context' | 'handler'> & {
+      context: C;
+      handler: (recorded: RecordedEvent<EventOf<C>>) => Promise<void> | void;
+    },
+  ): Promise<Subscription>;
+  follow<C extends Context>(
+    options: Omit<FollowOptions, 'context' | 'handler'> & {
+      context: C;
+      handler: (recorded: RecordedEvent<EventOf<C>>) => Promise<void> | void;
+    },
+  ): Promise<Subscription>;
   close(): Promise<void>;
 }

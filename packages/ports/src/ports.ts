@@ -1,6 +1,6 @@
 import type { BlobStore } from './blob-store.port.ts';
 import type { Clock, IdGenerator, Logger } from './clock.port.ts';
-import type { EventBus } from './event-store.port.ts';
+import type { ContextEventBus } from './event-store.port.ts';
 import type { Metrics } from './metrics.port.ts';
 import type { RateLimits } from './rate-limit.port.ts';
 import type { ReadStore } from './read-store.port.ts';
@@ -10,7 +10,7 @@ import type { Tracing } from './tracing.port.ts';
 
 /** Everything a service may touch outside its own code. Built once by @veil/app. */
 export interface Ports {
-  bus: EventBus;
+  bus: ContextEventBus;
   rpc: Rpc;
   readStore: ReadStore;
   blobs: BlobStore;

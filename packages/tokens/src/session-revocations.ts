@@ -1,5 +1,4 @@
-import type { AccessEvent } from '@veil/contracts';
-import type { EventBus, Logger } from '@veil/ports';
+import type { ContextEventBus, Logger } from '@veil/ports';
 
 /** No access token lives longer than this (ACCESS_TOKEN_TTL_SECONDS' upper bound). */
 const longestTokenLifeMs = 86_400_000;
@@ -18,7 +17,10 @@ export interface SessionRevocations {
  * in, so a gateway never starts accepting tokens it should refuse. A session is forgotten once
  * every token it could have minted has expired.
  */
-export const followSessionRevocations = async (bus: EventBus, log: Logger): Promise<SessionRevocations> => {
+export const followSessionRevocations = async (
+  bus: ContextEventBus,
+  log: Logger,
+): Promise<SessionRevocations> => {
   const revokedAt = new Map<string, number>();
   const listeners = new Set<(revoked: { userId: string; sessionId: string }) => void>();
   const forgetExpired = (now: number) => {
@@ -35,8 +37,7 @@ export const followSessionRevocations = async (bus: EventBus, log: Logger): Prom
   const subscription = await bus.follow({
     context: 'access',
     afterPosition: 0,
-    async handler({ event, position }) {
-      const access = event as AccessEvent;
+    async handler({ event: access, position }) {
       if (access.type === 'SessionRevoked') {
         const now = Date.now();
         const at = Date.parse(access.occurredAt);

@@ -1,8 +1,8 @@
 import { contentEventTypes, messageStreamId } from '@veil/contracts';
-import type { EventStore } from '@veil/ports';
+import type { ContextEventStore } from '@veil/ports';
 
 /** What erasing needs of the log. */
-export type ContentLog = Pick<EventStore, 'readStream' | 'erase'>;
+export type ContentLog = Pick<ContextEventStore, 'readStream' | 'erase'>;
 
 /**
  * Erases every event of a message that carries its ciphertext or a reaction's (MessageSent,

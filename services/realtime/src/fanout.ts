@@ -6,7 +6,7 @@ import {
   type messageRpc,
 } from '@veil/contracts';
 import type { RpcClient } from '@veil/kernel';
-import type { EventBus, Logger, RecordedEvent, Subscription, Tracing } from '@veil/ports';
+import type { ContextEventBus, Logger, RecordedEvent, Subscription, Tracing } from '@veil/ports';
 import type { MembershipProjection } from './membership.projection.ts';
 import type { RealtimeMetrics } from './realtime-metrics.ts';
 import type { SendingSockets } from './sending-sockets.ts';
@@ -22,7 +22,7 @@ type Handlers = {
 };
 
 export interface FanoutDeps {
-  bus: EventBus;
+  bus: ContextEventBus;
   io: RealtimeServer;
   membership: Pick<MembershipProjection, 'lookupChat'>;
   messages: MessageClient;
@@ -159,32 +159,31 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
     async ReactionRemoved(event) {
       const { chatId, messageId, userId, signature } = event.data;
       const members = await membersOf(chatId, [userId]);
-      io.local
-        .to(members.map(userRoom))
-        .emit('reaction', {
-          chatId,
-          messageId,
-          userId,
-          reaction: null,
-          ...(signature && { removalSignature: signature }),
-        });
+      io.local.to(members.map(userRoom)).emit('reaction', {
+        chatId,
+        messageId,
+        userId,
+        reaction: null,
+        ...(signature && { removalSignature: signature }),
+      });
       metrics.delivered('reaction');
     },
     // Nothing live: the member's other browsers find their copies with the history they load.
     async MessageKeyRewrapped() {},
   };
 
-  const deliver = async (recorded: RecordedEvent) => {
+  const deliver = async (recorded: RecordedEvent<MessageEvent>) => {
     // Read by type, as every projection reads the log: the message service wrote these events
     // from typed commands, and a schema parse of each (ciphertext, a key per member) was about
     // 3 % of the embedded process in profiles (BENCHMARKS.md).
     const { type } = recorded.event;
+    // One handler per type; the compiler cannot pair a union's type with its handler's event.
     const handler = Object.hasOwn(handlers, type)
-      ? (handlers[type as MessageEvent['type']] as (e: MessageEvent, r: RecordedEvent) => Promise<void>)
+      ? (handlers[type] as (e: MessageEvent, r: RecordedEvent) => Promise<void>)
       : undefined;
     if (handler) {
       // Everything that can fail runs before the emit; a throw retries this same event.
-      await handler(recorded.event as MessageEvent, recorded);
+      await handler(recorded.event, recorded);
       log.debug({ position: recorded.position, type }, 'message event delivered');
     } else {
       // A type this replica does not know (a newer writer): skip it, loudly, rather than stall.

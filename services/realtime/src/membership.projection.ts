@@ -1,5 +1,5 @@
 import { DomainError, chatEventSchema } from '@veil/contracts';
-import type { EventBus, Logger, Subscription } from '@veil/ports';
+import type { ContextEventBus, Logger, Subscription } from '@veil/ports';
 import {
   createMembershipMap,
   type ChatMembership,
@@ -29,7 +29,7 @@ interface Waiter {
 const missWaitMs = 3_000;
 
 export const startMembershipProjection = async (deps: {
-  bus: EventBus;
+  bus: ContextEventBus;
   log: Logger;
   /** Called for changes that happen after start (not during the initial replay). Must not throw. */
   onChange?: (change: MembershipChange) => void;

@@ -1,5 +1,5 @@
 import { DomainError, defaultPrivacy, type EventData, type Privacy } from '@veil/contracts';
-import type { EventBus, Logger } from '@veil/ports';
+import type { ContextEventBus, Logger } from '@veil/ports';
 
 /**
  * What each account shares (read receipts, typing, online state), from the user log's
@@ -12,7 +12,7 @@ export interface PrivacyProjection {
 }
 
 export const startPrivacyProjection = async (deps: {
-  bus: EventBus;
+  bus: ContextEventBus;
   log: Logger;
   /** A change after start (not during the first read). Must not throw. */
   onChange?: (userId: string, before: Privacy, after: Privacy) => void;

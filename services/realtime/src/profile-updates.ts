@@ -1,10 +1,10 @@
 import { mediaUrl, type ProfileUpdate, type UserEvent } from '@veil/contracts';
-import type { EventBus, Logger, Subscription } from '@veil/ports';
+import type { ContextEventBus, Logger, Subscription } from '@veil/ports';
 import type { MembershipProjection } from './membership.projection.ts';
 import { userRoom, type RealtimeServer } from './socket-types.ts';
 
 export interface ProfileUpdatesDeps {
-  bus: EventBus;
+  bus: ContextEventBus;
   io: RealtimeServer;
   membership: Pick<MembershipProjection, 'contactsOf'>;
   log: Logger;
@@ -37,7 +37,7 @@ export const startProfileUpdates = async (deps: ProfileUpdatesDeps): Promise<Sub
     handler: (recorded) => {
       if (recorded.position <= emittedUpTo) return;
       emittedUpTo = recorded.position;
-      const update = profileUpdateOf(recorded.event as UserEvent);
+      const update = profileUpdateOf(recorded.event);
       if (!update) return;
       const rooms = [update._id, ...membership.contactsOf(update._id)].map(userRoom);
       io.local.to(rooms).emit('user updated', update);

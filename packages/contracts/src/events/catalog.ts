@@ -19,6 +19,8 @@ export const eventSchemasByContext = {
   push: pushEventSchema,
 } as const satisfies Record<Context, z.ZodType>;
 
+/** The events of one context (of several: their union), as appended to and read from its log. */
+export type EventOf<C extends Context> = z.infer<(typeof eventSchemasByContext)[C]>;
 /** Any event of any context. */
 export type VeilEvent = z.infer<(typeof eventSchemasByContext)[Context]>;
 export type VeilEventType = VeilEvent['type'];

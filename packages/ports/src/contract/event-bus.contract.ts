@@ -19,6 +19,9 @@ let seq = 0;
 const uid = () =>
   `${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
+/** The payload `testEvent` was given, read back from an event a typed log hands over. */
+export const testData = <T>(event: { data: unknown }): T => event.data as T;
+
 export const testEvent = (
   streamId: string,
   data: Record<string, unknown> = {},

@@ -2,6 +2,7 @@
 export {
   describeEventBusContract,
   describeRpcContract,
+  testData,
   testEvent,
   type BusUnderTest,
   type RpcUnderTest,

@@ -1,4 +1,3 @@
-import type { AuthEvent } from '@veil/contracts';
 import type { Aggregate } from '@veil/kernel';
 
 /**
@@ -15,7 +14,7 @@ export interface RefreshFamilyState {
   revoked: boolean;
 }
 
-export const refreshFamilyAggregate: Aggregate<RefreshFamilyState, AuthEvent> = {
+export const refreshFamilyAggregate: Aggregate<RefreshFamilyState, 'auth'> = {
   context: 'auth',
   initialState: () => ({
     userId: null,

@@ -1,4 +1,3 @@
-import type { AuthEvent, UserEvent } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -42,12 +41,13 @@ export const openAuthReadModels = async (readStore: ReadStore): Promise<AuthRead
   ]),
 });
 
-export const credentialsProjection = (models: AuthReadModels): ProjectionDefinition<AuthReadModels> => ({
+export const credentialsProjection = (
+  models: AuthReadModels,
+): ProjectionDefinition<AuthReadModels, 'auth' | 'user'> => ({
   name: 'auth_credentials',
   contexts: ['auth', 'user'],
   models,
-  async handle({ event: raw }, { credentials, families, pendingRegistrations: pending }) {
-    const event = raw as AuthEvent | UserEvent;
+  async handle({ event }, { credentials, families, pendingRegistrations: pending }) {
     switch (event.type) {
       case 'CredentialsRegistered':
         await credentials.put({

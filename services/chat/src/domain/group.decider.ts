@@ -2,7 +2,6 @@ import {
   DomainError,
   disappearingTimers,
   limits,
-  type ChatEvent,
   type EventData,
   type SignedGroupChangeData,
 } from '@veil/contracts';
@@ -27,7 +26,7 @@ export interface GroupState {
 
 const removeId = (ids: readonly string[], id: string) => ids.filter((other) => other !== id);
 
-export const groupAggregate: Aggregate<GroupState, ChatEvent> = {
+export const groupAggregate: Aggregate<GroupState, 'chat'> = {
   context: 'chat',
   initialState: () => ({
     exists: false,

@@ -1,6 +1,6 @@
-import { chatStreamId, pairStreamId, type ChatEvent } from '@veil/contracts';
+import { chatStreamId, pairStreamId } from '@veil/contracts';
 import { isVersionConflict, newEvent, withRetry } from '@veil/kernel';
-import type { Clock, EventStore, IdGenerator } from '@veil/ports';
+import type { Clock, ContextEventStore, IdGenerator } from '@veil/ports';
 
 /**
  * Exactly one one-to-one chat per pair of users. The pair has its own stream
@@ -10,7 +10,7 @@ import type { Clock, EventStore, IdGenerator } from '@veil/ports';
  * expected version 0 on the chat's stream, which also makes a retry after a crash between
  * the two appends safe.
  */
-type Deps = { store: EventStore; clock: Clock; ids: IdGenerator };
+type Deps = { store: ContextEventStore; clock: Clock; ids: IdGenerator };
 
 export const ensureDirectChat = async (
   deps: Deps,
@@ -22,7 +22,8 @@ export const ensureDirectChat = async (
 
   const chatId = await withRetry(async () => {
     const last = await deps.store.readLast('chat', pairId);
-    if (last) return (last.event as ChatEvent & { type: 'DirectPairClaimed' }).data.chatId;
+    // A pair's stream holds only its claim.
+    if (last?.event.type === 'DirectPairClaimed') return last.event.data.chatId;
     const candidate = deps.ids.next();
     await deps.store.append(
       'chat',

@@ -4,7 +4,6 @@ import {
   createGroupBodySchema,
   pairStreamId,
   renameGroupBodySchema,
-  type ChatEvent,
   type chatRpc,
 } from '@veil/contracts';
 import {
@@ -147,12 +146,12 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     async groupChanges({ userId, chatId }) {
       const { events } = await store.readStream('chat', chatStreamId(chatId));
       const state = events.reduce(
-        (folded, { event }) => groupAggregate.evolve(folded, event as ChatEvent),
+        (folded, { event }) => groupAggregate.evolve(folded, event),
         groupAggregate.initialState(),
       );
       if (!state.exists || !state.members.includes(userId))
         throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
-      const changes = events.flatMap(({ event }) => groupChangeEntry(event as ChatEvent) ?? []);
+      const changes = events.flatMap(({ event }) => groupChangeEntry(event) ?? []);
       return { changes };
     },
 

@@ -1,4 +1,4 @@
-import type { ChatEvent, ChatView, GroupNotice, MessageEvent, UserEvent } from '@veil/contracts';
+import type { ChatView, GroupNotice } from '@veil/contracts';
 import { mediaUrl, pairStreamId } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
@@ -71,12 +71,13 @@ export const openChatReadModels = async (readStore: ReadStore): Promise<ChatRead
   participants: await readStore.collection<ParticipantDoc>('chat_participants'),
 });
 
-export const chatListProjection = (models: ChatReadModels): ProjectionDefinition<ChatReadModels> => ({
+export const chatListProjection = (
+  models: ChatReadModels,
+): ProjectionDefinition<ChatReadModels, 'chat' | 'user' | 'message'> => ({
   name: 'chat_list',
   contexts: ['chat', 'user', 'message'],
   models,
-  async handle({ event: raw, position }, { chats, participants }) {
-    const event = raw as ChatEvent | UserEvent | MessageEvent;
+  async handle({ event, position }, { chats, participants }) {
     switch (event.type) {
       case 'DirectChatCreated':
       case 'GroupChatCreated': {

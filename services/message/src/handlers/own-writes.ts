@@ -1,3 +1,4 @@
+import type { Context } from '@veil/contracts';
 import type { RunningProjection } from '@veil/kernel';
 
 /** Past this many remembered writers, the ones already applied are forgotten in one sweep. */
@@ -11,7 +12,7 @@ export type OwnWrites = ReturnType<typeof ownWrites>;
  * applied that event, and nobody else's read does. A projection that stalls (its log unreachable
  * for a while) then holds back only the callers who wrote during the stall, not every reader.
  */
-export const ownWrites = (projections: readonly RunningProjection[], context: string) => {
+export const ownWrites = (projections: readonly RunningProjection[], context: Context) => {
   const newest = new Map<string, number>();
   const appliedEverywhere = () => Math.min(...projections.map((projection) => projection.position(context)));
   return {

@@ -1,4 +1,4 @@
-import { durableName, pushStreamId, type MessageEvent, type MessageSentEvent } from '@veil/contracts';
+import { durableName, pushStreamId, type MessageSentEvent } from '@veil/contracts';
 import { keyMapSummaryOf } from '@veil/crypto';
 import { newEvent } from '@veil/kernel';
 import type { Logger, Ports, Subscription } from '@veil/ports';
@@ -82,8 +82,7 @@ export const startPushSender = ({ bus, models, settings, log, ...deps }: Deps): 
     startAt: 'new',
     maxInFlight: 16,
     handler: async ({ event }) => {
-      const message = event as MessageEvent;
-      if (message.type === 'MessageSent') await onMessageSent(message);
+      if (event.type === 'MessageSent') await onMessageSent(event);
     },
   });
 };

@@ -1,4 +1,3 @@
-import type { AccessEvent, PushEvent, UserEvent } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -46,12 +45,13 @@ export const openPushReadModels = async (readStore: ReadStore): Promise<PushRead
  * a session's end may be applied before its subscriptions: an ended session is remembered and
  * takes none.
  */
-export const pushProjection = (models: PushReadModels): ProjectionDefinition<PushReadModels> => ({
+export const pushProjection = (
+  models: PushReadModels,
+): ProjectionDefinition<PushReadModels, 'push' | 'access' | 'user'> => ({
   name: 'message_push',
   contexts: ['push', 'access', 'user'],
   models,
-  async handle({ event: raw }, { pushSubscriptions, pushSessions, pushNames }) {
-    const event = raw as PushEvent | AccessEvent | UserEvent;
+  async handle({ event }, { pushSubscriptions, pushSessions, pushNames }) {
     switch (event.type) {
       case 'PushSubscribed': {
         const { subscriptionId, userId, sessionId, endpoint, keys } = event.data;

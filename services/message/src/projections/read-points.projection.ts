@@ -1,4 +1,3 @@
-import type { MessageEvent } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 import { newerSeen } from '../domain/unread.ts';
@@ -23,12 +22,13 @@ export const readPointId = (userId: string, chatId: string) => `${userId}:${chat
  * domain/unread.ts). A projection of its own, with its own checkpoint: a data dir from before it
  * existed gets it built from the whole log at the first start.
  */
-export const readPointProjection = (models: ReadPointModels): ProjectionDefinition<ReadPointModels> => ({
+export const readPointProjection = (
+  models: ReadPointModels,
+): ProjectionDefinition<ReadPointModels, 'message'> => ({
   name: 'message_read_points',
   contexts: ['message'],
   models,
-  async handle({ event: raw }, { readPoints }) {
-    const event = raw as MessageEvent;
+  async handle({ event }, { readPoints }) {
     if (event.type !== 'MessageSeen') return;
     const { userId, chatId, messageId } = event.data;
     const id = readPointId(userId, chatId);

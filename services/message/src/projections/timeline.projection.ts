@@ -1,12 +1,4 @@
-import type {
-  AttachmentEvent,
-  ChatEvent,
-  MessageEvent,
-  MessageSignature,
-  MessageView,
-  SealedReaction,
-  UserEvent,
-} from '@veil/contracts';
+import type { MessageEvent, MessageSignature, MessageView, SealedReaction } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 import {
@@ -169,12 +161,11 @@ const tombstoneOf = (
 export const timelineProjection = (
   models: MessageReadModels,
   log: ContentLog,
-): ProjectionDefinition<MessageReadModels> => ({
+): ProjectionDefinition<MessageReadModels, 'message' | 'chat' | 'user' | 'attachment'> => ({
   name: 'message_timeline',
   contexts: ['message', 'chat', 'user', 'attachment'],
   models,
-  async handle({ event: raw, position }, { messages, memberships, receipts, attachments }) {
-    const event = raw as MessageEvent | ChatEvent | UserEvent | AttachmentEvent;
+  async handle({ event, position }, { messages, memberships, receipts, attachments }) {
     switch (event.type) {
       case 'MessageSent': {
         const existing = await messages.get(event.data.messageId);

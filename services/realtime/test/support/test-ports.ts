@@ -11,6 +11,7 @@ import type {
   Tracing,
 } from '@veil/ports';
 import { createMemoryScaling } from '@veil/realtime-scaling/memory';
+import { byContext } from '@veil/kernel';
 import { ulid } from 'ulid';
 import { testLogger } from './test-logger.ts';
 
@@ -57,7 +58,7 @@ export const realtimePorts = (
   log: Logger = testLogger(),
   realtimeScaling: RealtimeScaling = createMemoryScaling(),
 ): Ports => ({
-  bus,
+  bus: byContext(bus),
   rpc,
   readStore: noReadStore,
   blobs: noBlobs,

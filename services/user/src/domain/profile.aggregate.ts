@@ -1,4 +1,4 @@
-import { defaultPrivacy, type Privacy, type UserEvent } from '@veil/contracts';
+import { defaultPrivacy, type Privacy } from '@veil/contracts';
 import type { Aggregate } from '@veil/kernel';
 
 /** The profile aggregate (`user-<userId>`): what commands need to decide, nothing more. */
@@ -10,7 +10,7 @@ export interface ProfileState {
   privacy: Privacy;
 }
 
-export const profileAggregate: Aggregate<ProfileState, UserEvent> = {
+export const profileAggregate: Aggregate<ProfileState, 'user'> = {
   context: 'user',
   initialState: () => ({
     exists: false,

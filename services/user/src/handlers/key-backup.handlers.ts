@@ -4,11 +4,10 @@ import {
   summarizeKeyBackup,
   type KeyBackupBlob,
   type KeyStatus,
-  type UserEvent,
   type userRpc,
 } from '@veil/contracts';
 import { newEvent, type RpcImplementation } from '@veil/kernel';
-import type { Clock, EventStore, IdGenerator } from '@veil/ports';
+import type { Clock, ContextEventStore, IdGenerator } from '@veil/ports';
 import type { KeyBackupLimiter } from './key-backup-limits.ts';
 import type { UserDoc } from '../projections/user-directory.projection.ts';
 
@@ -19,7 +18,7 @@ import type { UserDoc } from '../projections/user-directory.projection.ts';
  * account: there is no way to name another.
  */
 type Deps = {
-  store: EventStore;
+  store: ContextEventStore;
   clock: Clock;
   ids: IdGenerator;
   limiter: KeyBackupLimiter;
@@ -52,9 +51,9 @@ export const appendKeyBackup = async (
   return summarizeKeyBackup(backup, event.occurredAt);
 };
 
-const currentBackup = async (store: EventStore, userId: string) => {
+const currentBackup = async (store: ContextEventStore, userId: string) => {
   const last = await store.readLast('user', keyBackupStreamId(userId));
-  const event = last?.event as UserEvent | undefined;
+  const event = last?.event;
   return event?.type === 'KeyBackupStored' ? { backup: event.data.backup, storedAt: event.occurredAt } : null;
 };
 

@@ -1,6 +1,6 @@
 import { DomainError, type userRpc } from '@veil/contracts';
 import type { RpcImplementation, RunningProjection } from '@veil/kernel';
-import type { Clock, Collection, EventStore, IdGenerator } from '@veil/ports';
+import type { Clock, Collection, ContextEventStore, IdGenerator } from '@veil/ports';
 import { appendKeyBackup, checkBackupHoldsKeys } from './key-backup.handlers.ts';
 import { appendSignedKeyLogEntry, precheckSignedKeyLogEntry } from './key-log.ts';
 import type { KeyLogDoc, UserDoc } from '../projections/user-directory.projection.ts';
@@ -12,7 +12,7 @@ import type { KeyLogDoc, UserDoc } from '../projections/user-directory.projectio
  * the verified caller's.
  */
 type Deps = {
-  store: EventStore;
+  store: ContextEventStore;
   clock: Clock;
   ids: IdGenerator;
   keyLogs: Collection<KeyLogDoc>;

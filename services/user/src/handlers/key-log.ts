@@ -6,7 +6,6 @@ import {
   type KeyLogEntryView,
   type KeyLogReasonName,
   type SignedKeyLogEntryView,
-  type UserEvent,
 } from '@veil/contracts';
 import {
   checkKeyLogEntry,
@@ -17,7 +16,7 @@ import {
   type KeyLogProblem,
 } from '@veil/crypto';
 import { newEvent, withRetry } from '@veil/kernel';
-import type { Clock, EventStore, IdGenerator } from '@veil/ports';
+import type { Clock, ContextEventStore, IdGenerator } from '@veil/ports';
 
 /**
  * Appending to an account's key-change log (`keylog-<userId>`), with the version of the newest
@@ -25,7 +24,7 @@ import type { Clock, EventStore, IdGenerator } from '@veil/ports';
  * sign entries (`appendSignedKeyLogEntry`); the server makes one only for an account registered
  * without a signing key (a client without them), unsigned (`appendKeyLogEntry`).
  */
-type Deps = { store: EventStore; clock: Clock; ids: IdGenerator };
+type Deps = { store: ContextEventStore; clock: Clock; ids: IdGenerator };
 
 export type PublishedKeys = Pick<KeyLogEntryView, 'encryptionKey' | 'signingKey' | 'reason'>;
 
@@ -52,7 +51,7 @@ export const checkSigningKey = async (signingKey: string): Promise<void> => {
 
 const readHead = async (deps: Deps, userId: string) => {
   const recorded = await deps.store.readLast('user', keyLogStreamId(userId));
-  const lastEvent = recorded?.event as UserEvent | undefined;
+  const lastEvent = recorded?.event;
   return {
     version: recorded?.position ?? 0,
     head: lastEvent?.type === 'KeysPublished' ? lastEvent.data.entry : null,

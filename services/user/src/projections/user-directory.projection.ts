@@ -1,10 +1,4 @@
-import {
-  mediaUrl,
-  type KeyLogEntryView,
-  type Privacy,
-  type PublicUser,
-  type UserEvent,
-} from '@veil/contracts';
+import { mediaUrl, type KeyLogEntryView, type Privacy, type PublicUser } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -46,12 +40,11 @@ export const toPublicUser = (doc: UserDoc): PublicUser => ({
 export const userDirectoryProjection = (
   directory: Collection<UserDoc>,
   keyLogs: Collection<KeyLogDoc>,
-): ProjectionDefinition<{ users: Collection<UserDoc>; keyLogs: Collection<KeyLogDoc> }> => ({
+): ProjectionDefinition<{ users: Collection<UserDoc>; keyLogs: Collection<KeyLogDoc> }, 'user'> => ({
   name: 'user_directory',
   contexts: ['user'],
   models: { users: directory, keyLogs },
-  async handle({ event: raw }, { users, keyLogs }) {
-    const event = raw as UserEvent;
+  async handle({ event }, { users, keyLogs }) {
     switch (event.type) {
       case 'UserRegistered': {
         const { userId, username, publicKey, pictureKey } = event.data;
