@@ -1,4 +1,11 @@
-import { DomainError, parseWith, socketSendSchema, type SentReceipt, type messageRpc } from '@veil/contracts';
+import {
+  DomainError,
+  parseWith,
+  sendCommandOf,
+  socketSendSchema,
+  type SentReceipt,
+  type messageRpc,
+} from '@veil/contracts';
 import type { RpcClient } from '@veil/kernel';
 import type { Tracing } from '@veil/ports';
 import { answerRequest, asAck, type RequestHandlerDeps } from './acks.ts';
@@ -38,21 +45,11 @@ export const registerSending = (deps: SendingDeps): void => {
       throw new DomainError('VALIDATION_FAILED', 'send message needs an acknowledgement callback');
     }
     if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many messages; slow down');
-    const { chatId, encryptedMessage, iv, encryptedKeys, replyTo, clientMessageId, attachments, signature } =
-      parseWith(socketSendSchema, payload);
+    const body = parseWith(socketSendSchema, payload);
+    const { clientMessageId } = body;
     // The fan-out leaves this socket out of `message sent`: the ack tells it.
     if (clientMessageId) sendingSockets.note(userId, clientMessageId, socket.id);
-    const sent = messages.send({
-      userId,
-      chatId,
-      content: encryptedMessage,
-      iv,
-      encryptedKeys,
-      replyTo: replyTo ?? null,
-      ...(clientMessageId && { clientMessageId }),
-      ...(attachments?.length && { attachments }),
-      ...(signature && { signature }),
-    });
+    const sent = messages.send(sendCommandOf(userId, body.chatId, body.encryptedKeys, body));
     // Refused: no fan-out is coming for it.
     const { message } = await sent.catch((error: unknown) => {
       sendingSockets.take(userId, clientMessageId);

@@ -10,6 +10,7 @@ import {
   reactionOf,
   rewrapBodySchema,
   sendGroupBodySchema,
+  sendCommandOf,
   sendIndividualBodySchema,
 } from '@veil/contracts';
 import { currentUserId } from '../../middleware/auth.ts';
@@ -29,20 +30,10 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
     const body = parseWith(sendIndividualBodySchema, req.body);
     const userId = currentUserId(res);
     const { chat, position } = await services.chat.ensureDirect({ userId, otherUserId: recipientId });
+    const keys = { [recipientId]: body.encryptedAESKeyForRecipient, [userId]: body.encryptedAESKeyForSender };
     const { message } = await services.message.send({
-      userId,
-      chatId: chat._id,
-      content: body.encryptedMessage,
-      iv: body.iv,
-      encryptedKeys: {
-        [recipientId]: body.encryptedAESKeyForRecipient,
-        [userId]: body.encryptedAESKeyForSender,
-      },
-      replyTo: body.replyTo ?? null,
+      ...sendCommandOf(userId, chat._id, keys, body),
       afterChatPosition: position,
-      ...(body.clientMessageId && { clientMessageId: body.clientMessageId }),
-      ...(body.attachments?.length && { attachments: body.attachments }),
-      ...(body.signature && { signature: body.signature }),
     });
     respond(res, 201, 'Message sent', { message, chat });
   });
@@ -50,17 +41,9 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
   router.post('/sendGroupMessage/:chatId', async (req, res) => {
     const chatId = parseWith(idSchema, req.params.chatId);
     const body = parseWith(sendGroupBodySchema, req.body);
-    const { message } = await services.message.send({
-      userId: currentUserId(res),
-      chatId,
-      content: body.encryptedMessage,
-      iv: body.iv,
-      encryptedKeys: body.encryptedKeys,
-      replyTo: body.replyTo ?? null,
-      ...(body.clientMessageId && { clientMessageId: body.clientMessageId }),
-      ...(body.attachments?.length && { attachments: body.attachments }),
-      ...(body.signature && { signature: body.signature }),
-    });
+    const { message } = await services.message.send(
+      sendCommandOf(currentUserId(res), chatId, body.encryptedKeys, body),
+    );
     respond(res, 201, 'Message sent', { message });
   });
 
