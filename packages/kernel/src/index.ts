@@ -1,5 +1,6 @@
 export * from './aggregate.ts';
 export * from './context-bus.ts';
+export * from './decider.ts';
 export * from './events.ts';
 export * from './projection.ts';
 export * from './staging.ts';

@@ -5,7 +5,7 @@ import {
   type EventData,
   type SignedGroupChangeData,
 } from '@veil/contracts';
-import type { Aggregate } from '@veil/kernel';
+import type { Decider } from '@veil/kernel';
 
 /** A chat as group rules see it, folded from its stream. */
 export interface GroupState {
@@ -26,8 +26,47 @@ export interface GroupState {
 
 const removeId = (ids: readonly string[], id: string) => ids.filter((other) => other !== id);
 
-export const groupAggregate: Aggregate<GroupState, 'chat'> = {
+export type GroupChange =
+  | { kind: 'add'; memberIds: readonly string[] }
+  | { kind: 'remove'; memberId: string }
+  | { kind: 'promote'; memberId: string }
+  | { kind: 'rename'; name: string }
+  | { kind: 'picture'; pictureKey: string | null }
+  | { kind: 'leave' }
+  | { kind: 'timer'; seconds: number };
+
+/** What a member asks of a group's stream; the caller is the token's user. */
+export type GroupCommand =
+  | {
+      type: 'CreateGroup';
+      userId: string;
+      chatId: string;
+      name: string;
+      memberIds: readonly string[];
+      signedChange?: SignedGroupChangeData | undefined;
+    }
+  | {
+      type: 'ChangeGroup';
+      userId: string;
+      chatId: string;
+      change: GroupChange;
+      signedChange?: SignedGroupChangeData | undefined;
+    };
+
+/** The events a group command records. */
+export type GroupDecision = { [T in GroupEventType]: { type: T; data: EventData<T> } }[GroupEventType];
+
+export const groupDecider: Decider<GroupCommand, GroupState, 'chat', GroupDecision> = {
   context: 'chat',
+  decide(command, state) {
+    const decided =
+      command.type === 'CreateGroup' ? decideCreation(command, state) : decideChange(command, state);
+    const { signedChange } = command;
+    // Every group event carries the member's signed change, when they sent one.
+    return signedChange
+      ? decided.map((event) => ({ ...event, data: { ...event.data, signedChange } }) as GroupDecision)
+      : decided;
+  },
   initialState: () => ({
     exists: false,
     isGroup: false,
@@ -88,16 +127,8 @@ export const groupAggregate: Aggregate<GroupState, 'chat'> = {
   },
 };
 
-export type GroupChange =
-  | { kind: 'add'; memberIds: readonly string[] }
-  | { kind: 'remove'; memberId: string }
-  | { kind: 'promote'; memberId: string }
-  | { kind: 'rename'; name: string }
-  | { kind: 'picture'; pictureKey: string | null }
-  | { kind: 'leave' }
-  | { kind: 'timer'; seconds: number };
-
 type GroupEventType =
+  | 'GroupChatCreated'
   | 'ChatMembersAdded'
   | 'ChatMemberRemoved'
   | 'ChatMemberLeft'
@@ -106,11 +137,43 @@ type GroupEventType =
   | 'GroupPictureChanged'
   | 'DisappearingTimerSet';
 
-/** The event a change records. */
-export type GroupDecision = { [T in GroupEventType]: { type: T; data: EventData<T> } }[GroupEventType];
-
 const chatNotFound = () => new DomainError('CHAT_NOT_FOUND', 'Chat not found');
 const invalid = (message: string) => new DomainError('VALIDATION_FAILED', message);
+
+/** A group's name as members see it: trimmed, not empty, within the limit. */
+const groupNameOf = (name: string): string => {
+  const trimmed = name.trim();
+  if (!trimmed) throw invalid('groupName is required');
+  if (trimmed.length > limits.groupNameMax)
+    throw invalid(`groupName must be at most ${limits.groupNameMax} characters`);
+  return trimmed;
+};
+
+/**
+ * A new group: its creator and at least one other person (each once), within the size limit,
+ * on a stream not used before (a signed creation names its id, so a taken one is refused).
+ */
+const decideCreation = (
+  { userId, chatId, name, memberIds }: Extract<GroupCommand, { type: 'CreateGroup' }>,
+  state: GroupState,
+): GroupDecision[] => {
+  if (state.exists) throw new DomainError('VERSION_CONFLICT', 'That group id is taken');
+  const others = [...new Set(memberIds)].filter((id) => id !== userId);
+  if (others.length === 0) throw invalid('At least one other member is required');
+  if (others.length + 1 > limits.groupMaxMembers) throw invalid('Too many members');
+  const members = [userId, ...others];
+  return [
+    { type: 'GroupChatCreated', data: { chatId, name: groupNameOf(name), members, createdBy: userId } },
+  ];
+};
+
+const decideChange = (
+  { userId, chatId, change }: Extract<GroupCommand, { type: 'ChangeGroup' }>,
+  state: GroupState,
+): GroupDecision[] => {
+  const decision = decideGroupChange(userId, chatId, change, state);
+  return decision ? [decision] : [];
+};
 
 /**
  * The rules of a group, without I/O. A chat that is not yours answers as one that does not
@@ -158,7 +221,7 @@ export const decideGroupChange = (
       if (state.admins.includes(change.memberId)) return null;
       return { type: 'ChatAdminPromoted', data: { chatId, memberId: change.memberId, promotedBy: userId } };
     case 'rename':
-      return { type: 'GroupRenamed', data: { chatId, name: change.name, renamedBy: userId } };
+      return { type: 'GroupRenamed', data: { chatId, name: groupNameOf(change.name), renamedBy: userId } };
     case 'picture':
       return {
         type: 'GroupPictureChanged',

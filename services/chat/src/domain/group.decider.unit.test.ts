@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatStreamId, limits, type ChatEvent } from '@veil/contracts';
-import { decideGroupChange, groupAggregate, type GroupState } from './group.decider.ts';
+import { decideGroupChange, groupDecider, type GroupState } from './group.decider.ts';
 
 const group: GroupState = {
   exists: true,
@@ -146,9 +146,7 @@ describe('deciding a disappearing timer', () => {
       { ...meta, type: 'DisappearingTimerSet', data: { chatId: 'd', seconds: 300, setBy: 'bob' } },
       { ...meta, type: 'DisappearingTimerSet', data: { chatId: 'd', seconds: 86_400, setBy: 'alice' } },
     ];
-    expect(events.reduce(groupAggregate.evolve, groupAggregate.initialState()).disappearingSeconds).toBe(
-      86_400,
-    );
+    expect(events.reduce(groupDecider.evolve, groupDecider.initialState()).disappearingSeconds).toBe(86_400);
   });
 });
 
@@ -171,7 +169,7 @@ describe('folding a group', () => {
       { ...meta, type: 'ChatMemberRemoved', data: { chatId: 'g', memberId: 'carol', removedBy: 'alice' } },
       { ...meta, type: 'ChatMemberLeft', data: { chatId: 'g', memberId: 'alice', newAdmin: 'bob' } },
     ];
-    const state = events.reduce(groupAggregate.evolve, groupAggregate.initialState());
+    const state = events.reduce(groupDecider.evolve, groupDecider.initialState());
     expect(state).toEqual({
       exists: true,
       isGroup: true,
@@ -181,5 +179,62 @@ describe('folding a group', () => {
       name: 'G',
       signedHead: null,
     });
+  });
+});
+
+describe('deciding a group command', () => {
+  const none = groupDecider.initialState();
+  const create = (memberIds: string[], name = 'Trip') =>
+    groupDecider.decide({ type: 'CreateGroup', userId: 'alice', chatId: 'g', name, memberIds }, none);
+
+  it('creates a group of its creator and each other person once, its name trimmed', () => {
+    expect(create(['bob', 'alice', 'bob', 'carol'], '  Trip  ')).toEqual([
+      {
+        type: 'GroupChatCreated',
+        data: { chatId: 'g', name: 'Trip', members: ['alice', 'bob', 'carol'], createdBy: 'alice' },
+      },
+    ]);
+  });
+
+  it('refuses a group without anyone else, too many people, an empty or a too long name, or a taken id', () => {
+    expect(() => create(['alice'])).toThrow(code('VALIDATION_FAILED'));
+    const crowd = Array.from({ length: limits.groupMaxMembers }, (_, i) => `user${i}`);
+    expect(() => create(crowd)).toThrow(code('VALIDATION_FAILED'));
+    expect(() => create(['bob'], '   ')).toThrow(code('VALIDATION_FAILED'));
+    expect(() => create(['bob'], 'x'.repeat(limits.groupNameMax + 1))).toThrow(code('VALIDATION_FAILED'));
+    const taken = {
+      type: 'CreateGroup',
+      userId: 'alice',
+      chatId: 'g',
+      name: 'Trip',
+      memberIds: ['bob'],
+    } as const;
+    expect(() => groupDecider.decide(taken, group)).toThrow(code('VERSION_CONFLICT'));
+  });
+
+  it('renames only to a name within the rules, and records nothing for a change that changes nothing', () => {
+    const rename = (name: string) =>
+      groupDecider.decide(
+        { type: 'ChangeGroup', userId: 'alice', chatId: 'g', change: { kind: 'rename', name } },
+        group,
+      );
+    expect(rename(' Holiday ')[0]?.data).toMatchObject({ name: 'Holiday' });
+    expect(() => rename('')).toThrow(code('VALIDATION_FAILED'));
+    const promoteAdmin = {
+      type: 'ChangeGroup',
+      userId: 'alice',
+      chatId: 'g',
+      change: { kind: 'promote', memberId: 'alice' },
+    } as const;
+    expect(groupDecider.decide(promoteAdmin, group)).toEqual([]);
+  });
+
+  it("records the member's signed change with the event it decided", () => {
+    const signedChange = { groupId: 'g' } as never;
+    const [decided] = groupDecider.decide(
+      { type: 'ChangeGroup', userId: 'alice', chatId: 'g', change: { kind: 'leave' }, signedChange },
+      group,
+    );
+    expect(decided?.data).toMatchObject({ memberId: 'alice', signedChange });
   });
 });

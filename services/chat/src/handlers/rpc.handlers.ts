@@ -1,12 +1,11 @@
 import {
   DomainError,
   chatStreamId,
-  createGroupBodySchema,
   pairStreamId,
-  renameGroupBodySchema,
   type chatRpc,
 } from '@veil/contracts';
 import {
+  appendDecided,
   loadAggregate,
   newEvent,
   withRetry,
@@ -14,7 +13,7 @@ import {
   type RunningProjection,
 } from '@veil/kernel';
 import type { Ports } from '@veil/ports';
-import { decideGroupChange, groupAggregate } from '../domain/group.decider.ts';
+import { groupDecider } from '../domain/group.decider.ts';
 import { ensureDirectChat } from './direct-pair.ts';
 import { groupChangeEntry } from './group-change-entries.ts';
 import {
@@ -83,55 +82,35 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     },
 
     async createGroup({ userId, name, memberIds, signedChange }) {
-      const parsed = createGroupBodySchema.safeParse({ groupName: name, participants: memberIds });
-      if (!parsed.success) throw new DomainError('VALIDATION_FAILED', parsed.error.issues[0]!.message);
-      const others = [...new Set(parsed.data.participants)].filter((id) => id !== userId);
-      if (others.length === 0)
-        throw new DomainError('VALIDATION_FAILED', 'At least one other member is required');
-      await requireUsers([userId, ...others]);
-      const members = [userId, ...others];
-      if (signedChange)
-        await checkSignedCreation(
-          { userId, now: deps.clock.now().getTime() },
-          { name: parsed.data.groupName, members },
-          signedChange,
-        );
-      // Signed, the group takes the id its creator signed; a taken id fails the append (409).
+      // Signed, the group takes the id its creator signed; a taken id is refused (409).
       const chatId = signedChange?.groupId ?? deps.ids.next();
-      const { position } = await store.append(
-        'chat',
-        newEvent(deps, 'GroupChatCreated', chatStreamId(chatId), {
-          chatId,
-          name: parsed.data.groupName,
-          members,
-          createdBy: userId,
-          ...(signedChange && { signedChange }),
-        }),
-        { expectedVersion: 0 },
-      );
-      await projection.waitFor('chat', position);
-      return { chat: await viewFor(await requireChat(chatId), userId), position };
+      const { state, version } = await loadAggregate(store, groupDecider, chatStreamId(chatId));
+      const command = { type: 'CreateGroup', userId, chatId, name, memberIds, signedChange } as const;
+      const [created] = groupDecider.decide(command, state);
+      if (created?.type !== 'GroupChatCreated') throw new Error('A group creation decides its creation');
+      await requireUsers(created.data.members);
+      if (signedChange) {
+        const caller = { userId, now: deps.clock.now().getTime() };
+        await checkSignedCreation(caller, created.data, signedChange);
+      }
+      const [position] = await appendDecided(deps, 'chat', chatStreamId(chatId), [created], version);
+      await projection.waitFor('chat', position!);
+      return { chat: await viewFor(await requireChat(chatId), userId), position: position! };
     },
 
     async changeGroup({ userId, chatId, change, signedChange }) {
-      if (change.kind === 'rename') {
-        const parsed = renameGroupBodySchema.safeParse({ groupName: change.name });
-        if (!parsed.success) throw new DomainError('VALIDATION_FAILED', parsed.error.issues[0]!.message);
-        change = { kind: 'rename', name: parsed.data.groupName };
-      }
       if (change.kind === 'add') await requireUsers([...new Set(change.memberIds)]);
       const before = await models.chats.get(chatId);
       // Decided on the chat's own stream and appended with its version: of two admins changing
       // the group at once, the second decides again on what the first did.
       const position = await withRetry(async () => {
-        const { state, version } = await loadAggregate(store, groupAggregate, chatStreamId(chatId));
-        const decision = decideGroupChange(userId, chatId, change, state);
+        const { state, version } = await loadAggregate(store, groupDecider, chatStreamId(chatId));
+        const command = { type: 'ChangeGroup', userId, chatId, change, signedChange } as const;
+        const [decision] = groupDecider.decide(command, state);
         if (!decision) return null;
         const caller = { userId, chatId, now: deps.clock.now().getTime() };
         await checkGroupChangeSignature(caller, state, decision, signedChange);
-        const data = { ...decision.data, ...(signedChange && { signedChange }) };
-        const event = newEvent(deps, decision.type, chatStreamId(chatId), data);
-        return (await store.append('chat', event, { expectedVersion: version })).position;
+        return (await appendDecided(deps, 'chat', chatStreamId(chatId), [decision], version))[0]!;
       });
       if (position) await projection.waitFor('chat', position);
       const chat = await requireChat(chatId);
@@ -146,8 +125,8 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     async groupChanges({ userId, chatId }) {
       const { events } = await store.readStream('chat', chatStreamId(chatId));
       const state = events.reduce(
-        (folded, { event }) => groupAggregate.evolve(folded, event),
-        groupAggregate.initialState(),
+        (folded, { event }) => groupDecider.evolve(folded, event),
+        groupDecider.initialState(),
       );
       if (!state.exists || !state.members.includes(userId))
         throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
@@ -157,7 +136,7 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
 
     async signGroupState({ userId, chatId, signedChange }) {
       const position = await withRetry(async () => {
-        const { state, version } = await loadAggregate(store, groupAggregate, chatStreamId(chatId));
+        const { state, version } = await loadAggregate(store, groupDecider, chatStreamId(chatId));
         if (!state.exists || !state.members.includes(userId))
           throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
         await checkSignedSnapshot({ userId, chatId, now: deps.clock.now().getTime() }, state, signedChange);

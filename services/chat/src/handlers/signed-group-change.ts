@@ -44,6 +44,12 @@ const mustApply = (state: GroupChainState | null, signed: SignedGroupChangeData)
 /** Does the signed change say what the request does? */
 const matchesDecision = (signed: SignedGroupChangeData, decision: GroupDecision): boolean => {
   switch (decision.type) {
+    case 'GroupChatCreated':
+      return (
+        signed.kind === 'created' &&
+        signed.name === decision.data.name &&
+        sameIds(signed.memberIds, decision.data.members)
+      );
     case 'ChatMembersAdded':
       return signed.kind === 'members-added' && sameIds(signed.memberIds, decision.data.members);
     case 'ChatMemberRemoved':
