@@ -5,9 +5,11 @@ import {
   refreshFamilyStreamId,
   sessionStreamId,
   type authRpc,
+  type EventData,
   type TokenPair,
 } from '@veil/contracts';
 import {
+  appendDecided,
   isVersionConflict,
   loadAggregate,
   newEvent,
@@ -16,7 +18,12 @@ import {
 } from '@veil/kernel';
 import type { Ports } from '@veil/ports';
 import { dummyHashPromise, hashPassword, verifyPassword } from '../infra/password-hash.ts';
-import { refreshFamilyAggregate } from '../domain/refresh-family.aggregate.ts';
+import {
+  invalidRefresh,
+  refreshFamilyDecider,
+  type RefreshFamilyCommand,
+  type RefreshFamilyState,
+} from '../domain/refresh-family.decider.ts';
 import { digestRefreshToken, mintRefreshToken, parseRefreshToken } from '../infra/refresh-token.ts';
 import { registrationTimedOut } from './abandoned-registrations.ts';
 import type { LoginThrottle } from './login-throttle.ts';
@@ -36,7 +43,8 @@ type Deps = Pick<Ports, 'clock' | 'ids' | 'log'> & {
 };
 
 const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'Invalid username or password');
-const invalidRefresh = () => new DomainError('TOKEN_INVALID', 'Invalid refresh token');
+const tokenReused = () =>
+  new DomainError('TOKEN_REUSED', 'Refresh token was already used; please log in again');
 
 const checkNewPassword = (password: string) => {
   const parsed = newPasswordSchema.safeParse(password);
@@ -46,13 +54,15 @@ const checkNewPassword = (password: string) => {
 export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.operations> => {
   const { store, models, projection } = deps;
 
-  const revokeFamily = async (
-    familyId: string,
-    userId: string,
-    reason: 'reuse' | 'logout' | 'password-change',
-  ) => {
-    // The session's access tokens first (the gateways refuse them from then on), then its
-    // refresh tokens: a crash in between leaves a dead session, never a live access token.
+  const loadFamily = (familyId: string) =>
+    loadAggregate(store, refreshFamilyDecider, refreshFamilyStreamId(familyId));
+
+  /**
+   * Records a family's revocation: the session's access tokens first (the gateways refuse them
+   * from then on), then its refresh tokens: a crash in between leaves a dead session, never a
+   * live access token.
+   */
+  const recordRevocation = async ({ userId, familyId, reason }: EventData<'RefreshFamilyRevoked'>) => {
     await store.append(
       'access',
       newEvent(deps, 'SessionRevoked', sessionStreamId(familyId), { userId, sessionId: familyId, reason }),
@@ -64,29 +74,47 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
     return position;
   };
 
-  /** Appends the family's next token with the version read, so one token can be rotated only once. */
-  const issueTokens = async (
-    userId: string,
-    familyId: string,
-    expectedVersion: number,
-  ): Promise<TokenPair> => {
-    const now = deps.clock.now();
+  /** A new refresh token of a family, minted here (the decider decides whether it is issued). */
+  const mintNext = (familyId: string) => {
     const tokenId = deps.ids.next();
     const refreshToken = mintRefreshToken(familyId, tokenId);
-    const expiresAt = new Date(now.getTime() + deps.refreshTokenTtlSeconds * 1000).toISOString();
-    await store.append(
-      'auth',
-      newEvent(deps, 'RefreshTokenIssued', refreshFamilyStreamId(familyId), {
-        userId,
-        familyId,
-        tokenId,
-        tokenDigest: digestRefreshToken(refreshToken),
-        expiresAt,
-      }),
-      { expectedVersion },
-    );
-    const access = await deps.signAccessToken(userId, familyId, now);
-    return { accessToken: access.token, refreshToken, accessTokenExpiresAt: access.expiresAt.toISOString() };
+    const expiresAt = new Date(deps.clock.now().getTime() + deps.refreshTokenTtlSeconds * 1000).toISOString();
+    return { refreshToken, next: { tokenId, tokenDigest: digestRefreshToken(refreshToken), expiresAt } };
+  };
+
+  /**
+   * Records what the decider decided for a login or a refresh. An issued token is appended with
+   * the version read, so one token can be rotated only once; a revocation for reuse is recorded
+   * and refused.
+   */
+  const recordIssue = async (
+    command: Extract<RefreshFamilyCommand, { type: 'StartFamily' | 'RotateToken' }>,
+    refreshToken: string,
+    { state, version }: { state: RefreshFamilyState; version: number },
+  ): Promise<TokenPair & { userId: string }> => {
+    const [event] = refreshFamilyDecider.decide(command, state);
+    if (event?.type === 'RefreshFamilyRevoked') {
+      await recordRevocation(event.data);
+      throw tokenReused();
+    }
+    if (event?.type !== 'RefreshTokenIssued')
+      throw new Error('A login or a refresh decides a token or a revocation');
+    const { userId, familyId } = event.data;
+    try {
+      await appendDecided(deps, 'auth', refreshFamilyStreamId(familyId), [event], version);
+    } catch (error) {
+      // Someone rotated this very token a moment ago: two uses of one token, so treat it as reuse.
+      if (!isVersionConflict(error) || command.type !== 'RotateToken') throw error;
+      await recordRevocation({ userId, familyId, reason: 'reuse' });
+      throw tokenReused();
+    }
+    const access = await deps.signAccessToken(userId, familyId, deps.clock.now());
+    return {
+      accessToken: access.token,
+      refreshToken,
+      accessTokenExpiresAt: access.expiresAt.toISOString(),
+      userId,
+    };
   };
 
   return {
@@ -123,38 +151,30 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
         throw invalidCredentials();
       }
       await deps.throttle.recordSuccess(username, clientIp);
-      const tokens = await issueTokens(account._id, deps.ids.next(), 0);
-      return { ...tokens, userId: account._id };
+      const familyId = deps.ids.next();
+      const { refreshToken, next } = mintNext(familyId);
+      const command = { type: 'StartFamily', userId: account._id, familyId, next } as const;
+      return recordIssue(command, refreshToken, await loadFamily(familyId));
     },
 
     async refresh({ refreshToken }) {
       const parsed = parseRefreshToken(refreshToken);
       if (!parsed) throw invalidRefresh();
-      const { state, version } = await loadAggregate(
-        store,
-        refreshFamilyAggregate,
-        refreshFamilyStreamId(parsed.familyId),
+      const { familyId, tokenId } = parsed;
+      const family = await loadFamily(familyId);
+      const { state } = family;
+      const account = state.userId ? await models.credentials.get(state.userId) : null;
+      const { refreshToken: nextToken, next } = mintNext(familyId);
+      const presented = { tokenId, digest: digestRefreshToken(refreshToken) };
+      const standing = account && {
+        disabled: account.disabled,
+        passwordChangedAt: account.passwordChangedAt,
+      };
+      return recordIssue(
+        { type: 'RotateToken', familyId, presented, account: standing, now: deps.clock.now(), next },
+        nextToken,
+        family,
       );
-      if (!state.userId || state.revoked) throw invalidRefresh();
-      if (state.currentTokenId !== parsed.tokenId) {
-        await revokeFamily(parsed.familyId, state.userId, 'reuse');
-        throw new DomainError('TOKEN_REUSED', 'Refresh token was already used; please log in again');
-      }
-      if (state.currentDigest !== digestRefreshToken(refreshToken)) throw invalidRefresh();
-      if (Date.parse(state.expiresAt!) <= deps.clock.now().getTime()) {
-        throw new DomainError('TOKEN_EXPIRED', 'Refresh token expired; please log in again');
-      }
-      const account = await models.credentials.get(state.userId);
-      if (!account || account.disabled) throw invalidRefresh();
-      if (account.passwordChangedAt && account.passwordChangedAt > state.startedAt!) throw invalidRefresh();
-      try {
-        return { ...(await issueTokens(state.userId, parsed.familyId, version)), userId: state.userId };
-      } catch (error) {
-        // Someone rotated this very token a moment ago: two uses of one token, so treat it as reuse.
-        if (!isVersionConflict(error)) throw error;
-        await revokeFamily(parsed.familyId, state.userId, 'reuse');
-        throw new DomainError('TOKEN_REUSED', 'Refresh token was already used; please log in again');
-      }
     },
 
     async changePassword({ userId, currentPassword, password, clientIp }) {
@@ -174,7 +194,7 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
         newEvent(deps, 'PasswordChanged', credentialsStreamId(userId), { userId, passwordHash }),
       );
       for (const family of await models.families.find({ userId, revoked: false })) {
-        position = await revokeFamily(family._id, userId, 'password-change');
+        position = await recordRevocation({ userId, familyId: family._id, reason: 'password-change' });
       }
       await projection.waitFor('auth', position);
       return {};
@@ -183,14 +203,12 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
     async logout({ refreshToken }) {
       const parsed = parseRefreshToken(refreshToken);
       if (!parsed) return {};
-      const { state } = await loadAggregate(
-        store,
-        refreshFamilyAggregate,
-        refreshFamilyStreamId(parsed.familyId),
-      );
-      if (state.userId && !state.revoked && state.currentDigest === digestRefreshToken(refreshToken)) {
-        await revokeFamily(parsed.familyId, state.userId, 'logout');
-      }
+      const { familyId } = parsed;
+      const { state } = await loadFamily(familyId);
+      // Only the family's newest token logs it out: an old copy must not end someone's session.
+      if (state.currentDigest !== digestRefreshToken(refreshToken)) return {};
+      const [revoked] = refreshFamilyDecider.decide({ type: 'EndFamily', familyId, reason: 'logout' }, state);
+      if (revoked?.type === 'RefreshFamilyRevoked') await recordRevocation(revoked.data);
       return {};
     },
   };
