@@ -26,6 +26,11 @@ export interface ChatContext {
   memberIds: readonly string[];
   /** A group's changes, oldest first, to know who was a member when a message was sent. */
   notices?: readonly GroupNotice[];
+  /**
+   * A signed group's members after each verified change, oldest first (`group-chain.ts`): from
+   * its first change on, who was a member is what these say, never the server's notices.
+   */
+  membership?: readonly { at: string; members: readonly string[] }[];
 }
 
 /** Who a message was sealed for, against who was a member then (null: not known that far back). */
@@ -78,12 +83,22 @@ export type Verification =
 /**
  * Who was a member when `at` was: the current members with the group's later changes undone
  * (added: not yet members; removed or left: still members). Null when the kept changes do not
- * reach back that far (the group's creation is not among them and the oldest is later).
+ * reach back that far (the group's creation is not among them and the oldest is later). A
+ * signed group answers from its verified membership, and before its first signed change from
+ * the state that change signed, with the notices before it undone.
  */
 export const membersAt = (context: ChatContext, at: string): string[] | null => {
-  const members = new Set(context.memberIds);
-  if (!context.isGroupChat) return [...members];
-  const notices = context.notices ?? [];
+  if (!context.isGroupChat) return [...new Set(context.memberIds)];
+  const signed = context.membership ?? [];
+  const first = signed[0];
+  if (!first) return undoNotices(context.memberIds, context.notices ?? [], at);
+  const held = signed.filter((state) => state.at <= at).at(-1);
+  if (held) return [...held.members];
+  return undoNotices(first.members, (context.notices ?? []).filter((notice) => notice.at < first.at), at);
+};
+
+const undoNotices = (now: readonly string[], notices: readonly GroupNotice[], at: string): string[] | null => {
+  const members = new Set(now);
   const oldest = notices[0];
   const complete =
     notices.some((notice) => notice.kind === 'created') || (oldest !== undefined && oldest.at <= at);
