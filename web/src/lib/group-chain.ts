@@ -142,8 +142,7 @@ export const verifiedGroupFor = async (accountId: string, chat: ChatView): Promi
   const entries = await fetchGroupChanges(chat._id);
   const served = JSON.stringify(entries);
   const now = verifiedCache.get(key);
-  const verified =
-    now && now.entries === served ? now.verified : verifyGroupEntries(accountId, entries);
+  const verified = now && now.entries === served ? now.verified : verifyGroupEntries(accountId, entries);
   verifiedCache.set(key, { mark, entries: served, verified });
   // A verification that throws is not kept: the next call tries again.
   verified.catch(() => {

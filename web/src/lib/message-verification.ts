@@ -94,10 +94,18 @@ export const membersAt = (context: ChatContext, at: string): string[] | null => 
   if (!first) return undoNotices(context.memberIds, context.notices ?? [], at);
   const held = signed.filter((state) => state.at <= at).at(-1);
   if (held) return [...held.members];
-  return undoNotices(first.members, (context.notices ?? []).filter((notice) => notice.at < first.at), at);
+  return undoNotices(
+    first.members,
+    (context.notices ?? []).filter((notice) => notice.at < first.at),
+    at,
+  );
 };
 
-const undoNotices = (now: readonly string[], notices: readonly GroupNotice[], at: string): string[] | null => {
+const undoNotices = (
+  now: readonly string[],
+  notices: readonly GroupNotice[],
+  at: string,
+): string[] | null => {
   const members = new Set(now);
   const oldest = notices[0];
   const complete =
