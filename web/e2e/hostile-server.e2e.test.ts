@@ -435,10 +435,15 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
         .filter((event) => event.direction === 'toServer' && event.name === 'send message')
         .map((e) => e.args[0])
         .filter((payload) => (payload as { chatId?: string }).chatId === chatId),
-    ] as { chatId?: string; encryptedKeys: Record<string, string> }[];
+    ] as { chatId?: string; encryptedKeys: Record<string, string>; encryptedMessage: string }[];
     expect(sent.length).toBeGreaterThanOrEqual(2);
     for (const message of sent)
       expect(Object.keys(message.encryptedKeys).sort()).toEqual([alice.id, bob.id].sort());
+    // Two texts of different lengths, one size bucket: the server sees equal ciphertexts (256
+    // padded bytes and the 16-byte tag).
+    expect(new Set(sent.map((message) => Buffer.from(message.encryptedMessage, 'base64').length))).toEqual(
+      new Set([256 + 16]),
+    );
     // Nothing any browser sent opens with the key the server gave for Mallory.
     const attempt = await attackerOpens(proxy, attacker.privateKey);
     expect(attempt.tried).toBeGreaterThanOrEqual(4);
