@@ -312,18 +312,46 @@ export const verifyMessage = async (
  * signatures only if its member had no signing key when the message was sent. A reaction that
  * fails is left out, as an unreadable one is.
  */
-export const verifyReaction = async (
+export const verifyReaction = (
   message: Pick<MessageView, '_id' | 'createdAt'>,
   reactor: string,
   reaction: SealedReaction,
   context: ChatContext,
   accountId: string,
+): Promise<boolean> =>
+  verifyReactionAction(message, reactor, 'reaction', reaction.signature, context, accountId, {
+    ciphertext: reaction.content,
+    iv: reaction.iv,
+    encryptedKeys: reaction.encryptedKeys,
+  });
+
+/**
+ * Whether taking a reaction back is its member's: signed as a `reaction-removal` on this message,
+ * by the same rules as a reaction. A removal that does not hold is ignored: the reaction stays.
+ */
+export const verifyReactionRemoval = (
+  message: Pick<MessageView, '_id' | 'createdAt'>,
+  reactor: string,
+  signature: MessageSignature | undefined,
+  context: ChatContext,
+  accountId: string,
+): Promise<boolean> =>
+  verifyReactionAction(message, reactor, 'reaction-removal', signature, context, accountId, null);
+
+const verifyReactionAction = async (
+  message: Pick<MessageView, '_id' | 'createdAt'>,
+  reactor: string,
+  kind: 'reaction' | 'reaction-removal',
+  signature: MessageSignature | undefined,
+  context: ChatContext,
+  accountId: string,
+  sealed: { ciphertext: string; iv: string; encryptedKeys: Record<string, string> } | null,
 ): Promise<boolean> => {
   const chat = chatRefFor(reactor, context);
   if (!chat) return false;
   const log = await keyLogOf(accountId, reactor);
   if (!log.ok) return false;
-  const signedAt = reaction.signature?.signedAt ?? '';
+  const signedAt = signature?.signedAt ?? '';
   const at = signedAt > message.createdAt ? signedAt : message.createdAt;
   const verdict = legacyOnlyBeforeSignedLog(
     log.entries,
@@ -332,17 +360,10 @@ export const verifyReaction = async (
       log.entries,
       at,
       withV2(
-        {
-          kind: 'reaction' as const,
-          target: message._id,
-          chat,
-          senderId: reactor,
-          createdAt: signedAt,
-          sealed: { ciphertext: reaction.content, iv: reaction.iv, encryptedKeys: reaction.encryptedKeys },
-        },
-        actionSequenceOf(reaction.signature),
+        { kind, target: message._id, chat, senderId: reactor, createdAt: signedAt, sealed },
+        actionSequenceOf(signature),
       ),
-      reaction.signature?.value,
+      signature?.value,
     ),
   );
   return verdict.status !== 'failed';
