@@ -406,6 +406,11 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
     for (const page of [alice.page, bob.page]) {
       // Both forged changes read as unverified; the server's wording of them never shows.
       await expect.poll(() => unverifiedLines(page).count()).toBe(2);
+      // Alice's signed change reads as it always did.
+      await page
+        .getByTestId('system-line')
+        .filter({ hasText: 'set disappearing messages to 1 week' })
+        .waitFor();
       expect(await page.getByTestId('system-line').filter({ hasText: mallory.name }).count()).toBe(0);
       expect(await page.getByTestId('system-line').filter({ hasText: '1 hour' }).count()).toBe(0);
       // The timer is the signed one, the members the signed ones, and each message counts them.
