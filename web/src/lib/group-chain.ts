@@ -47,6 +47,8 @@ export type VerifiedGroup =
       snapshot: { by: string; at: string } | null;
       /** The server's time of the first signed change: notices before it are history from before signing. */
       since: string;
+      /** The server's time of the newest change it served: what this check covers. */
+      latest: string;
       /** The entries whose change verified, by the server's `by` and `at` (as their notices carry them). */
       verified: readonly { by: string; at: string }[];
       failures: GroupChangeFailure[];
@@ -102,6 +104,7 @@ export const verifyGroupEntries = async (
     state: check.state,
     snapshot,
     since: first.at,
+    latest: entries.at(-1)?.at ?? first.at,
     verified: signed.slice(0, held).map(({ by, at }) => ({ by, at })),
     failures,
     membership,
@@ -130,15 +133,20 @@ const groupMarkOf = (chat: ChatView) =>
 const verifiedCache = new Map<string, { mark: string; entries: string; verified: Promise<VerifiedGroup> }>();
 
 /**
- * The group's verified chain, fetched and verified once per change of the group: a send, a
- * render or an open of the same group state reuses it; a chain fetched again that is the same
- * (same entries, so the same head) is not verified again.
+ * The group's verified chain, fetched and verified once per change of the group: a send of the
+ * same group state reuses it; `refresh` (the open group's screen, whenever the server's view of
+ * it is loaded) fetches it again, since some changes (a snapshot) change nothing the view shows.
+ * A chain fetched again that is the same (same entries, so the same head) is not verified again.
  */
-export const verifiedGroupFor = async (accountId: string, chat: ChatView): Promise<VerifiedGroup> => {
+export const verifiedGroupFor = async (
+  accountId: string,
+  chat: ChatView,
+  { refresh = false } = {},
+): Promise<VerifiedGroup> => {
   const key = `${accountId}:${chat._id}`;
   const mark = groupMarkOf(chat);
   const cached = verifiedCache.get(key);
-  if (cached?.mark === mark) return cached.verified;
+  if (!refresh && cached?.mark === mark) return cached.verified;
   const entries = await fetchGroupChanges(chat._id);
   const served = JSON.stringify(entries);
   const now = verifiedCache.get(key);

@@ -16,6 +16,7 @@ const group: VerifiedGroup = {
   state: null,
   snapshot: { by: 'ann', at: '2026-01-05T00:00:00.000Z' },
   since: '2026-01-05T00:00:00.000Z',
+  latest: '2026-01-08T00:00:00.000Z',
   verified: [
     { by: 'ann', at: '2026-01-05T00:00:00.000Z' },
     { by: 'ann', at: '2026-01-06T00:00:00.000Z' },
@@ -46,6 +47,19 @@ describe("a group notice against the group's verified chain (noticeCheckOf)", ()
     expect(noticeCheckOf(notice('added', '2026-01-06T00:00:00.000Z', 'bob'), group)).toEqual({
       ok: false,
       problem: 'unsigned',
+    });
+  });
+
+  it('leaves a notice newer than the chain unjudged while a newer view of the group is checked', () => {
+    const arrived = notice('renamed', '2026-01-09T00:00:00.000Z', 'ann');
+    expect(noticeCheckOf(arrived, { ...group, pending: true })).toEqual({ ok: true });
+    expect(noticeCheckOf(arrived, group)).toEqual({ ok: false, problem: 'unsigned' });
+    // What the chain already covers is judged as before.
+    expect(
+      noticeCheckOf(notice('timer', '2026-01-07T00:00:00.000Z', 'ann'), { ...group, pending: true }),
+    ).toEqual({
+      ok: false,
+      problem: 'bad-signature',
     });
   });
 

@@ -1,7 +1,7 @@
 import type { GroupNotice } from '@veil/contracts';
 import { useTranslation } from 'react-i18next';
 import type { VerifiedGroup } from '../../../lib/group-chain.ts';
-import { noticeCheckOf } from '../group-notice-checks.ts';
+import { noticeCheckOf, type ShownGroup } from '../group-notice-checks.ts';
 import { noticeText } from '../group-notices.ts';
 
 /**
@@ -14,7 +14,7 @@ export const GroupNoticeLine = ({
   myId,
 }: {
   notice: GroupNotice;
-  group: VerifiedGroup | undefined;
+  group: ShownGroup | undefined;
   myId: string;
 }) => {
   const { t } = useTranslation();

@@ -14,7 +14,7 @@ import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
 import { chatContextOf } from '../chat-context.ts';
 import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
 import { timelineOf } from '../group-notices.ts';
-import type { VerifiedGroup } from '../../../lib/group-chain.ts';
+import type { ShownGroup } from '../group-notice-checks.ts';
 import { GroupNoticeLine } from './group-notice-line.tsx';
 import { chatTitle, isSeenByOthers, otherMemberIds } from '../messages.model.ts';
 import { messageDiscarded, retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
@@ -29,7 +29,7 @@ interface MessageListProps {
   messages: DisplayMessage[];
   hasMore: boolean;
   /** A group's verified chain: its notices are checked against it (undefined while it is checked). */
-  group?: VerifiedGroup | undefined;
+  group?: ShownGroup | undefined;
   /** Unread messages when the chat opened (undefined until known): where "New messages" goes. */
   unreadAtOpen: number | undefined;
   onReply: (message: DisplayMessage) => void;

@@ -2,6 +2,7 @@ import type { ChatView } from '@veil/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { t } from '../../../lib/i18n.ts';
 import { signGroupStateOnce, verifiedGroupFor, type VerifiedGroup } from '../../../lib/group-chain.ts';
+import type { ShownGroup } from '../group-notice-checks.ts';
 
 /**
  * The open group's signed chain, verified (docs/crypto.md, "Signed group state"), again whenever
@@ -9,13 +10,13 @@ import { signGroupStateOnce, verifiedGroupFor, type VerifiedGroup } from '../../
  * not signed yet signs it then, once. Undefined while it is checked, for a one-to-one chat, or
  * when the changes could not be fetched (the chat then shows what the server says).
  */
-export const useVerifiedGroup = (chat: ChatView | undefined, myId: string): VerifiedGroup | undefined => {
+export const useVerifiedGroup = (chat: ChatView | undefined, myId: string): ShownGroup | undefined => {
   const [verified, setVerified] = useState<{ chat: ChatView; group: VerifiedGroup }>();
   useEffect(() => {
     if (!chat?.isGroupChat) return;
     let live = true;
     const check = async () => {
-      let group = await verifiedGroupFor(myId, chat);
+      let group = await verifiedGroupFor(myId, chat, { refresh: true });
       if (
         group.status === 'unsigned' &&
         chat.admins?.includes(myId) &&
@@ -31,9 +32,10 @@ export const useVerifiedGroup = (chat: ChatView | undefined, myId: string): Veri
       live = false;
     };
   }, [chat, myId]);
-  // Only the chain checked for this view of the group: a notice that just arrived is never
-  // judged against the chain from before it.
-  return chat?.isGroupChat && verified?.chat === chat ? verified.group : undefined;
+  if (!chat?.isGroupChat || verified?.chat._id !== chat._id) return undefined;
+  // The chain checked for an older view of the group stays shown while this one is checked: a
+  // notice that just arrived is not judged against it (`noticeCheckOf`).
+  return verified.chat === chat ? verified.group : { ...verified.group, pending: true };
 };
 
 /**
