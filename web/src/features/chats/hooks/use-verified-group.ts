@@ -6,9 +6,9 @@ import type { ShownGroup } from '../group-notice-checks.ts';
 
 /**
  * The open group's signed chain, verified (docs/crypto.md, "Signed group state"), again whenever
- * the server's view of the group changes. An admin's browser that opens a group whose state is
- * not signed yet signs it then, once. Undefined while it is checked, for a one-to-one chat, or
- * when the changes could not be fetched (the chat then shows what the server says).
+ * the server's view of the group is loaded. An admin's browser that opens a group whose state is
+ * not signed yet signs it then, once. Undefined until it is first checked, for a one-to-one chat,
+ * or when the changes could not be fetched (the chat then shows what the server says).
  */
 export const useVerifiedGroup = (chat: ChatView | undefined, myId: string): ShownGroup | undefined => {
   const [verified, setVerified] = useState<{ chat: ChatView; group: VerifiedGroup }>();
