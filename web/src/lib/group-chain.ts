@@ -30,6 +30,14 @@ export interface GroupChangeFailure {
   problem: GroupChainProblem | 'unsigned' | 'after-failure';
 }
 
+/** A verified change as its notice must say it: what it did, and the admins after it. */
+export interface VerifiedChange {
+  by: string;
+  at: string;
+  change: Pick<SignedGroupChange, 'kind' | 'memberIds' | 'name' | 'timerSeconds' | 'signerId'>;
+  adminsAfter: readonly string[];
+}
+
 /** Who the members were from a verified change on, by the server's time of that change. */
 export interface SignedMembership {
   at: string;
@@ -50,7 +58,7 @@ export type VerifiedGroup =
       /** The server's time of the newest change it served: what this check covers. */
       latest: string;
       /** The entries whose change verified, by the server's `by` and `at` (as their notices carry them). */
-      verified: readonly { by: string; at: string }[];
+      verified: readonly VerifiedChange[];
       failures: GroupChangeFailure[];
       /** Members after each verified change, oldest first. */
       membership: readonly SignedMembership[];
@@ -89,12 +97,15 @@ export const verifyGroupEntries = async (
       failures.push({ by: entry.by, at: entry.at, problem: offset === 0 ? check.problem : 'after-failure' });
   }
   const membership: SignedMembership[] = [];
+  const verified: VerifiedChange[] = [];
   let state: GroupChainState | null = null;
   for (const [index, change] of chain.slice(0, held).entries()) {
     const folded = applyGroupChange(state, change);
-    if (!folded.ok) break;
+    const entry = signed[index];
+    if (!folded.ok || !entry) break;
     state = folded.state;
-    membership.push({ at: signed[index]?.at ?? change.at, members: state.members });
+    membership.push({ at: entry.at, members: state.members });
+    verified.push({ by: entry.by, at: entry.at, change, adminsAfter: state.admins });
   }
   const firstChange = chain[0];
   const snapshot =
@@ -105,7 +116,7 @@ export const verifyGroupEntries = async (
     snapshot,
     since: first.at,
     latest: entries.at(-1)?.at ?? first.at,
-    verified: signed.slice(0, held).map(({ by, at }) => ({ by, at })),
+    verified,
     failures,
     membership,
   };

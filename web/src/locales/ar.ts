@@ -717,6 +717,7 @@ export const ar: Translation = {
       forbidden: 'لا يحق لصاحبه إجراء هذا التغيير',
       backdated: 'إنه مؤرخ قبل التغيير الذي يتبعه',
       'after-failure': 'إنه يتبع تغييرًا تعذر التحقق منه',
+      mismatch: 'إنه لا يقول ما وقّعه صاحبه',
     },
   },
   crypto: {

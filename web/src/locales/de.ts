@@ -727,6 +727,7 @@ export const de: Translation = {
       forbidden: 'ihr Urheber darf diese Änderung nicht vornehmen',
       backdated: 'sie ist früher datiert als die Änderung, auf die sie folgt',
       'after-failure': 'sie folgt auf eine Änderung, die nicht überprüft werden konnte',
+      mismatch: 'sie sagt nicht, was ihr Urheber signiert hat',
     },
   },
   crypto: {

@@ -696,6 +696,7 @@ export const en = {
       forbidden: 'its author may not make this change',
       backdated: 'it is dated before the change it follows',
       'after-failure': 'it follows a change that could not be verified',
+      mismatch: 'it does not say what its author signed',
     },
   },
   crypto: {

@@ -4,11 +4,11 @@ import type { VerifiedGroup } from '../../lib/group-chain.ts';
 import { noticeCheckOf } from './group-notice-checks.ts';
 
 const person = (id: string) => ({ _id: id, username: id, profilePicture: null });
-const notice = (kind: GroupNotice['kind'], at: string, by: string): GroupNotice => ({
+const notice = (kind: GroupNotice['kind'], at: string, by: string, members: string[] = []): GroupNotice => ({
   kind,
   at,
   by: person(by),
-  members: [],
+  members: members.map(person),
 });
 
 const group: VerifiedGroup = {
@@ -18,8 +18,18 @@ const group: VerifiedGroup = {
   since: '2026-01-05T00:00:00.000Z',
   latest: '2026-01-08T00:00:00.000Z',
   verified: [
-    { by: 'ann', at: '2026-01-05T00:00:00.000Z' },
-    { by: 'ann', at: '2026-01-06T00:00:00.000Z' },
+    {
+      by: 'ann',
+      at: '2026-01-05T00:00:00.000Z',
+      change: { kind: 'snapshot', memberIds: ['ann', 'bob'], name: 'Crew', timerSeconds: 0, signerId: 'ann' },
+      adminsAfter: ['ann'],
+    },
+    {
+      by: 'ann',
+      at: '2026-01-06T00:00:00.000Z',
+      change: { kind: 'members-added', memberIds: ['cat'], name: null, timerSeconds: null, signerId: 'ann' },
+      adminsAfter: ['ann'],
+    },
   ],
   failures: [
     { by: 'ann', at: '2026-01-07T00:00:00.000Z', problem: 'bad-signature' },
@@ -30,8 +40,22 @@ const group: VerifiedGroup = {
 
 describe("a group notice against the group's verified chain (noticeCheckOf)", () => {
   it('passes a notice of a verified change, and history from before the chain', () => {
-    expect(noticeCheckOf(notice('added', '2026-01-06T00:00:00.000Z', 'ann'), group)).toEqual({ ok: true });
+    expect(noticeCheckOf(notice('added', '2026-01-06T00:00:00.000Z', 'ann', ['cat']), group)).toEqual({
+      ok: true,
+    });
     expect(noticeCheckOf(notice('added', '2026-01-02T00:00:00.000Z', 'ann'), group)).toEqual({ ok: true });
+  });
+
+  it('fails a notice that names a verified change but says something else than it signed', () => {
+    // The server rewords Ann's addition of Cat as an addition of Mal, or as a rename.
+    expect(noticeCheckOf(notice('added', '2026-01-06T00:00:00.000Z', 'ann', ['mal']), group)).toEqual({
+      ok: false,
+      problem: 'mismatch',
+    });
+    expect(noticeCheckOf(notice('renamed', '2026-01-06T00:00:00.000Z', 'ann'), group)).toEqual({
+      ok: false,
+      problem: 'mismatch',
+    });
   });
 
   it('fails a notice of a change that failed, with its reason, and one that no change holds', () => {
