@@ -7,6 +7,7 @@ import { runChatListBench } from './chat-list-bench.ts';
 import { runSearchBench } from './search-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
 import { runSignatureBench } from './signature-bench.ts';
+import { runGroupIntegrityBench } from './group-integrity-bench.ts';
 import { runLoginBench } from './login-bench.ts';
 import { runLinkBench } from './link-bench.ts';
 import {
@@ -34,7 +35,8 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * `npm run bench [-- --quick]`: delivery (Veil beside a durable and a bare Socket.IO relay), client
  * crypto, registrations and logins per second (`--logins <accounts>`, 0 skips it), the key backup
  * in Chromium (`--key-backup <rounds>`, 0 skips it), sender signatures in Chromium (`--signatures
- * <rounds>`, 0 skips it), linking a browser in Chromium (`--link
+ * <rounds>`, 0 skips it), a 1,000-change group chain and length padding in Chromium
+ * (`--group-integrity <rounds>`, 0 skips it), linking a browser in Chromium (`--link
  * <rounds>`, 0 skips it), the chat list of a user with many chats in Chromium (`--chat-list
  * <chats>`, 0 skips it; needs the built client), and read-model replay; prints a table and writes
  * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
@@ -69,6 +71,8 @@ export interface BenchOptions {
   keyBackupRepeats?: number;
   /** Rounds of the sender-signature benchmark in Chromium (0 or absent: skipped). */
   signatureRounds?: number;
+  /** Rounds of the group-chain and length-padding benchmark in Chromium (0 or absent: skipped). */
+  groupIntegrityRounds?: number;
   /** Chats of the reader in the chat-list benchmark in Chromium (0 or absent: skipped). */
   chatListChats?: number;
   /** Accounts the login benchmark registers and logs in (0 or absent: skipped). */
@@ -185,6 +189,9 @@ export const runBench = async (options: BenchOptions) => {
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
   const signatures = options.signatureRounds ? await runSignatureBench(options.signatureRounds) : undefined;
+  const groupIntegrity = options.groupIntegrityRounds
+    ? await runGroupIntegrityBench(options.groupIntegrityRounds)
+    : undefined;
   const chatList = options.chatListChats
     ? await runChatListBench(options.chatListChats, options.quick ? 1 : 7, options.port + 2)
     : undefined;
@@ -233,6 +240,7 @@ export const runBench = async (options: BenchOptions) => {
     crypto,
     keyBackup,
     signatures,
+    groupIntegrity,
     chatList,
     link,
     search,
@@ -294,6 +302,12 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   if (result.signatures) {
     console.log('Sender signatures in Chromium (median ms; per message, and a 100-message history)');
     console.table(result.signatures);
+  }
+  if (result.groupIntegrity) {
+    console.log(
+      'Signed group state and length padding in Chromium (median ms; a chain, a send, a 100-message page)',
+    );
+    console.table(result.groupIntegrity);
   }
   if (result.chatList) {
     console.log('Chat list in Chromium (median ms from the page start, and from its first API call)');
@@ -398,6 +412,7 @@ const main = async () => {
       changes: { type: 'string' },
       'key-backup': { type: 'string' },
       signatures: { type: 'string' },
+      'group-integrity': { type: 'string' },
       'chat-list': { type: 'string' },
       logins: { type: 'string' },
       link: { type: 'string' },
@@ -430,6 +445,7 @@ const main = async () => {
       .map(Number),
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
     signatureRounds: Number(values.signatures ?? (quick ? 1 : 5)),
+    groupIntegrityRounds: Number(values['group-integrity'] ?? (quick ? 0 : 5)),
     chatListChats: Number(values['chat-list'] ?? (quick ? 0 : 500)),
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),

@@ -120,5 +120,16 @@ describe('groups (browser)', { timeout: 150_000 }, () => {
     ]);
     const check = await verifyGroupChain(chain, (id, at) => signingKeyAt(served.logs[id] ?? [], at));
     expect(check.ok && check.state?.members).toEqual([await currentUserId(alice.page)]);
+
+    // Alice's browser, opening the group afresh, checks every line against that chain: each
+    // reads as it happened, none as unverified.
+    await alice.page.reload();
+    await openChat(alice.page, groupName);
+    panel = await groupInfo(alice.page);
+    await panel.getByTestId('group-signing').filter({ hasText: 'Group state signed by You on' }).waitFor();
+    await panel.getByRole('button', { name: 'Close' }).click();
+    for (const line of [`You added ${carol.name}`, `You removed ${bob.name}`, `${carol.name} left`])
+      await systemLine(alice.page, line).waitFor();
+    expect(await systemLine(alice.page, 'could not be verified').count()).toBe(0);
   });
 });

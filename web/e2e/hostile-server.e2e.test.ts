@@ -286,7 +286,7 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
     }
   });
 
-  it('never seals a group message for a member the server added with an unsigned "added" change', async () => {
+  it('shows forged "added" and timer changes as unverified, and seals, counts and times by the signed state only', async () => {
     const proxy = veil().proxy;
     const { alice, bob } = await pair('ga');
     const mallory = await signedUpPerson(veil(), 'gam');
@@ -308,8 +308,33 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
         ).data._id,
       { name: groupName, member: bob.id },
     );
-    // Alice, the admin, sets the timer: her browser signs the group's state, then the change.
+    // The group was made unsigned: Bob, not an admin, is told so; Alice, its admin, opens it and
+    // her browser signs its state.
+    await openChat(bob.page, groupName);
+    await bob.page.getByRole('button', { name: 'Group info' }).click();
+    await bob.page
+      .getByTestId('group-signing')
+      .filter({ hasText: "This group's membership is not signed yet" })
+      .waitFor();
+    await bob.page.getByRole('button', { name: 'Close' }).click();
     await openChat(alice.page, groupName);
+    await expect
+      .poll(async () =>
+        (
+          await alice.page.evaluate(
+            async (id) =>
+              (
+                await (
+                  await fetch(`/api/v1/chat/${id}/changes`, {
+                    headers: { Authorization: `Bearer ${localStorage.getItem('accesstoken')}` },
+                  })
+                ).json()
+              ).data as { type: string }[],
+            chatId,
+          )
+        ).map((entry) => entry.type),
+      )
+      .toEqual(['GroupChatCreated', 'GroupStateSigned']);
     await alice.page
       .getByRole('combobox', { name: 'Disappearing messages' })
       .selectOption({ label: '1 week' });
@@ -318,41 +343,94 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
       .filter({ hasText: 'You set disappearing messages' })
       .waitFor();
 
-    // The server now says Alice added Mallory: in the member list and as a change, unsigned.
-    const mallorysEntry = {
-      type: 'ChatMembersAdded',
-      by: alice.id,
-      at: new Date().toISOString(),
-      signedChange: null,
-    };
-    const withMallory = (chat: { _id: string; participants: object[] }) =>
+    // The server now says Alice added Mallory and Bob set the timer to 1 hour: in the chat's
+    // view, as notices and as changes, all unsigned. Mallory's public key is the attacker's.
+    const addedAt = new Date().toISOString();
+    const timerAt = new Date(Date.parse(addedAt) + 1).toISOString();
+    const person = (id: string, username: string) => ({ _id: id, username, profilePicture: null });
+    const forgedEntries = [
+      { type: 'ChatMembersAdded', by: alice.id, at: addedAt, signedChange: null },
+      { type: 'DisappearingTimerSet', by: bob.id, at: timerAt, signedChange: null },
+    ];
+    const forgedNotices = [
+      {
+        kind: 'added',
+        by: person(alice.id, alice.name),
+        members: [person(malloryId, mallory.name)],
+        at: addedAt,
+      },
+      { kind: 'timer', by: person(bob.id, bob.name), members: [], seconds: 3600, at: timerAt },
+    ];
+    type Chat = { _id: string; participants: object[]; notices?: object[] };
+    const forged = (chat: Chat) =>
       chat._id === chatId
         ? {
             ...chat,
-            participants: [
-              ...chat.participants,
-              { _id: malloryId, username: mallory.name, profilePicture: null },
-            ],
+            participants: [...chat.participants, person(malloryId, mallory.name)],
+            notices: [...(chat.notices ?? []), ...forgedNotices],
+            disappearingSeconds: 3600,
           }
         : chat;
     proxy.rewriteJson({ method: 'GET', path: `/api/v1/chat/${chatId}/changes` }, (body) => ({
       ...(body as Answer<object[]>),
-      data: [...(body as Answer<object[]>).data, mallorysEntry],
+      data: [...(body as Answer<object[]>).data, ...forgedEntries],
     }));
     proxy.rewriteJson({ method: 'GET', path: '/api/v1/chat/getchatbyid/:id' }, (body) => ({
-      ...(body as Answer<{ _id: string; participants: object[] }>),
-      data: withMallory((body as Answer<{ _id: string; participants: object[] }>).data),
+      ...(body as Answer<Chat>),
+      data: forged((body as Answer<Chat>).data),
     }));
     proxy.rewriteJson({ method: 'GET', path: '/api/v1/chat/getallchats' }, (body) => ({
-      ...(body as Answer<{ _id: string; participants: object[] }[]>),
-      data: (body as Answer<{ _id: string; participants: object[] }[]>).data.map(withMallory),
+      ...(body as Answer<Chat[]>),
+      data: (body as Answer<Chat[]>).data.map(forged),
+    }));
+    proxy.rewriteJson({ method: 'GET', path: `/api/v1/user/publicKey/${malloryId}` }, (body) => ({
+      ...(body as Answer<object>),
+      data: { ...(body as Answer<object>).data, publicKey: attacker.publicKey },
     }));
     await reopen(alice.page, groupName);
+    const unverifiedLines = (page: Page) =>
+      page
+        .getByTestId('system-line')
+        .filter({ hasText: 'This change could not be verified: it is not signed' });
+    await expect.poll(() => unverifiedLines(alice.page).count()).toBe(2);
+    const changeFetches = () =>
+      proxy.requests.filter(
+        (request) => request.viewer === alice.id && request.path === `/api/v1/chat/${chatId}/changes`,
+      ).length;
+    const changeFetchesBeforeSends = changeFetches();
     await sendMessage(alice.page, 'Not for Mallory');
-    await openChat(bob.page, groupName);
-    await messageWithText(bob.page, 'Not for Mallory').waitFor();
+    await sendMessage(alice.page, 'Still not for Mallory');
+    await reopen(bob.page, groupName);
+    await messageWithText(bob.page, 'Still not for Mallory').waitFor();
 
-    // The key map Alice's browser sent names Alice and Bob only.
+    for (const page of [alice.page, bob.page]) {
+      // Both forged changes read as unverified; the server's wording of them never shows.
+      await expect.poll(() => unverifiedLines(page).count()).toBe(2);
+      // Alice's signed change reads as it always did.
+      await page
+        .getByTestId('system-line')
+        .filter({ hasText: 'set disappearing messages to 1 week' })
+        .waitFor();
+      expect(await page.getByTestId('system-line').filter({ hasText: mallory.name }).count()).toBe(0);
+      expect(await page.getByTestId('system-line').filter({ hasText: '1 hour' }).count()).toBe(0);
+      // The timer is the signed one, the members the signed ones, and each message counts them.
+      await expect
+        .poll(() => page.getByTestId('disappearing-timer').inputValue())
+        .toBe(String(7 * 24 * 3600));
+      expect(await page.locator('.chat-header__members').textContent()).not.toContain(mallory.name);
+      await expect
+        .poll(() => page.getByTestId('seal-status').filter({ hasText: 'Sealed for 2 of 2' }).count())
+        .toBe(2);
+    }
+    // Bob's group info says who signed the state it started from.
+    await bob.page.getByRole('button', { name: 'Group info' }).click();
+    await bob.page
+      .getByTestId('group-signing')
+      .filter({ hasText: `Group state signed by ${alice.name} on` })
+      .waitFor();
+    await bob.page.getByRole('button', { name: 'Close' }).click();
+
+    // The key maps Alice's browser sent name Alice and Bob only.
     // Only this group's sends: the proxy records every test of this file.
     const sent = [
       ...proxy.requests
@@ -362,10 +440,21 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
         .filter((event) => event.direction === 'toServer' && event.name === 'send message')
         .map((e) => e.args[0])
         .filter((payload) => (payload as { chatId?: string }).chatId === chatId),
-    ] as { chatId?: string; encryptedKeys: Record<string, string> }[];
-    expect(sent.length).toBeGreaterThan(0);
+    ] as { chatId?: string; encryptedKeys: Record<string, string>; encryptedMessage: string }[];
+    expect(sent.length).toBeGreaterThanOrEqual(2);
     for (const message of sent)
       expect(Object.keys(message.encryptedKeys).sort()).toEqual([alice.id, bob.id].sort());
+    // Two texts of different lengths, one size bucket: the server sees equal ciphertexts (256
+    // padded bytes and the 16-byte tag).
+    expect(new Set(sent.map((message) => Buffer.from(message.encryptedMessage, 'base64').length))).toEqual(
+      new Set([256 + 16]),
+    );
+    // Nothing any browser sent opens with the key the server gave for Mallory.
+    const attempt = await attackerOpens(proxy, attacker.privateKey);
+    expect(attempt.tried).toBeGreaterThanOrEqual(4);
+    expect(attempt.opened).toBe(0);
+    // The sends reused the chain verified when the chat opened: nothing changed, nothing fetched.
+    expect(changeFetches()).toBe(changeFetchesBeforeSends);
     proxy.behave();
   });
 });

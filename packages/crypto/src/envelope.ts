@@ -1,6 +1,7 @@
 import { base64ToBytes, bytesToBase64 } from './base64.ts';
 import { VeilCryptoError } from './errors.ts';
 import { keyCommitmentOf } from './key-commitment.ts';
+import { padPlaintext, unpadPlaintext, type Padding } from './padding.ts';
 
 /**
  * One message: a fresh AES-GCM 256-bit key and a random 12-byte iv encrypt the UTF-8 text; the
@@ -20,9 +21,14 @@ export interface EncryptedEnvelope {
 
 export const FAILED_TO_DECRYPT = '[Failed to decrypt]';
 
+/**
+ * `padding`: the text is padded to a size bucket inside the ciphertext (`padding.ts`); without
+ * it, the ciphertext is the spec's original (every reader reads both).
+ */
 export const encryptMessage = async (
   plaintext: string,
   recipients: Record<string, CryptoKey>,
+  padding?: Padding,
 ): Promise<EncryptedEnvelope> => {
   const ids = Object.keys(recipients);
   if (ids.length === 0) throw new VeilCryptoError('ERR_MISSING_INPUT', 'At least one recipient is required');
@@ -32,7 +38,11 @@ export const encryptMessage = async (
   ]);
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const [ciphertext, rawKey] = await Promise.all([
-    crypto.subtle.encrypt({ name: 'AES-GCM', iv }, aesKey, new TextEncoder().encode(plaintext)),
+    crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv },
+      aesKey,
+      padding ? padPlaintext(plaintext, padding) : new TextEncoder().encode(plaintext),
+    ),
     crypto.subtle.exportKey('raw', aesKey),
   ]);
   const wrapped = await Promise.all(
@@ -105,11 +115,16 @@ export const readMessage = async (
   if (!rawKey) return { ok: false, failure: 'no-key-fits' };
   try {
     const aesKey = await crypto.subtle.importKey('raw', rawKey, { name: 'AES-GCM' }, false, ['decrypt']);
-    const plaintext = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: base64ToBytes(envelope.iv) },
-      aesKey,
-      base64ToBytes(envelope.content),
+    const plaintext = unpadPlaintext(
+      new Uint8Array(
+        await crypto.subtle.decrypt(
+          { name: 'AES-GCM', iv: base64ToBytes(envelope.iv) },
+          aesKey,
+          base64ToBytes(envelope.content),
+        ),
+      ),
     );
+    if (!plaintext) return { ok: false, failure: 'damaged' };
     return {
       ok: true,
       text: new TextDecoder('utf-8', { fatal: true }).decode(plaintext),

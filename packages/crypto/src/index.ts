@@ -34,6 +34,7 @@ export {
   type IndividualPayload,
 } from './payloads.ts';
 export { PublicKeyCache } from './key-cache.ts';
+export { padPlaintext, paddedSize, unpadPlaintext, type Padding } from './padding.ts';
 export {
   generateRecoveryKey,
   normalizeRecoveryKey,

@@ -1,5 +1,6 @@
 import { encryptMessage } from './envelope.ts';
 import { VeilCryptoError } from './errors.ts';
+import type { Padding } from './padding.ts';
 
 /** The spec's send payloads (section 3, "Send payload"), built from an envelope. */
 export interface IndividualPayload {
@@ -43,13 +44,18 @@ export const sealIndividualPayload = async (
   text: string,
   parties: IndividualParties,
   replyTo?: string,
+  padding?: Padding,
 ): Promise<Committed<IndividualPayload>> => {
   if (!parties.recipientId || !text || !parties.senderId)
     throw new VeilCryptoError('ERR_MISSING_INPUT', MISSING_INPUT_TEXT);
-  const envelope = await encryptMessage(text, {
-    [parties.recipientId]: parties.recipientKey,
-    [parties.senderId]: parties.senderKey,
-  });
+  const envelope = await encryptMessage(
+    text,
+    {
+      [parties.recipientId]: parties.recipientKey,
+      [parties.senderId]: parties.senderKey,
+    },
+    padding,
+  );
   return {
     payload: {
       encryptedMessage: envelope.content,
@@ -74,9 +80,10 @@ export const sealGroupPayload = async (
   text: string,
   members: Record<string, CryptoKey>,
   replyTo?: string,
+  padding?: Padding,
 ): Promise<Committed<GroupPayload>> => {
   if (!text) throw new VeilCryptoError('ERR_MISSING_INPUT', MISSING_INPUT_TEXT);
-  const envelope = await encryptMessage(text, members);
+  const envelope = await encryptMessage(text, members, padding);
   return {
     payload: {
       encryptedMessage: envelope.content,

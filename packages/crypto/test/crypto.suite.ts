@@ -86,6 +86,45 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
       },
     },
     {
+      name: 'pads messages to size buckets (256 bytes, then powers of two) and reactions to one size, inside the ciphertext',
+      async run() {
+        const [a] = await users(1);
+        const sealedLength = async (text: string, padding?: 'message' | 'reaction') => {
+          const envelope = await c.encryptMessage(text, publicKeys([a!]), padding);
+          assert(
+            (await c.decryptMessage(envelope, a!.id, a!.keys.privateKey)) === text,
+            `reads ${text.length}`,
+          );
+          return c.base64ToBytes(envelope.content).length;
+        };
+        // AES-GCM adds a 16-byte tag to the padded plaintext.
+        assert((await sealedLength('hi', 'message')) === 256 + 16, 'a short message fills 256 bytes');
+        assert((await sealedLength('x'.repeat(200), 'message')) === 256 + 16, 'one bucket for both');
+        assert((await sealedLength('x'.repeat(300), 'message')) === 512 + 16, 'then 512');
+        assert((await sealedLength('ü'.repeat(300), 'message')) === 1024 + 16, '600 bytes of UTF-8: 1024');
+        assert(
+          (await sealedLength('x'.repeat(40_000), 'message')) === 48 * 1024,
+          'capped where the server stops',
+        );
+        assert(
+          (await sealedLength('👍', 'reaction')) === (await sealedLength('👨‍👩‍👧‍👦', 'reaction')),
+          'reactions: one size',
+        );
+        assert((await sealedLength('hi')) === 2 + 16, 'unpadded as before when not asked');
+        // Old (unpadded) plaintexts, the versioned one's own prefix included, read as they are.
+        const prefixFree = '\u0000veil:2\n{"text":"old","attachments":[]}';
+        assert((await sealedLength(prefixFree)) === new TextEncoder().encode(prefixFree).length + 16, 'old');
+        // A padded plaintext whose end marker is gone does not read.
+        const broken = c.padPlaintext('lost end', 'message');
+        broken[broken.findLastIndex((byte) => byte === 0x80)] = 0;
+        assert(c.unpadPlaintext(broken) === null, 'a broken padding is refused');
+        assert(
+          c.unpadPlaintext(c.padPlaintext('', 'message'))?.length === 0,
+          'an empty text pads and unpads',
+        );
+      },
+    },
+    {
       name: 'uses a fresh key and iv for every message',
       async run() {
         const [a] = await users(1);

@@ -7,6 +7,7 @@ import {
   type AttachmentRef,
   type GroupPayload,
   type IndividualPayload,
+  type Padding,
 } from '@veil/crypto';
 import { accountKeyRing, publishedAccountKey } from './account-keys.ts';
 import {
@@ -67,6 +68,7 @@ export const encryptForIndividual = async (
   senderId: string,
   recipientId: string,
   replyTo?: string,
+  padding: Padding = 'message',
 ): Promise<WithCommitment<IndividualPayload>> => {
   const [recipientKey, senderKey] = await Promise.all([
     checkedEncryptionKey(senderId, recipientId),
@@ -76,6 +78,7 @@ export const encryptForIndividual = async (
     text,
     { recipientId, recipientKey, senderId, senderKey },
     replyTo,
+    padding,
   );
   return { ...payload, keyCommitment };
 };
@@ -89,11 +92,13 @@ export const encryptForGroup = async (
   senderId: string,
   memberIds: readonly string[],
   replyTo?: string,
+  padding: Padding = 'message',
 ): Promise<WithCommitment<GroupPayload>> => {
   const { payload, keyCommitment } = await sealGroupPayload(
     text,
     await checkedEncryptionKeys(senderId, [...new Set(memberIds)]),
     replyTo,
+    padding,
   );
   return { ...payload, keyCommitment };
 };

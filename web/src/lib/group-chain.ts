@@ -23,10 +23,25 @@ import { currentSigningKey } from './message-signing.ts';
  * and it changes nothing.
  */
 export interface GroupChangeFailure {
-  /** Who the server says made it, and when. */
+  /** Who the server says made it, and when (the entry's time, as its notice carries it). */
   by: string;
   at: string;
-  problem: GroupChainProblem | 'unsigned';
+  /** `after-failure`: a change that follows one that failed, which cannot be trusted either. */
+  problem: GroupChainProblem | 'unsigned' | 'after-failure';
+}
+
+/** A verified change as its notice must say it: what it did, and the admins after it. */
+export interface VerifiedChange {
+  by: string;
+  at: string;
+  change: Pick<SignedGroupChange, 'kind' | 'memberIds' | 'name' | 'timerSeconds' | 'signerId'>;
+  adminsAfter: readonly string[];
+}
+
+/** Who the members were from a verified change on, by the server's time of that change. */
+export interface SignedMembership {
+  at: string;
+  members: readonly string[];
 }
 
 export type VerifiedGroup =
@@ -38,7 +53,15 @@ export type VerifiedGroup =
       state: GroupChainState | null;
       /** The first change, when it is an admin's snapshot of an existing group. */
       snapshot: { by: string; at: string } | null;
+      /** The server's time of the first signed change: notices before it are history from before signing. */
+      since: string;
+      /** The server's time of the newest change it served: what this check covers. */
+      latest: string;
+      /** The entries whose change verified, by the server's `by` and `at` (as their notices carry them). */
+      verified: readonly VerifiedChange[];
       failures: GroupChangeFailure[];
+      /** Members after each verified change, oldest first. */
+      membership: readonly SignedMembership[];
     };
 
 const isEntryList = (data: unknown): data is GroupChangeEntry[] => Array.isArray(data);
@@ -58,27 +81,98 @@ export const verifyGroupEntries = async (
   entries: readonly GroupChangeEntry[],
 ): Promise<VerifiedGroup> => {
   const start = entries.findIndex((entry) => entry.signedChange);
-  if (start < 0) return { status: 'unsigned' };
+  const first = entries[start];
+  if (!first) return { status: 'unsigned' };
   const failures: GroupChangeFailure[] = [];
-  const chain: SignedGroupChange[] = [];
-  for (const entry of entries.slice(start)) {
-    if (entry.signedChange) chain.push(entry.signedChange as SignedGroupChange);
-    else failures.push({ by: entry.by, at: entry.at, problem: 'unsigned' });
-  }
+  const signed = entries.slice(start).filter((entry) => {
+    if (!entry.signedChange) failures.push({ by: entry.by, at: entry.at, problem: 'unsigned' });
+    return Boolean(entry.signedChange);
+  });
+  const chain = signed.map((entry) => entry.signedChange as SignedGroupChange);
   const check = await verifyGroupChain(chain, keyFor(accountId));
+  const held = check.ok ? signed.length : check.index;
   if (!check.ok) {
     // What follows a change that fails cannot be trusted either: each one is shown as failed.
-    for (const change of chain.slice(check.index))
-      failures.push({ by: change.signerId, at: change.at, problem: check.problem });
+    for (const [offset, entry] of signed.slice(held).entries())
+      failures.push({ by: entry.by, at: entry.at, problem: offset === 0 ? check.problem : 'after-failure' });
   }
-  const first = chain[0];
+  const membership: SignedMembership[] = [];
+  const verified: VerifiedChange[] = [];
+  let state: GroupChainState | null = null;
+  for (const [index, change] of chain.slice(0, held).entries()) {
+    const folded = applyGroupChange(state, change);
+    const entry = signed[index];
+    if (!folded.ok || !entry) break;
+    state = folded.state;
+    membership.push({ at: entry.at, members: state.members });
+    verified.push({ by: entry.by, at: entry.at, change, adminsAfter: state.admins });
+  }
+  const firstChange = chain[0];
   const snapshot =
-    first?.kind === 'snapshot' && check.ok !== false ? { by: first.signerId, at: first.at } : null;
-  return { status: 'signed', state: check.state, snapshot, failures };
+    firstChange?.kind === 'snapshot' && held > 0 ? { by: firstChange.signerId, at: firstChange.at } : null;
+  return {
+    status: 'signed',
+    state: check.state,
+    snapshot,
+    since: first.at,
+    latest: entries.at(-1)?.at ?? first.at,
+    verified,
+    failures,
+    membership,
+  };
 };
 
 export const verifiedGroupOf = async (accountId: string, chatId: string): Promise<VerifiedGroup> =>
   verifyGroupEntries(accountId, await fetchGroupChanges(chatId));
+
+/**
+ * What of a group the server's chat view says, as one string: when it changes, the group may
+ * have changed, and its chain is fetched again. A group-change event refetches the chat view.
+ */
+const groupMarkOf = (chat: ChatView) =>
+  JSON.stringify([
+    chat.participants.map((person) => person._id),
+    chat.admins ?? [],
+    chat.chatName,
+    chat.groupPicture ?? null,
+    chat.disappearingSeconds ?? 0,
+    chat.notices?.length ?? 0,
+    chat.notices?.at(-1)?.at ?? '',
+  ]);
+
+/** Per account and group: the chat view's mark it was fetched for, and the verified chain by its entries. */
+const verifiedCache = new Map<string, { mark: string; entries: string; verified: Promise<VerifiedGroup> }>();
+
+/**
+ * The group's verified chain, fetched and verified once per change of the group: a send of the
+ * same group state reuses it; `refresh` (the open group's screen, whenever the server's view of
+ * it is loaded) fetches it again, since some changes (a snapshot) change nothing the view shows.
+ * A chain fetched again that is the same (same entries, so the same head) is not verified again.
+ */
+export const verifiedGroupFor = async (
+  accountId: string,
+  chat: ChatView,
+  { refresh = false } = {},
+): Promise<VerifiedGroup> => {
+  const key = `${accountId}:${chat._id}`;
+  const mark = groupMarkOf(chat);
+  const cached = verifiedCache.get(key);
+  if (!refresh && cached?.mark === mark) return cached.verified;
+  const entries = await fetchGroupChanges(chat._id);
+  const served = JSON.stringify(entries);
+  const now = verifiedCache.get(key);
+  const verified = now && now.entries === served ? now.verified : verifyGroupEntries(accountId, entries);
+  verifiedCache.set(key, { mark, entries: served, verified });
+  // A verification that throws is not kept: the next call tries again.
+  verified.catch(() => {
+    if (verifiedCache.get(key)?.verified === verified) verifiedCache.delete(key);
+  });
+  return verified;
+};
+
+/** Forgets a group's cached chain (after this browser signed a change to it). */
+export const forgetVerifiedGroup = (accountId: string, chatId: string) =>
+  verifiedCache.delete(`${accountId}:${chatId}`);
 
 /** A change this browser could not sign, as the API layer reports failures. */
 export const signingFailed = (error: unknown): ApiError => ({
@@ -132,19 +226,17 @@ export const signedGroupChange = async (
   const signingKey = await currentSigningKey(accountId);
   if (!signingKey) return undefined;
   const signer = { userId: accountId, signingKey };
-  const verified = await verifiedGroupOf(accountId, chatId);
-  let state: GroupChainState | null;
+  let verified = await verifiedGroupOf(accountId, chatId);
   if (verified.status === 'unsigned') {
-    const snapshot = await signSnapshot(accountId, chatId, signer);
-    if (!snapshot) return undefined;
-    const folded = applyGroupChange(null, snapshot);
-    if (!folded.ok) throw new Error("This group's state could not be signed");
-    state = folded.state;
-  } else {
-    if (!verified.state || verified.failures.some((failure) => failure.problem !== 'unsigned'))
-      throw new Error("This group's changes could not be verified");
-    state = verified.state;
+    // Signed as it is first (shared with the snapshot an open of the group may be signing; one
+    // that another browser signed first is refused, and the chain read again holds it).
+    await signGroupStateOnce(accountId, chatId).catch(() => false);
+    verified = await verifiedGroupOf(accountId, chatId);
+    if (verified.status === 'unsigned') return undefined;
   }
+  if (!verified.state || verified.failures.some((failure) => failure.problem !== 'unsigned'))
+    throw new Error("This group's changes could not be verified");
+  const state = verified.state;
   // The server adds only who is not a member yet; the signed change names exactly those.
   const change =
     body.kind === 'members-added'
@@ -182,14 +274,28 @@ export const signSnapshot = async (
   await fetchData(`chat/${encodeURIComponent(chatId)}/changes/snapshot`, (_data): _data is unknown => true, {
     json: { signedChange: snapshot },
   });
+  forgetVerifiedGroup(accountId, chatId);
   return snapshot;
 };
 
+/** Snapshots being signed as their group opens, per account and group. */
+const snapshotsSigning = new Map<string, Promise<SignedGroupChange | null>>();
+
 /** Signs an unsigned group's state when this account is one of its admins (opening the group). */
 export const signGroupStateOnce = async (accountId: string, chatId: string): Promise<boolean> => {
-  const signingKey = await currentSigningKey(accountId);
-  if (!signingKey) return false;
-  return Boolean(await signSnapshot(accountId, chatId, { userId: accountId, signingKey }));
+  const key = `${accountId}:${chatId}`;
+  const running = snapshotsSigning.get(key);
+  if (running) return Boolean(await running);
+  const signing = (async () => {
+    const signingKey = await currentSigningKey(accountId);
+    return signingKey ? signSnapshot(accountId, chatId, { userId: accountId, signingKey }) : null;
+  })();
+  snapshotsSigning.set(key, signing);
+  try {
+    return Boolean(await signing);
+  } finally {
+    snapshotsSigning.delete(key);
+  }
 };
 
 /**
@@ -201,10 +307,10 @@ export const signGroupStateOnce = async (accountId: string, chatId: string): Pro
  */
 export const sealingMembers = async (
   accountId: string,
-  chatId: string,
+  chat: ChatView,
   serverMembers: readonly string[],
 ): Promise<string[]> => {
-  const verified = await verifiedGroupOf(accountId, chatId);
+  const verified = await verifiedGroupFor(accountId, chat);
   if (verified.status === 'unsigned') return [...serverMembers];
   if (!verified.state) throw new Error("This group's changes could not be verified");
   return [...verified.state.members];

@@ -26,6 +26,11 @@ export interface ChatContext {
   memberIds: readonly string[];
   /** A group's changes, oldest first, to know who was a member when a message was sent. */
   notices?: readonly GroupNotice[];
+  /**
+   * A signed group's members after each verified change, oldest first (`group-chain.ts`): from
+   * its first change on, who was a member is what these say, never the server's notices.
+   */
+  membership?: readonly { at: string; members: readonly string[] }[];
 }
 
 /** Who a message was sealed for, against who was a member then (null: not known that far back). */
@@ -78,12 +83,30 @@ export type Verification =
 /**
  * Who was a member when `at` was: the current members with the group's later changes undone
  * (added: not yet members; removed or left: still members). Null when the kept changes do not
- * reach back that far (the group's creation is not among them and the oldest is later).
+ * reach back that far (the group's creation is not among them and the oldest is later). A
+ * signed group answers from its verified membership, and before its first signed change from
+ * the state that change signed, with the notices before it undone.
  */
 export const membersAt = (context: ChatContext, at: string): string[] | null => {
-  const members = new Set(context.memberIds);
-  if (!context.isGroupChat) return [...members];
-  const notices = context.notices ?? [];
+  if (!context.isGroupChat) return [...new Set(context.memberIds)];
+  const signed = context.membership ?? [];
+  const first = signed[0];
+  if (!first) return undoNotices(context.memberIds, context.notices ?? [], at);
+  const held = signed.filter((state) => state.at <= at).at(-1);
+  if (held) return [...held.members];
+  return undoNotices(
+    first.members,
+    (context.notices ?? []).filter((notice) => notice.at < first.at),
+    at,
+  );
+};
+
+const undoNotices = (
+  now: readonly string[],
+  notices: readonly GroupNotice[],
+  at: string,
+): string[] | null => {
+  const members = new Set(now);
   const oldest = notices[0];
   const complete =
     notices.some((notice) => notice.kind === 'created') || (oldest !== undefined && oldest.at <= at);
@@ -289,18 +312,46 @@ export const verifyMessage = async (
  * signatures only if its member had no signing key when the message was sent. A reaction that
  * fails is left out, as an unreadable one is.
  */
-export const verifyReaction = async (
+export const verifyReaction = (
   message: Pick<MessageView, '_id' | 'createdAt'>,
   reactor: string,
   reaction: SealedReaction,
   context: ChatContext,
   accountId: string,
+): Promise<boolean> =>
+  verifyReactionAction(message, reactor, 'reaction', reaction.signature, context, accountId, {
+    ciphertext: reaction.content,
+    iv: reaction.iv,
+    encryptedKeys: reaction.encryptedKeys,
+  });
+
+/**
+ * Whether taking a reaction back is its member's: signed as a `reaction-removal` on this message,
+ * by the same rules as a reaction. A removal that does not hold is ignored: the reaction stays.
+ */
+export const verifyReactionRemoval = (
+  message: Pick<MessageView, '_id' | 'createdAt'>,
+  reactor: string,
+  signature: MessageSignature | undefined,
+  context: ChatContext,
+  accountId: string,
+): Promise<boolean> =>
+  verifyReactionAction(message, reactor, 'reaction-removal', signature, context, accountId, null);
+
+const verifyReactionAction = async (
+  message: Pick<MessageView, '_id' | 'createdAt'>,
+  reactor: string,
+  kind: 'reaction' | 'reaction-removal',
+  signature: MessageSignature | undefined,
+  context: ChatContext,
+  accountId: string,
+  sealed: { ciphertext: string; iv: string; encryptedKeys: Record<string, string> } | null,
 ): Promise<boolean> => {
   const chat = chatRefFor(reactor, context);
   if (!chat) return false;
   const log = await keyLogOf(accountId, reactor);
   if (!log.ok) return false;
-  const signedAt = reaction.signature?.signedAt ?? '';
+  const signedAt = signature?.signedAt ?? '';
   const at = signedAt > message.createdAt ? signedAt : message.createdAt;
   const verdict = legacyOnlyBeforeSignedLog(
     log.entries,
@@ -309,17 +360,10 @@ export const verifyReaction = async (
       log.entries,
       at,
       withV2(
-        {
-          kind: 'reaction' as const,
-          target: message._id,
-          chat,
-          senderId: reactor,
-          createdAt: signedAt,
-          sealed: { ciphertext: reaction.content, iv: reaction.iv, encryptedKeys: reaction.encryptedKeys },
-        },
-        actionSequenceOf(reaction.signature),
+        { kind, target: message._id, chat, senderId: reactor, createdAt: signedAt, sealed },
+        actionSequenceOf(signature),
       ),
-      reaction.signature?.value,
+      signature?.value,
     ),
   );
   return verdict.status !== 'failed';

@@ -50,6 +50,29 @@ describe('who a group message should have been sealed for (membersAt)', () => {
     expect(membersAt(trimmed, '2026-01-06T00:00:00.000Z')?.sort()).toEqual(['ann', 'bob', 'cat', 'dan']);
   });
 
+  it("answers a signed group from its verified membership, whatever the server's notices say", () => {
+    // The chain starts with a snapshot on day 6 (ann, cat, dan); the server then claims an
+    // "added" of mal on day 8 that no signed change holds.
+    const signed: ChatContext = {
+      ...group,
+      memberIds: ['ann', 'cat', 'dan', 'mal'],
+      notices: [...(group.notices ?? []), notice('added', '2026-01-08T00:00:00.000Z', 'ann', ['mal'])],
+      membership: [
+        { at: '2026-01-06T00:00:00.000Z', members: ['ann', 'bob', 'cat', 'dan'] },
+        { at: '2026-01-07T00:00:00.000Z', members: ['ann', 'cat', 'dan'] },
+      ],
+    };
+    expect(membersAt(signed, '2026-01-08T12:00:00.000Z')?.sort()).toEqual(['ann', 'cat', 'dan']);
+    expect(membersAt(signed, '2026-01-06T12:00:00.000Z')?.sort()).toEqual(['ann', 'bob', 'cat', 'dan']);
+    // Before the chain: the snapshot's members with the earlier notices undone.
+    expect(membersAt(signed, '2026-01-02T00:00:00.000Z')?.sort()).toEqual(['ann', 'bob', 'cat']);
+    const sealed = sealedForAt(
+      { encryptedKeys: keysFor('ann', 'cat', 'dan', 'mal'), createdAt: '2026-01-08T12:00:00.000Z' },
+      signed,
+    );
+    expect(sealed.strangers).toEqual(['mal']);
+  });
+
   it('flags a key map that leaves out a member or names a stranger, and not one that was right then', () => {
     const at = '2026-01-06T00:00:00.000Z';
     const exact = sealedForAt({ encryptedKeys: keysFor('ann', 'bob', 'cat', 'dan'), createdAt: at }, group);

@@ -713,6 +713,23 @@ export const de: Translation = {
     progress: 'Ältere Nachrichten werden mit deinem neuen Schlüssel lesbar gemacht: {{done}} von {{total}}',
     done: 'Ältere Nachrichten sind mit deinem neuen Schlüssel lesbar.',
   },
+  groupChecks: {
+    failed: 'Diese Änderung konnte nicht überprüft werden: {{reason}}',
+    notSigned: 'Die Mitgliedschaft dieser Gruppe ist noch nicht signiert',
+    snapshot: 'Gruppenstand signiert von {{admin}} am {{date}}',
+    reasons: {
+      unsigned: 'sie ist nicht signiert',
+      malformed: 'sie ist keine gültig aufgebaute Änderung',
+      'bad-hash': 'sie ist keine gültig aufgebaute Änderung',
+      'broken-chain': 'sie folgt nicht auf die vorige Änderung der Gruppe',
+      'bad-signature': 'ihre Signatur passt nicht zum Schlüssel ihres Urhebers',
+      'no-signing-key': 'ihr Urheber hatte damals keinen Signaturschlüssel',
+      forbidden: 'ihr Urheber darf diese Änderung nicht vornehmen',
+      backdated: 'sie ist früher datiert als die Änderung, auf die sie folgt',
+      'after-failure': 'sie folgt auf eine Änderung, die nicht überprüft werden konnte',
+      mismatch: 'sie sagt nicht, was ihr Urheber signiert hat',
+    },
+  },
   crypto: {
     ERR_PUBLIC_KEY_FETCH: 'Der öffentliche Schlüssel des Empfängers konnte nicht geladen werden',
     ERR_LINK_BUNDLE: 'Die Schlüssel vom anderen Browser ließen sich nicht entschlüsseln',

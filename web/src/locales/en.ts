@@ -682,6 +682,23 @@ export const en = {
     progress: 'Making older messages readable with your new key: {{done}} of {{total}}',
     done: 'Older messages are readable with your new key.',
   },
+  groupChecks: {
+    failed: 'This change could not be verified: {{reason}}',
+    notSigned: "This group's membership is not signed yet",
+    snapshot: 'Group state signed by {{admin}} on {{date}}',
+    reasons: {
+      unsigned: 'it is not signed',
+      malformed: 'it is not a well-formed change',
+      'bad-hash': 'it is not a well-formed change',
+      'broken-chain': "it does not follow the group's previous change",
+      'bad-signature': "its signature does not match its author's key",
+      'no-signing-key': 'its author had no signing key then',
+      forbidden: 'its author may not make this change',
+      backdated: 'it is dated before the change it follows',
+      'after-failure': 'it follows a change that could not be verified',
+      mismatch: 'it does not say what its author signed',
+    },
+  },
   crypto: {
     ERR_PUBLIC_KEY_FETCH: 'Failed to fetch recipient public key',
     ERR_LINK_BUNDLE: 'The keys from the other browser could not be decrypted',

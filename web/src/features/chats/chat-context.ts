@@ -1,14 +1,19 @@
 import type { ChatView } from '@veil/contracts';
 import type { AppDispatch } from '../../app/store.ts';
+import type { VerifiedGroup } from '../../lib/group-chain.ts';
 import type { ChatContext } from '../../lib/message-verification.ts';
 import { chatsApi } from './api/chats.api.ts';
 
-/** Where messages are shown, for checking them: the chat, its members (the reader too), its changes. */
-export const chatContextOf = (chat: ChatView, myId: string): ChatContext => ({
+/**
+ * Where messages are shown, for checking them: the chat, its members (the reader too), its
+ * changes, and a signed group's verified membership when the caller has it.
+ */
+export const chatContextOf = (chat: ChatView, myId: string, group?: VerifiedGroup): ChatContext => ({
   chatId: chat._id,
   isGroupChat: chat.isGroupChat,
   memberIds: [...new Set([myId, ...chat.participants.map((p) => p._id)])],
   ...(chat.notices && { notices: chat.notices }),
+  ...(group?.status === 'signed' && { membership: group.membership }),
 });
 
 /** The chat as loaded (fetched once if it is not), as a context for checking its messages. */

@@ -21,6 +21,8 @@ export interface ChangeChecks {
   checkEdit(notice: MessageEditedNotice): Promise<Verification | undefined>;
   /** Whether a reaction is its member's. */
   checkReaction(notice: ReactionNotice & { reaction: SealedReaction }): Promise<boolean>;
+  /** Whether taking a reaction back is its member's (false: the reaction stays). */
+  checkRemoval(notice: ReactionNotice & { reaction: null }): Promise<boolean>;
   /** A deletion for everyone's signature, by the message's sender. */
   checkDelete(notice: MessageDeletedNotice): Promise<Verification | undefined>;
 }
@@ -37,7 +39,7 @@ export const followMessageChanges = (
   chatId: string,
   userId: string,
   apply: (change: HistoryChange) => void,
-  { checkEdit, checkReaction, checkDelete }: ChangeChecks,
+  { checkEdit, checkReaction, checkRemoval, checkDelete }: ChangeChecks,
 ): (() => void) => {
   const onEdited = async (notice: MessageEditedNotice) => {
     if (notice.chatId !== chatId) return;
@@ -94,6 +96,8 @@ export const followMessageChanges = (
   const onReaction = async (notice: ReactionNotice) => {
     if (notice.chatId !== chatId) return;
     const { reaction } = notice;
+    // A removal that is not its member's changes nothing: the reaction shown stays.
+    if (!reaction && !(await checkRemoval({ ...notice, reaction }))) return;
     const [read, genuine] = reaction
       ? await Promise.all([readSealedForUser(reaction, '', userId), checkReaction({ ...notice, reaction })])
       : [null, false];

@@ -10,7 +10,12 @@ import type {
 import type { GroupPayload } from '@veil/crypto';
 import { api } from '../../../lib/api.ts';
 import type { ApiError } from '../../../lib/api-error.ts';
-import { isOlderEdit, verifyMessage, verifyReaction } from '../../../lib/message-verification.ts';
+import {
+  isOlderEdit,
+  verifyMessage,
+  verifyReaction,
+  verifyReactionRemoval,
+} from '../../../lib/message-verification.ts';
 import type { BaseQueryCall } from '../../../lib/base-query.ts';
 import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../../lib/crypto.ts';
 import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
@@ -175,6 +180,13 @@ export const messagesApi = api.injectEndpoints({
           const context = await loadChatContext(dispatch as AppDispatch, chatId, userId);
           return verifyReaction(target, notice.userId, notice.reaction, context, userId);
         };
+        const checkRemoval = async (notice: ReactionNotice & { reaction: null }) => {
+          const target = getCacheEntry().data?.messages.find((m) => m._id === notice.messageId);
+          // Nothing shown to keep: a message not loaded here shows no reaction of it.
+          if (!target) return true;
+          const context = await loadChatContext(dispatch as AppDispatch, chatId, userId);
+          return verifyReactionRemoval(target, notice.userId, notice.removalSignature, context, userId);
+        };
         const checkDelete = async (notice: MessageDeletedNotice) => {
           const original = getCacheEntry().data?.messages.find((m) => m._id === notice.messageId);
           if (!original) return undefined;
@@ -190,6 +202,7 @@ export const messagesApi = api.injectEndpoints({
         const stopChanges = followMessageChanges(socket, chatId, userId, applyChange, {
           checkEdit,
           checkReaction,
+          checkRemoval,
           checkDelete,
         });
         const stopOnConnect = onSocketConnect(() => void catchUp());

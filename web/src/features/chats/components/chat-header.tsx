@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { DisappearingTimerSelect } from './disappearing-timer-select.tsx';
+import type { VerifiedGroup } from '../../../lib/group-chain.ts';
 import { GroupInfoPanel } from './group-info-panel.tsx';
 
 interface ChatHeaderProps {
@@ -14,9 +15,11 @@ interface ChatHeaderProps {
   onShowList: () => void;
   /** Buttons at the header's end (the safety number). */
   actions?: ReactNode;
+  /** A group's verified chain, for its info (undefined while it is checked). */
+  group?: VerifiedGroup | undefined;
 }
 
-export const ChatHeader = ({ chat, me, title, online, onShowList, actions }: ChatHeaderProps) => {
+export const ChatHeader = ({ chat, me, title, online, onShowList, actions, group }: ChatHeaderProps) => {
   const { t } = useTranslation();
   return (
     <header className="chat-header">
@@ -36,7 +39,7 @@ export const ChatHeader = ({ chat, me, title, online, onShowList, actions }: Cha
           </p>
         )}
       </div>
-      {chat.isGroupChat && <GroupInfoButton chat={chat} me={me} />}
+      {chat.isGroupChat && <GroupInfoButton chat={chat} me={me} group={group} />}
       <DisappearingTimerSelect chat={chat} />
       {actions && <div className="chat-header__actions">{actions}</div>}
     </header>
@@ -44,7 +47,15 @@ export const ChatHeader = ({ chat, me, title, online, onShowList, actions }: Cha
 };
 
 /** Opens the group's details: members, admins, name, picture, leaving. */
-const GroupInfoButton = ({ chat, me }: { chat: ChatView; me: PublicUser }) => {
+const GroupInfoButton = ({
+  chat,
+  me,
+  group,
+}: {
+  chat: ChatView;
+  me: PublicUser;
+  group: VerifiedGroup | undefined;
+}) => {
   const [open, setOpen] = useState(false);
   const { t } = useTranslation();
   return (
@@ -52,7 +63,7 @@ const GroupInfoButton = ({ chat, me }: { chat: ChatView; me: PublicUser }) => {
       <button type="button" className="button chat-header__info" onClick={() => setOpen(true)}>
         {t('chats.groupInfo')}
       </button>
-      {open && <GroupInfoPanel chat={chat} me={me} onClose={() => setOpen(false)} />}
+      {open && <GroupInfoPanel chat={chat} me={me} group={group} onClose={() => setOpen(false)} />}
     </>
   );
 };

@@ -13,6 +13,7 @@ import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
 import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
 import { useUnexpired } from '../hooks/use-unexpired.ts';
+import { useSignedChat } from '../hooks/use-verified-group.ts';
 import { indexShownMessages } from '../search/search-indexer.ts';
 import { useContactKeys } from '../hooks/use-contact-keys.ts';
 import { useSendKeys } from '../hooks/use-send-keys.ts';
@@ -49,7 +50,7 @@ interface ChatWindowProps {
 /** The open chat: header, decrypted history, typing indicator, reply bar and composer. */
 export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) => {
   const {
-    data: chat,
+    data: served,
     isError: chatFailed,
     error: chatError,
     refetch: refetchChat,
@@ -61,6 +62,8 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
     error: historyError,
     refetch: refetchHistory,
   } = useGetMessagesQuery({ chatId, userId: me._id });
+  // A group is shown as its verified chain says it is: members, admins, name, timer.
+  const { chat, group } = useSignedChat(served, me._id);
   const failure = chatFailed ? chatError : historyFailed ? historyError : undefined;
   const passing = (chatFailed || historyFailed) && isPassingFailure(failure);
   const retryLoad = useCallback(() => {
@@ -149,6 +152,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
         title={title}
         online={otherId !== undefined && online.includes(otherId)}
         onShowList={onShowList}
+        group={group}
         actions={
           <>
             {checkedKeys && (
@@ -187,6 +191,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
         me={me}
         messages={messages}
         hasMore={history.hasMore}
+        group={group}
         unreadAtOpen={unreadAtOpen}
         onReply={onReply}
         focus={focus}

@@ -14,18 +14,22 @@ import {
   useRenameGroupMutation,
   useSetGroupPictureMutation,
 } from '../api/group.api.ts';
+import type { VerifiedGroup } from '../../../lib/group-chain.ts';
+import { GroupSigningStatus } from './group-notice-line.tsx';
 
 interface GroupInfoPanelProps {
   chat: ChatView;
   me: PublicUser;
   onClose: () => void;
+  /** The group's verified chain (undefined while it is checked). */
+  group?: VerifiedGroup | undefined;
 }
 
 /**
  * A group's details: its picture, name and members. Admins rename it, set its picture, add
  * members, make others admins and remove them; anyone can leave.
  */
-export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
+export const GroupInfoPanel = ({ chat, me, onClose, group }: GroupInfoPanelProps) => {
   const { t } = useTranslation();
   const titleId = useId();
   const [, setParams] = useSearchParams();
@@ -111,6 +115,14 @@ export const GroupInfoPanel = ({ chat, me, onClose }: GroupInfoPanelProps) => {
       ) : (
         <p className="group-info__title">{chat.chatName}</p>
       )}
+      <GroupSigningStatus
+        group={group}
+        nameOf={(id) =>
+          id === me._id
+            ? t('common.you')
+            : (chat.participants.find((person) => person._id === id)?.username ?? t('common.formerMember'))
+        }
+      />
 
       <h3>{t('groups.members')}</h3>
       <ul className="group-info__members" aria-label={t('groups.members')}>

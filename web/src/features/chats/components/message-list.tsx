@@ -13,7 +13,9 @@ import { useMessageAnnouncements } from '../hooks/use-message-announcements.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
 import { chatContextOf } from '../chat-context.ts';
 import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
-import { noticeText, timelineOf } from '../group-notices.ts';
+import { timelineOf } from '../group-notices.ts';
+import type { ShownGroup } from '../group-notice-checks.ts';
+import { GroupNoticeLine } from './group-notice-line.tsx';
 import { chatTitle, isSeenByOthers, otherMemberIds } from '../messages.model.ts';
 import { messageDiscarded, retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
 import { orderFlags } from '../../../lib/message-order.ts';
@@ -26,6 +28,8 @@ interface MessageListProps {
   me: PublicUser;
   messages: DisplayMessage[];
   hasMore: boolean;
+  /** A group's verified chain: its notices are checked against it (undefined while it is checked). */
+  group?: ShownGroup | undefined;
   /** Unread messages when the chat opened (undefined until known): where "New messages" goes. */
   unreadAtOpen: number | undefined;
   onReply: (message: DisplayMessage) => void;
@@ -39,6 +43,7 @@ export const MessageList = ({
   me,
   messages,
   hasMore,
+  group,
   unreadAtOpen,
   onReply,
   focus,
@@ -73,7 +78,7 @@ export const MessageList = ({
   const pending = outbox.filter((item) => item.chatId === chat._id);
   const onRetry = useCallback((id: string) => dispatch(retryRequested(id)), [dispatch]);
   const onDiscard = useCallback((id: string) => dispatch(messageDiscarded(id)), [dispatch]);
-  const context = useMemo(() => chatContextOf(chat, myId), [chat, myId]);
+  const context = useMemo(() => chatContextOf(chat, myId, group), [chat, myId, group]);
   const positionOf = new Map(messages.map((message, index) => [message._id, index] as const));
   // A quote shows the replied message as checked here when it is loaded (a forgery's text never).
   const quotedOf = (message: DisplayMessage) =>
@@ -113,13 +118,12 @@ export const MessageList = ({
         {timelineOf(messages, chat.notices ?? [], hasMore).map((item) => {
           if (item.kind === 'notice')
             return (
-              <li
+              <GroupNoticeLine
                 key={`${item.notice.kind}-${item.notice.at}-${item.notice.members.map((m) => m._id).join()}`}
-                className="system-line"
-                data-testid="system-line"
-              >
-                {noticeText(item.notice, myId)}
-              </li>
+                notice={item.notice}
+                group={group}
+                myId={myId}
+              />
             );
           const { message } = item;
           const mine = message.sender._id === myId;

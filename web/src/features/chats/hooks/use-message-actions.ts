@@ -6,6 +6,7 @@ import { useAppDispatch } from '../../../app/hooks.ts';
 import { errorText } from '../../../lib/api-error.ts';
 import { t } from '../../../lib/i18n.ts';
 import { encryptForGroup, withoutCommitment, type DisplayMessage } from '../../../lib/crypto.ts';
+import type { Padding } from '@veil/crypto';
 import type { HistoryChange } from '../api/live-message-changes.ts';
 import {
   useDeleteMessageMutation,
@@ -69,10 +70,11 @@ export const useMessageActions = (
       text: string,
       send: (payload: Awaited<ReturnType<typeof encryptForGroup>>, memberIds: string[]) => Promise<T>,
       target: ChatView = chat,
+      padding: Padding = 'message',
     ) =>
       withCurrentMembers(dispatch, target, async (participants) => {
         const memberIds = [...new Set([...participants.map((p) => p._id), me._id])];
-        return send(await encryptForGroup(text, me._id, memberIds), memberIds);
+        return send(await encryptForGroup(text, me._id, memberIds, undefined, padding), memberIds);
       }),
     [dispatch, chat, me._id],
   );
@@ -173,14 +175,19 @@ export const useMessageActions = (
             const signature = await signAction('reaction-removal', message._id, memberIds, null);
             await setReaction({ messageId: message._id, sealed: null, signature }).unwrap();
           } else
-            await sealForMembers(emoji, async (sealed, memberIds) => {
-              const signature = await signAction('reaction', message._id, memberIds, sealed);
-              return setReaction({
-                messageId: message._id,
-                sealed: withoutCommitment(sealed),
-                signature,
-              }).unwrap();
-            });
+            await sealForMembers(
+              emoji,
+              async (sealed, memberIds) => {
+                const signature = await signAction('reaction', message._id, memberIds, sealed);
+                return setReaction({
+                  messageId: message._id,
+                  sealed: withoutCommitment(sealed),
+                  signature,
+                }).unwrap();
+              },
+              chat,
+              'reaction',
+            );
           update((messages) =>
             changeMessage(messages, message._id, (m) => reacted(m, me._id, taken ? null : emoji)),
           );

@@ -76,7 +76,8 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   const sendToGroup = async (): Promise<Sent> => {
     const attempt = async (members: ChatView['participants']): Promise<Sent> => {
       // Sealed for the signed membership, not the server's word (docs/crypto.md, "Signed group state").
-      const memberIds = await sealingMembers(me._id, chat._id, [
+      // The members as read again after a refusal make the group's chain be fetched again too.
+      const memberIds = await sealingMembers(me._id, { ...chat, participants: members }, [
         ...new Set([...members.map((p) => p._id), me._id]),
       ]);
       const sealed = await encryptForGroup(plaintext, me._id, memberIds, replyTo);
