@@ -123,10 +123,11 @@ export const keyBackupHandlers = (deps: Deps): RpcImplementation<KeyBackupOperat
     },
 
     async storeAccountState({ userId, state }) {
-      await deps.limiter.write(userId);
       const [user, current] = await Promise.all([requireUser(userId), currentBackup(deps.store, userId)]);
+      // An account without a backup spends nothing on asking.
       if (!current || current.backup.publicKey !== user.publicKey)
         throw new DomainError('NOT_FOUND', 'No key backup of the current keys for this account');
+      await deps.limiter.write(userId);
       checkStateNamesKeys(state, user.publicKey, user.signingKey ?? null);
       const { storedAt } = await appendKeyBackup(deps, userId, { ...current.backup, state });
       return { storedAt };
