@@ -7,6 +7,7 @@ import { runChatListBench } from './chat-list-bench.ts';
 import { runSearchBench } from './search-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
 import { runSignatureBench } from './signature-bench.ts';
+import { runKeyLogBench } from './key-log-bench.ts';
 import { runLoginBench } from './login-bench.ts';
 import { runLinkBench } from './link-bench.ts';
 import {
@@ -34,7 +35,8 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * `npm run bench [-- --quick]`: delivery (Veil beside a durable and a bare Socket.IO relay), client
  * crypto, registrations and logins per second (`--logins <accounts>`, 0 skips it), the key backup
  * in Chromium (`--key-backup <rounds>`, 0 skips it), sender signatures in Chromium (`--signatures
- * <rounds>`, 0 skips it), linking a browser in Chromium (`--link
+ * <rounds>`, 0 skips it), key-log checks in Chromium (`--key-logs <rounds>`: a 1,000-entry log, a
+ * 500-contact chat list, the cost per send; 0 skips it), linking a browser in Chromium (`--link
  * <rounds>`, 0 skips it), the chat list of a user with many chats in Chromium (`--chat-list
  * <chats>`, 0 skips it; needs the built client), and read-model replay; prints a table and writes
  * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
@@ -69,6 +71,8 @@ export interface BenchOptions {
   keyBackupRepeats?: number;
   /** Rounds of the sender-signature benchmark in Chromium (0 or absent: skipped). */
   signatureRounds?: number;
+  /** Rounds of the key-log benchmark in Chromium (0 or absent: skipped). */
+  keyLogRounds?: number;
   /** Chats of the reader in the chat-list benchmark in Chromium (0 or absent: skipped). */
   chatListChats?: number;
   /** Accounts the login benchmark registers and logs in (0 or absent: skipped). */
@@ -185,6 +189,12 @@ export const runBench = async (options: BenchOptions) => {
   const crypto = await runCryptoBench(options.quick ? 3 : 50);
   const keyBackup = options.keyBackupRepeats ? await runKeyBackupBench(options.keyBackupRepeats) : undefined;
   const signatures = options.signatureRounds ? await runSignatureBench(options.signatureRounds) : undefined;
+  const keyLogs = options.keyLogRounds
+    ? await runKeyLogBench(
+        options.keyLogRounds,
+        options.quick ? { longLogEntries: 20, contacts: 5 } : undefined,
+      )
+    : undefined;
   const chatList = options.chatListChats
     ? await runChatListBench(options.chatListChats, options.quick ? 1 : 7, options.port + 2)
     : undefined;
@@ -233,6 +243,7 @@ export const runBench = async (options: BenchOptions) => {
     crypto,
     keyBackup,
     signatures,
+    keyLogs,
     chatList,
     link,
     search,
@@ -294,6 +305,10 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   if (result.signatures) {
     console.log('Sender signatures in Chromium (median ms; per message, and a 100-message history)');
     console.table(result.signatures);
+  }
+  if (result.keyLogs) {
+    console.log('Key logs in Chromium (median ms; a 1,000-entry log, 500 contacts, per send)');
+    console.table(result.keyLogs);
   }
   if (result.chatList) {
     console.log('Chat list in Chromium (median ms from the page start, and from its first API call)');
@@ -398,6 +413,7 @@ const main = async () => {
       changes: { type: 'string' },
       'key-backup': { type: 'string' },
       signatures: { type: 'string' },
+      'key-logs': { type: 'string' },
       'chat-list': { type: 'string' },
       logins: { type: 'string' },
       link: { type: 'string' },
@@ -430,6 +446,7 @@ const main = async () => {
       .map(Number),
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
     signatureRounds: Number(values.signatures ?? (quick ? 1 : 5)),
+    keyLogRounds: Number(values['key-logs'] ?? (quick ? 1 : 5)),
     chatListChats: Number(values['chat-list'] ?? (quick ? 0 : 500)),
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
