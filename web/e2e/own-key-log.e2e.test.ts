@@ -1,6 +1,9 @@
 import {
   base64ToBytes,
+  createKeyBackup,
+  exportPrivateKeyJwk,
   exportPublicKeySpkiBase64,
+  generateRecoveryKey,
   generateLinkKeyPair,
   generateSigningKeyPair,
   generateUserKeyPair,
@@ -23,9 +26,10 @@ import {
   sameUserElsewhere,
   sayHi,
   signedUpPerson,
+  uniqueName,
 } from './flows.ts';
 import { phone, useVeilWeb, type VeilWeb } from './harness.ts';
-import { stealSigningKey } from './key-storage.ts';
+import { stealSigningKey, writeLegacyKey } from './key-storage.ts';
 
 const password = 'correct horse 1';
 
@@ -131,6 +135,77 @@ describe('own key log, trust that travels, the link QR commitment (browser)', { 
     expect(await ownLogAlerts(alice.page).count()).toBe(0);
     await elsewhere.reload();
     await ownLogAlerts(elsewhere).waitFor();
+  });
+
+  it("raises no alert for a linked browser's signing-key entry: it reaches the first browser through the backup's state", async () => {
+    const proxy = veil().proxy;
+    // An account from before signing keys: the server's unsigned entry, and a backup of its key.
+    const keys = await generateUserKeyPair();
+    const publicKey = await exportPublicKeySpkiBase64(keys.publicKey);
+    const name = uniqueName('olk');
+    const form = new FormData();
+    form.append('username', name);
+    form.append('password', password);
+    form.append('publicKey', publicKey);
+    const backup = await createKeyBackup({
+      privateKey: keys.privateKey,
+      publicKey,
+      recoveryKey: generateRecoveryKey(),
+    });
+    form.append('keyBackup', JSON.stringify(backup));
+    expect((await fetch(`${veil().url}/api/v1/user/register`, { method: 'POST', body: form })).status).toBe(
+      201,
+    );
+
+    // Its first browser holds the key an earlier version stored; the signing-key entry it makes
+    // at login never reaches the server.
+    proxy.withhold({ method: 'POST', path: '/api/v1/user/signingKey' });
+    const first = await veil().newPage();
+    await first.goto('/');
+    await writeLegacyKey(first, await exportPrivateKeyJwk(keys.privateKey));
+    await login(first, name, password);
+    const withheldPosts = () =>
+      proxy.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/user/signingKey').length;
+    await expect.poll(withheldPosts).toBe(1);
+    await ownLogChecked(first);
+    expect(await ownLogAlerts(first).count()).toBe(0);
+
+    // A browser linked from it makes the account's signing-key entry, and records it. (The first
+    // browser's page load for the link tries its own once more, withheld too.)
+    const { fresh, dialog, code } = await newBrowserOnLinkScreen(name);
+    await first.goto('/profile');
+    await expect.poll(withheldPosts).toBe(2);
+    proxy.behave();
+    await linkCard(first).getByLabel('Link code').fill(code);
+    await linkCard(first).getByRole('button', { name: 'Link', exact: true }).click();
+    await linkCard(first).getByRole('button', { name: 'They match: send my keys' }).click();
+    await dialog.getByText('This browser now has your keys', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const userId = await currentUserId(fresh);
+    await expect
+      .poll(
+        async () =>
+          (
+            await api<{ entries: KeyLogEntry[] }>(veil(), fresh, `users/${userId}/keyLog`)
+          ).body.data.entries.map((entry) => entry.reason),
+        { timeout: 30_000 },
+      )
+      .toEqual(['registered', 'signing-key-added']);
+    await ownLogChecked(fresh);
+    expect(await ownLogAlerts(fresh).count()).toBe(0);
+    await expect
+      .poll(
+        async () => (await api<{ state: unknown }>(veil(), fresh, 'user/keyBackup/state')).body.data.state,
+        {
+          timeout: 30_000,
+        },
+      )
+      .not.toBeNull();
+
+    // The first browser made no such entry, and knows it as the linked browser's.
+    await first.reload();
+    await ownLogChecked(first);
+    expect(await ownLogAlerts(first).count()).toBe(0);
   });
 
   it('carries pins and verified marks to a restored and a linked browser: a rewritten log is refused there, not trusted on first use', async () => {

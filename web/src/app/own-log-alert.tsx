@@ -14,8 +14,10 @@ export const OwnLogAlert = () => {
   const userId = useAppSelector(selectCurrentUser)?._id;
   const dispatch = useAppDispatch();
   const { t, i18n } = useTranslation();
+  if (!userId) return null;
   // The marker tells a reader of the page (and the browser tests) that the check has run.
-  if (!userId || entries.length === 0) return checked ? <div hidden data-own-log-checked="" /> : null;
+  const marker = checked && <div hidden data-own-log-checked="" />;
+  if (entries.length === 0) return marker;
   const dismiss = (hash: string) => {
     dispatch(unknownEntryDismissed(hash));
     dismissUnknownEntry(userId, hash).catch((error: unknown) =>
@@ -24,6 +26,7 @@ export const OwnLogAlert = () => {
   };
   return (
     <section className="own-log-alerts" aria-label={t('ownLog.region')}>
+      {marker}
       {entries.map((entry) => (
         <div key={entry.hash} className="status status--error own-log-alert" role="alert">
           <p>

@@ -87,7 +87,8 @@ export const mergeAccountState = async (
 
 /** The account's current keys as its own checked log names them; null when the log does not check. */
 const currentKeys = async (userId: string) => {
-  const log = await keyLogOf(userId, userId);
+  // Fetched now: this page may hold a copy from before this browser (or another) signed an entry.
+  const log = await keyLogOf(userId, userId, new Date(Date.now() + 1).toISOString());
   const head = log.ok ? log.entries.at(-1) : undefined;
   return head?.signingKey ? { encryptionKey: head.encryptionKey, signingKey: head.signingKey } : null;
 };

@@ -17,8 +17,10 @@ import { readMadeEntries, recordMadeEntries } from './made-entries-store.ts';
 export const unknownOwnEntries = async (userId: string): Promise<KeyLogEntry[]> => {
   // Only the account's browsers watch: one without its keys has made nothing and records nothing.
   if ((await accountKeyRing(userId)).length === 0) return [];
+  const startedAt = new Date().toISOString();
   await syncAccountState(userId);
-  const log = await keyLogOf(userId, userId, new Date(Date.now() + 1).toISOString());
+  // The log the sync fetched, or a newer one.
+  const log = await keyLogOf(userId, userId, startedAt);
   // A log that fails its check is already shown as such; there is nothing to compare.
   if (!log.ok) return [];
   const record = await readMadeEntries(userId);
