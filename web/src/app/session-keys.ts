@@ -15,10 +15,10 @@ import { useAppDispatch, useAppSelector } from './hooks.ts';
  * are read, which moves an earlier version's browser-wide key to the account if it is this
  * account's. When the session ends, the keys held in memory are dropped (the stored ones stay).
  * An account without a signing key gets one here once this browser holds its key (at once, or
- * after a restore), and an account whose key log's newest entry is unsigned gets a signed one. Then the account's own log is compared
- * with the entries its browsers made (an alert for any other). A browser that still holds a key
- * from before a reset re-wraps the account's
- * copies of old message keys for the current key, in the background.
+ * after a restore), and an account whose key log's newest entry is unsigned gets a signed one.
+ * Then the account's own log is compared with the entries its browsers made (an alert for any
+ * other). A browser that still holds a key from before a reset re-wraps the account's copies of
+ * old message keys for the current key, in the background.
  */
 export const useSessionKeys = () => {
   const userId = useAppSelector(selectCurrentUser)?._id;

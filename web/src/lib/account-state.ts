@@ -101,15 +101,6 @@ const openState = async (sealed: SealedAccountState, signingKey: string, userId:
     JSON.parse(await openAccountState(sealed, { signingKey, privateKeys: await accountKeys(userId) })),
   );
 
-/** The sealed state in the account's backup, opened; null when there is none this browser can open. */
-export const fetchAccountState = async (userId: string): Promise<AccountState | null> => {
-  const keys = await currentKeys(userId);
-  if (!keys) return null;
-  const { state } = await fetchData('user/keyBackup/state', isStateAnswer);
-  if (!state) return null;
-  return openState(state, keys.signingKey, userId);
-};
-
 /**
  * A restore: the sealed state that came with the backup, opened with the keys just restored, is
  * taken in whole (pins and verified marks included). One that does not open is left out: the
@@ -149,12 +140,20 @@ export const uploadAccountState = async (userId: string): Promise<boolean> => {
  * lacks. Nothing happens for an account without a backup.
  */
 export const syncAccountState = async (userId: string): Promise<void> => {
-  let stored: AccountState | null;
+  const keys = await currentKeys(userId);
+  if (!keys) return;
+  let sealed: SealedAccountState | null;
   try {
-    stored = await fetchAccountState(userId);
+    ({ state: sealed } = await fetchData('user/keyBackup/state', isStateAnswer));
+  } catch {
+    return; // no backup to carry it (or no answer): nothing to bring together
+  }
+  let stored: AccountState | null = null;
+  try {
+    stored = sealed && (await openState(sealed, keys.signingKey, userId));
   } catch (error) {
-    console.warn('Could not read the account state of the key backup', error);
-    stored = null;
+    // Sealed for keys this browser does not hold (a reset elsewhere), or not the account's: replaced.
+    console.warn('Could not open the account state of the key backup', error);
   }
   if (stored) await mergeAccountState(userId, stored, { contacts: false });
   const local = await collectAccountState(userId);
