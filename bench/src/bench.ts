@@ -8,6 +8,7 @@ import { runSearchBench } from './search-bench.ts';
 import { runKeyBackupBench } from './key-backup-bench.ts';
 import { runSignatureBench } from './signature-bench.ts';
 import { runGroupIntegrityBench } from './group-integrity-bench.ts';
+import { runKeyLogBench } from './key-log-bench.ts';
 import { runLoginBench } from './login-bench.ts';
 import { runLinkBench } from './link-bench.ts';
 import {
@@ -36,7 +37,9 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * crypto, registrations and logins per second (`--logins <accounts>`, 0 skips it), the key backup
  * in Chromium (`--key-backup <rounds>`, 0 skips it), sender signatures in Chromium (`--signatures
  * <rounds>`, 0 skips it), a 1,000-change group chain and length padding in Chromium
- * (`--group-integrity <rounds>`, 0 skips it), linking a browser in Chromium (`--link
+ * (`--group-integrity <rounds>`, 0 skips it), key-log checks in Chromium (`--key-logs <rounds>`: a
+ * 1,000-entry log, a 500-contact chat list, the cost per send; 0 skips it), linking a browser in
+ * Chromium (`--link
  * <rounds>`, 0 skips it), the chat list of a user with many chats in Chromium (`--chat-list
  * <chats>`, 0 skips it; needs the built client), and read-model replay; prints a table and writes
  * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
@@ -73,6 +76,8 @@ export interface BenchOptions {
   signatureRounds?: number;
   /** Rounds of the group-chain and length-padding benchmark in Chromium (0 or absent: skipped). */
   groupIntegrityRounds?: number;
+  /** Rounds of the key-log benchmark in Chromium (0 or absent: skipped). */
+  keyLogRounds?: number;
   /** Chats of the reader in the chat-list benchmark in Chromium (0 or absent: skipped). */
   chatListChats?: number;
   /** Accounts the login benchmark registers and logs in (0 or absent: skipped). */
@@ -192,6 +197,12 @@ export const runBench = async (options: BenchOptions) => {
   const groupIntegrity = options.groupIntegrityRounds
     ? await runGroupIntegrityBench(options.groupIntegrityRounds)
     : undefined;
+  const keyLogs = options.keyLogRounds
+    ? await runKeyLogBench(
+        options.keyLogRounds,
+        options.quick ? { longLogEntries: 20, contacts: 5 } : undefined,
+      )
+    : undefined;
   const chatList = options.chatListChats
     ? await runChatListBench(options.chatListChats, options.quick ? 1 : 7, options.port + 2)
     : undefined;
@@ -241,6 +252,7 @@ export const runBench = async (options: BenchOptions) => {
     keyBackup,
     signatures,
     groupIntegrity,
+    keyLogs,
     chatList,
     link,
     search,
@@ -308,6 +320,10 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
       'Signed group state and length padding in Chromium (median ms; a chain, a send, a 100-message page)',
     );
     console.table(result.groupIntegrity);
+  }
+  if (result.keyLogs) {
+    console.log('Key logs in Chromium (median ms; a 1,000-entry log, 500 contacts, per send)');
+    console.table(result.keyLogs);
   }
   if (result.chatList) {
     console.log('Chat list in Chromium (median ms from the page start, and from its first API call)');
@@ -413,6 +429,7 @@ const main = async () => {
       'key-backup': { type: 'string' },
       signatures: { type: 'string' },
       'group-integrity': { type: 'string' },
+      'key-logs': { type: 'string' },
       'chat-list': { type: 'string' },
       logins: { type: 'string' },
       link: { type: 'string' },
@@ -446,6 +463,7 @@ const main = async () => {
     keyBackupRepeats: Number(values['key-backup'] ?? (quick ? 1 : 7)),
     signatureRounds: Number(values.signatures ?? (quick ? 1 : 5)),
     groupIntegrityRounds: Number(values['group-integrity'] ?? (quick ? 0 : 5)),
+    keyLogRounds: Number(values['key-logs'] ?? (quick ? 1 : 5)),
     chatListChats: Number(values['chat-list'] ?? (quick ? 0 : 500)),
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),

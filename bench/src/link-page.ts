@@ -56,7 +56,9 @@ const page: LinkPage = {
     return new Promise((resolve, reject) => {
       done = new Promise((stored, failed) =>
         linkAsNewBrowser(socket!, {
-          keep: (bundle) => keepAccountKeyBundle(account, bundle),
+          keep: async (bundle) => {
+            await keepAccountKeyBundle(account, bundle);
+          },
           onState: (state) => {
             if (state.step === 'waiting') resolve(state.code);
             else if (state.step === 'done') stored(now());
@@ -82,7 +84,7 @@ const page: LinkPage = {
     const startedAt = now();
     await new Promise<void>((resolve, reject) => {
       const session = linkFromOldBrowser(socket!, linkId, {
-        exportBundle: async () => (await exportAccountKeyBundle(account))!,
+        exportBundle: async () => (await exportAccountKeyBundle(account, null))!,
         onState: (state) => {
           if (state.step === 'confirm') session.confirm();
           else if (state.step === 'done') resolve();

@@ -93,3 +93,44 @@ export const writeLegacyKey = (page: Page, jwk: JsonWebKey): Promise<void> =>
     });
     db.close();
   }, jwk);
+
+/**
+ * The account's newest signing key, taken out of the browser as malware on the machine (or a
+ * copied profile with the browser's own key storage) could: its sealed copy unsealed in the page,
+ * exported as PKCS#8 (base64).
+ */
+export const stealSigningKey = (page: Page, userId: string): Promise<string> =>
+  page.evaluate(async (id) => {
+    const open = indexedDB.open('keyval-store');
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const request = db.transaction('keyval').objectStore('keyval').get(`signing-keys:${id}`);
+    const keys = await new Promise<
+      {
+        storedAt: number;
+        sealed: { sealingKey: CryptoKey; iv: Uint8Array<ArrayBuffer>; sealed: ArrayBuffer };
+      }[]
+    >((resolve, reject) => {
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    db.close();
+    const { sealed } = [...keys].sort((a, b) => b.storedAt - a.storedAt)[0]!;
+    const key = await crypto.subtle.unwrapKey(
+      'pkcs8',
+      sealed.sealed,
+      sealed.sealingKey,
+      {
+        name: 'AES-GCM',
+        iv: sealed.iv,
+        additionalData: new TextEncoder().encode('veil sealed private key 1'),
+      },
+      { name: 'ECDSA', namedCurve: 'P-256' },
+      true,
+      ['sign'],
+    );
+    const pkcs8 = new Uint8Array(await crypto.subtle.exportKey('pkcs8', key));
+    return btoa(String.fromCharCode(...pkcs8));
+  }, userId);

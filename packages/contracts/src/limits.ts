@@ -29,8 +29,16 @@ export const limits = {
   historyPageDefault: 50,
   historyPageMax: 200,
   jsonBodyMaxBytes: 1024 * 1024,
-  /** An encrypted key backup, as JSON: a 4096-bit key's is under 5 KB. */
-  keyBackupMaxBytes: 8 * 1024,
+  /**
+   * An encrypted key backup, as JSON: the keys of a 4096-bit account are under 5 KB; the rest is
+   * room for the sealed account state it carries (`keyBackupStateMaxChars`).
+   */
+  keyBackupMaxBytes: 520 * 1024,
+  /**
+   * The sealed account state in a backup (what the account's browsers trust: pinned key-log heads,
+   * verified contacts, the key-log entries they made), base64: some thousands of contacts.
+   */
+  keyBackupStateMaxChars: 512 * 1024,
   /** Its encrypted PKCS#8 private key, base64 (a 4096-bit RSA key is about 3,200). */
   keyBackupCiphertextMaxChars: 4096,
   /** PBKDF2 iterations a passphrase unlock may name: OWASP's floor, and a ceiling that keeps a restore bounded. */

@@ -13,7 +13,8 @@ export type CryptoErrorCode =
   | 'ERR_ATTACHMENT_DAMAGED'
   | 'ERR_ATTACHMENT_FORMAT'
   | 'ERR_LINK_KEY'
-  | 'ERR_LINK_BUNDLE';
+  | 'ERR_LINK_BUNDLE'
+  | 'ERR_ACCOUNT_STATE';
 
 export class VeilCryptoError extends Error {
   readonly code: CryptoErrorCode;

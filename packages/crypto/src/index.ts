@@ -66,7 +66,13 @@ export {
   deriveArgon2idKey,
   type Argon2idParams,
 } from './argon2id.ts';
-export { linkCodeOf, linkIdOfCode } from './link-code.ts';
+export { linkCodeOf, linkIdOfCode, linkQrTextOf, readLinkQrText } from './link-code.ts';
+export {
+  accountStateVersion,
+  openAccountState,
+  sealAccountState,
+  type SealedAccountState,
+} from './account-state.ts';
 export {
   agreeLink,
   generateLinkKeyPair,

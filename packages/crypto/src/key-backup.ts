@@ -7,6 +7,7 @@ import {
   deriveArgon2idKey,
   type Argon2idParams,
 } from './argon2id.ts';
+import type { SealedAccountState } from './account-state.ts';
 import { recoveryKeyBytesOf } from './recovery-key.ts';
 import { ecdsaP256, signingJwkMatchesPublicKey } from './signing-key.ts';
 
@@ -74,6 +75,8 @@ export interface KeyBackup {
   signingKey?: { publicKey: string; privateKey: SealedBytes };
   /** Exactly one recovery-key unlock, at most one passphrase unlock. */
   unlocks: BackupUnlock[];
+  /** What the account's browsers trust, sealed apart from the keys (`account-state.ts`). */
+  state?: SealedAccountState;
 }
 
 export type BackupSecret = { recoveryKey: string } | { passphrase: string };

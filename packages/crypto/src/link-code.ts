@@ -49,3 +49,29 @@ export const linkIdOfCode = async (input: string): Promise<string | null> => {
   if (expected[idBytes] !== bytes[idBytes] || expected[idBytes + 1] !== bytes[idBytes + 1]) return null;
   return Array.from(id, (byte) => byte.toString(16).padStart(2, '0')).join('');
 };
+
+/**
+ * What the new browser's QR code carries: the link code and the commitment to its one-time
+ * public key (`linkCommitment`, 32 bytes base64). A scan then checks the key the new browser
+ * reveals against what its own screen showed, so a relay that swaps the key is caught on a
+ * scan whatever the digits say; the code alone (typed) still links by the digits.
+ */
+const qrPrefix = 'VEIL-LINK-1';
+const commitmentPattern = /^[A-Za-z0-9+/]{43}=$/;
+
+export const linkQrTextOf = (code: string, commitment: string): string => {
+  if (!commitmentPattern.test(commitment)) throw new TypeError('A link commitment is 32 bytes of base64');
+  return `${qrPrefix} ${code} ${commitment}`;
+};
+
+/**
+ * The code and commitment in a scanned or typed text: a QR text gives both, anything else is
+ * taken as a code alone (commitment null). A QR text with a damaged commitment gives null.
+ */
+export const readLinkQrText = (text: string): { code: string; commitment: string | null } | null => {
+  const parts = text.trim().split(/\s+/);
+  if (parts[0] !== qrPrefix) return { code: text, commitment: null };
+  const [, code, commitment] = parts;
+  if (parts.length !== 3 || !code || !commitment || !commitmentPattern.test(commitment)) return null;
+  return { code, commitment };
+};

@@ -7,6 +7,7 @@ import { groupChainCases } from './group-chain.suite.ts';
 import { signatureV2Cases } from './signature-v2.suite.ts';
 import { localVaultCases } from './local-vault.suite.ts';
 import { backupKdfCases } from './backup-kdf.suite.ts';
+import { accountStateCases } from './account-state.suite.ts';
 
 /**
  * The crypto cases, written once and run in every runtime (jose's approach): the module under
@@ -42,6 +43,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
     ...groupChainCases(c),
     ...signatureV2Cases(c),
     ...backupKdfCases(c),
+    ...accountStateCases(c),
     {
       name: 'generates RSA-OAEP 2048-bit keys with exponent 65537 and SHA-256',
       async run() {

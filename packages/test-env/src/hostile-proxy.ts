@@ -73,6 +73,11 @@ export interface HostileProxy {
    * or a RegExp on the path) from now on; returns a function that stops it.
    */
   rewriteJson(route: { method: string; path: string | RegExp }, rewrite: JsonRewrite): () => void;
+  /**
+   * Answers `method` + `path` itself with `status` and a JSON error, never passing the request on
+   * (a server that drops what a browser sends); returns a function that stops it.
+   */
+  withhold(route: { method: string; path: string | RegExp }, status?: number): () => void;
   /** Rewrites (or drops) Socket.IO events going one way; returns a function that stops it. */
   rewriteEvents(direction: Direction, rewrite: EventRewrite): () => void;
   /** Sends an event the other side never sent to every open socket (of `viewer`, if given). */
@@ -162,6 +167,7 @@ const parseJson = (bytes: Buffer): unknown => {
 export const startHostileProxy = async ({ target }: { target: string }): Promise<HostileProxy> => {
   const upstream = new URL(target);
   const routes: { method: string; pattern: RegExp; rewrite: JsonRewrite }[] = [];
+  const withheld: { method: string; pattern: RegExp; status: number }[] = [];
   const eventRewrites: { direction: Direction; rewrite: EventRewrite }[] = [];
   const requests: RecordedRequest[] = [];
   const events: RecordedEvent[] = [];
@@ -194,6 +200,13 @@ export const startHostileProxy = async ({ target }: { target: string }): Promise
         viewer,
         body: req.headers['content-type']?.includes('json') ? parseJson(body) : undefined,
       });
+    const dropped = withheld.find((rule) => rule.method === method && rule.pattern.test(path));
+    if (dropped) {
+      const answer = JSON.stringify({ success: false, message: 'Service unavailable', code: 'UNAVAILABLE' });
+      res.writeHead(dropped.status, { 'content-type': 'application/json', 'content-length': answer.length });
+      res.end(answer);
+      return;
+    }
     const matched = matchRoute(method, path);
     const headers = upstreamHeaders(req);
     // A rewritten answer is read whole: ask for it uncompressed.
@@ -310,6 +323,11 @@ export const startHostileProxy = async ({ target }: { target: string }): Promise
       routes.push(rule);
       return remove(routes, rule);
     },
+    withhold(route, status = 503) {
+      const rule = { method: route.method.toUpperCase(), pattern: routePattern(route.path), status };
+      withheld.push(rule);
+      return remove(withheld, rule);
+    },
     rewriteEvents(direction, rewrite) {
       const rule = { direction, rewrite };
       eventRewrites.push(rule);
@@ -326,6 +344,7 @@ export const startHostileProxy = async ({ target }: { target: string }): Promise
     },
     behave() {
       routes.length = 0;
+      withheld.length = 0;
       eventRewrites.length = 0;
     },
     async close() {

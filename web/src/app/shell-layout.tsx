@@ -10,6 +10,7 @@ import { selectCurrentUser } from '../lib/session.slice.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
 import { useAppSelector } from './hooks.ts';
 import { NavBar } from './nav-bar.tsx';
+import { OwnLogAlert } from './own-log-alert.tsx';
 import { usePageTitle } from './page-title.ts';
 import { useRouteFocus } from './route-focus.ts';
 import { useProfileUpdates } from './profile-updates.ts';
@@ -38,6 +39,7 @@ export const ShellLayout = () => {
         </header>
         <ConnectionBanner />
         <RewrapStatus />
+        <OwnLogAlert />
         <KeyBackupCenter />
         <DeviceLinkCenter />
         <main className="shell__content" id="content">

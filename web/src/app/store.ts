@@ -3,9 +3,10 @@ import { outboxSlice } from '../features/chats/outbox/outbox.slice.ts';
 import { themeSlice } from '../features/theme/theme.slice.ts';
 import { api } from '../lib/api.ts';
 import { keyBackupSlice } from '../lib/key-backup.slice.ts';
+import { ownLogSlice } from '../lib/own-log.slice.ts';
 import { sessionSlice } from '../lib/session.slice.ts';
 
-const rootReducer = combineSlices(api, sessionSlice, themeSlice, keyBackupSlice, outboxSlice);
+const rootReducer = combineSlices(api, sessionSlice, themeSlice, keyBackupSlice, ownLogSlice, outboxSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 

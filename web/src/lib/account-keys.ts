@@ -118,7 +118,7 @@ export const exportableAccountKey = async (userId: string, publicKey: string): P
  * another browser of the account stores (`key-bundle.ts`); null when it can export none. The
  * extractable forms live only inside this call.
  */
-export const exportAccountKeyBundle = async (userId: string): Promise<string | null> => {
+export const exportAccountKeyBundle = async (userId: string, state: unknown): Promise<string | null> => {
   const exported = (stored: StoredPrivateKey[], use: SealedKeyUse): Promise<BundledKey[]> =>
     Promise.all(
       stored
@@ -130,7 +130,7 @@ export const exportAccountKeyBundle = async (userId: string): Promise<string | n
     );
   const keys = await exported(await accountKeyRing(userId), 'encryption');
   const signingKeys = await exported(await readSigningKeys(userId), 'signing');
-  return keys.length > 0 ? serializeKeyBundle(keys, signingKeys) : null;
+  return keys.length > 0 ? serializeKeyBundle(keys, signingKeys, state) : null;
 };
 
 /** Whether this browser holds keys of the account it can export (to link another browser). */
@@ -140,9 +140,10 @@ export const canExportAccountKeys = async (userId: string): Promise<boolean> =>
 /**
  * Keeps every key of a bundle from another browser of the account, as a restore keeps one:
  * non-extractable, with a sealed copy. Each private key must match the public key it came with.
+ * Resolves the account state the bundle carried (unread; undefined in a version 1 bundle).
  */
-export const keepAccountKeyBundle = async (userId: string, text: string): Promise<void> => {
-  const { keys, signingKeys = [] } = parseKeyBundle(text);
+export const keepAccountKeyBundle = async (userId: string, text: string): Promise<unknown> => {
+  const { keys, signingKeys = [], state } = parseKeyBundle(text);
   for (const key of keys)
     if (!(await privateJwkMatchesPublicKey(key.privateKey, key.publicKey)))
       throw new KeyBundleError('A key that arrived does not match its public key');
@@ -166,6 +167,7 @@ export const keepAccountKeyBundle = async (userId: string, text: string): Promis
     await addSigningKey(userId, { privateKey, publicKey: key.publicKey, storedAt: storedAt + index, sealed });
   }
   loaded.delete(userId);
+  return state;
 };
 
 /**

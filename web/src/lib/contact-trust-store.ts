@@ -23,14 +23,55 @@ const unknown: ContactTrust = { pinnedHash: null, verified: null, verificationLo
 export const readContactTrust = async (accountId: string, contactId: string): Promise<ContactTrust> =>
   (await get<Record<string, ContactTrust>>(entry(accountId), contactStore))?.[contactId] ?? unknown;
 
+/** Every contact's record for the account (what travels in the account state). */
+export const readAllContactTrust = async (accountId: string): Promise<Record<string, ContactTrust>> =>
+  (await get<Record<string, ContactTrust>>(entry(accountId), contactStore)) ?? {};
+
+const changeListeners = new Set<(accountId: string) => void>();
+
+/** Called after any contact's record of the account changed (the account state is saved again). */
+export const onContactTrustChanged = (listener: (accountId: string) => void): (() => void) => {
+  changeListeners.add(listener);
+  return () => changeListeners.delete(listener);
+};
+
+const sameTrust = (a: ContactTrust, b: ContactTrust) => JSON.stringify(a) === JSON.stringify(b);
+
 /** Changes one contact's record in one transaction (two tabs cannot lose each other's change). */
-export const updateContactTrust = (
+export const updateContactTrust = async (
   accountId: string,
   contactId: string,
   change: (trust: ContactTrust) => ContactTrust,
-): Promise<void> =>
+): Promise<void> => {
+  let changed = false;
+  await update<Record<string, ContactTrust>>(
+    entry(accountId),
+    (all) => {
+      const before = all?.[contactId] ?? unknown;
+      const after = change(before);
+      changed = !sameTrust(before, after);
+      return { ...all, [contactId]: after };
+    },
+    contactStore,
+  );
+  if (changed) for (const listener of changeListeners) listener(accountId);
+};
+
+/**
+ * Takes what another browser of the account trusted (a restore, a link): a contact this browser
+ * knows nothing of yet gets that browser's record (its pinned head and verified keys); a record
+ * this browser already has stays as it is.
+ */
+export const mergeContactTrust = (accountId: string, incoming: Record<string, ContactTrust>): Promise<void> =>
   update<Record<string, ContactTrust>>(
     entry(accountId),
-    (all) => ({ ...all, [contactId]: change(all?.[contactId] ?? unknown) }),
+    (all) => {
+      const merged = { ...all };
+      for (const [contactId, trust] of Object.entries(incoming)) {
+        const known = merged[contactId];
+        if (!known || (known.pinnedHash === null && known.verified === null)) merged[contactId] = trust;
+      }
+      return merged;
+    },
     contactStore,
   );

@@ -8,7 +8,7 @@ import { readAccessToken } from './storage.ts';
 export const fetchData = async <T>(
   path: string,
   isData: (data: unknown) => data is T,
-  post?: { json: unknown },
+  post?: { json: unknown; method?: 'POST' | 'PUT' },
 ): Promise<T> => {
   const token = readAccessToken();
   const response = await fetch(`${apiPrefix}${path}`, {
@@ -16,7 +16,7 @@ export const fetchData = async <T>(
       ...(token ? { Authorization: `Bearer ${token}` } : {}),
       ...(post ? { 'Content-Type': 'application/json' } : {}),
     },
-    ...(post ? { method: 'POST', body: JSON.stringify(post.json) } : {}),
+    ...(post ? { method: post.method ?? 'POST', body: JSON.stringify(post.json) } : {}),
   });
   const body = (await response.json().catch(() => null)) as { success?: boolean; data?: unknown } | null;
   if (!response.ok || !body?.success || !isData(body.data)) {

@@ -11,6 +11,7 @@ import {
 } from '@veil/crypto';
 import { accountKeyRing, keepAccountKey } from './account-keys.ts';
 import { addSigningKey, readSigningKeys } from './key-store.ts';
+import { readMadeEntries, recordMadeEntries } from './made-entries-store.ts';
 import { attestKeys, fetchKeyLog, publishSigningKey } from './public-key-api.ts';
 
 /**
@@ -113,6 +114,13 @@ export const ensureSignedKeyLog = async (userId: string): Promise<boolean> => {
   if (head && isSignedKeyLogEntry(head)) return false;
   const held = await accountKeyRing(userId);
   if (!held.some((key) => key.publicKey === current.encryptionKey)) return false;
+  // The entries from before this browser kept a record (the server's unsigned ones) count as
+  // known, as they would at the record's first run (`own-log-monitor.ts`).
+  if (!(await readMadeEntries(userId)))
+    await recordMadeEntries(
+      userId,
+      entries.map((entry) => entry.hash),
+    );
   if (!current.signingKey) {
     const pair = await generateSigningKeyPair();
     const signing = {
@@ -125,18 +133,20 @@ export const ensureSignedKeyLog = async (userId: string): Promise<boolean> => {
       signing.privateKey,
     );
     await keepSigningKey(userId, signing);
+    // Recorded before it is sent: once the server has it, this browser must know it made it.
+    await recordMadeEntries(userId, [entry.hash]);
     await publishSigningKey(entry);
     return true;
   }
   const signer = (await readSigningKeys(userId)).find((key) => key.publicKey === current.signingKey);
   // An attestation follows an entry; an empty log with a signing key is nothing a browser made.
   if (!signer || !head) return false;
-  await attestKeys(
-    await signKeyLogEntry(
-      head,
-      { encryptionKey: current.encryptionKey, signingKey: current.signingKey, reason: 'attested' },
-      signer.privateKey,
-    ),
+  const entry = await signKeyLogEntry(
+    head,
+    { encryptionKey: current.encryptionKey, signingKey: current.signingKey, reason: 'attested' },
+    signer.privateKey,
   );
+  await recordMadeEntries(userId, [entry.hash]);
+  await attestKeys(entry);
   return true;
 };

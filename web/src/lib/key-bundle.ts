@@ -1,11 +1,13 @@
 /**
  * The account's private keys as one versioned JSON text, for carrying them to another browser
  * of the account (linking): `{"version": 1, "keys": [{"publicKey": <base64 SPKI>, "privateKey":
- * <JWK>}, …], "signingKeys": [the same for the identity signing keys]}`, newest first. A kind
- * of key the account gains later joins as a field of its own; a reader refuses a version it does
- * not know rather than guess.
+ * <JWK>}, …], "signingKeys": [the same for the identity signing keys]}`, newest first. Version 2
+ * adds `state`: what the account's browsers trust (`account-state.ts`), so a linked browser
+ * starts with it. A kind of key the account gains later joins as a field of its own; a reader
+ * refuses a version it does not know rather than guess, and still reads version 1.
  */
-export const keyBundleVersion = 1;
+export const keyBundleVersion = 2;
+const readableVersions: readonly number[] = [1, 2];
 /** More than any account holds (its current key and the older ones it kept). */
 const maxKeys = 32;
 
@@ -15,10 +17,12 @@ export interface BundledKey {
 }
 
 export interface AccountKeyBundle {
-  version: typeof keyBundleVersion;
+  version: 1 | typeof keyBundleVersion;
   keys: BundledKey[];
   /** The identity signing keys; absent when the other browser held none. */
   signingKeys?: BundledKey[];
+  /** Version 2: the account state as the other browser held it, for `parseAccountState` to read. */
+  state?: unknown;
 }
 
 export class KeyBundleError extends Error {
@@ -42,8 +46,8 @@ const isBundledKey = (value: unknown): value is BundledKey => {
 const isKeyList = (keys: unknown, least: number): keys is BundledKey[] =>
   Array.isArray(keys) && keys.length >= least && keys.length <= maxKeys && keys.every(isBundledKey);
 
-export const serializeKeyBundle = (keys: BundledKey[], signingKeys: BundledKey[]): string =>
-  JSON.stringify({ version: keyBundleVersion, keys, signingKeys } satisfies AccountKeyBundle);
+export const serializeKeyBundle = (keys: BundledKey[], signingKeys: BundledKey[], state: unknown): string =>
+  JSON.stringify({ version: keyBundleVersion, keys, signingKeys, state } satisfies AccountKeyBundle);
 
 /** The bundle in `text`; KeyBundleError when it is not one this version can read. */
 export const parseKeyBundle = (text: string): AccountKeyBundle => {
@@ -56,10 +60,12 @@ export const parseKeyBundle = (text: string): AccountKeyBundle => {
   const bundle = value as Partial<AccountKeyBundle> | null;
   if (typeof bundle !== 'object' || bundle === null)
     throw new KeyBundleError('The keys that arrived are not readable');
-  if (bundle.version !== keyBundleVersion)
+  if (!readableVersions.includes(bundle.version as number))
     throw new KeyBundleError('The other browser runs a newer Veil: reload both pages and start again');
   const { keys, signingKeys = [] } = bundle;
   if (!isKeyList(keys, 1) || !isKeyList(signingKeys, 0))
     throw new KeyBundleError('The keys that arrived are not readable');
-  return { version: keyBundleVersion, keys, signingKeys };
+  return bundle.version === 1
+    ? { version: 1, keys, signingKeys }
+    : { version: keyBundleVersion, keys, signingKeys, state: bundle.state };
 };

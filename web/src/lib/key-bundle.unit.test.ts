@@ -5,11 +5,21 @@ const key = { publicKey: 'MIIB', privateKey: { kty: 'RSA', n: 'x', e: 'AQAB' } }
 const signingKey = { publicKey: 'MFkw', privateKey: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'd' } };
 
 describe('account key bundle', () => {
-  it('round-trips the keys, in order, with the signing keys', () => {
+  it('round-trips the keys, in order, with the signing keys and the account state', () => {
     const keys = [key, { ...key, publicKey: 'older' }];
-    expect(parseKeyBundle(serializeKeyBundle(keys, [signingKey]))).toEqual({
-      version: 1,
+    const state = { version: 1, madeEntries: null, contacts: {} };
+    expect(parseKeyBundle(serializeKeyBundle(keys, [signingKey], state))).toEqual({
+      version: 2,
       keys,
+      signingKeys: [signingKey],
+      state,
+    });
+  });
+
+  it('still reads a version 1 bundle (from a browser that carries no account state)', () => {
+    expect(parseKeyBundle(JSON.stringify({ version: 1, keys: [key], signingKeys: [signingKey] }))).toEqual({
+      version: 1,
+      keys: [key],
       signingKeys: [signingKey],
     });
   });
@@ -26,7 +36,7 @@ describe('account key bundle', () => {
     for (const text of [
       'not json',
       'null',
-      JSON.stringify({ version: 2, keys: [key] }),
+      JSON.stringify({ version: 3, keys: [key] }),
       JSON.stringify({ version: 1, keys: [] }),
       JSON.stringify({ version: 1, keys: [{ publicKey: 1, privateKey: {} }] }),
       JSON.stringify({ version: 1, keys: [{ publicKey: 'p', privateKey: null }] }),
@@ -35,6 +45,6 @@ describe('account key bundle', () => {
       JSON.stringify({ version: 1, keys: [key], signingKeys: 'none' }),
     ])
       expect(() => parseKeyBundle(text), text).toThrow(KeyBundleError);
-    expect(() => parseKeyBundle(JSON.stringify({ version: 2, keys: [key] }))).toThrow(/newer Veil/);
+    expect(() => parseKeyBundle(JSON.stringify({ version: 3, keys: [key] }))).toThrow(/newer Veil/);
   });
 });

@@ -630,6 +630,8 @@ export const de: Translation = {
     connectionLost: 'Die Verbindung zu Veil ist abgebrochen: Beginne von vorn',
     keyMismatch:
       'Der Schlüssel des neuen Browsers ist nicht der angekündigte: Jemand könnte sich einmischen. Es wurde nichts gesendet.',
+    qrMismatch:
+      'Der gescannte Code gehört nicht zu dem Browser, der geantwortet hat: Jemand könnte sich einmischen. Es wurde nichts gesendet.',
     notACode: 'Das ist kein Verknüpfungscode: Prüfe ihn auf Tippfehler',
     cannotExport: 'Dieser Browser kann deine Schlüssel nicht exportieren',
   },
@@ -686,6 +688,13 @@ export const de: Translation = {
     unverified:
       '{{name}} ist nicht mehr verifiziert: Der Schlüssel hat sich am {{date}} geändert. Vergleicht eure Sicherheitsnummer noch einmal.',
     region: 'Schlüsseländerungen',
+  },
+  ownLog: {
+    region: 'Schlüsseländerungen, die du nicht vorgenommen hast',
+    title:
+      'Deinem Konto wurde am {{date}} eine Schlüsseländerung hinzugefügt, die du nicht vorgenommen hast.',
+    text: 'Keiner deiner Browser hat sie vorgenommen: Jemand anderes könnte eine Kopie deiner Schlüssel haben, oder der Server hat sie geändert. Setze deine Schlüssel zurück („Ich habe meinen Schlüssel verloren: neu anfangen“ auf deiner Profilseite) und ändere dein Passwort. Wenn du deine Schlüssel selbst in einem anderen Browser zurückgesetzt hast, kannst du dies ausblenden.',
+    dismiss: 'Ausblenden',
   },
   keyCheck: {
     contact: 'Die Schlüssel von {{name}} konnten nicht geprüft werden: {{reason}}',

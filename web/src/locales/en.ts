@@ -604,6 +604,8 @@ export const en = {
     connectionLost: 'The connection to Veil was lost: start again',
     keyMismatch:
       "The new browser's key is not the one it announced: someone may be interfering. Nothing was sent.",
+    qrMismatch:
+      'The code you scanned does not belong to the browser that answered: someone may be interfering. Nothing was sent.',
     notACode: 'This is not a link code: check it for typos',
     cannotExport: 'This browser cannot export your keys',
   },
@@ -657,6 +659,12 @@ export const en = {
     unverified:
       '{{name}} is no longer verified: their key changed on {{date}}. Compare your safety number again.',
     region: 'Key changes',
+  },
+  ownLog: {
+    region: 'Key changes you did not make',
+    title: 'A key change you did not make was added to your account on {{date}}.',
+    text: 'None of your browsers made it: someone else may hold a copy of your keys, or the server changed them. Reset your keys ("I lost my key: start fresh" on your profile page) and change your password. If you reset your keys in another browser yourself, you can dismiss this.',
+    dismiss: 'Dismiss',
   },
   keyCheck: {
     contact: "{{name}}'s keys could not be checked: {{reason}}",

@@ -9,7 +9,9 @@ import {
   exportPublicKeySpkiBase64,
   generateRecoveryKey,
   generateUserKeyPair,
+  openAccountState,
   openKeyBackup,
+  sealAccountState,
   setBackupPassphrase,
 } from '@veil/crypto';
 import type { StartVeilOptions } from '../../src/index.ts';
@@ -17,7 +19,7 @@ import { createApi, type Api } from '../support/api-client.ts';
 import { expectJsonError } from '../support/json-errors.ts';
 import { createBackedUpUser } from '../support/key-backups.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
-import { createUser, registerForm, uniqueName } from '../support/users.ts';
+import { createSigningUser, createUser, registerForm, uniqueName } from '../support/users.ts';
 
 /** The user service's per-account budgets (services/user/src/infra/key-backup-limiter.ts). */
 const downloadsPerHour = 6;
@@ -123,9 +125,9 @@ export const keyBackupSuite = (options: Partial<StartVeilOptions> = {}) => {
     const [recovery] = good.unlocks;
     const put = (body: unknown) => api.put('/api/v1/user/keyBackup', body, alice.accessToken);
 
-    const huge = { ...good, privateKey: { ...good.privateKey, ciphertext: 'A'.repeat(20_000) } };
+    const huge = { ...good, privateKey: { ...good.privateKey, ciphertext: 'A'.repeat(600 * 1024) } };
     expectJsonError(await put({ backup: huge }), 413, 'PAYLOAD_TOO_LARGE', /too large/);
-    const padded = { ...good, padding: 'x'.repeat(9000) };
+    const padded = { ...good, padding: 'x'.repeat(600 * 1024) };
     expectJsonError(await put({ backup: padded }), 413, 'PAYLOAD_TOO_LARGE');
 
     const malformed: [string, unknown, RegExp][] = [
@@ -211,7 +213,7 @@ export const keyBackupSuite = (options: Partial<StartVeilOptions> = {}) => {
       ['{"version": 1', 400, /JSON/],
       [JSON.stringify({ ...ofOtherKey, publicKey }).replace(/"version":\d/, '"version":9'), 400, /version/],
       [JSON.stringify(ofOtherKey), 400, /published key/],
-      [JSON.stringify({ ...ofOtherKey, padding: 'x'.repeat(9000) }), 413, /too large/],
+      [JSON.stringify({ ...ofOtherKey, padding: 'x'.repeat(600 * 1024) }), 413, /too large/],
     ];
     for (const [keyBackup, status, message] of cases) {
       const username = uniqueName('kbreg');
@@ -262,6 +264,77 @@ export const keyBackupSuite = (options: Partial<StartVeilOptions> = {}) => {
     });
     expect((await api.put('/api/v1/user/keyBackup', { backup }, bob.accessToken)).status).toBe(200);
     expect((await keyStatus(bob.accessToken)).backup.unlocks).toEqual(['recovery-key']);
+  });
+
+  it('replaces the sealed account state alone, served without spending a download, and refuses one the account did not seal', async () => {
+    const alice = await createSigningUser(api, 'kbst');
+    const recoveryKey = generateRecoveryKey();
+    const stateKeys = {
+      encryptionKey: alice.publicKey,
+      signingKey: alice.signingKey,
+      signingPrivateKey: alice.signing.privateKey,
+    };
+    expectJsonError(
+      await api.get('/api/v1/user/keyBackup/state', alice.accessToken),
+      404,
+      'NOT_FOUND',
+      /No key backup/,
+    );
+    const backup = await createKeyBackup({
+      privateKey: alice.keys.privateKey,
+      publicKey: alice.publicKey,
+      recoveryKey,
+    });
+    expect((await api.put('/api/v1/user/keyBackup', { backup }, alice.accessToken)).status).toBe(200);
+    expect((await api.get('/api/v1/user/keyBackup/state', alice.accessToken)).body.data.state).toBeNull();
+
+    const state = await sealAccountState('{"trusted":true}', stateKeys);
+    expect((await api.put('/api/v1/user/keyBackup/state', { state }, alice.accessToken)).status).toBe(200);
+    // Read more often than the download budget allows: the state holds no key.
+    for (let i = 0; i <= downloadsPerHour; i++) {
+      const res = await api.get('/api/v1/user/keyBackup/state', alice.accessToken);
+      expect(res.body.data.state).toEqual(state);
+    }
+    const opened = await api.get('/api/v1/user/keyBackup', alice.accessToken);
+    expect(opened.body.data.backup).toEqual({ ...backup, state });
+    expect(
+      await openAccountState(opened.body.data.backup.state, {
+        signingKey: alice.signingKey,
+        privateKeys: [alice.keys.privateKey],
+      }),
+    ).toBe('{"trusted":true}');
+
+    // Sealed for another account's keys, malformed, oversized, or by someone without a backup.
+    const mallory = await createSigningUser(api, 'kbst');
+    const foreign = await sealAccountState('{}', {
+      encryptionKey: mallory.publicKey,
+      signingKey: mallory.signingKey,
+      signingPrivateKey: mallory.signing.privateKey,
+    });
+    const put = (body: unknown, token = alice.accessToken) =>
+      api.put('/api/v1/user/keyBackup/state', body, token);
+    expectJsonError(await put({ state: foreign }), 400, 'VALIDATION_FAILED', /published keys/);
+    expectJsonError(
+      await put({ state: { ...state, signature: 'AAAA' } }),
+      400,
+      'VALIDATION_FAILED',
+      /signature/,
+    );
+    expectJsonError(
+      await put({ state: { ...state, extra: 1 } }),
+      400,
+      'VALIDATION_FAILED',
+      /Unrecognized key/,
+    );
+    expectJsonError(await put({}), 400, 'VALIDATION_FAILED', /state is required/);
+    expectJsonError(
+      await put({ state: { ...state, ciphertext: 'A'.repeat(600 * 1024) } }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+      /too large/,
+    );
+    expectJsonError(await put({ state: foreign }, mallory.accessToken), 404, 'NOT_FOUND', /No key backup/);
+    expect((await api.get('/api/v1/user/keyBackup/state', alice.accessToken)).body.data.state).toEqual(state);
   });
 
   it('throttles downloads per account, and leaves other accounts alone', async () => {

@@ -77,6 +77,28 @@ const encryptedPrivateKey = (maxChars: number) =>
       .refine(isPaddedBase64, 'ciphertext must be base64'),
   });
 
+/**
+ * What the account's browsers trust, sealed for the account's encryption key and signed with its
+ * signing key (@veil/crypto's `sealAccountState`); the server cannot open it and checks that it
+ * names the account's published keys.
+ */
+export const accountStateSchema = z.strictObject({
+  version: z.literal(1, { error: 'Unknown account state version (this server reads version 1)' }),
+  encryptionKey: publicKeySchema,
+  signingKey: signingKeySchema,
+  wrappedKey: z
+    .string({ error: 'wrappedKey is required' })
+    .max(limits.wrappedKeyMaxChars, 'wrappedKey is too large')
+    .refine(isPaddedBase64, 'wrappedKey must be base64'),
+  iv,
+  ciphertext: z
+    .string({ error: 'ciphertext is required' })
+    .max(limits.keyBackupStateMaxChars, 'ciphertext is too large')
+    .refine(isPaddedBase64, 'ciphertext must be base64'),
+  signature: bytes(64, 'signature'),
+});
+export type AccountStateBlob = z.infer<typeof accountStateSchema>;
+
 export const keyBackupSchema = z
   .strictObject(
     {
@@ -101,6 +123,8 @@ export const keyBackupSchema = z
             unlocks.filter((u) => u.kind === 'passphrase').length <= 1,
           'A key backup has one recovery-key unlock and at most one passphrase unlock',
         ),
+      /** Optional: what the account's browsers trust; a backup without it restores the keys alone. */
+      state: accountStateSchema.optional(),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'backup must be an object' : undefined) },
   )
@@ -115,6 +139,19 @@ export const storeKeyBackupBodySchema = z.strictObject(
   { backup: z.unknown().optional() },
   { error: (issue) => (issue.code === 'invalid_type' ? 'The body must be {"backup": {...}}' : undefined) },
 );
+
+/** `PUT /user/keyBackup/state`: `{ state }`, the sealed account state alone. */
+export const storeAccountStateBodySchema = z.strictObject(
+  { state: z.unknown().optional() },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'The body must be {"state": {...}}' : undefined) },
+);
+
+/** A sealed account state from a JSON body: the size cap first (413), then the shape (400). */
+export const parseAccountState = (value: unknown): AccountStateBlob => {
+  if (value === undefined) throw new DomainError('VALIDATION_FAILED', 'state is required');
+  if (JSON.stringify(value ?? null).length > limits.keyBackupMaxBytes) throw tooLarge();
+  return parseWith(accountStateSchema, value);
+};
 
 /** What the owner (and only the owner) learns about their backup without downloading it. */
 export interface KeyBackupSummary {

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
 import {
   keyBackupSchema,
+  accountStateSchema,
+  type AccountStateBlob,
   type KeyBackupBlob,
   type KeyBackupSummary,
   type KeyStatus,
@@ -65,6 +67,17 @@ export const userRpc = defineRpcService('user', {
   keyBackup: operation<{ backup: KeyBackupBlob; storedAt: string }>()(z.object({ userId: idSchema })),
   /** Stores or replaces the caller's backup; throttled per account. */
   storeKeyBackup: operation<KeyBackupSummary>()(z.object({ userId: idSchema, backup: keyBackupSchema })),
+  /**
+   * The sealed account state in the caller's backup (null when the backup has none); not counted
+   * as a download: it holds no key, and opens only with the account's own keys.
+   */
+  accountState: operation<{ state: AccountStateBlob | null; storedAt: string }>()(
+    z.object({ userId: idSchema }),
+  ),
+  /** Replaces the state in the caller's backup, the rest byte for byte; NOT_FOUND without a backup. */
+  storeAccountState: operation<{ storedAt: string }>()(
+    z.object({ userId: idSchema, state: accountStateSchema }),
+  ),
   /** The caller's privacy switches (the defaults until changed). */
   privacy: operation<{ privacy: Privacy }>()(z.object({ userId: idSchema })),
   setPrivacy: operation<{ privacy: Privacy }>()(z.object({ userId: idSchema, privacy: privacySchema })),

@@ -59,6 +59,8 @@ const fromFrameworkError = (error: unknown): DomainError | null => {
   if (e.name === 'MulterError') {
     if (e.code === 'LIMIT_FILE_SIZE')
       return new DomainError('PAYLOAD_TOO_LARGE', 'Profile picture is too large');
+    if (e.code === 'LIMIT_FIELD_VALUE')
+      return new DomainError('PAYLOAD_TOO_LARGE', 'A form field is too large');
     return new DomainError('VALIDATION_FAILED', 'Invalid upload');
   }
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {

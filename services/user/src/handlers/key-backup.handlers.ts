@@ -2,6 +2,7 @@ import {
   DomainError,
   keyBackupStreamId,
   summarizeKeyBackup,
+  type AccountStateBlob,
   type KeyBackupBlob,
   type KeyStatus,
   type userRpc,
@@ -26,9 +27,28 @@ type Deps = {
   requireUser: (userId: string) => Promise<UserDoc>;
 };
 
-type KeyBackupOperations = Pick<typeof userRpc.operations, 'keyStatus' | 'keyBackup' | 'storeKeyBackup'>;
+type KeyBackupOperations = Pick<
+  typeof userRpc.operations,
+  'keyStatus' | 'keyBackup' | 'storeKeyBackup' | 'accountState' | 'storeAccountState'
+>;
 
-/** A backup must hold the account's published keys (the signing key, when the backup has one). */
+/** A backup's account state must be sealed for and signed by the account's published keys. */
+export const checkStateNamesKeys = (
+  state: AccountStateBlob,
+  publicKey: string,
+  signingKey: string | null,
+) => {
+  if (state.encryptionKey !== publicKey || state.signingKey !== signingKey)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      "The account state must be sealed for the account's published keys",
+    );
+};
+
+/**
+ * A backup must hold the account's published keys (the signing key, when the backup has one), and
+ * its account state, when it carries one, must be sealed for them.
+ */
 export const checkBackupHoldsKeys = (backup: KeyBackupBlob, publicKey: string, signingKey: string | null) => {
   if (backup.publicKey !== publicKey)
     throw new DomainError('VALIDATION_FAILED', "The key backup must hold the account's published key");
@@ -37,6 +57,7 @@ export const checkBackupHoldsKeys = (backup: KeyBackupBlob, publicKey: string, s
       'VALIDATION_FAILED',
       "The key backup must hold the account's published signing key",
     );
+  if (backup.state) checkStateNamesKeys(backup.state, publicKey, signingKey);
 };
 
 /** Appends the backup; `expectedVersion` 0 when the account is new (registration). */
@@ -92,6 +113,23 @@ export const keyBackupHandlers = (deps: Deps): RpcImplementation<KeyBackupOperat
       const user = await requireUser(userId);
       checkBackupHoldsKeys(backup, user.publicKey, user.signingKey ?? null);
       return appendKeyBackup(deps, userId, backup);
+    },
+
+    async accountState({ userId }) {
+      const current = await currentBackup(deps.store, userId);
+      if (!current) throw new DomainError('NOT_FOUND', 'No key backup for this account');
+      return { state: current.backup.state ?? null, storedAt: current.storedAt };
+    },
+
+    async storeAccountState({ userId, state }) {
+      const [user, current] = await Promise.all([requireUser(userId), currentBackup(deps.store, userId)]);
+      // An account without a backup spends nothing on asking.
+      if (!current || current.backup.publicKey !== user.publicKey)
+        throw new DomainError('NOT_FOUND', 'No key backup of the current keys for this account');
+      await deps.limiter.write(userId);
+      checkStateNamesKeys(state, user.publicKey, user.signingKey ?? null);
+      const { storedAt } = await appendKeyBackup(deps, userId, { ...current.backup, state });
+      return { storedAt };
     },
   };
 };

@@ -5,6 +5,7 @@ import {
   linkCodeOf,
   linkCommitment,
   linkCommitmentMatches,
+  linkQrTextOf,
   openLinkBundle,
   sealLinkBundle,
   type LinkAgreement,
@@ -24,8 +25,11 @@ import { i18n, t } from '../../lib/i18n.ts';
  */
 export type LinkState =
   | { step: 'starting' }
-  /** The new browser: the code to scan or type, until `expiresAt` (ms since the epoch). */
-  | { step: 'waiting'; code: string; expiresAt: number }
+  /**
+   * The new browser: the code to type, and the QR text to scan (the code and the commitment to
+   * this browser's key), until `expiresAt` (ms since the epoch).
+   */
+  | { step: 'waiting'; code: string; qr: string; expiresAt: number }
   | { step: 'confirm'; confirmation: string }
   | { step: 'transferring' }
   | { step: 'done' }
@@ -211,8 +215,10 @@ export const linkAsNewBrowser = (
         end.set({ step: 'done' });
       } else throw unexpected();
     });
-    const { linkId, expiresAt } = await end.open(await linkCommitment(own.publicKey));
-    end.set({ step: 'waiting', code: await linkCodeOf(linkId), expiresAt });
+    const commitment = await linkCommitment(own.publicKey);
+    const { linkId, expiresAt } = await end.open(commitment);
+    const code = await linkCodeOf(linkId);
+    end.set({ step: 'waiting', code, qr: linkQrTextOf(code, commitment), expiresAt });
   })().catch(end.fail);
   return { cancel: end.cancel };
 };
@@ -224,12 +230,18 @@ export interface JoinedLinkSession extends LinkSession {
 
 /**
  * The logged-in browser's side: joins the link `linkId` (from the code) and, once the user
- * confirms the digits, sends the bundle `exportBundle` makes.
+ * confirms the digits, sends the bundle `exportBundle` makes. `scannedCommitment` is the
+ * commitment the new browser's QR code showed: the one the relay serves must be it, so the key
+ * the new browser reveals is checked against its own screen, not only against the relay's word.
  */
 export const linkFromOldBrowser = (
   socket: VeilSocket,
   linkId: string,
-  options: { exportBundle: () => Promise<string>; onState: (state: LinkState) => void },
+  options: {
+    exportBundle: () => Promise<string>;
+    onState: (state: LinkState) => void;
+    scannedCommitment?: string | null;
+  },
 ): JoinedLinkSession => {
   const end = linkEnd(socket, options.onState);
   let agreement: LinkAgreement | null = null;
@@ -238,6 +250,8 @@ export const linkFromOldBrowser = (
     end.set({ step: 'starting' });
     const own = await generateLinkKeyPair();
     const { commitment } = await end.join(linkId);
+    if (options.scannedCommitment && options.scannedCommitment !== commitment)
+      throw new LinkFailure(t('link.qrMismatch'));
     end.onMessage(async (message) => {
       if (message.type === 'key' && !agreement) {
         if (!(await linkCommitmentMatches(commitment, message.publicKey)))

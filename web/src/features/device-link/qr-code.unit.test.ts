@@ -1,4 +1,11 @@
-import { linkCodeOf, linkIdOfCode } from '@veil/crypto';
+import {
+  generateLinkKeyPair,
+  linkCodeOf,
+  linkCommitment,
+  linkIdOfCode,
+  linkQrTextOf,
+  readLinkQrText,
+} from '@veil/crypto';
 import { describe, expect, it } from 'vitest';
 import { qrModules } from './qr-draw.ts';
 import { readQrText, type Pixels } from './qr-read.ts';
@@ -29,6 +36,14 @@ describe('link code as a QR code', () => {
     const read = readQrText(rasterize(modules, 4));
     expect(read).toBe(code);
     expect(await linkIdOfCode(read!)).toBe(linkId);
+  });
+
+  it('carries the commitment to the new browser’s key beside the code, and reads both back', async () => {
+    const linkId = '0123456789abcdef'.repeat(2);
+    const code = await linkCodeOf(linkId);
+    const commitment = await linkCommitment((await generateLinkKeyPair()).publicKey);
+    const read = readQrText(rasterize(qrModules(linkQrTextOf(code, commitment)), 4));
+    expect(readLinkQrText(read!)).toEqual({ code, commitment });
   });
 
   it('finds nothing in an image without a code', () => {

@@ -1,5 +1,11 @@
 import { Router, type RequestHandler } from 'express';
-import { parseKeyBackup, parseWith, storeKeyBackupBodySchema } from '@veil/contracts';
+import {
+  parseAccountState,
+  parseKeyBackup,
+  parseWith,
+  storeAccountStateBodySchema,
+  storeKeyBackupBodySchema,
+} from '@veil/contracts';
 import { currentUserId } from '../../middleware/auth.ts';
 import type { WriteLimits } from '../../middleware/write-limits.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
@@ -34,6 +40,26 @@ export const keyBackupRoutes = ({ services, requireAuth, writes }: Deps): Router
       backup: parseKeyBackup(backup),
     });
     respond(res, 200, 'Key backup stored', stored);
+  });
+
+  // The sealed account state alone: read without spending a backup download, replaced by any
+  // browser of the account without the backup's secrets (docs/crypto.md, "What travels with the keys").
+  router.get('/keyBackup/state', requireAuth, async (_req, res) => {
+    respond(
+      res,
+      200,
+      'Account state fetched',
+      await services.user.accountState({ userId: currentUserId(res) }),
+    );
+  });
+
+  router.put('/keyBackup/state', requireAuth, writes.byUser, async (req, res) => {
+    const { state } = parseWith(storeAccountStateBodySchema, req.body);
+    const stored = await services.user.storeAccountState({
+      userId: currentUserId(res),
+      state: parseAccountState(state),
+    });
+    respond(res, 200, 'Account state stored', stored);
   });
 
   return router;

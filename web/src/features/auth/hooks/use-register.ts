@@ -1,3 +1,4 @@
+import { recordMadeEntries } from '../../../lib/made-entries-store.ts';
 import { createKeyBackup, generateRecoveryKey } from '@veil/crypto';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -57,7 +58,8 @@ export const useRegister = () => {
       form.append('publicKey', keys.bundle.encryption.publicKey);
       form.append('signingKey', keys.bundle.signing.publicKey);
       // Signed now, not when the keys were made: the server takes an entry dated within minutes.
-      form.append('keyLogEntry', JSON.stringify(await registrationEntry(keys.bundle)));
+      const entry = await registrationEntry(keys.bundle);
+      form.append('keyLogEntry', JSON.stringify(entry));
       if (backup !== 'skipped') {
         const keyBackup = await createKeyBackup({
           ...keys.bundle.encryption,
@@ -70,6 +72,8 @@ export const useRegister = () => {
       if (details.picture) form.append('profilePicture', details.picture);
       const { user } = await register(form).unwrap();
       await keepKeyBundle(user._id, keys.bundle);
+      // The account's first entry is this browser's: its own-log check must know it.
+      await recordMadeEntries(user._id, [entry.hash]);
       // The new account is signed in at once; should that fail, it exists and the login form remains.
       await signIn(details.username, details.password).catch(() => navigate('/login'));
     } catch (failure) {

@@ -10,7 +10,7 @@ import { QrImage } from './qr-image.tsx';
 const minutesAndSeconds = (seconds: number) =>
   `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
-const WaitingForScan = ({ code, expiresAt }: { code: string; expiresAt: number }) => {
+const WaitingForScan = ({ code, qr, expiresAt }: { code: string; qr: string; expiresAt: number }) => {
   const secondsLeft = useCountdown(expiresAt);
   const { t } = useTranslation();
   return (
@@ -19,7 +19,7 @@ const WaitingForScan = ({ code, expiresAt }: { code: string; expiresAt: number }
         {t('link.scanHintBefore')} <strong>{t('link.scanHintProfile')}</strong> {t('link.scanHintMiddle')}{' '}
         <strong>{t('link.newTitle')}</strong>. {t('link.scanHintAfter')}
       </p>
-      <QrImage text={code} label={t('link.qr')} />
+      <QrImage text={qr} label={t('link.qr')} />
       <p className="recovery-key link-code" data-testid="link-code" aria-label={t('link.code')}>
         {code}
       </p>
@@ -36,7 +36,7 @@ const NewBrowserStep = ({ state, onStartAgain }: { state: LinkState; onStartAgai
     case 'starting':
       return <LinkProgress label={t('link.opening')} />;
     case 'waiting':
-      return <WaitingForScan code={state.code} expiresAt={state.expiresAt} />;
+      return <WaitingForScan code={state.code} qr={state.qr} expiresAt={state.expiresAt} />;
     case 'confirm':
       return (
         <>

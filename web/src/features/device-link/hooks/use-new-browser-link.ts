@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { keepAccountKeyBundle } from '../../../lib/account-keys.ts';
+import { mergeAccountState, parseAccountState } from '../../../lib/account-state.ts';
 import { keysRestored } from '../../../lib/key-backup.slice.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { linkAsNewBrowser, type LinkState } from '../link-session.ts';
@@ -17,7 +18,9 @@ export const useNewBrowserLink = (userId: string) => {
   useEffect(() => {
     const session = linkAsNewBrowser(getSocket(), {
       keep: async (bundle) => {
-        await keepAccountKeyBundle(userId, bundle);
+        const state = parseAccountState(await keepAccountKeyBundle(userId, bundle));
+        // Before the session's checks run with the new keys: they start from what the account trusted.
+        if (state) await mergeAccountState(userId, state, { contacts: true });
         dispatch(keysRestored());
       },
       onState: setState,

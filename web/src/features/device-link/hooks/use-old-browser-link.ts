@@ -1,6 +1,7 @@
-import { linkIdOfCode } from '@veil/crypto';
+import { linkIdOfCode, readLinkQrText } from '@veil/crypto';
 import { useEffect, useRef, useState } from 'react';
 import { exportAccountKeyBundle } from '../../../lib/account-keys.ts';
+import { collectAccountState } from '../../../lib/account-state.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { LinkFailure, linkFromOldBrowser, type JoinedLinkSession, type LinkState } from '../link-session.ts';
 import { t } from '../../../lib/i18n.ts';
@@ -18,17 +19,20 @@ export const useOldBrowserLink = (userId: string) => {
 
   useEffect(() => () => session.current?.cancel(), []);
 
-  const join = async (code: string): Promise<string | null> => {
-    const linkId = await linkIdOfCode(code);
+  /** `text` is a typed code or a scanned QR text (the code and the new browser's commitment). */
+  const join = async (text: string): Promise<string | null> => {
+    const scanned = readLinkQrText(text);
+    const linkId = scanned && (await linkIdOfCode(scanned.code));
     if (!linkId) return notALinkCodeText();
     session.current?.cancel();
     session.current = linkFromOldBrowser(getSocket(), linkId, {
       exportBundle: async () => {
-        const bundle = await exportAccountKeyBundle(userId);
+        const bundle = await exportAccountKeyBundle(userId, await collectAccountState(userId));
         if (!bundle) throw new LinkFailure(t('link.cannotExport'));
         return bundle;
       },
       onState: setState,
+      scannedCommitment: scanned.commitment,
     });
     return null;
   };

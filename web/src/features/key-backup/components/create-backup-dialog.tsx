@@ -1,3 +1,4 @@
+import { scheduleAccountStateUpload } from '../../../lib/account-state.ts';
 import { useTranslation } from 'react-i18next';
 import { createKeyBackup, generateRecoveryKey } from '@veil/crypto';
 import { useState } from 'react';
@@ -46,6 +47,8 @@ export const CreateBackupDialog = ({
       await store(
         await createKeyBackup({ privateKey, publicKey, signingKey, recoveryKey, passphrase }),
       ).unwrap();
+      // The new backup carries what this browser trusts from now on.
+      scheduleAccountStateUpload(userId);
       onClose(true);
     } catch (failure) {
       setError(errorText(failure) || t('backup.saveFailed'));

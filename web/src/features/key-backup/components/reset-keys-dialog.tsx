@@ -1,3 +1,4 @@
+import { recordMadeEntries } from '../../../lib/made-entries-store.ts';
 import { useTranslation } from 'react-i18next';
 import { createKeyBackup, generateRecoveryKey } from '@veil/crypto';
 import { useState } from 'react';
@@ -41,7 +42,10 @@ export const ResetKeysDialog = ({ userId, username, onClose }: ResetKeysDialogPr
         recoveryKey,
         passphrase,
       });
-      await resetKeys({ entry: await resetEntry(userId, bundle), backup }).unwrap();
+      const entry = await resetEntry(userId, bundle);
+      // Recorded before it is sent: this browser's own-log check must know it made it.
+      await recordMadeEntries(userId, [entry.hash]);
+      await resetKeys({ entry, backup }).unwrap();
       await keepKeyBundle(userId, bundle);
       // What this page remembered of the old keys goes: the next send and read use the new ones.
       forgetLoadedKeys();

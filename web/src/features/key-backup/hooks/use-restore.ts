@@ -1,6 +1,7 @@
 import { openKeyBackupBundle, type KeyBackup } from '@veil/crypto';
 import { useRef, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
+import { takeSealedAccountState } from '../../../lib/account-state.ts';
 import { keepKeyBundle } from '../../../lib/identity-keys.ts';
 import { api } from '../../../lib/api.ts';
 import { isApiError } from '../../../lib/api-error.ts';
@@ -48,6 +49,8 @@ export const useRestore = (userId: string) => {
         encryption: { privateKey: opened.encryptionKey, publicKey: stored.publicKey },
         signing: opened.signingKey,
       });
+      // Before the session's checks run with the new keys: they start from what the account trusted.
+      if (stored.state) await takeSealedAccountState(userId, stored.state);
       dispatch(keysRestored());
       dispatch(api.util.invalidateTags(['Messages']));
       if (opened.upgradedBackup) {
