@@ -23,7 +23,7 @@ export const FAILED_TO_DECRYPT = '[Failed to decrypt]';
 
 /**
  * `padding`: the text is padded to a size bucket inside the ciphertext (`padding.ts`); without
- * it, the ciphertext is the spec's original (every reader reads both).
+ * it, the ciphertext is the seed contract's original (every reader reads both).
  */
 export const encryptMessage = async (
   plaintext: string,
@@ -197,7 +197,7 @@ export const decryptMessage = (
   privateKey: CryptoKey,
 ): Promise<string> => decryptWithAnyKey(envelope, userId, [privateKey]);
 
-/** For display: the text, or the spec's "[Failed to decrypt]" whatever went wrong (no keys included). */
+/** For display: the text, or the seed contract's "[Failed to decrypt]" whatever went wrong (no keys included). */
 export const decryptForDisplay = (
   envelope: EncryptedEnvelope,
   userId: string,

@@ -1,7 +1,7 @@
 import { base64ToBytes, bytesToBase64 } from './base64.ts';
 import { VeilCryptoError } from './errors.ts';
 
-/** The spec's asymmetric key: RSA-OAEP, 2048-bit modulus, exponent 65537, SHA-256. */
+/** The seed contract's asymmetric key: RSA-OAEP, 2048-bit modulus, exponent 65537, SHA-256. */
 export const rsaOaep = {
   name: 'RSA-OAEP',
   modulusLength: 2048,

@@ -1,7 +1,7 @@
 import type { AttachmentKey } from './attachment.ts';
 
 /**
- * What a message's plaintext holds. Version 1 (the spec's) is the text alone. Version 2 adds
+ * What a message's plaintext holds. Version 1 (the seed contract's) is the text alone. Version 2 adds
  * attachments: the plaintext is a marker line, `\u0000veil:2\n`, followed by JSON. A text
  * without the marker is read as version 1, so every message sent before attachments still
  * reads; a text that itself starts with NUL is always sent as version 2, so it cannot be

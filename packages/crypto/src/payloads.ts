@@ -2,7 +2,7 @@ import { encryptMessage } from './envelope.ts';
 import { VeilCryptoError } from './errors.ts';
 import type { Padding } from './padding.ts';
 
-/** The spec's send payloads (section 3, "Send payload"), built from an envelope. */
+/** The seed contract's send payloads (the `sendIndividualMessage` and `sendGroupMessage` rows of docs/api.md), built from an envelope. */
 export interface IndividualPayload {
   encryptedMessage: string;
   iv: string;

@@ -277,7 +277,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
       },
     },
     {
-      name: "builds the spec's individual and group payloads, with the exact validation text",
+      name: "builds the seed contract's individual and group payloads, with the exact validation text",
       async run() {
         const [s, r] = await users(2);
         const parties = {

@@ -55,7 +55,7 @@ const ownOrigins =
     return `'self' ${servedOverHttps || request.secure ? 'wss' : 'ws'}://${host}`;
   };
 
-/** The `/api/v1` surface of the spec, and the built web client for every other GET. */
+/** The `/api/v1` surface (docs/api.md), and the built web client for every other GET. */
 export const createApp = (deps: AppDeps): Express => {
   const app = express();
   app.disable('x-powered-by');
