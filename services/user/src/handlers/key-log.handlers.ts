@@ -2,7 +2,7 @@ import { DomainError, type userRpc } from '@veil/contracts';
 import type { RpcImplementation, RunningProjection } from '@veil/kernel';
 import type { Clock, Collection, ContextEventStore, IdGenerator } from '@veil/ports';
 import { appendKeyBackup, checkBackupHoldsKeys } from './key-backup.handlers.ts';
-import { appendSignedKeyLogEntry, precheckSignedKeyLogEntry } from './key-log.ts';
+import { appendSignedKeyLogEntry, precheckSignedKeyLogEntry } from './key-log-append.ts';
 import type { KeyLogDoc, UserDoc } from '../projections/user-directory.projection.ts';
 
 /**

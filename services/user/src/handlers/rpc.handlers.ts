@@ -16,7 +16,7 @@ import {
   checkEncryptionKey,
   checkFirstKeyLogEntry,
   checkSigningKey,
-} from './key-log.ts';
+} from './key-log-append.ts';
 import { claimUsername, releaseUsername } from './username-claim.ts';
 import { toPublicUser, type KeyLogDoc, type UserDoc } from '../projections/user-directory.projection.ts';
 
