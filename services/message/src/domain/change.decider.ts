@@ -46,13 +46,16 @@ const visibleTo = (userId: string, state: ChangeState): TargetMessage => {
 };
 
 /** Edit and delete-for-everyone: only the sender, still a member, within the time limit. */
-const requireSendersChange = (userId: string, state: ChangeState, what: string): TargetMessage => {
+const requireSendersChange = (userId: string, state: ChangeState, what: 'edit' | 'delete'): TargetMessage => {
   const message = visibleTo(userId, state);
   if (message.sender !== userId)
     throw new DomainError('FORBIDDEN', `Only the sender can ${what} this message`);
   if (!isMember(userId, state)) throw new DomainError('FORBIDDEN', 'You are no longer a member of this chat');
   if (state.now.getTime() - Date.parse(message.createdAt) > limits.messageChangeWindowMs)
-    throw new DomainError('TIME_LIMIT_PASSED', `A message can only be ${what}ed within 24 hours of sending`);
+    throw new DomainError(
+      'TIME_LIMIT_PASSED',
+      `A message can only be ${what === 'edit' ? 'edited' : 'deleted'} within 24 hours of sending`,
+    );
   return message;
 };
 

@@ -75,7 +75,10 @@ describe('deciding a delete for everyone', () => {
     );
     expect(() => decideDeleteForEveryone(command, { ...state, members: ['bob'] })).toThrow(code('FORBIDDEN'));
     expect(() => decideDeleteForEveryone(command, { ...state, now: at(25) })).toThrow(
-      code('TIME_LIMIT_PASSED'),
+      expect.objectContaining({
+        code: 'TIME_LIMIT_PASSED',
+        message: 'A message can only be deleted within 24 hours of sending',
+      }),
     );
   });
 
