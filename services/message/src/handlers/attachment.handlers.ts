@@ -2,13 +2,18 @@ import {
   attachmentFolder,
   attachmentGeometry,
   attachmentStreamId,
-  DomainError,
   type AttachmentBlobView,
-  type AttachmentEvent,
   type attachmentOperations,
 } from '@veil/contracts';
-import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
+import {
+  appendDecided,
+  loadAggregate,
+  type Decided,
+  type RpcImplementation,
+  type RunningProjection,
+} from '@veil/kernel';
 import type { Ports } from '@veil/ports';
+import { fileNotFound, uploadDecider } from '../domain/upload.decider.ts';
 import type { AttachmentDoc } from '../projections/attachments.projection.ts';
 import type { MessageReadModels } from '../projections/timeline.projection.ts';
 import type { AttachmentSettings } from '../settings.ts';
@@ -22,17 +27,12 @@ type Deps = Pick<Ports, 'clock' | 'ids' | 'blobs'> & {
   membersOf(chatId: string): Promise<readonly string[] | null>;
 };
 
-/** Not yours, not there, or not in that state: one answer, so blob ids cannot be probed. */
-const notFound = () => new DomainError('NOT_FOUND', 'File not found');
-
 const viewOf = (doc: AttachmentDoc): AttachmentBlobView => ({
   blobId: doc._id,
   chatId: doc.chatId,
   size: doc.size,
   chunkCount: attachmentGeometry(doc.size)?.chunkCount ?? 0,
 });
-
-const megabytes = (bytes: number) => `${Math.floor(bytes / (1024 * 1024))} MB`;
 
 /**
  * Encrypted uploads (docs/attachments.md). The gateway stores the chunks' bytes; this service
@@ -42,18 +42,15 @@ const megabytes = (bytes: number) => `${Math.floor(bytes / (1024 * 1024))} MB`;
 export const attachmentHandlers = (deps: Deps): RpcImplementation<typeof attachmentOperations> => {
   const { store, models, projection, settings } = deps;
 
-  const appendAndApply = async (event: AttachmentEvent) => {
-    const { position } = await store.append('attachment', event);
-    await projection.waitFor('attachment', position);
-  };
-
   const stored = (blobId: string) =>
     projection.readFresh('attachment', () => models.attachments.get(blobId), Boolean);
 
-  const inProgress = async (userId: string, blobId: string) => {
-    const doc = await stored(blobId);
-    if (!doc || doc.uploaderId !== userId || doc.state !== 'uploading') throw notFound();
-    return doc;
+  const loadUpload = (blobId: string) => loadAggregate(store, uploadDecider, attachmentStreamId(blobId));
+
+  /** Records what the upload's decider decided, with the version it decided on, applied before answering. */
+  const record = async (blobId: string, decided: Decided<'attachment'>[], version: number) => {
+    const positions = await appendDecided(deps, 'attachment', attachmentStreamId(blobId), decided, version);
+    await projection.waitFor('attachment', positions.at(-1)!);
   };
 
   const storedBytesOf = async (userId: string) => {
@@ -64,65 +61,63 @@ export const attachmentHandlers = (deps: Deps): RpcImplementation<typeof attachm
     return live.reduce((sum, doc) => sum + doc.size, 0);
   };
 
+  /** The chunk indexes of an upload of `size` bytes that are not stored. */
+  const missingChunks = async (blobId: string, size: number) => {
+    const keys = new Set(await deps.blobs.list(attachmentFolder(blobId)));
+    const count = attachmentGeometry(size)?.chunkCount ?? 0;
+    return Array.from({ length: count }, (_, i) => i).filter(
+      (index) => !keys.has(`${attachmentFolder(blobId)}${index}`),
+    );
+  };
+
   return {
     async startUpload({ userId, chatId, size }) {
-      if (!(await deps.membersOf(chatId))?.includes(userId))
-        throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
-      const geometry = attachmentGeometry(size);
-      if (!geometry) throw new DomainError('VALIDATION_FAILED', 'size is not the size of an encrypted file');
-      if (geometry.fileBytes > settings.maxFileBytes) {
-        throw new DomainError(
-          'PAYLOAD_TOO_LARGE',
-          `Files are limited to ${megabytes(settings.maxFileBytes)}`,
-        );
-      }
-      if ((await storedBytesOf(userId)) + size > settings.quotaBytes) {
-        throw new DomainError(
-          'PAYLOAD_TOO_LARGE',
-          `Your files would pass your storage quota of ${megabytes(settings.quotaBytes)}`,
-        );
-      }
       const blobId = deps.ids.next();
-      await appendAndApply(
-        newEvent(deps, 'AttachmentUploadStarted', attachmentStreamId(blobId), {
-          blobId,
-          chatId,
-          uploaderId: userId,
-          size,
-        }),
-      );
-      return { blob: { blobId, chatId, size, chunkCount: geometry.chunkCount } };
+      const command = {
+        type: 'StartUpload',
+        userId,
+        chatId,
+        blobId,
+        size,
+        isMember: Boolean((await deps.membersOf(chatId))?.includes(userId)),
+        storedBytes: await storedBytesOf(userId),
+        limits: settings,
+      } as const;
+      // A new id: its stream is empty.
+      await record(blobId, uploadDecider.decide(command, uploadDecider.initialState()), 0);
+      return { blob: { blobId, chatId, size, chunkCount: attachmentGeometry(size)!.chunkCount } };
     },
 
     async uploadInProgress({ userId, blobId }) {
-      return { blob: viewOf(await inProgress(userId, blobId)) };
+      const doc = await stored(blobId);
+      if (!doc || doc.uploaderId !== userId || doc.state !== 'uploading') throw fileNotFound();
+      return { blob: viewOf(doc) };
     },
 
     async completeUpload({ userId, blobId }) {
-      const blob = viewOf(await inProgress(userId, blobId));
-      const keys = new Set(await deps.blobs.list(attachmentFolder(blobId)));
-      const missing = Array.from({ length: blob.chunkCount }, (_, i) => i).filter(
-        (index) => !keys.has(`${attachmentFolder(blobId)}${index}`),
-      );
-      if (missing.length > 0) {
-        const shown = missing.slice(0, 10).join(', ') + (missing.length > 10 ? ', …' : '');
-        throw new DomainError('VALIDATION_FAILED', `The upload is missing chunks ${shown}`);
-      }
-      await appendAndApply(
-        newEvent(deps, 'AttachmentUploadCompleted', attachmentStreamId(blobId), { blobId }),
-      );
-      return { blob };
+      const { state, version } = await loadUpload(blobId);
+      // Only the uploader learns which chunks are missing; anyone else is answered "not found".
+      const missing = state.uploaderId === userId ? await missingChunks(blobId, state.size) : [];
+      const command = { type: 'CompleteUpload', userId, blobId, missingChunks: missing } as const;
+      await record(blobId, uploadDecider.decide(command, state), version);
+      return {
+        blob: {
+          blobId,
+          chatId: state.chatId!,
+          size: state.size,
+          chunkCount: attachmentGeometry(state.size)!.chunkCount,
+        },
+      };
     },
 
     async cancelUpload({ userId, blobId }) {
-      const doc = await stored(blobId);
-      if (!doc || doc.uploaderId !== userId || doc.state === 'removed') throw notFound();
-      if (doc.sentWith)
-        throw new DomainError('VALIDATION_FAILED', 'A file sent with a message cannot be cancelled');
+      const { state, version } = await loadUpload(blobId);
+      const sentWithMessage = Boolean((await stored(blobId))?.sentWith);
+      const removed = uploadDecider.decide({ type: 'CancelUpload', userId, blobId, sentWithMessage }, state);
+      // The bytes go before the removal is recorded: a crash between the two leaves a removal
+      // to do again, never bytes nothing points to.
       await deps.blobs.deleteFolder(attachmentFolder(blobId));
-      await appendAndApply(
-        newEvent(deps, 'AttachmentRemoved', attachmentStreamId(blobId), { blobId, reason: 'cancelled' }),
-      );
+      await record(blobId, removed, version);
       // A chunk stored while the cancel was on its way passed its check before the removal was
       // applied; from now on every chunk's check fails (and removes it), so one more pass
       // leaves nothing behind.
@@ -133,7 +128,7 @@ export const attachmentHandlers = (deps: Deps): RpcImplementation<typeof attachm
     async readableBlob({ userId, blobId }) {
       const doc = await stored(blobId);
       if (!doc || doc.state !== 'complete' || !(await deps.membersOf(doc.chatId))?.includes(userId))
-        throw notFound();
+        throw fileNotFound();
       return { blob: viewOf(doc) };
     },
   };
