@@ -319,7 +319,8 @@ describe('own key log, trust that travels, the link QR commitment (browser)', { 
     await linkCard(alice.page)
       .getByRole('alert')
       .getByText('The code you scanned does not belong to the browser that answered', { exact: false })
-      .waitFor();
+      // Reading the QR code off the fake camera's frames is slow on a busy machine.
+      .waitFor({ timeout: 45_000 });
     // Nothing was sent: the new browser never got to the digits.
     expect(await linkCard(alice.page).getByTestId('link-digits').count()).toBe(0);
     expect(await dialog.getByText('This browser now has your keys', { exact: false }).count()).toBe(0);
