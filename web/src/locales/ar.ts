@@ -261,6 +261,7 @@ export const ar: Translation = {
     announce: 'رسالة جديدة من {{name}}: {{text}}',
     announceFile: 'رسالة جديدة من {{name}}',
     sending: 'جارٍ الإرسال…',
+    waitingForNetwork: 'بانتظار الشبكة…',
     notSent: 'لم تُرسل. {{error}}',
     retry: 'إعادة المحاولة',
     discard: 'تجاهل',

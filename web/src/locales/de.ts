@@ -252,6 +252,7 @@ export const de: Translation = {
     announce: 'Neue Nachricht von {{name}}: {{text}}',
     announceFile: 'Neue Nachricht von {{name}}',
     sending: 'Wird gesendet…',
+    waitingForNetwork: 'Warte auf Netzwerk…',
     notSent: 'Nicht gesendet. {{error}}',
     retry: 'Erneut versuchen',
     discard: 'Verwerfen',

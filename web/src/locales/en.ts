@@ -250,6 +250,7 @@ export const en = {
     announce: 'New message from {{name}}: {{text}}',
     announceFile: 'New message from {{name}}',
     sending: 'Sending…',
+    waitingForNetwork: 'Waiting for network…',
     notSent: 'Not sent. {{error}}',
     retry: 'Retry',
     discard: 'Discard',
