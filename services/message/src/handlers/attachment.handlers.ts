@@ -20,6 +20,8 @@ type Deps = Pick<Ports, 'clock' | 'ids' | 'blobs'> & {
   settings: AttachmentSettings;
   /** The chat's current members (null: no such chat). */
   membersOf(chatId: string): Promise<readonly string[] | null>;
+  /** Whether the user may read the files of this message of the chat (a member, or removed after it). */
+  mayReadFilesOf(chatId: string, userId: string, messageId: string | undefined): Promise<boolean>;
 };
 
 /** Not yours, not there, or not in that state: one answer, so blob ids cannot be probed. */
@@ -132,7 +134,11 @@ export const attachmentHandlers = (deps: Deps): RpcImplementation<typeof attachm
 
     async readableBlob({ userId, blobId }) {
       const doc = await stored(blobId);
-      if (!doc || doc.state !== 'complete' || !(await deps.membersOf(doc.chatId))?.includes(userId))
+      if (
+        !doc ||
+        doc.state !== 'complete' ||
+        !(await deps.mayReadFilesOf(doc.chatId, userId, doc.sentWith?.messageId))
+      )
         throw notFound();
       return { blob: viewOf(doc) };
     },

@@ -36,8 +36,9 @@ export const ChatHeader = ({ chat, me, title, online, onShowList, actions }: Cha
           </p>
         )}
       </div>
-      {chat.isGroupChat && <GroupInfoButton chat={chat} me={me} />}
-      <DisappearingTimerSelect chat={chat} />
+      {/* A group the user was removed from is read-only: nothing to change there. */}
+      {chat.isGroupChat && !chat.removedFromGroup && <GroupInfoButton chat={chat} me={me} />}
+      {!chat.removedFromGroup && <DisappearingTimerSelect chat={chat} />}
       {actions && <div className="chat-header__actions">{actions}</div>}
     </header>
   );

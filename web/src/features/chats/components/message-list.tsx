@@ -13,7 +13,7 @@ import { useMessageAnnouncements } from '../hooks/use-message-announcements.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
 import { chatContextOf } from '../chat-context.ts';
 import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
-import { noticeText, timelineOf } from '../group-notices.ts';
+import { noticeParts, timelineOf } from '../group-notices.ts';
 import { chatTitle, isSeenByOthers, otherMemberIds } from '../messages.model.ts';
 import { messageDiscarded, retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
 import { orderFlags } from '../../../lib/message-order.ts';
@@ -118,7 +118,9 @@ export const MessageList = ({
                 className="system-line"
                 data-testid="system-line"
               >
-                {noticeText(item.notice, myId)}
+                {noticeParts(item.notice, myId).map((part, index) =>
+                  typeof part === 'string' ? part : <bdi key={index}>{part.name}</bdi>,
+                )}
               </li>
             );
           const { message } = item;
