@@ -22,6 +22,12 @@ export const ar: Translation = {
     chats: 'كل المحادثات',
     users: 'المستخدمون',
     logout: 'تسجيل الخروج',
+    chatsUnread_zero: 'كل المحادثات، لا محادثات غير مقروءة',
+    chatsUnread_one: 'كل المحادثات، محادثة واحدة غير مقروءة',
+    chatsUnread_two: 'كل المحادثات، محادثتان غير مقروءتين',
+    chatsUnread_few: 'كل المحادثات، {{count}} محادثات غير مقروءة',
+    chatsUnread_many: 'كل المحادثات، {{count}} محادثة غير مقروءة',
+    chatsUnread_other: 'كل المحادثات، {{count}} محادثة غير مقروءة',
   },
   pages: {
     welcome: 'مرحبًا',

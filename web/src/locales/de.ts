@@ -22,6 +22,8 @@ export const de: Translation = {
     chats: 'Alle Chats',
     users: 'Personen',
     logout: 'Abmelden',
+    chatsUnread_one: 'Alle Chats, {{count}} ungelesen',
+    chatsUnread_other: 'Alle Chats, {{count}} ungelesen',
   },
   pages: {
     welcome: 'Willkommen',

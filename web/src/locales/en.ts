@@ -23,6 +23,8 @@ export const en = {
     chats: 'All-chats',
     users: 'Users',
     logout: 'Logout',
+    chatsUnread_one: 'All-chats, {{count}} unread',
+    chatsUnread_other: 'All-chats, {{count}} unread',
   },
   pages: {
     welcome: 'Welcome',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { i18n } from '../../lib/i18n.ts';
+import { i18n, loadLanguage } from '../../lib/i18n.ts';
 import { isExpired, timerChoices, untilNextExpiry } from './disappearing.ts';
 
 describe('disappearing messages in the browser', () => {
@@ -12,6 +12,7 @@ describe('disappearing messages in the browser', () => {
       { seconds: 86_400, label: '1 day' },
       { seconds: 604_800, label: '1 week' },
     ]);
+    await loadLanguage('de');
     await i18n.changeLanguage('de');
     expect(timerChoices().map((choice) => choice.label)).toEqual([
       'Aus',

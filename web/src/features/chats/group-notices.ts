@@ -1,13 +1,8 @@
 import type { GroupNotice } from '@veil/contracts';
 import type { DisplayMessage } from '../../lib/crypto.ts';
+import { sentenceParts, sentenceText, type SentencePart } from '../../lib/bidi.ts';
 import { t } from '../../lib/i18n.ts';
 import { timerLabel } from './disappearing.ts';
-
-/** A piece of a system line: words of the sentence, or a person's name or the group's, kept apart. */
-export type NoticePart = string | { name: string };
-
-/** Stands in for a name inside the translated sentence until it is split around it. */
-const slot = (index: number) => `\uE000${index}\uE000`;
 
 /**
  * A group change or a timer change as a system line, in pieces: "Alice added Dave", "You left",
@@ -17,18 +12,16 @@ const slot = (index: number) => `\uE000${index}\uE000`;
  * or inflect there. Names come out as their own pieces, so the screen can isolate their
  * direction (`<bdi>`).
  */
-export const noticeParts = (notice: GroupNotice, myId: string): NoticePart[] => {
-  const names: string[] = [];
-  const named = (name: string) => slot(names.push(name) - 1);
-  const byYou = notice.by._id === myId;
-  const toYouAlone = !byYou && notice.members.length === 1 && notice.members[0]!._id === myId;
-  const context = byYou ? 'byYou' : toYouAlone ? 'you' : undefined;
-  const by = byYou ? '' : named(notice.by.username);
-  const them = notice.members
-    .map((person) => (person._id === myId ? t('notices.youInList') : named(person.username)))
-    .join(t('common.listSeparator'));
-  const name = notice.name === undefined ? '' : named(notice.name);
-  const text = (() => {
+export const noticeParts = (notice: GroupNotice, myId: string): SentencePart[] =>
+  sentenceParts((named) => {
+    const byYou = notice.by._id === myId;
+    const toYouAlone = !byYou && notice.members.length === 1 && notice.members[0]!._id === myId;
+    const context = byYou ? 'byYou' : toYouAlone ? 'you' : undefined;
+    const by = byYou ? '' : named(notice.by.username);
+    const them = notice.members
+      .map((person) => (person._id === myId ? t('notices.youInList') : named(person.username)))
+      .join(t('common.listSeparator'));
+    const name = notice.name === undefined ? '' : named(notice.name);
     switch (notice.kind) {
       case 'created':
         return t('notices.created', { by, name, context });
@@ -49,19 +42,11 @@ export const noticeParts = (notice: GroupNotice, myId: string): NoticePart[] => 
           ? t('notices.timerSet', { by, duration: timerLabel(notice.seconds), context })
           : t('notices.timerOff', { by, context });
     }
-  })();
-  return text
-    .split(/\uE000(\d+)\uE000/)
-    .flatMap((piece, index): NoticePart[] =>
-      index % 2 ? [{ name: names[Number(piece)]! }] : piece ? [piece] : [],
-    );
-};
+  });
 
 /** The system line as plain text. */
 export const noticeText = (notice: GroupNotice, myId: string): string =>
-  noticeParts(notice, myId)
-    .map((part) => (typeof part === 'string' ? part : part.name))
-    .join('');
+  sentenceText(noticeParts(notice, myId));
 
 export type TimelineItem =
   { kind: 'message'; message: DisplayMessage } | { kind: 'notice'; notice: GroupNotice };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupNotice } from '@veil/contracts';
 import type { DisplayMessage } from '../../lib/crypto.ts';
-import { i18n } from '../../lib/i18n.ts';
+import { i18n, loadLanguage } from '../../lib/i18n.ts';
 import { noticeParts, noticeText, timelineOf } from './group-notices.ts';
 
 const alice = { _id: 'a', username: 'alice', profilePicture: null };
@@ -36,7 +36,9 @@ describe('group system lines', () => {
     expect(noticeText(notice('added', 't'), 'a')).toBe('You added dave');
     expect(noticeText(notice('promoted', 't'), 'd')).toBe('alice made you an admin');
     expect(noticeText(notice('added', 't', { members: [dave, alice] }), 'd')).toBe('alice added you, alice');
-    expect(noticeParts(notice('removed', 't'), 'x')).toEqual([{ name: 'alice' }, ' removed ', { name: 'dave' }]);
+    expect(noticeParts(notice('removed', 't'), 'x')).toEqual([{ value: 'alice' }, ' removed ', { value: 'dave' }]);
+    await loadLanguage('de');
+    await loadLanguage('ar');
     await i18n.changeLanguage('de');
     try {
       expect(noticeText(notice('removed', 't'), 'd')).toBe('alice hat dich entfernt');

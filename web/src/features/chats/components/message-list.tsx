@@ -13,6 +13,7 @@ import { useMessageAnnouncements } from '../hooks/use-message-announcements.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
 import { chatContextOf } from '../chat-context.ts';
 import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
+import { IsolatedSentence } from '../../../components/isolated-sentence.tsx';
 import { noticeParts, timelineOf } from '../group-notices.ts';
 import { chatTitle, isSeenByOthers, otherMemberIds } from '../messages.model.ts';
 import { messageDiscarded, retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
@@ -118,9 +119,7 @@ export const MessageList = ({
                 className="system-line"
                 data-testid="system-line"
               >
-                {noticeParts(item.notice, myId).map((part, index) =>
-                  typeof part === 'string' ? part : <bdi key={index}>{part.name}</bdi>,
-                )}
+                <IsolatedSentence parts={noticeParts(item.notice, myId)} />
               </li>
             );
           const { message } = item;
