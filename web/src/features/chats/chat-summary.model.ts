@@ -1,4 +1,5 @@
 import type { DisplayMessage } from '../../lib/crypto.ts';
+import { sentenceParts, type SentencePart } from '../../lib/bidi.ts';
 import { t } from '../../lib/i18n.ts';
 
 /** The badge on a chat: the count, "99+" past 99. */
@@ -54,9 +55,12 @@ export const startsDay = (
 ) => !previous || !sameDay(new Date(previous.createdAt), new Date(message.createdAt));
 
 /** One line of preview: the first line of the text, whose it is when that helps. */
-export const previewLine = (text: string, author: string | null): string => {
+export const previewLine = (text: string, author: string | null): SentencePart[] => {
   const line = text.split('\n', 1)[0]!.trim();
-  return author ? t('chats.previewBy', { author, text: line }) : line;
+  // The author and the text each keep their own direction (`<bdi>`).
+  return author
+    ? sentenceParts((slot) => t('chats.previewBy', { author: slot(author), text: slot(line) }))
+    : [{ value: line }];
 };
 
 /**

@@ -1,3 +1,4 @@
+import { sentenceText } from '../../lib/bidi.ts';
 import { describe, expect, it } from 'vitest';
 import {
   badgeText,
@@ -36,8 +37,9 @@ describe('chat list summary', () => {
   });
 
   it('previews the first line, with its author when given', () => {
-    expect(previewLine('  hello\nsecond line', 'You')).toBe('You: hello');
-    expect(previewLine('hi', null)).toBe('hi');
+    expect(sentenceText(previewLine('  hello\nsecond line', 'You'))).toBe('You: hello');
+    expect(previewLine('  hello\nsecond line', 'You')).toEqual([{ value: 'You' }, ': ', { value: 'hello' }]);
+    expect(previewLine('hi', null)).toEqual([{ value: 'hi' }]);
   });
 
   it("puts the divider before the oldest unread message from others, skipping one's own", () => {

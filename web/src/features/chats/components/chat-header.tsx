@@ -28,7 +28,7 @@ export const ChatHeader = ({ chat, me, title, online, onShowList, actions }: Cha
       />
       <div className="chat-header__text">
         <h2 className="chat-header__title" data-testid="chat-title">
-          {title}
+          <bdi>{title}</bdi>
         </h2>
         {chat.isGroupChat && (
           <p className="chat-header__members">

@@ -57,7 +57,8 @@ const MessageText = ({ message }: { message: DisplayMessage }) => {
     );
   if (state === 'read')
     return (
-      <p className="message__text" data-testid="message-text">
+      // The text's own direction, whatever the app's (an English line in an Arabic UI).
+      <p className="message__text" data-testid="message-text" dir="auto">
         <LinkifiedText text={message.decryptedContent} />
       </p>
     );

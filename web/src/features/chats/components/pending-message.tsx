@@ -28,7 +28,7 @@ export const PendingMessage = ({ item, onRetry, onDiscard }: PendingMessageProps
       data-status={item.status}
     >
       <div className="message__bubble">
-        <p className="message__text">
+        <p className="message__text" dir="auto">
           <LinkifiedText text={item.text} />
         </p>
         <span className="message__meta">
