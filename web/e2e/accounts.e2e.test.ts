@@ -93,9 +93,13 @@ describe('accounts (browser)', { timeout: 120_000 }, () => {
       .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
     expect(avatarLoaded).toBe(true);
     await page.getByRole('link', { name: 'Start Chatting' }).waitFor();
+    // Opening Veil at / while logged in lands on the chats.
+    await page.goto('/');
+    await page.waitForURL(/\/all-chats$/);
+    await page.getByRole('heading', { name: 'Chats', level: 1 }).waitFor();
 
     // Directory: live search on each change, "No Users Available" when nothing matches.
-    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
     await page.getByRole('button', { name: `${other}: Say Hi` }).waitFor();
     await page.getByLabel('Search users').fill(other.slice(0, 6).toUpperCase());
     await page.getByRole('button', { name: `${other}: Say Hi` }).waitFor();

@@ -241,6 +241,11 @@ describe('message actions (browser)', { timeout: 150_000 }, () => {
     await dialog.waitFor({ state: 'detached' });
     await openChat(carol.page, alice.name);
     await messageWithText(carol.page, 'Pass this on').waitFor();
+    // Labelled as forwarded on both sides (said inside the ciphertext); the original is not.
+    await messageWithText(carol.page, 'Pass this on').getByText('Forwarded').waitFor();
+    await openChat(alice.page, carol.name);
+    await messageWithText(alice.page, 'Pass this on').getByText('Forwarded').waitFor();
+    expect(await messageWithText(bob.page, 'Pass this on').getByText('Forwarded').count()).toBe(0);
   });
 
   it('copies the text of a message', async () => {

@@ -269,6 +269,7 @@ export const ar: Translation = {
     announceFile: 'رسالة جديدة من {{name}}',
     sending: 'جارٍ الإرسال…',
     waitingForNetwork: 'بانتظار الشبكة…',
+    forwarded: 'تمت إعادة توجيهها',
     notSent: 'لم تُرسل. {{error}}',
     retry: 'إعادة المحاولة',
     discard: 'تجاهل',

@@ -256,6 +256,7 @@ export const de: Translation = {
     announceFile: 'Neue Nachricht von {{name}}',
     sending: 'Wird gesendet…',
     waitingForNetwork: 'Warte auf Netzwerk…',
+    forwarded: 'Weitergeleitet',
     notSent: 'Nicht gesendet. {{error}}',
     retry: 'Erneut versuchen',
     discard: 'Verwerfen',

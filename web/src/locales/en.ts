@@ -254,6 +254,7 @@ export const en = {
     announceFile: 'New message from {{name}}',
     sending: 'Sending…',
     waitingForNetwork: 'Waiting for network…',
+    forwarded: 'Forwarded',
     notSent: 'Not sent. {{error}}',
     retry: 'Retry',
     discard: 'Discard',

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { memo, useCallback, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { restoreRequested } from '../../../lib/key-backup.slice.ts';
-import { ReplyIcon } from '../../../components/icons.tsx';
+import { ForwardIcon, ReplyIcon } from '../../../components/icons.tsx';
 import { LinkifiedText } from '../../../components/linkified-text.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
@@ -140,6 +140,12 @@ export const MessageBubble = memo(function MessageBubble({
             {replyPreview(quoted)}
             {quoted.length > replyPreview(quoted).length ? '…' : ''}
           </blockquote>
+        )}
+        {message.forwarded && !message.deleted && (
+          <span className="message__forwarded" data-testid="forwarded-label">
+            <ForwardIcon />
+            {t('messages.forwarded')}
+          </span>
         )}
         {message.attachments && !message.deleted && <AttachmentList attachments={message.attachments} />}
         {editing ? (
