@@ -1,5 +1,6 @@
 import { sentenceText } from '../../lib/bidi.ts';
-import { describe, expect, it } from 'vitest';
+import { i18nReady } from '../../lib/i18n.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   badgeText,
   dayLabel,
@@ -10,6 +11,9 @@ import {
 } from './chat-summary.model.ts';
 
 const from = (sender: string, _id: string) => ({ _id, sender: { _id: sender } });
+
+// The texts are a chunk of their own, as in the browser.
+beforeAll(() => i18nReady);
 
 describe('chat list summary', () => {
   it('shows counts up to 99, then 99+', () => {
@@ -22,6 +26,10 @@ describe('chat list summary', () => {
     const now = new Date(2026, 10, 24, 15, 0);
     expect(listTime(new Date(2026, 10, 24, 9, 5).toISOString(), now, 'en-GB')).toBe('09:05');
     expect(listTime(new Date(2026, 10, 21, 9, 5).toISOString(), now, 'en-GB')).toBe('Sat');
+    // Yesterday reads as the day heading says it, in the list too.
+    const yesterday = new Date(2026, 10, 23, 22, 0).toISOString();
+    expect(listTime(yesterday, now, 'en-GB')).toBe('Yesterday');
+    expect(listTime(yesterday, now, 'de')).toBe(dayLabel(yesterday, now, 'de'));
     expect(listTime(new Date(2026, 9, 2, 9, 5).toISOString(), now, 'en-GB')).toBe('2 Oct 26');
   });
 

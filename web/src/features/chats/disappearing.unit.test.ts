@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { i18n, loadLanguage } from '../../lib/i18n.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { i18n, loadLanguage, i18nReady } from '../../lib/i18n.ts';
 import { isExpired, timerChoices, untilNextExpiry } from './disappearing.ts';
+
+// The texts are a chunk of their own, as in the browser.
+beforeAll(() => i18nReady);
 
 describe('disappearing messages in the browser', () => {
   it('offers exactly the timers the server accepts, named as people say them in their language', async () => {

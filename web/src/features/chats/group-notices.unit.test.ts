@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { GroupNotice } from '@veil/contracts';
 import type { DisplayMessage } from '../../lib/crypto.ts';
-import { i18n, loadLanguage } from '../../lib/i18n.ts';
+import { i18n, loadLanguage, i18nReady } from '../../lib/i18n.ts';
 import { noticeParts, noticeText, timelineOf } from './group-notices.ts';
 
 const alice = { _id: 'a', username: 'alice', profilePicture: null };
@@ -14,6 +14,9 @@ const notice = (kind: GroupNotice['kind'], at: string, extra: Partial<GroupNotic
   ...extra,
 });
 const message = (id: string, createdAt: string) => ({ _id: id, createdAt }) as DisplayMessage;
+
+// The texts are a chunk of their own, as in the browser.
+beforeAll(() => i18nReady);
 
 describe('group system lines', () => {
   it('say who did what, with "you" for the reader', () => {
