@@ -345,6 +345,7 @@ export const ar: Translation = {
     youInList: 'أنت',
   },
   disappearing: {
+    mark: 'رسالة مؤقتة',
     label: 'الرسائل المؤقتة',
     off: 'إيقاف',
     failed: 'لم يتغيّر: حاول مرة أخرى',

@@ -328,6 +328,7 @@ export const de: Translation = {
     youInList: 'dich',
   },
   disappearing: {
+    mark: 'Selbstlöschende Nachricht',
     label: 'Selbstlöschende Nachrichten',
     off: 'Aus',
     failed: 'Nicht geändert: versuche es noch einmal',

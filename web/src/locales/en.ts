@@ -326,6 +326,7 @@ export const en = {
     youInList: 'you',
   },
   disappearing: {
+    mark: 'Disappearing message',
     label: 'Disappearing messages',
     off: 'Off',
     failed: 'Not changed: try again',

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { memo, useCallback, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { restoreRequested } from '../../../lib/key-backup.slice.ts';
-import { ForwardIcon, ReplyIcon } from '../../../components/icons.tsx';
+import { ForwardIcon, ReplyIcon, TimerIcon } from '../../../components/icons.tsx';
 import { LinkifiedText } from '../../../components/linkified-text.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
@@ -164,6 +164,17 @@ export const MessageBubble = memo(function MessageBubble({
         <span className="message__meta">
           {message.editedAt && !message.deleted && (
             <span className="message__edited">{t('messages.edited')}</span>
+          )}
+          {message.expiresAt && !message.deleted && (
+            <span
+              className="message__expires"
+              role="img"
+              aria-label={t('disappearing.mark')}
+              title={t('disappearing.mark')}
+              data-testid="disappearing-mark"
+            >
+              <TimerIcon />
+            </span>
           )}
           <time dateTime={message.createdAt}>{time}</time>
           {mine && <SeenTicks seen={seen} />}
