@@ -71,7 +71,7 @@ describe('accessibility', () => {
     await messageWithText(page, 'Yes, here https://example.org').waitFor();
     found.push(
       ...(await auditEverywhere(page, 'chat with messages', async () => {
-        // At 360 px a chat opens without the list over it.
+        // On a phone a chat opens without the list over it.
         await page.getByRole('textbox', { name: 'Message' }).waitFor();
       })),
     );
