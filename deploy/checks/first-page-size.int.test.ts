@@ -40,7 +40,9 @@ describe('the first page', () => {
     visit('index.html');
     const shell = [...loaded].reduce((sum, key) => sum + gzipped(manifest[key]!), 0);
     // One language is loaded before the first render: count the largest.
-    const languages = Object.values(manifest).filter((chunk) => /^src\/locales\/\w+\.ts$/.test(chunk.src ?? ''));
+    const languages = Object.values(manifest).filter((chunk) =>
+      /^src\/locales\/\w+\.ts$/.test(chunk.src ?? ''),
+    );
     expect(languages.length).toBeGreaterThanOrEqual(3);
     const language = Math.max(...languages.map(gzipped));
     const files = [...loaded].map((key) => manifest[key]!.file);

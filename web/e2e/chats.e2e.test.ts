@@ -151,9 +151,9 @@ describe('chats (browser)', { timeout: 150_000 }, () => {
     await expect.poll(() => alice.page.getByTestId('chat-item').count()).toBe(1);
     // And a group's name.
     await alice.page.getByLabel('Search chats').fill(groupName.toLowerCase());
-    await expect.poll(() => alice.page.getByTestId('chat-item').allTextContents()).toEqual([
-      expect.stringContaining(groupName),
-    ]);
+    await expect
+      .poll(() => alice.page.getByTestId('chat-item').allTextContents())
+      .toEqual([expect.stringContaining(groupName)]);
     await alice.page.getByLabel('Search chats').fill('nobody-here');
     await alice.page.getByText('No chats available').waitFor();
   });

@@ -244,7 +244,10 @@ export const openMessageMenu = async (message: Locator) => {
 };
 
 /** Two people signed up, Alice said Hi, and both have the chat open. */
-export const chatBetween = async (veil: { newPage(): Promise<Page> }, prefixes: [string, string] = ['mal', 'mbo']) => {
+export const chatBetween = async (
+  veil: { newPage(): Promise<Page> },
+  prefixes: [string, string] = ['mal', 'mbo'],
+) => {
   const alice = await signedUpPerson(veil, prefixes[0]);
   const bob = await signedUpPerson(veil, prefixes[1]);
   await sayHi(alice.page, bob.name);

@@ -43,9 +43,9 @@ describe('walk: languages and direction (browser)', { timeout: 180_000 }, () => 
     expect(await text.getAttribute('dir')).toBe('auto');
     expect(await text.evaluate((element) => getComputedStyle(element).direction)).toBe('ltr');
     // The page around it stays right to left, and the chat's name is isolated.
-    expect(await bob.page.getByTestId('chat-title').evaluate((title) => getComputedStyle(title).direction)).toBe(
-      'rtl',
-    );
+    expect(
+      await bob.page.getByTestId('chat-title').evaluate((title) => getComputedStyle(title).direction),
+    ).toBe('rtl');
     expect(await bob.page.getByTestId('chat-title').locator('bdi').textContent()).toBe(alice.name);
     await bob.page.getByRole('link', { name: 'كل المحادثات', exact: true }).waitFor();
 
@@ -86,7 +86,10 @@ describe('walk: languages and direction (browser)', { timeout: 180_000 }, () => 
     await panel.getByRole('button', { name: 'Add to group' }).click();
     await panel.getByRole('button', { name: `Remove ${carol.name}` }).waitFor();
     await panel.getByRole('button', { name: 'Close' }).click();
-    await alice.page.getByTestId('system-line').filter({ hasText: `You added ${carol.name}` }).waitFor();
+    await alice.page
+      .getByTestId('system-line')
+      .filter({ hasText: `You added ${carol.name}` })
+      .waitFor();
 
     await carol.page.goto('/all-chats');
     await carol.page.getByTestId('chat-item').filter({ hasText: group }).click();

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { currentUserId, messageWithText, openChat, sendMessage, signedUpPerson, uniqueName } from '../flows.ts';
+import {
+  currentUserId,
+  messageWithText,
+  openChat,
+  sendMessage,
+  signedUpPerson,
+  uniqueName,
+} from '../flows.ts';
 import { useVeilWeb } from '../harness.ts';
 
 /** A member an admin removes keeps the history sealed for them, read-only, until added again. */

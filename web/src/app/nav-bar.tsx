@@ -9,7 +9,9 @@ import { useAppSelector } from './hooks.ts';
 
 // Its own chunk: logging out (keys, the socket) is nothing a visitor's first page needs.
 const LogoutDialog = lazy(() =>
-  import('../features/auth/components/logout-dialog.tsx').then(({ LogoutDialog }) => ({ default: LogoutDialog })),
+  import('../features/auth/components/logout-dialog.tsx').then(({ LogoutDialog }) => ({
+    default: LogoutDialog,
+  })),
 );
 
 interface NavItemProps {

@@ -17,7 +17,12 @@ type ApiState = ReturnType<(typeof api)['reducer']>;
  * The API slice (RTK Query, a good part of the script) joins the store when the first page
  * that calls the API loads (`apiReady`), so a visitor's first page does not carry it.
  */
-const rootReducer = combineSlices(sessionSlice, themeSlice, keyBackupSlice, outboxSlice).withLazyLoadedSlices<{
+const rootReducer = combineSlices(
+  sessionSlice,
+  themeSlice,
+  keyBackupSlice,
+  outboxSlice,
+).withLazyLoadedSlices<{
   api: ApiState;
 }>();
 

@@ -37,7 +37,11 @@ const load = async (accountId: string, userId: string): Promise<CheckedKeyLog> =
     log = await fetchKeyLog(userId);
   } catch (error) {
     console.warn('Could not fetch a key log', error);
-    return { ok: false, problem: 'unavailable', ...(error instanceof NoConnectionError && { unreachable: true }) };
+    return {
+      ok: false,
+      problem: 'unavailable',
+      ...(error instanceof NoConnectionError && { unreachable: true }),
+    };
   }
   const { pinnedHash } = await readContactTrust(accountId, userId);
   const check = await checkKeyLog(log.entries, { pinnedHash, current: log.current, now: Date.now() });

@@ -152,8 +152,9 @@ export const groupsSuite = (options: Partial<StartVeilOptions> = {}) => {
     expect(kept.map((m) => m._id)).not.toContain(after._id);
     expect(kept.every((m) => m.encryptedKeys[carol._id])).toBe(true);
     expect(
-      (await api.get(`/api/v1/chat/getallmessages/${chatId}?after=${carolMessage.seq}`, carol.accessToken)).body
-        .data.messages.map((m: MessageView) => m._id),
+      (
+        await api.get(`/api/v1/chat/getallmessages/${chatId}?after=${carolMessage.seq}`, carol.accessToken)
+      ).body.data.messages.map((m: MessageView) => m._id),
     ).toEqual([]);
     const asCarol = await chatAs(carol);
     expect(asCarol.removedFromGroup).toMatchObject({ by: { _id: alice._id } });
@@ -185,7 +186,9 @@ export const groupsSuite = (options: Partial<StartVeilOptions> = {}) => {
     const history = ((await historyAs(carol)).body.data.messages as MessageView[]).map((m) => m._id);
     expect(history).toEqual([...before, back.body.data.message._id]);
     // Out again: the group she sees stops changing with the group (a rename is not hers to see).
-    expect((await api.call('DELETE', path(`/members/${carol._id}`), { token: alice.accessToken })).status).toBe(200);
+    expect(
+      (await api.call('DELETE', path(`/members/${carol._id}`), { token: alice.accessToken })).status,
+    ).toBe(200);
     members = [alice, bob, dave];
   });
 

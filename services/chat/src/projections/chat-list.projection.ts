@@ -382,7 +382,11 @@ const removedChatView = (
   return {
     ...view,
     removedFromGroup: {
-      by: { _id: by, username: person?.username ?? 'Deleted user', profilePicture: mediaUrl(person?.pictureKey ?? null) },
+      by: {
+        _id: by,
+        username: person?.username ?? 'Deleted user',
+        profilePicture: mediaUrl(person?.pictureKey ?? null),
+      },
       at,
     },
   };

@@ -164,7 +164,8 @@ export const messageRpcHandlers = (
       if (joinedAt || removedAt)
         filter.createdAt = { ...(joinedAt && { $gte: joinedAt }), ...(removedAt && { $lt: removedAt }) };
       const absences = membership.absences?.[userId] ?? [];
-      const wasAway = (doc: MessageDoc) => absences.some(([from, to]) => doc.createdAt >= from && doc.createdAt < to);
+      const wasAway = (doc: MessageDoc) =>
+        absences.some(([from, to]) => doc.createdAt >= from && doc.createdAt < to);
       // Catch-up after a reconnect reads forwards from `after`; paging reads backwards from the newest.
       const forwards = after !== undefined && before === undefined;
       const page = await models.messages.find(filter, {
@@ -174,9 +175,7 @@ export const messageRpcHandlers = (
       const hasMore = page.length > pageSize;
       // Messages the user deleted for themselves are left out; the page may then be shorter.
       // So are those sent while the user was out of the group; the page may then be shorter.
-      const docs = page
-        .slice(0, pageSize)
-        .filter((doc) => !doc.hiddenFor?.includes(userId) && !wasAway(doc));
+      const docs = page.slice(0, pageSize).filter((doc) => !doc.hiddenFor?.includes(userId) && !wasAway(doc));
       if (!forwards) docs.reverse();
       return { messages: await withVisibleReceipts(await withReplies(docs), userId), hasMore };
     },
@@ -252,7 +251,9 @@ export const messageRpcHandlers = (
         if (membership?.members.includes(userId)) return true;
         const removedAt = membership?.removedAt?.[userId];
         const message = removedAt && messageId ? await models.messages.get(messageId) : null;
-        return Boolean(message && removedAt && message.createdAt < removedAt && message.encryptedKeys[userId]);
+        return Boolean(
+          message && removedAt && message.createdAt < removedAt && message.encryptedKeys[userId],
+        );
       },
     }),
 

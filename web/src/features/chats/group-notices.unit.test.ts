@@ -39,7 +39,11 @@ describe('group system lines', () => {
     expect(noticeText(notice('added', 't'), 'a')).toBe('You added dave');
     expect(noticeText(notice('promoted', 't'), 'd')).toBe('alice made you an admin');
     expect(noticeText(notice('added', 't', { members: [dave, alice] }), 'd')).toBe('alice added you, alice');
-    expect(noticeParts(notice('removed', 't'), 'x')).toEqual([{ value: 'alice' }, ' removed ', { value: 'dave' }]);
+    expect(noticeParts(notice('removed', 't'), 'x')).toEqual([
+      { value: 'alice' },
+      ' removed ',
+      { value: 'dave' },
+    ]);
     await loadLanguage('de');
     await loadLanguage('ar');
     await i18n.changeLanguage('de');

@@ -174,9 +174,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
         />
       )}
       <KeyNotices chat={chat} keys={contactKeys} />
-      {!removed && (
-        <KeyCheckBlock chat={chat} myId={me._id} unchecked={unchecked} onRetry={retryKeyCheck} />
-      )}
+      {!removed && <KeyCheckBlock chat={chat} myId={me._id} unchecked={unchecked} onRetry={retryKeyCheck} />}
       {keyMissing && (
         <div className="form__error chat-window__notice chat-window__key-notice" role="alert">
           <p>{t('messages.missingKey')}</p>
