@@ -60,7 +60,8 @@ const sourceFingerprint = (): Plugin => {
 
 export default defineConfig({
   plugins: [react(), serviceWorker(), sourceFingerprint()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  // The manifest says which chunks the first page loads (the size check in deploy/checks reads it).
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, manifest: true },
   server: {
     // A port that was asked for is kept to (or the start fails); the default moves on when taken.
     ...(webPort ? { port: Number(webPort), strictPort: true } : {}),

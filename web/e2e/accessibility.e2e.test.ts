@@ -2,14 +2,14 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, ownBackgroundContrasts, useTheme, type AxeViolation } from './axe.ts';
 import { login, messageWithText, openChat, openChatFromUsers, sendMessage, signedUpPerson } from './flows.ts';
-import { desktop, phone, useVeilWeb } from './harness.ts';
+import { desktop, phone, phone390, useVeilWeb } from './harness.ts';
 
 const veil = useVeilWeb();
 
 /** Every violation of one page state, in both themes and at both widths, labelled by where it was found. */
 const auditEverywhere = async (page: Page, state: string, settle: () => Promise<void> = async () => {}) => {
   const found: (AxeViolation & { where: string })[] = [];
-  for (const size of [desktop, phone]) {
+  for (const size of [desktop, phone390]) {
     await page.setViewportSize(size);
     for (const theme of ['light', 'dark'] as const) {
       await useTheme(page, theme);
@@ -28,7 +28,7 @@ const auditEverywhere = async (page: Page, state: string, settle: () => Promise<
  */
 const auditOpenDialog = async (page: Page, state: string) => {
   const found: (AxeViolation & { where: string })[] = [];
-  for (const size of [desktop, phone]) {
+  for (const size of [desktop, phone390]) {
     await page.setViewportSize(size);
     for (const theme of ['light', 'dark'] as const) {
       await page.evaluate((wanted) => (document.documentElement.dataset.theme = wanted), theme);
@@ -71,7 +71,7 @@ describe('accessibility', () => {
     await messageWithText(page, 'Yes, here https://example.org').waitFor();
     found.push(
       ...(await auditEverywhere(page, 'chat with messages', async () => {
-        // At 360 px a chat opens without the list over it.
+        // On a phone a chat opens without the list over it.
         await page.getByRole('textbox', { name: 'Message' }).waitFor();
       })),
     );

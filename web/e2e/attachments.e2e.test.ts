@@ -75,6 +75,14 @@ describe('encrypted attachments (browser)', { timeout: 240_000 }, () => {
         lightbox.getByTestId('lightbox-image').evaluate((img) => (img as HTMLImageElement).naturalWidth),
       )
       .toBe(64);
+    // Large, whatever the image's size, with a Download of the same file.
+    const shown = await lightbox.getByTestId('lightbox-image').boundingBox();
+    expect(shown!.width).toBeGreaterThan(600);
+    const [saved] = await Promise.all([
+      bob.page.waitForEvent('download'),
+      lightbox.getByRole('button', { name: 'Download', exact: true }).click(),
+    ]);
+    expect(saved.suggestedFilename()).toBe(imageName);
     await bob.page.keyboard.press('Escape');
     await lightbox.waitFor({ state: 'detached' });
     await expect

@@ -149,6 +149,11 @@ describe('chats (browser)', { timeout: 150_000 }, () => {
     // The chat list filter matches participant usernames, case-insensitively.
     await alice.page.getByLabel('Search chats').fill(carol.name.toUpperCase());
     await expect.poll(() => alice.page.getByTestId('chat-item').count()).toBe(1);
+    // And a group's name.
+    await alice.page.getByLabel('Search chats').fill(groupName.toLowerCase());
+    await expect
+      .poll(() => alice.page.getByTestId('chat-item').allTextContents())
+      .toEqual([expect.stringContaining(groupName)]);
     await alice.page.getByLabel('Search chats').fill('nobody-here');
     await alice.page.getByText('No chats available').waitFor();
   });

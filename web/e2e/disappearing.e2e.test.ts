@@ -41,8 +41,20 @@ describe('disappearing messages (browser)', { timeout: 150_000 }, () => {
 
     await sendMessage(alice.page, 'This note self-destructs');
     await messageWithText(bob.page, 'This note self-destructs').waitFor();
-    // Sent before the timer: it stays.
+    // The header shows what the control is; a message that will disappear carries a timer mark.
+    await bob.page
+      .getByTestId('disappearing-timer')
+      .locator('..')
+      .getByText('Disappearing messages')
+      .waitFor();
+    await messageWithText(bob.page, 'This note self-destructs')
+      .getByRole('img', { name: 'Disappearing message' })
+      .waitFor();
+    // Sent before the timer: it stays, and is not marked.
     await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
+    expect(await messageWithText(bob.page, `Hi ${bob.name}`).getByTestId('disappearing-mark').count()).toBe(
+      0,
+    );
 
     // Bob closes his browser (his tab; his storage stays, as a closed browser's does).
     const bobsBrowser = bob.page.context();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** UI steps shared by the browser tests. Usernames are random so runs never collide. */
 export const uniqueName = (prefix: string): string => `${prefix}_${randomBytes(4).toString('hex')}`;
@@ -233,3 +233,25 @@ export const declineRestore = async (page: Page) => {
 
 /** The text every message shows in a browser that holds no key for the account. */
 export const noKeyHereText = 'This browser has no key for your account yet: restore it';
+
+/** Opens a message's actions menu from the keyboard: focus its actions button, Enter. */
+export const openMessageMenu = async (message: Locator) => {
+  await message.getByRole('button', { name: /^Actions for message from / }).focus();
+  await message.page().keyboard.press('Enter');
+  const menu = message.getByRole('menu');
+  await menu.waitFor();
+  return menu;
+};
+
+/** Two people signed up, Alice said Hi, and both have the chat open. */
+export const chatBetween = async (
+  veil: { newPage(): Promise<Page> },
+  prefixes: [string, string] = ['mal', 'mbo'],
+) => {
+  const alice = await signedUpPerson(veil, prefixes[0]);
+  const bob = await signedUpPerson(veil, prefixes[1]);
+  await sayHi(alice.page, bob.name);
+  await openChat(bob.page, alice.name);
+  await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
+  return { alice, bob };
+};

@@ -21,6 +21,8 @@ const artifactsDir = path.join(webDir, 'e2e', 'artifacts');
 
 export const desktop = { width: 1280, height: 800 };
 export const phone = { width: 360, height: 740 };
+/** Today's common phone (the layout's bottom bar and one-row chat header are checked at it). */
+export const phone390 = { width: 390, height: 844 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -46,3 +46,30 @@ export const cuttableSocket = async (page: Page) => {
     },
   };
 };
+
+/**
+ * A silent network drop on one page: HTTP requests fail as they do without a network, and the
+ * websocket stays open but carries nothing either way, so the page still thinks it is connected
+ * (Socket.IO notices only when its heartbeat runs out, 45 s later). Call before the page loads
+ * the app; `drop` and `restore` switch it.
+ */
+export const droppableNetwork = async (page: Page) => {
+  let dropped = false;
+  await page.routeWebSocket(/\/socket\.io\//, (route) => {
+    const server = route.connectToServer();
+    route.onMessage((message) => dropped || server.send(message));
+    server.onMessage((message) => dropped || route.send(message));
+  });
+  await page.route(
+    (url) => url.pathname.startsWith('/api/'),
+    (route) => (dropped ? route.abort('internetdisconnected') : route.continue()),
+  );
+  return {
+    drop() {
+      dropped = true;
+    },
+    restore() {
+      dropped = false;
+    },
+  };
+};

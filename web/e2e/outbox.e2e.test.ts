@@ -26,7 +26,8 @@ describe('connection state and the outbox (browser)', { timeout: 180_000 }, () =
     await sendMessage(alice.page, 'written offline 2');
     const pending = alice.page.getByTestId('pending-message');
     await expect.poll(() => pending.count()).toBe(2);
-    expect(await pending.first().textContent()).toContain('Sending…');
+    // Tried and unanswered: it waits for the network, never "Not sent".
+    await expect.poll(() => pending.first().textContent()).toContain('Waiting for network…');
     // Kept across a closed page: the next page of the account sends it.
     await alice.page.close();
     const again = await alice.page.context().newPage();

@@ -36,14 +36,29 @@ describe('realtime (browser)', { timeout: 150_000 }, () => {
     const indicator = alice.page.getByTestId('typing-indicator');
     await bob.page.getByRole('textbox', { name: 'Message' }).pressSequentially('typing away', { delay: 40 });
     await indicator.getByText(`${bob.name} typing...`).waitFor();
-    // Bob stops: "stop typing" after 500 ms without input clears it.
-    await expect.poll(() => indicator.textContent(), { timeout: 5000 }).toBe('');
+    // A pause to think (1.5 s, as a person makes it) does not make it flicker: it holds 3 s
+    // after the last key, as Signal's does.
+    await alice.page.evaluate(() => {
+      const shown = document.querySelector('[data-testid="typing-indicator"]')!;
+      const w = window as unknown as { typingGaps: number };
+      w.typingGaps = 0;
+      new MutationObserver(() => {
+        if (shown.textContent === '') w.typingGaps += 1;
+      }).observe(shown, { childList: true, characterData: true, subtree: true });
+    });
+    await bob.page.waitForTimeout(1500);
+    await bob.page.getByRole('textbox', { name: 'Message' }).pressSequentially(' more', { delay: 40 });
+    await bob.page.waitForTimeout(1500);
+    await bob.page.getByRole('textbox', { name: 'Message' }).pressSequentially('!', { delay: 40 });
+    expect(await alice.page.evaluate(() => (window as unknown as { typingGaps: number }).typingGaps)).toBe(0);
+    // Bob stops: "stop typing" 3 s after the last key clears it.
+    await expect.poll(() => indicator.textContent(), { timeout: 10_000 }).toBe('');
 
     // Sending clears it at once too.
     await bob.page.getByRole('textbox', { name: 'Message' }).pressSequentially('and send', { delay: 40 });
     await indicator.getByText(`${bob.name} typing...`).waitFor();
     await bob.page.getByRole('textbox', { name: 'Message' }).press('Enter');
-    await messageWithText(alice.page, 'typing awayand send').waitFor();
+    await messageWithText(alice.page, 'typing away more!and send').waitFor();
     await expect.poll(() => indicator.textContent(), { timeout: 5000 }).toBe('');
   });
 

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './lib/i18n.ts'; // the language, and <html lang dir>, before the first render
+import { i18nReady } from './lib/i18n.ts'; // the language, and <html lang dir>, before the first render
 import { AppProvider } from './app/provider.tsx';
 import { readTheme } from './lib/storage.ts';
 import './styles/theme.css';
@@ -23,8 +23,11 @@ document.documentElement.dataset.theme =
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <AppProvider />
-  </StrictMode>,
+// A German or Arabic reader's texts are a chunk of their own: the first render waits for them.
+void i18nReady.then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <AppProvider />
+    </StrictMode>,
+  ),
 );

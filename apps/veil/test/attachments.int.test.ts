@@ -5,7 +5,7 @@ import path from 'node:path';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentFolder } from '@veil/contracts';
-import { encodeMessageContent, encryptedSizeOf, openAttachmentCipher } from '@veil/crypto';
+import { buildGroupPayload, encodeMessageContent, encryptedSizeOf, openAttachmentCipher } from '@veil/crypto';
 import { uniquePrefix } from '@veil/test-env';
 import { createApi, type Api } from './support/api-client.ts';
 import {
@@ -15,7 +15,7 @@ import {
   uploadFile,
 } from './support/uploads.ts';
 import { startTestVeil, type TestVeil } from './support/test-veil.ts';
-import { createUser, sendDirect, type TestUser } from './support/users.ts';
+import { createGroup, createUser, sendDirect, type TestUser } from './support/users.ts';
 
 /**
  * Encrypted attachments over real HTTP: who may read a blob, the size limit and quota, malformed
@@ -167,6 +167,33 @@ const attachmentSuite = (makeBackend: () => Promise<BlobBackend>) => {
     // Nor read it before it is complete, even as a member.
     expect((await api.get(`/api/v1/attachments/blobs/${pending}`, bob.accessToken)).status).toBe(404);
     expect(await storedChunks(pending)).toEqual([]);
+  });
+
+  it('lets a member an admin removed read the files of the messages they kept, and no later ones', async () => {
+    const groupId = await createGroup(api, alice, 'Files', [bob, carol]);
+    const sendToGroup = async (keyedFor: TestUser[], blobId: string) => {
+      const keys = Object.fromEntries(keyedFor.map((user) => [user._id, user.keys.publicKey]));
+      const payload = await buildGroupPayload(encodeMessageContent({ text: 'files', attachments: [] }), keys);
+      const sent = await api.post(
+        `/api/v1/message/sendGroupMessage/${groupId}`,
+        { ...payload, attachments: [blobId] },
+        alice.accessToken,
+      );
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    };
+    const kept = await upload(alice, groupId, await encryptedFile(100));
+    await sendToGroup([alice, bob, carol], kept);
+    expect(
+      (await api.call('DELETE', `/api/v1/chat/${groupId}/members/${bob._id}`, { token: alice.accessToken }))
+        .status,
+    ).toBe(200);
+    const later = await upload(alice, groupId, await encryptedFile(100));
+    await sendToGroup([alice, carol], later);
+    expect((await api.get(`/api/v1/attachments/blobs/${kept}`, bob.accessToken)).status).toBe(200);
+    expect((await readChunk(bob, kept, 0)).status).toBe(200);
+    expect((await api.get(`/api/v1/attachments/blobs/${later}`, bob.accessToken)).status).toBe(404);
+    expect((await readChunk(bob, later, 0)).status).toBe(404);
+    expect((await startUpload(bob, groupId, encryptedSizeOf(10))).status).toBe(404);
   });
 
   it('refuses a file over the size limit or the quota with 413 before anything is stored', async () => {

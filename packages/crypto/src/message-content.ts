@@ -26,14 +26,16 @@ export interface AttachmentRef extends AttachmentKey {
 export interface MessageContent {
   text: string;
   attachments: AttachmentRef[];
+  /** Sent on from another chat: said inside the ciphertext, so the server never knows. */
+  forwarded?: boolean;
 }
 
 const marker = '\u0000veil:2\n';
 
-export const encodeMessageContent = ({ text, attachments }: MessageContent): string =>
-  attachments.length === 0 && !text.startsWith('\u0000')
+export const encodeMessageContent = ({ text, attachments, forwarded }: MessageContent): string =>
+  attachments.length === 0 && !forwarded && !text.startsWith('\u0000')
     ? text
-    : `${marker}${JSON.stringify({ text, attachments })}`;
+    : `${marker}${JSON.stringify({ text, attachments, ...(forwarded && { forwarded: true }) })}`;
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isSize = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -65,11 +67,16 @@ const attachmentOf = (value: unknown): AttachmentRef | null => {
 export const decodeMessageContent = (plaintext: string): MessageContent => {
   if (!plaintext.startsWith(marker)) return { text: plaintext, attachments: [] };
   try {
-    const body = JSON.parse(plaintext.slice(marker.length)) as { text?: unknown; attachments?: unknown };
+    const body = JSON.parse(plaintext.slice(marker.length)) as {
+      text?: unknown;
+      attachments?: unknown;
+      forwarded?: unknown;
+    };
     const attachments = Array.isArray(body.attachments) ? body.attachments.map(attachmentOf) : [];
     return {
       text: isString(body.text) ? body.text : '',
       attachments: attachments.filter((a): a is AttachmentRef => a !== null),
+      ...(body.forwarded === true && { forwarded: true }),
     };
   } catch {
     return { text: plaintext.slice(marker.length), attachments: [] };

@@ -1,21 +1,43 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { Avatar } from '../components/avatar.tsx';
 import { ChatsIcon, LoginIcon, LogoutIcon, RegisterIcon, UsersIcon } from '../components/icons.tsx';
-import { LogoutDialog } from '../features/auth/components/logout-dialog.tsx';
 import { selectCurrentUser } from '../lib/session.slice.ts';
 import { useAppSelector } from './hooks.ts';
 
-const NavItem = ({ to, label, icon }: { to: string; label: string; icon: ReactNode }) => (
+// Its own chunk: logging out (keys, the socket) is nothing a visitor's first page needs.
+const LogoutDialog = lazy(() =>
+  import('../features/auth/components/logout-dialog.tsx').then(({ LogoutDialog }) => ({
+    default: LogoutDialog,
+  })),
+);
+
+interface NavItemProps {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  /** A count shown as a badge; `fullLabel` then names the link with it ("All-chats, 3 unread"). */
+  badge?: { count: number; fullLabel: string };
+}
+
+const NavItem = ({ to, label, icon, badge }: NavItemProps) => (
   <li>
     <NavLink
       to={to}
       className={({ isActive }) => `nav__link ${isActive ? 'nav__link--active' : ''}`}
-      title={label}
+      title={badge ? badge.fullLabel : label}
+      aria-label={badge?.fullLabel}
     >
-      {icon}
+      <span className="nav__icon">
+        {icon}
+        {badge && (
+          <span className="nav__badge" aria-hidden="true" data-testid="nav-unread">
+            {badge.count > 99 ? '99+' : badge.count}
+          </span>
+        )}
+      </span>
       <span className="nav__label">{label}</span>
     </NavLink>
   </li>
@@ -23,9 +45,10 @@ const NavItem = ({ to, label, icon }: { to: string; label: string; icon: ReactNo
 
 /**
  * The left bar: icons only on small screens, icons and labels on wide ones (docs/web.md, "Screens": Shell).
- * Logout asks first whether to keep this browser's keys.
+ * Logout asks first whether to keep this browser's keys. The Chats item carries the number of
+ * chats with unread messages.
  */
-export const NavBar = () => {
+export const NavBar = ({ unreadChats = 0 }: { unreadChats?: number }) => {
   const user = useAppSelector(selectCurrentUser);
   const [confirmingLogout, setConfirmingLogout] = useState(false);
   const { t } = useTranslation();
@@ -44,7 +67,16 @@ export const NavBar = () => {
       <ul className="nav__items">
         {!user && <NavItem to="/login" label={t('nav.login')} icon={<LoginIcon />} />}
         {!user && <NavItem to="/register" label={t('nav.register')} icon={<RegisterIcon />} />}
-        {user && <NavItem to="/all-chats" label={t('nav.chats')} icon={<ChatsIcon />} />}
+        {user && (
+          <NavItem
+            to="/all-chats"
+            label={t('nav.chats')}
+            icon={<ChatsIcon />}
+            {...(unreadChats > 0 && {
+              badge: { count: unreadChats, fullLabel: t('nav.chatsUnread', { count: unreadChats }) },
+            })}
+          />
+        )}
         <NavItem to="/users" label={t('nav.users')} icon={<UsersIcon />} />
       </ul>
       {user && (
@@ -66,7 +98,11 @@ export const NavBar = () => {
             <LogoutIcon />
             <span className="nav__label">{t('nav.logout')}</span>
           </button>
-          {confirmingLogout && <LogoutDialog onClose={closeLogout} />}
+          {confirmingLogout && (
+            <Suspense fallback={null}>
+              <LogoutDialog onClose={closeLogout} />
+            </Suspense>
+          )}
         </div>
       )}
     </nav>

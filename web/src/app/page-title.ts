@@ -2,9 +2,6 @@ import type { TFunction } from 'i18next';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { unreadTotal, useGetUnreadQuery } from '../features/chats/api/unread.api.ts';
-import { selectCurrentUser } from '../lib/session.slice.ts';
-import { useAppSelector } from './hooks.ts';
 
 const pageNames = {
   '/': 'pages.welcome',
@@ -40,11 +37,8 @@ const badgedIcon = (count: number) => {
 };
 
 /** Keeps the tab's title and icon in step with the route and the unread total. */
-export const usePageTitle = () => {
+export const usePageTitle = (total: number) => {
   const { pathname } = useLocation();
-  const me = useAppSelector(selectCurrentUser);
-  const { data } = useGetUnreadQuery(me?._id ?? '', { skip: !me });
-  const total = me ? unreadTotal(data) : 0;
   const { t } = useTranslation();
   useEffect(() => {
     document.title = pageTitle(pathname, total, t);

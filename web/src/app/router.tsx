@@ -5,14 +5,19 @@ import { NotFoundPage } from './not-found-page.tsx';
 import { RouteErrorPage } from './route-error-page.tsx';
 import { RequireLogin, RequireVisitor } from './route-guards.tsx';
 import { ShellLayout } from './shell-layout.tsx';
+import { apiReady } from './store.ts';
 
 /**
  * A page whose code loads when its route is first visited, so the first page a visitor opens
- * carries only the shell and the welcome page (docs/web.md, "Loading").
+ * carries only the shell and the welcome page (docs/web.md, "Loading"); the API slice joins
+ * the store first.
  */
 const lazyPage = (path: string, load: () => Promise<ReactNode>): RouteObject => ({
   path,
-  lazy: async () => ({ element: await load() }),
+  lazy: async () => {
+    const [element] = await Promise.all([load(), apiReady()]);
+    return { element };
+  },
 });
 
 /** The app's routes (docs/web.md, "Routes and guards"), all inside the shell layout. */

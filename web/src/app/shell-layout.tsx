@@ -1,47 +1,49 @@
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Outlet } from 'react-router';
-import { useMessageNotifications } from '../features/chats/notifications/use-message-notifications.ts';
-import { useOutboxRunner } from '../features/chats/outbox/use-outbox.ts';
-import { useSearchIndexer } from '../features/chats/search/use-message-search.ts';
-import { DeviceLinkCenter } from '../features/device-link/components/device-link-center.tsx';
-import { KeyBackupCenter } from '../features/key-backup/components/key-backup-center.tsx';
 import { ThemeToggle } from '../features/theme/components/theme-toggle.tsx';
 import { useApplyTheme } from '../features/theme/hooks/use-apply-theme.ts';
 import { selectCurrentUser } from '../lib/session.slice.ts';
-import { ConnectionBanner } from './connection-banner.tsx';
 import { useAppSelector } from './hooks.ts';
 import { NavBar } from './nav-bar.tsx';
-import { OwnLogAlert } from './own-log-alert.tsx';
 import { usePageTitle } from './page-title.ts';
 import { useRouteFocus } from './route-focus.ts';
-import { useProfileUpdates } from './profile-updates.ts';
-import { useRealtimeConnection } from './realtime-connection.ts';
-import { RewrapStatus } from './rewrap-status.tsx';
-import { useSessionKeys } from './session-keys.ts';
+import type { UnreadSummary } from './session-services.tsx';
+import { apiReady } from './store.ts';
+
+const SessionServices = lazy(() =>
+  Promise.all([import('./session-services.tsx'), apiReady()]).then(([module]) => module),
+);
+
+const noUnread: UnreadSummary = { messages: 0, chats: 0 };
 
 /** Wraps every route: the nav on the left, the theme toggle top right, the page. */
 export const ShellLayout = () => {
   useApplyTheme();
-  useRealtimeConnection();
-  useSessionKeys();
-  usePageTitle();
   useRouteFocus();
-  useOutboxRunner();
-  useProfileUpdates();
-  useMessageNotifications();
   const me = useAppSelector(selectCurrentUser);
-  useSearchIndexer(me?._id);
+  // Loaded at the first login of this page and kept (docs/web.md, "Loading").
+  const [session, setSession] = useState(false);
+  if (me && !session) setSession(true);
+  const [unread, setUnread] = useState(noUnread);
+  const onUnread = useCallback(
+    (next: UnreadSummary) =>
+      setUnread((now) => (now.messages === next.messages && now.chats === next.chats ? now : next)),
+    [],
+  );
+  const shown = me ? unread : noUnread;
+  usePageTitle(shown.messages);
   return (
     <div className="shell">
-      <NavBar />
+      <NavBar unreadChats={shown.chats} />
       <div className="shell__main">
         <header className="topbar">
           <ThemeToggle />
         </header>
-        <ConnectionBanner />
-        <RewrapStatus />
-        <OwnLogAlert />
-        <KeyBackupCenter />
-        <DeviceLinkCenter />
+        {session && (
+          <Suspense fallback={null}>
+            <SessionServices onUnread={onUnread} />
+          </Suspense>
+        )}
         <main className="shell__content" id="content">
           <Outlet />
         </main>

@@ -85,6 +85,18 @@ export const ReplyIcon = () => (
     <path d="M20 20v-7a4 4 0 0 0-4-4H4" />
   </Svg>
 );
+export const ForwardIcon = () => (
+  <Svg className="icon--directional" width="14" height="14">
+    <path d="M15 14l5-5-5-5" />
+    <path d="M4 20v-7a4 4 0 0 1 4-4h12" />
+  </Svg>
+);
+export const TimerIcon = () => (
+  <Svg width="12" height="12">
+    <circle cx="12" cy="13" r="8" />
+    <path d="M12 9v4l2 2M10 2h4" />
+  </Svg>
+);
 export const BackIcon = () => (
   <Svg className="icon--directional">
     <path d="M15 18l-6-6 6-6" />

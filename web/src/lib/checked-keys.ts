@@ -15,12 +15,15 @@ export type UncheckedReason = KeyLogProblem | 'unavailable' | 'empty';
 export class KeysUncheckedError extends Error {
   readonly userId: string;
   readonly reason: UncheckedReason;
+  /** The log got no answer at all (no network): checking again later may work. */
+  readonly unreachable: boolean;
 
-  constructor(userId: string, reason: UncheckedReason) {
+  constructor(userId: string, reason: UncheckedReason, unreachable = false) {
     super(`The keys of ${userId} could not be checked: ${reason}`);
     this.name = 'KeysUncheckedError';
     this.userId = userId;
     this.reason = reason;
+    this.unreachable = unreachable;
   }
 }
 
@@ -55,7 +58,7 @@ export const checkedKeysOf = async (
   let log = await (fresh ? refetched() : keyLogOf(accountId, userId));
   // A failed check is asked again at the next attempt (a retry), never taken from this page's copy.
   if (!log.ok && !fresh) log = await refetched();
-  if (!log.ok) throw new KeysUncheckedError(userId, log.problem);
+  if (!log.ok) throw new KeysUncheckedError(userId, log.problem, log.unreachable);
   const head = log.entries.at(-1);
   if (!head) throw new KeysUncheckedError(userId, 'empty');
   return { encryptionKey: head.encryptionKey, signingKey: head.signingKey };

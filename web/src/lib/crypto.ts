@@ -39,6 +39,8 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
   reactionTexts: Record<string, string>;
   /** Files sent with it (their keys were inside the ciphertext); absent: none. */
   attachments?: AttachmentRef[];
+  /** Its sender forwarded it from another chat (said inside the ciphertext). */
+  forwarded?: true;
   /** Its sender's signature and who it was sealed for, as checked here; absent: not checked. */
   verification?: Verification;
 }
@@ -112,7 +114,7 @@ export const readSealedForUser = async (
   sentAt: string,
   userId: string,
 ): Promise<
-  Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments'> & {
+  Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments' | 'forwarded'> & {
     /** The commitment to the key this reader unwrapped (`keyCommitmentOf`), when it read it. */
     keyCommitment?: string;
   }
@@ -126,12 +128,13 @@ export const readSealedForUser = async (
   if (!reading.ok && reading.failure === 'no-key-fits' && copy)
     reading = await readMessage({ ...envelope, encryptedKeys: { [userId]: copy } }, userId, privateKeys);
   if (reading.ok) {
-    const { text, attachments } = decodeMessageContent(reading.text);
+    const { text, attachments, forwarded } = decodeMessageContent(reading.text);
     return {
       decryptedContent: text,
       readState: 'read',
       keyCommitment: reading.keyCommitment,
       ...(attachments.length && { attachments }),
+      ...(forwarded && { forwarded: true as const }),
     };
   }
   // The published key is needed only to tell a reset key from a missing or damaged one.

@@ -1,9 +1,6 @@
 import i18next from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { ar } from '../locales/ar.ts';
-import { de } from '../locales/de.ts';
-import { en } from '../locales/en.ts';
+import type { en } from '../locales/en.ts';
 import { storageKeys } from './storage.ts';
 
 /** The shipped languages, each named in its own language for the switch on the profile page. */
@@ -26,26 +23,60 @@ const applyToDocument = (language: string) => {
 
 i18n.on('languageChanged', applyToDocument);
 
-// Resources are bundled (three small files), so init finishes synchronously, before the first render.
-void i18n
-  .use(LanguageDetector)
-  .use(initReactI18next)
-  .init({
-    resources: { en: { translation: en }, de: { translation: de }, ar: { translation: ar } },
-    supportedLngs: languages.map((language) => language.code),
-    nonExplicitSupportedLngs: true,
-    load: 'languageOnly',
-    fallbackLng: 'en',
-    initAsync: false,
-    interpolation: { escapeValue: false }, // React escapes what it renders
-    detection: {
-      // A choice made on the profile page, else the browser's languages in their order.
-      order: ['localStorage', 'navigator'],
-      lookupLocalStorage: storageKeys.language,
-      // Only an explicit choice is stored: until then the browser's language keeps deciding.
-      caches: [],
-    },
-  });
+/**
+ * Each language is a chunk of its own (none is in the first page's script), loaded before the
+ * first render (`i18nReady`, which main.tsx waits for) or when the user picks it. Every
+ * language is complete (locales.unit.test.ts), so English is loaded only for those who read it.
+ */
+const loaders: Record<LanguageCode, () => Promise<object>> = {
+  en: () => import('../locales/en.ts').then((module) => module.en),
+  de: () => import('../locales/de.ts').then((module) => module.de),
+  ar: () => import('../locales/ar.ts').then((module) => module.ar),
+};
+
+/** Makes a language's texts available (a no-op for one already loaded). */
+export const loadLanguage = async (code: string): Promise<void> => {
+  const load = loaders[code as keyof typeof loaders];
+  if (!load || i18n.hasResourceBundle(code, 'translation')) return;
+  i18n.addResourceBundle(code, 'translation', await load());
+};
+
+/** A choice made on the profile page (stored only then), else the browser's languages in their order, else English. */
+const detectLanguage = (): LanguageCode => {
+  const supported = (tag: string | null | undefined) =>
+    languages.find((language) => tag?.toLowerCase().split('-')[0] === language.code)?.code;
+  if (typeof window === 'undefined') return 'en'; // unit tests run the models in Node
+  let chosen: string | null = null;
+  try {
+    chosen = localStorage.getItem(storageKeys.language);
+  } catch {
+    // Storage blocked: the browser's languages decide.
+  }
+  return supported(chosen) ?? navigator.languages.map(supported).find(Boolean) ?? 'en';
+};
+
+void i18n.use(initReactI18next).init({
+  lng: detectLanguage(),
+  resources: {},
+  partialBundledLanguages: true,
+  supportedLngs: languages.map((language) => language.code),
+  load: 'languageOnly',
+  fallbackLng: 'en',
+  initAsync: false,
+  interpolation: { escapeValue: false }, // React escapes what it renders
+});
+
+/** Resolves once the detected language's texts are there (at once for English). */
+export const i18nReady: Promise<void> = (async () => {
+  const code = languages.find((language) => language.code === i18n.language)?.code ?? 'en';
+  try {
+    await loadLanguage(code);
+    await i18n.changeLanguage(code);
+  } catch (error) {
+    // Offline or an outdated page: the texts' keys rather than no page.
+    console.warn('Could not load the language', error);
+  }
+})();
 
 /** The language the app shows now (one of the shipped ones). */
 export const currentLanguage = (): LanguageCode => {
@@ -60,6 +91,7 @@ export const chooseLanguage = async (code: LanguageCode): Promise<void> => {
   } catch (error) {
     console.warn('Could not store the language', error);
   }
+  await loadLanguage(code);
   await i18n.changeLanguage(code);
 };
 

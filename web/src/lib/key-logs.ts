@@ -1,6 +1,7 @@
 import { checkKeyLog, type KeyLogEntry, type KeyLogProblem } from '@veil/crypto';
 import { readContactTrust } from './contact-trust-store.ts';
 import { storeCheckedKeyLog } from './key-log-store.ts';
+import { NoConnectionError } from './fetch-data.ts';
 import { fetchKeyLog } from './public-key-api.ts';
 
 /**
@@ -18,7 +19,8 @@ export type CheckedKeyLog =
       /** When the log's first signed entry was made (`checkKeyLog`). */
       signedSince: string;
     }
-  | { ok: false; problem: KeyLogProblem | 'unavailable' };
+  /** `unreachable`: no answer at all (no network), rather than a refusal. */
+  | { ok: false; problem: KeyLogProblem | 'unavailable'; unreachable?: boolean };
 
 interface Cached {
   log: Promise<CheckedKeyLog>;
@@ -35,7 +37,11 @@ const load = async (accountId: string, userId: string): Promise<CheckedKeyLog> =
     log = await fetchKeyLog(userId);
   } catch (error) {
     console.warn('Could not fetch a key log', error);
-    return { ok: false, problem: 'unavailable' };
+    return {
+      ok: false,
+      problem: 'unavailable',
+      ...(error instanceof NoConnectionError && { unreachable: true }),
+    };
   }
   const { pinnedHash } = await readContactTrust(accountId, userId);
   const check = await checkKeyLog(log.entries, { pinnedHash, current: log.current, now: Date.now() });

@@ -1,4 +1,5 @@
-import { limits, type ChatView, type MessageView } from '@veil/contracts';
+import type { ChatView, MessageView } from '@veil/contracts';
+import { limits } from '@veil/contracts/limits';
 import { importPublicKeySpkiBase64, rewrapMessageKey, type KeyLogEntry } from '@veil/crypto';
 import { accountKeyRing } from './account-keys.ts';
 import { fetchData } from './fetch-data.ts';

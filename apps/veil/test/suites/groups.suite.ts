@@ -121,7 +121,7 @@ export const groupsSuite = (options: Partial<StartVeilOptions> = {}) => {
     expect(notice).toMatchObject({ kind: 'added', by: { _id: alice._id }, members: [{ _id: dave._id }] });
   });
 
-  it('removes a member: their socket stops receiving at once, and they cannot send, read or change their messages', async () => {
+  it('removes a member: their socket stops receiving at once, they cannot send or change their messages, and they read the group as it was up to their removal', async () => {
     const sent = await send(carol, 'carol was here');
     const carolMessage = sent.body.data.message as MessageView;
     const carolSocket = await connectSocket(veil.url, carol);
@@ -146,8 +146,19 @@ export const groupsSuite = (options: Partial<StartVeilOptions> = {}) => {
     expect(atCarol).toEqual([]);
 
     expect((await send(carol, 'let me back', [alice, bob, dave, carol])).status).toBe(404);
-    expect((await historyAs(carol)).status).toBe(404);
-    expect((await chatAs(carol)) ?? null).toBeNull();
+    // She keeps what was sealed for her, up to her removal, and nothing after it.
+    const kept = (await historyAs(carol)).body.data.messages as MessageView[];
+    expect(kept.map((m) => m._id)).toContain(carolMessage._id);
+    expect(kept.map((m) => m._id)).not.toContain(after._id);
+    expect(kept.every((m) => m.encryptedKeys[carol._id])).toBe(true);
+    expect(
+      (
+        await api.get(`/api/v1/chat/getallmessages/${chatId}?after=${carolMessage.seq}`, carol.accessToken)
+      ).body.data.messages.map((m: MessageView) => m._id),
+    ).toEqual([]);
+    const asCarol = await chatAs(carol);
+    expect(asCarol.removedFromGroup).toMatchObject({ by: { _id: alice._id } });
+    expect(asCarol.notices!.at(-1)).toMatchObject({ kind: 'removed', members: [{ _id: carol._id }] });
     const edit = await buildGroupPayload('edited after leaving', keysOf(members));
     expect((await api.put(`/api/v1/message/${carolMessage._id}`, edit, carol.accessToken)).status).toBe(403);
     const deleting = await api.call('DELETE', `/api/v1/message/${carolMessage._id}?for=everyone`, {
@@ -155,11 +166,30 @@ export const groupsSuite = (options: Partial<StartVeilOptions> = {}) => {
     });
     expect(deleting.status).toBe(403);
     const chats = (await api.get('/api/v1/chat/getallchats', carol.accessToken)).body.data as ChatView[];
-    expect(chats.some((c) => c._id === chatId)).toBe(false);
+    expect(chats.find((c) => c._id === chatId)?.removedFromGroup).toBeDefined();
     expect((await chatAs(alice)).notices!.at(-1)).toMatchObject({
       kind: 'removed',
       members: [{ _id: carol._id }],
     });
+  });
+
+  it('adds a removed member back: sending works again, the history before the removal stays, the time away stays unread', async () => {
+    const whileAway = (await send(alice, 'while carol was away')).body.data.message as MessageView;
+    const before = ((await historyAs(carol)).body.data.messages as MessageView[]).map((m) => m._id);
+    expect(before).not.toContain(whileAway._id);
+    const added = await api.post(path('/members'), { members: [carol._id] }, alice.accessToken);
+    expect(added.status).toBe(200);
+    members = [alice, bob, dave, carol];
+    expect((await chatAs(carol)).removedFromGroup).toBeUndefined();
+    const back = await send(carol, 'carol is back');
+    expect(back.status).toBe(201);
+    const history = ((await historyAs(carol)).body.data.messages as MessageView[]).map((m) => m._id);
+    expect(history).toEqual([...before, back.body.data.message._id]);
+    // Out again: the group she sees stops changing with the group (a rename is not hers to see).
+    expect(
+      (await api.call('DELETE', path(`/members/${carol._id}`), { token: alice.accessToken })).status,
+    ).toBe(200);
+    members = [alice, bob, dave];
   });
 
   it('promotes an admin, who renames the group and sets its picture', async () => {
@@ -173,6 +203,9 @@ export const groupsSuite = (options: Partial<StartVeilOptions> = {}) => {
     expect((await fetch(`${veil.url}${pictured.body.data.groupPicture}`)).status).toBe(200);
     const kinds = (await chatAs(dave)).notices!.map((n) => n.kind);
     expect(kinds.slice(-3)).toEqual(['promoted', 'renamed', 'picture']);
+    const asCarol = await chatAs(carol);
+    expect(asCarol).toMatchObject({ chatName: 'Founders', groupPicture: null });
+    expect(asCarol.notices!.at(-1)!.kind).toBe('removed');
   });
 
   it('lets anyone leave; the last admin leaving promotes the longest-standing member', async () => {

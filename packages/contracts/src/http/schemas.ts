@@ -337,6 +337,11 @@ export const chatViewSchema = z.object({
   notices: z.array(groupNoticeSchema).optional(),
   /** The disappearing-message timer in seconds; absent or 0: off. */
   disappearingSeconds: z.number().optional(),
+  /**
+   * Groups the viewer was removed from: who removed them and when. The rest of the view is the
+   * group as it was then; the viewer reads the history up to that moment and sends nothing.
+   */
+  removedFromGroup: z.object({ by: publicUserSchema, at: z.string() }).optional(),
 });
 export type ChatView = z.infer<typeof chatViewSchema>;
 

@@ -22,7 +22,9 @@ import {
   checkSignedSnapshot,
 } from './signed-group-change.ts';
 import {
+  activityFor,
   peopleNamedIn,
+  removedViewOf,
   toChatView,
   type ChatDoc,
   type ChatReadModels,
@@ -68,7 +70,16 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     async listForUser({ userId }) {
       // Every message and rename in the logs now counts: the caller may have just been told of it.
       await projection.upToDate();
-      const chats = await models.chats.find({ members: userId }, { sort: { lastActivityId: -1 } });
+      const [current, removedFrom] = await Promise.all([
+        models.chats.find({ members: userId }, { sort: { lastActivityId: -1 } }),
+        models.chats.find({ removedMembers: userId }),
+      ]);
+      // Groups the user was removed from stay in the list, where they were at the removal.
+      const chats = removedFrom.length
+        ? [...current, ...removedFrom.filter((chat) => !chat.members.includes(userId))].sort((a, b) =>
+            activityFor(b, userId).localeCompare(activityFor(a, userId)),
+          )
+        : current;
       const people = await peopleOf(chats);
       return { chats: chats.map((chat) => toChatView(chat, userId, people)) };
     },
@@ -77,7 +88,9 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
       await projection.upToDate();
       const chat = await requireChat(chatId);
       // Not yours answers as "not found": chat ids cannot be probed for existence.
-      if (!chat.members.includes(userId)) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+      // A member an admin removed still sees the group as it was then (read-only).
+      if (!chat.members.includes(userId) && !removedViewOf(chat, userId))
+        throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
       return { chat: await viewFor(chat, userId) };
     },
 

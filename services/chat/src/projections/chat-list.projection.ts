@@ -29,6 +29,23 @@ export interface ChatDoc {
   notices?: NoticeDoc[];
   /** The disappearing-message timer in seconds; absent: off. */
   disappearingSeconds?: number;
+  /** Groups: members an admin removed, who still see it as it was then (by user id). */
+  removed?: Record<string, RemovedDoc>;
+  /** The keys of `removed`, so that a removed member's list finds the group by index. */
+  removedMembers?: string[];
+}
+
+/** A group as the member an admin removed last saw it. */
+export interface RemovedDoc {
+  by: string;
+  at: string;
+  name: string;
+  members: string[];
+  admins: string[];
+  pictureKey: string | null;
+  updatedAt: string;
+  lastActivityId: string;
+  disappearingSeconds?: number;
 }
 
 export interface NoticeDoc {
@@ -52,6 +69,17 @@ const withNotice = (chat: ChatDoc, notice: NoticeDoc): ChatDoc => ({
 const adminsOf = (chat: ChatDoc) => chat.admins ?? [chat.createdBy];
 const without = (ids: readonly string[], id: string) => ids.filter((other) => other !== id);
 
+/** `removed` without the given members (they were added again), and its index field to match. */
+const withRemoved = (chat: ChatDoc, removed: Record<string, RemovedDoc>): ChatDoc => {
+  const { removed: _before, removedMembers: _index, ...rest } = chat;
+  const ids = Object.keys(removed);
+  return ids.length ? { ...rest, removed, removedMembers: ids } : rest;
+};
+
+/** The viewer's snapshot when an admin removed them from this group. */
+export const removedViewOf = (chat: ChatDoc, viewerId: string): RemovedDoc | undefined =>
+  chat.members.includes(viewerId) ? undefined : chat.removed?.[viewerId];
+
 export interface ParticipantDoc {
   _id: string;
   username: string;
@@ -66,6 +94,7 @@ export type ChatReadModels = {
 export const openChatReadModels = async (readStore: ReadStore): Promise<ChatReadModels> => ({
   chats: await readStore.collection<ChatDoc>('chat_chats', [
     { fields: { members: 1 } },
+    { fields: { removedMembers: 1 } },
     { fields: { pairKey: 1 } },
   ]),
   participants: await readStore.collection<ParticipantDoc>('chat_participants'),
@@ -118,7 +147,11 @@ export const chatListProjection = (
           members: event.data.members,
           at: event.occurredAt,
         };
-        await chats.put(withNotice({ ...chat, members }, notice));
+        // Someone removed before and added again is a member again, with the live group.
+        const removed = Object.fromEntries(
+          Object.entries(chat.removed ?? {}).filter(([id]) => !event.data.members.includes(id)),
+        );
+        await chats.put(withNotice(withRemoved({ ...chat, members }, removed), notice));
         return;
       }
       case 'ChatMemberRemoved': {
@@ -130,9 +163,25 @@ export const chatListProjection = (
           members: without(chat.members, memberId),
           admins: without(adminsOf(chat), memberId),
         };
-        await chats.put(
-          withNotice(changed, { kind: 'removed', by: removedBy, members: [memberId], at: event.occurredAt }),
-        );
+        const noticed = withNotice(changed, {
+          kind: 'removed',
+          by: removedBy,
+          members: [memberId],
+          at: event.occurredAt,
+        });
+        // The removed member keeps the group as it is now, up to and with this notice.
+        const snapshot: RemovedDoc = {
+          by: removedBy,
+          at: event.occurredAt,
+          name: noticed.name,
+          members: noticed.members,
+          admins: adminsOf(noticed),
+          pictureKey: noticed.pictureKey ?? null,
+          updatedAt: noticed.updatedAt,
+          lastActivityId: noticed.lastActivityId,
+          ...(noticed.disappearingSeconds && { disappearingSeconds: noticed.disappearingSeconds }),
+        };
+        await chats.put(withRemoved(noticed, { ...noticed.removed, [memberId]: snapshot }));
         return;
       }
       case 'ChatMemberLeft': {
@@ -263,6 +312,8 @@ export const toChatView = (
   viewerId: string,
   people: Map<string, ParticipantDoc>,
 ): ChatView => {
+  const removed = removedViewOf(chat, viewerId);
+  if (removed) return removedChatView(chat, viewerId, people, removed);
   const ordered = chat.isGroupChat
     ? chat.members
     : [...chat.members.filter((id) => id !== viewerId), ...chat.members.filter((id) => id === viewerId)];
@@ -301,8 +352,54 @@ export const toChatView = (
   };
 };
 
+/**
+ * A group the viewer was removed from, as it was then: its name, members and picture at that
+ * moment, and only the system lines up to their removal (what happened since is not theirs).
+ */
+const removedChatView = (
+  chat: ChatDoc,
+  viewerId: string,
+  people: Map<string, ParticipantDoc>,
+  removed: RemovedDoc,
+): ChatView => {
+  const { by, at, name, members, admins, pictureKey, updatedAt, disappearingSeconds } = removed;
+  const asThen: ChatDoc = {
+    ...chat,
+    name,
+    members,
+    admins,
+    pictureKey,
+    updatedAt,
+    notices: (chat.notices ?? []).filter((notice) => notice.at <= at),
+  };
+  delete asThen.removed;
+  delete asThen.disappearingSeconds;
+  const view = toChatView(
+    { ...asThen, ...(disappearingSeconds && { disappearingSeconds }) },
+    viewerId,
+    people,
+  );
+  const person = people.get(by);
+  return {
+    ...view,
+    removedFromGroup: {
+      by: {
+        _id: by,
+        username: person?.username ?? 'Deleted user',
+        profilePicture: mediaUrl(person?.pictureKey ?? null),
+      },
+      at,
+    },
+  };
+};
+
+/** Where a chat sorts in the viewer's list: a group they were removed from stays where it was. */
+export const activityFor = (chat: ChatDoc, viewerId: string): string =>
+  removedViewOf(chat, viewerId)?.lastActivityId ?? chat.lastActivityId;
+
 /** Everyone a chat's view names: its members and the people in its system lines. */
 export const peopleNamedIn = (chat: ChatDoc): string[] => [
   ...chat.members,
   ...(chat.notices ?? []).flatMap((notice) => [notice.by, ...notice.members]),
+  ...Object.values(chat.removed ?? {}).flatMap((removed) => [removed.by, ...removed.members]),
 ];

@@ -25,6 +25,8 @@ type Deps = Pick<Ports, 'clock' | 'ids' | 'blobs'> & {
   settings: AttachmentSettings;
   /** The chat's current members (null: no such chat). */
   membersOf(chatId: string): Promise<readonly string[] | null>;
+  /** Whether the user may read the files of this message of the chat (a member, or removed after it). */
+  mayReadFilesOf(chatId: string, userId: string, messageId: string | undefined): Promise<boolean>;
 };
 
 const viewOf = (doc: AttachmentDoc): AttachmentBlobView => ({
@@ -127,7 +129,11 @@ export const attachmentHandlers = (deps: Deps): RpcImplementation<typeof attachm
 
     async readableBlob({ userId, blobId }) {
       const doc = await stored(blobId);
-      if (!doc || doc.state !== 'complete' || !(await deps.membersOf(doc.chatId))?.includes(userId))
+      if (
+        !doc ||
+        doc.state !== 'complete' ||
+        !(await deps.mayReadFilesOf(doc.chatId, userId, doc.sentWith?.messageId))
+      )
         throw fileNotFound();
       return { blob: viewOf(doc) };
     },

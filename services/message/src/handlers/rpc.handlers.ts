@@ -58,11 +58,15 @@ export const messageRpcHandlers = (
     return new Map(docs.map((doc) => [doc._id, doc]));
   };
 
-  /** The chat's membership, for one of its members; anyone else is told it does not exist. */
-  const requireMember = async (chatId: string, userId: string) => {
+  /**
+   * The chat's membership, for a member or someone an admin removed (who reads the history up to
+   * their removal, nothing later); anyone else is told it does not exist.
+   */
+  const requireReader = async (chatId: string, userId: string) => {
     const membership = await membershipOf(chatId);
     // Not yours answers as "not found": chat ids cannot be probed for existence.
-    if (!membership?.members.includes(userId)) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
+    if (!membership?.members.includes(userId) && !membership?.removedAt?.[userId])
+      throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
     return membership;
   };
 
@@ -145,7 +149,7 @@ export const messageRpcHandlers = (
     },
 
     async history({ userId, chatId, before, after, limit }) {
-      const membership = await requireMember(chatId, userId);
+      const membership = await requireReader(chatId, userId);
       // Everything in the log now, the caller's own writes and what sockets were just told of.
       await projection.upToDate(['message']);
       const pageSize = Math.min(limit ?? limits.historyPageDefault, limits.historyPageMax);
@@ -156,7 +160,12 @@ export const messageRpcHandlers = (
       // Someone added to a group reads it from the moment they joined: earlier messages were
       // never keyed for them (docs/decisions.md, "Group membership and history").
       const joinedAt = membership.joinedAt?.[userId];
-      if (joinedAt) filter.createdAt = { $gte: joinedAt };
+      const removedAt = membership.members.includes(userId) ? undefined : membership.removedAt?.[userId];
+      if (joinedAt || removedAt)
+        filter.createdAt = { ...(joinedAt && { $gte: joinedAt }), ...(removedAt && { $lt: removedAt }) };
+      const absences = membership.absences?.[userId] ?? [];
+      const wasAway = (doc: MessageDoc) =>
+        absences.some(([from, to]) => doc.createdAt >= from && doc.createdAt < to);
       // Catch-up after a reconnect reads forwards from `after`; paging reads backwards from the newest.
       const forwards = after !== undefined && before === undefined;
       const page = await models.messages.find(filter, {
@@ -165,7 +174,8 @@ export const messageRpcHandlers = (
       });
       const hasMore = page.length > pageSize;
       // Messages the user deleted for themselves are left out; the page may then be shorter.
-      const docs = page.slice(0, pageSize).filter((doc) => !doc.hiddenFor?.includes(userId));
+      // So are those sent while the user was out of the group; the page may then be shorter.
+      const docs = page.slice(0, pageSize).filter((doc) => !doc.hiddenFor?.includes(userId) && !wasAway(doc));
       if (!forwards) docs.reverse();
       return { messages: await withVisibleReceipts(await withReplies(docs), userId), hasMore };
     },
@@ -235,6 +245,16 @@ export const messageRpcHandlers = (
       ...deps,
       settings: deps.attachmentSettings,
       membersOf: (chatId) => membersOf(chatId),
+      // Someone an admin removed still reads the files of the messages they kept.
+      mayReadFilesOf: async (chatId, userId, messageId) => {
+        const membership = await membershipOf(chatId);
+        if (membership?.members.includes(userId)) return true;
+        const removedAt = membership?.removedAt?.[userId];
+        const message = removedAt && messageId ? await models.messages.get(messageId) : null;
+        return Boolean(
+          message && removedAt && message.createdAt < removedAt && message.encryptedKeys[userId],
+        );
+      },
     }),
 
     async getMessage({ messageId }) {

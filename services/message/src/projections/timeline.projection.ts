@@ -56,6 +56,13 @@ export interface MembershipDoc {
   members: string[];
   /** When members added to a group joined: they read its history from then on. */
   joinedAt?: Record<string, string>;
+  /** Members an admin removed, and when: they still read the history up to then. */
+  removedAt?: Record<string, string>;
+  /**
+   * Members removed and added again: the times they were out ([from, to)), whose messages were
+   * never theirs to read.
+   */
+  absences?: Record<string, [string, string][]>;
   /** The disappearing-message timer in seconds; absent: off. */
   disappearingSeconds?: number;
 }
@@ -260,11 +267,22 @@ export const timelineProjection = (
       case 'ChatMembersAdded': {
         const membership = await memberships.get(event.data.chatId);
         if (membership) {
-          const joined = Object.fromEntries(event.data.members.map((id) => [id, event.occurredAt]));
+          // Someone an admin removed comes back to the history they had, without the time away.
+          const { removedAt: { ...removedAt } = {}, absences: { ...absences } = {} } = membership;
+          const joined: Record<string, string> = {};
+          for (const id of event.data.members) {
+            const since = removedAt[id];
+            if (since) {
+              absences[id] = [...(absences[id] ?? []), [since, event.occurredAt]];
+              delete removedAt[id];
+            } else if (!membership.members.includes(id)) joined[id] = event.occurredAt;
+          }
           await memberships.put({
             ...membership,
             members: [...new Set([...membership.members, ...event.data.members])],
             joinedAt: { ...membership.joinedAt, ...joined },
+            removedAt,
+            absences,
           });
         }
         return;
@@ -279,7 +297,12 @@ export const timelineProjection = (
         const membership = await memberships.get(event.data.chatId);
         if (membership?.members.includes(event.data.memberId)) {
           const members = membership.members.filter((id) => id !== event.data.memberId);
-          await memberships.put({ ...membership, members });
+          // Removed by an admin, they still read what was sealed for them; who leaves, leaves.
+          const removedAt =
+            event.type === 'ChatMemberRemoved'
+              ? { ...membership.removedAt, [event.data.memberId]: event.occurredAt }
+              : membership.removedAt;
+          await memberships.put({ ...membership, members, ...(removedAt && { removedAt }) });
         }
         return;
       }

@@ -1,4 +1,5 @@
 import type { DisplayMessage } from '../../lib/crypto.ts';
+import { sentenceParts, type SentencePart } from '../../lib/bidi.ts';
 import { t } from '../../lib/i18n.ts';
 
 /** The badge on a chat: the count, "99+" past 99. */
@@ -22,10 +23,26 @@ const formatter = (locale: string | undefined, options: Intl.DateTimeFormatOptio
   return made;
 };
 
-/** When a chat's newest message came, as a chat list shows it: the time today, the weekday this week, else the date. */
+/**
+ * "Yesterday" (or "Today") in the reader's language, capitalised, for a day that is one; else
+ * undefined. The one source of the word for the list and the history's day headings, so both
+ * always agree.
+ */
+const nearDay = (at: Date, now: Date, locale?: string): string | undefined => {
+  const days = daysBetween(at, now);
+  if (days !== 0 && days !== 1) return undefined;
+  const word = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-days, 'day');
+  return word.charAt(0).toLocaleUpperCase(locale) + word.slice(1);
+};
+
+/**
+ * When a chat's newest message came, as a chat list shows it: the time today, "Yesterday" (as
+ * the day heading says), the weekday this week, else the date.
+ */
 export const listTime = (iso: string, now: Date = new Date(), locale?: string): string => {
   const at = new Date(iso);
   if (sameDay(at, now)) return formatter(locale, { hour: '2-digit', minute: '2-digit' }).format(at);
+  if (daysBetween(at, now) === 1) return nearDay(at, now, locale)!;
   if (daysBetween(at, now) < 7) return formatter(locale, { weekday: 'short' }).format(at);
   return formatter(locale, { day: 'numeric', month: 'short', year: '2-digit' }).format(at);
 };
@@ -33,12 +50,8 @@ export const listTime = (iso: string, now: Date = new Date(), locale?: string): 
 /** The heading of a day in a chat's history: Today, Yesterday, or the date. */
 export const dayLabel = (iso: string, now: Date = new Date(), locale?: string): string => {
   const at = new Date(iso);
-  const days = daysBetween(at, now);
-  if (days === 0 || days === 1) {
-    // "today" / "yesterday" in the reader's language, capitalised as a heading.
-    const word = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-days, 'day');
-    return word.charAt(0).toLocaleUpperCase(locale) + word.slice(1);
-  }
+  const near = nearDay(at, now, locale);
+  if (near) return near;
   return at.toLocaleDateString(locale, {
     weekday: 'long',
     day: 'numeric',
@@ -54,9 +67,12 @@ export const startsDay = (
 ) => !previous || !sameDay(new Date(previous.createdAt), new Date(message.createdAt));
 
 /** One line of preview: the first line of the text, whose it is when that helps. */
-export const previewLine = (text: string, author: string | null): string => {
+export const previewLine = (text: string, author: string | null): SentencePart[] => {
   const line = text.split('\n', 1)[0]!.trim();
-  return author ? t('chats.previewBy', { author, text: line }) : line;
+  // The author and the text each keep their own direction (`<bdi>`).
+  return author
+    ? sentenceParts((slot) => t('chats.previewBy', { author: slot(author), text: slot(line) }))
+    : [{ value: line }];
 };
 
 /**

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { sentenceText } from '../../lib/bidi.ts';
+import { i18nReady } from '../../lib/i18n.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   badgeText,
   dayLabel,
@@ -9,6 +11,9 @@ import {
 } from './chat-summary.model.ts';
 
 const from = (sender: string, _id: string) => ({ _id, sender: { _id: sender } });
+
+// The texts are a chunk of their own, as in the browser.
+beforeAll(() => i18nReady);
 
 describe('chat list summary', () => {
   it('shows counts up to 99, then 99+', () => {
@@ -21,6 +26,10 @@ describe('chat list summary', () => {
     const now = new Date(2026, 10, 24, 15, 0);
     expect(listTime(new Date(2026, 10, 24, 9, 5).toISOString(), now, 'en-GB')).toBe('09:05');
     expect(listTime(new Date(2026, 10, 21, 9, 5).toISOString(), now, 'en-GB')).toBe('Sat');
+    // Yesterday reads as the day heading says it, in the list too.
+    const yesterday = new Date(2026, 10, 23, 22, 0).toISOString();
+    expect(listTime(yesterday, now, 'en-GB')).toBe('Yesterday');
+    expect(listTime(yesterday, now, 'de')).toBe(dayLabel(yesterday, now, 'de'));
     expect(listTime(new Date(2026, 9, 2, 9, 5).toISOString(), now, 'en-GB')).toBe('2 Oct 26');
   });
 
@@ -36,8 +45,9 @@ describe('chat list summary', () => {
   });
 
   it('previews the first line, with its author when given', () => {
-    expect(previewLine('  hello\nsecond line', 'You')).toBe('You: hello');
-    expect(previewLine('hi', null)).toBe('hi');
+    expect(sentenceText(previewLine('  hello\nsecond line', 'You'))).toBe('You: hello');
+    expect(previewLine('  hello\nsecond line', 'You')).toEqual([{ value: 'You' }, ': ', { value: 'hello' }]);
+    expect(previewLine('hi', null)).toEqual([{ value: 'hi' }]);
   });
 
   it("puts the divider before the oldest unread message from others, skipping one's own", () => {

@@ -1,4 +1,4 @@
-import { disappearingTimers } from '@veil/contracts';
+import { disappearingTimers } from '@veil/contracts/limits';
 import { i18n, t } from '../../lib/i18n.ts';
 
 /** The largest whole unit of a timer, as Intl names units. */

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { i18n } from '../../lib/i18n.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { i18n, loadLanguage, i18nReady } from '../../lib/i18n.ts';
 import { isExpired, timerChoices, untilNextExpiry } from './disappearing.ts';
+
+// The texts are a chunk of their own, as in the browser.
+beforeAll(() => i18nReady);
 
 describe('disappearing messages in the browser', () => {
   it('offers exactly the timers the server accepts, named as people say them in their language', async () => {
@@ -12,6 +15,7 @@ describe('disappearing messages in the browser', () => {
       { seconds: 86_400, label: '1 day' },
       { seconds: 604_800, label: '1 week' },
     ]);
+    await loadLanguage('de');
     await i18n.changeLanguage('de');
     expect(timerChoices().map((choice) => choice.label)).toEqual([
       'Aus',

@@ -1,43 +1,52 @@
 import type { GroupNotice } from '@veil/contracts';
 import type { DisplayMessage } from '../../lib/crypto.ts';
+import { sentenceParts, sentenceText, type SentencePart } from '../../lib/bidi.ts';
 import { t } from '../../lib/i18n.ts';
 import { timerLabel } from './disappearing.ts';
 
-const nameOf = (person: GroupNotice['by'], myId: string) =>
-  person._id === myId ? t('common.you') : person.username;
-const namesOf = (people: GroupNotice['members'], myId: string) =>
-  people
-    .map((person) => (person._id === myId ? t('common.youLower') : person.username))
-    .join(t('common.listSeparator'));
-
 /**
- * A group change or a timer change as a system line: "Alice added Dave", "You left", "Bob
- * renamed the group to “X”", "Bob set disappearing messages to 1 hour".
+ * A group change or a timer change as a system line, in pieces: "Alice added Dave", "You left",
+ * "Bob renamed the group to “X”", "Bob set disappearing messages to 1 hour". The sentence is
+ * chosen by who "you" are (i18next context): `byYou` when the reader made the change, `you`
+ * when it was done to the reader alone ("alice removed you"), since many languages conjugate
+ * or inflect there. Names come out as their own pieces, so the screen can isolate their
+ * direction (`<bdi>`).
  */
-export const noticeText = (notice: GroupNotice, myId: string): string => {
-  const by = nameOf(notice.by, myId);
-  const them = namesOf(notice.members, myId);
-  switch (notice.kind) {
-    case 'created':
-      return t('notices.created', { by, name: notice.name ?? '' });
-    case 'added':
-      return t('notices.added', { by, them });
-    case 'removed':
-      return t('notices.removed', { by, them });
-    case 'left':
-      return t('notices.left', { by });
-    case 'promoted':
-      return t('notices.promoted', { by, them });
-    case 'renamed':
-      return t('notices.renamed', { by, name: notice.name ?? '' });
-    case 'picture':
-      return t('notices.picture', { by });
-    case 'timer':
-      return notice.seconds
-        ? t('notices.timerSet', { by, duration: timerLabel(notice.seconds) })
-        : t('notices.timerOff', { by });
-  }
-};
+export const noticeParts = (notice: GroupNotice, myId: string): SentencePart[] =>
+  sentenceParts((named) => {
+    const byYou = notice.by._id === myId;
+    const toYouAlone = !byYou && notice.members.length === 1 && notice.members[0]!._id === myId;
+    const context = byYou ? 'byYou' : toYouAlone ? 'you' : undefined;
+    const by = byYou ? '' : named(notice.by.username);
+    const them = notice.members
+      .map((person) => (person._id === myId ? t('notices.youInList') : named(person.username)))
+      .join(t('common.listSeparator'));
+    const name = notice.name === undefined ? '' : named(notice.name);
+    switch (notice.kind) {
+      case 'created':
+        return t('notices.created', { by, name, context });
+      case 'added':
+        return t('notices.added', { by, them, context });
+      case 'removed':
+        return t('notices.removed', { by, them, context });
+      case 'left':
+        return t('notices.left', { by, context });
+      case 'promoted':
+        return t('notices.promoted', { by, them, context });
+      case 'renamed':
+        return t('notices.renamed', { by, name, context });
+      case 'picture':
+        return t('notices.picture', { by, context });
+      case 'timer':
+        return notice.seconds
+          ? t('notices.timerSet', { by, duration: timerLabel(notice.seconds), context })
+          : t('notices.timerOff', { by, context });
+    }
+  });
+
+/** The system line as plain text. */
+export const noticeText = (notice: GroupNotice, myId: string): string =>
+  sentenceText(noticeParts(notice, myId));
 
 export type TimelineItem =
   { kind: 'message'; message: DisplayMessage } | { kind: 'notice'; notice: GroupNotice };

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { GroupNotice } from '@veil/contracts';
 import type { DisplayMessage } from '../../lib/crypto.ts';
-import { noticeText, timelineOf } from './group-notices.ts';
+import { i18n, loadLanguage, i18nReady } from '../../lib/i18n.ts';
+import { noticeParts, noticeText, timelineOf } from './group-notices.ts';
 
 const alice = { _id: 'a', username: 'alice', profilePicture: null };
 const dave = { _id: 'd', username: 'dave', profilePicture: null };
@@ -13,6 +14,9 @@ const notice = (kind: GroupNotice['kind'], at: string, extra: Partial<GroupNotic
   ...extra,
 });
 const message = (id: string, createdAt: string) => ({ _id: id, createdAt }) as DisplayMessage;
+
+// The texts are a chunk of their own, as in the browser.
+beforeAll(() => i18nReady);
 
 describe('group system lines', () => {
   it('say who did what, with "you" for the reader', () => {
@@ -29,6 +33,30 @@ describe('group system lines', () => {
     expect(noticeText(notice('timer', 't', { members: [], seconds: 0 }), 'a')).toBe(
       'You turned off disappearing messages',
     );
+  });
+
+  it('pick the sentence by who "you" are, and keep names apart for direction isolation', async () => {
+    expect(noticeText(notice('added', 't'), 'a')).toBe('You added dave');
+    expect(noticeText(notice('promoted', 't'), 'd')).toBe('alice made you an admin');
+    expect(noticeText(notice('added', 't', { members: [dave, alice] }), 'd')).toBe('alice added you, alice');
+    expect(noticeParts(notice('removed', 't'), 'x')).toEqual([
+      { value: 'alice' },
+      ' removed ',
+      { value: 'dave' },
+    ]);
+    await loadLanguage('de');
+    await loadLanguage('ar');
+    await i18n.changeLanguage('de');
+    try {
+      expect(noticeText(notice('removed', 't'), 'd')).toBe('alice hat dich entfernt');
+      expect(noticeText(notice('removed', 't'), 'a')).toBe('Du hast dave entfernt');
+      expect(noticeText(notice('removed', 't'), 'x')).toBe('alice hat dave entfernt');
+      await i18n.changeLanguage('ar');
+      expect(noticeText(notice('removed', 't'), 'd')).toBe('أزالك alice');
+      expect(noticeText(notice('added', 't'), 'a')).toBe('أضفت dave');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('sit among the messages by time, and wait with older messages not loaded yet', () => {

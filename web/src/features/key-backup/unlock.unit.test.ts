@@ -7,9 +7,14 @@ import {
   openKeyBackup,
 } from '@veil/crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { i18nReady } from '../../lib/i18n.ts';
 import { retryDelaySeconds, unlockErrorText, unlockTexts, withTypedSecret } from './unlock.ts';
 
 /** One field for either secret, with the real @veil/crypto (WebCrypto in Node). */
+
+// The texts are a chunk of their own, as in the browser.
+beforeAll(() => i18nReady);
+
 describe('opening a backup with what was typed', () => {
   let keys: CryptoKeyPair;
   let recoveryKey: string;

@@ -29,12 +29,9 @@ export const chatsApi = api.injectEndpoints({
           });
         };
         const socket = getSocket();
-        let connectedBefore = socket.connected;
-        // After a reconnect the list may have missed new chats and renames: fetch it again.
-        const stopOnConnect = onSocketConnect(() => {
-          if (connectedBefore) refetchList();
-          connectedBefore = true;
-        });
+        // After a reconnect the list may have missed new chats and renames, and so may a list
+        // read before the socket's first connection (a group made meanwhile): fetch it again.
+        const stopOnConnect = onSocketConnect(refetchList);
         try {
           await cacheDataLoaded;
           socket.on('message received', onMessage);

@@ -5,16 +5,18 @@ import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { errorText } from '../../../lib/api-error.ts';
 import { formatPercent } from '../../../lib/i18n.ts';
-import { decryptAttachment } from './download-file.ts';
+import { decryptAttachment, saveBlob } from './download-file.ts';
 
 /**
- * The full image, video or audio, decrypted in the browser, in a modal dialog: Escape or Close
- * closes it and focus goes back to what opened it (the dialog element restores it).
+ * The full image, video or audio, decrypted in the browser, in a large modal dialog with
+ * Download: Escape or Close closes it and focus goes back to what opened it (the dialog element
+ * restores it).
  */
 export const Lightbox = ({ attachment, onClose }: { attachment: AttachmentRef; onClose: () => void }) => {
   const { t } = useTranslation();
   const titleId = useId();
-  const [url, setUrl] = useState<string | null>(null);
+  const [opened, setOpened] = useState<{ url: string; blob: Blob } | null>(null);
+  const url = opened?.url ?? null;
   const [progress, setProgress] = useState(0);
   const [error, setError] = useState('');
 
@@ -24,7 +26,7 @@ export const Lightbox = ({ attachment, onClose }: { attachment: AttachmentRef; o
     decryptAttachment(attachment, setProgress, controller.signal).then(
       (blob) => {
         made = URL.createObjectURL(blob);
-        setUrl(made);
+        setOpened({ url: made, blob });
       },
       (failure: unknown) =>
         !controller.signal.aborted && setError(errorText(failure) || t('files.openFailed')),
@@ -42,6 +44,15 @@ export const Lightbox = ({ attachment, onClose }: { attachment: AttachmentRef; o
         <h2 id={titleId} className="lightbox__title">
           {attachment.name}
         </h2>
+        {/* The file as it was sent, from what this dialog already decrypted: no second download. */}
+        <button
+          type="button"
+          className="button"
+          disabled={!opened}
+          onClick={() => opened && saveBlob(opened.blob, attachment.name)}
+        >
+          {t('files.download')}
+        </button>
         <button type="button" className="button" onClick={onClose}>
           {t('common.close')}
         </button>

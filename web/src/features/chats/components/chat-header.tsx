@@ -31,7 +31,7 @@ export const ChatHeader = ({ chat, me, title, online, onShowList, actions, group
       />
       <div className="chat-header__text">
         <h2 className="chat-header__title" data-testid="chat-title">
-          {title}
+          <bdi>{title}</bdi>
         </h2>
         {chat.isGroupChat && (
           <p className="chat-header__members">
@@ -39,8 +39,9 @@ export const ChatHeader = ({ chat, me, title, online, onShowList, actions, group
           </p>
         )}
       </div>
-      {chat.isGroupChat && <GroupInfoButton chat={chat} me={me} group={group} />}
-      <DisappearingTimerSelect chat={chat} />
+      {/* A group the user was removed from is read-only: nothing to change there. */}
+      {chat.isGroupChat && !chat.removedFromGroup && <GroupInfoButton chat={chat} me={me} group={group} />}
+      {!chat.removedFromGroup && <DisappearingTimerSelect chat={chat} />}
       {actions && <div className="chat-header__actions">{actions}</div>}
     </header>
   );

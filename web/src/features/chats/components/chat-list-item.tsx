@@ -3,6 +3,7 @@ import type { ChatUnread, ChatView } from '@veil/contracts';
 import { memo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
+import { IsolatedSentence } from '../../../components/isolated-sentence.tsx';
 import { badgeText, listTime, previewLine } from '../chat-summary.model.ts';
 import { usePreview } from '../hooks/use-preview.ts';
 import { chatTitle } from '../messages.model.ts';
@@ -50,7 +51,9 @@ export const ChatListItem = memo(({ chat, myId, summary, selected, online, onSel
         />
         <span className="chat-item__text">
           <span className="chat-item__top">
-            <span className="chat-item__title">{title}</span>
+            <span className="chat-item__title">
+              <bdi>{title}</bdi>
+            </span>
             {last && (
               <time className="chat-item__time" dateTime={last.createdAt}>
                 {listTime(last.createdAt, new Date(), i18n.resolvedLanguage)}
@@ -59,11 +62,15 @@ export const ChatListItem = memo(({ chat, myId, summary, selected, online, onSel
           </span>
           <span className="chat-item__bottom">
             <span className="chat-item__subtitle" data-testid="chat-preview">
-              {last
-                ? preview === undefined
-                  ? '…'
-                  : previewLine(preview, authorOf(chat, myId, last.sender._id, t))
-                : subtitle}
+              {last ? (
+                preview === undefined ? (
+                  '…'
+                ) : (
+                  <IsolatedSentence parts={previewLine(preview, authorOf(chat, myId, last.sender._id, t))} />
+                )
+              ) : (
+                subtitle
+              )}
             </span>
             {unread > 0 && (
               <span

@@ -88,7 +88,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
   const { unchecked, retry: retryKeyCheck } = useSendKeys(me._id, chat);
   const [verifying, setVerifying] = useState(false);
   const { t } = useTranslation();
-  useJoinChat(chatId);
+  useJoinChat(chatId, !chat?.removedFromGroup);
   const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
   const messages = useUnexpired(history?.messages ?? noMessages);
   // What this browser decrypts for the screen also goes into its search index (edits and
@@ -136,6 +136,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
   }
 
   const title = chatTitle(chat);
+  const removed = chat.removedFromGroup !== undefined;
   const otherId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
   const names = typingIds.map(
     (id) => chat.participants.find((p) => p._id === id)?.username ?? t('common.someone'),
@@ -177,7 +178,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
         />
       )}
       <KeyNotices chat={chat} keys={contactKeys} />
-      <KeyCheckBlock chat={chat} myId={me._id} unchecked={unchecked} onRetry={retryKeyCheck} />
+      {!removed && <KeyCheckBlock chat={chat} myId={me._id} unchecked={unchecked} onRetry={retryKeyCheck} />}
       {keyMissing && (
         <div className="form__error chat-window__notice chat-window__key-notice" role="alert">
           <p>{t('messages.missingKey')}</p>
@@ -200,16 +201,25 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
       {!chat.isGroupChat && messages.length === 0 && chat.participants[0] && (
         <FirstMessageSuggestion name={chat.participants[0].username} onSend={(text) => void onSend(text)} />
       )}
-      {replyTo && <ReplyBar message={replyTo} onClear={() => setReplyTo(null)} />}
-      <UploadTray uploads={uploads} />
-      <MessageComposer
-        onSend={onSend}
-        onKeystroke={keystroke}
-        canSendEmpty={uploads.items.length > 0}
-        accessory={
-          <AttachmentPicker onPick={uploads.add} disabled={uploads.items.length >= maxFilesPerMessage} />
-        }
-      />
+      {removed ? (
+        // Read-only: the history up to the removal stays; nothing can be sent.
+        <p className="chat-window__read-only" role="status" data-testid="read-only-notice">
+          {t('chats.noLongerMember')}
+        </p>
+      ) : (
+        <>
+          {replyTo && <ReplyBar message={replyTo} onClear={() => setReplyTo(null)} />}
+          <UploadTray uploads={uploads} />
+          <MessageComposer
+            onSend={onSend}
+            onKeystroke={keystroke}
+            canSendEmpty={uploads.items.length > 0}
+            accessory={
+              <AttachmentPicker onPick={uploads.add} disabled={uploads.items.length >= maxFilesPerMessage} />
+            }
+          />
+        </>
+      )}
     </div>
   );
 };

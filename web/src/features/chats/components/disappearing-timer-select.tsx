@@ -1,6 +1,7 @@
 import type { ChatView } from '@veil/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TimerIcon } from '../../../components/icons.tsx';
 import { useSetDisappearingTimerMutation } from '../api/group.api.ts';
 import { timerChoices } from '../disappearing.ts';
 
@@ -16,8 +17,9 @@ export const DisappearingTimerSelect = ({ chat }: { chat: ChatView }) => {
   return (
     <span className="disappearing-timer">
       <label className="disappearing-timer__label">
-        <span aria-hidden="true">⏱</span>
-        <span className="visually-hidden">{t('disappearing.label')}</span>
+        <TimerIcon />
+        {/* Shown, not only read out: an icon and "Off" alone say nothing (hidden on a phone). */}
+        <span className="disappearing-timer__text">{t('disappearing.label')}</span>
         <select
           className="disappearing-timer__select"
           value={seconds}

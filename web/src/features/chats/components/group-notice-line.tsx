@@ -2,7 +2,8 @@ import type { GroupNotice } from '@veil/contracts';
 import { useTranslation } from 'react-i18next';
 import type { VerifiedGroup } from '../../../lib/group-chain.ts';
 import { noticeCheckOf, type ShownGroup } from '../group-notice-checks.ts';
-import { noticeText } from '../group-notices.ts';
+import { IsolatedSentence } from '../../../components/isolated-sentence.tsx';
+import { noticeParts } from '../group-notices.ts';
 
 /**
  * A group's system line: the server's wording when its change verified (or the group has no
@@ -25,9 +26,11 @@ export const GroupNoticeLine = ({
       data-testid="system-line"
       data-verified={check.ok ? undefined : 'false'}
     >
-      {check.ok
-        ? noticeText(notice, myId)
-        : t('groupChecks.failed', { reason: t(`groupChecks.reasons.${check.problem}`) })}
+      {check.ok ? (
+        <IsolatedSentence parts={noticeParts(notice, myId)} />
+      ) : (
+        t('groupChecks.failed', { reason: t(`groupChecks.reasons.${check.problem}`) })
+      )}
     </li>
   );
 };

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { memo, useCallback, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { restoreRequested } from '../../../lib/key-backup.slice.ts';
-import { ReplyIcon } from '../../../components/icons.tsx';
+import { ForwardIcon, ReplyIcon, TimerIcon } from '../../../components/icons.tsx';
 import { LinkifiedText } from '../../../components/linkified-text.tsx';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
@@ -57,7 +57,8 @@ const MessageText = ({ message }: { message: DisplayMessage }) => {
     );
   if (state === 'read')
     return (
-      <p className="message__text" data-testid="message-text">
+      // The text's own direction, whatever the app's (an English line in an Arabic UI).
+      <p className="message__text" data-testid="message-text" dir="auto">
         <LinkifiedText text={message.decryptedContent} />
       </p>
     );
@@ -140,6 +141,12 @@ export const MessageBubble = memo(function MessageBubble({
             {quoted.length > replyPreview(quoted).length ? '…' : ''}
           </blockquote>
         )}
+        {message.forwarded && !message.deleted && (
+          <span className="message__forwarded" data-testid="forwarded-label">
+            <ForwardIcon />
+            {t('messages.forwarded')}
+          </span>
+        )}
         {message.attachments && !message.deleted && <AttachmentList attachments={message.attachments} />}
         {editing ? (
           <MessageEditForm
@@ -157,6 +164,17 @@ export const MessageBubble = memo(function MessageBubble({
         <span className="message__meta">
           {message.editedAt && !message.deleted && (
             <span className="message__edited">{t('messages.edited')}</span>
+          )}
+          {message.expiresAt && !message.deleted && (
+            <span
+              className="message__expires"
+              role="img"
+              aria-label={t('disappearing.mark')}
+              title={t('disappearing.mark')}
+              data-testid="disappearing-mark"
+            >
+              <TimerIcon />
+            </span>
           )}
           <time dateTime={message.createdAt}>{time}</time>
           {mine && <SeenTicks seen={seen} />}

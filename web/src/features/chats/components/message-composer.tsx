@@ -56,6 +56,7 @@ export const MessageComposer = ({
       <textarea
         ref={input}
         className="composer__input"
+        dir="auto"
         aria-label={t('messages.composer')}
         aria-description={t('messages.composerHint')}
         placeholder={t('messages.composerPlaceholder')}

@@ -30,6 +30,7 @@ export const MessageEditForm = ({ initial, onSave, onCancel }: MessageEditFormPr
     <form className="message-edit" onSubmit={(event) => void submit(event)}>
       <textarea
         className="message-edit__input"
+        dir="auto"
         aria-label={t('messages.editLabel')}
         autoFocus
         rows={Math.min(8, text.split('\n').length)}

@@ -9,7 +9,10 @@ interface PendingMessageProps {
   onDiscard: (clientMessageId: string) => void;
 }
 
-/** A message of the outbox at the end of its chat: "Sending…", or "Not sent" with Retry and Discard. */
+/**
+ * A message of the outbox at the end of its chat: "Sending…" ("Waiting for network…" once a try
+ * got no answer), or "Not sent" with Retry and Discard.
+ */
 export const PendingMessage = ({ item, onRetry, onDiscard }: PendingMessageProps) => {
   const row = useRef<HTMLLIElement>(null);
   useEffect(() => {
@@ -25,14 +28,14 @@ export const PendingMessage = ({ item, onRetry, onDiscard }: PendingMessageProps
       data-status={item.status}
     >
       <div className="message__bubble">
-        <p className="message__text">
+        <p className="message__text" dir="auto">
           <LinkifiedText text={item.text} />
         </p>
         <span className="message__meta">
           {failed ? (
             <span role="alert">{t('messages.notSent', { error: item.error })}</span>
           ) : (
-            <span>{t('messages.sending')}</span>
+            <span>{item.waiting ? t('messages.waitingForNetwork') : t('messages.sending')}</span>
           )}
         </span>
         {failed && (

@@ -1,3 +1,4 @@
+import { LockIcon } from '../../../components/icons.tsx';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
@@ -75,12 +76,15 @@ export const SealStatus = ({ message, context, nameOf, myId, orderFlag }: SealSt
       )}
       <button
         type="button"
-        className="link-button seal-status__toggle"
+        className="seal-status__toggle"
         aria-expanded={open}
         aria-controls={listId}
+        // A small lock; its name keeps the words ("Sealed for 2 of 2").
+        aria-label={count}
+        title={count}
         onClick={() => setOpen((was) => !was)}
       >
-        {count}
+        <LockIcon />
       </button>
       {open && (
         <div id={listId} className="seal-status__list" data-testid="sealed-for">

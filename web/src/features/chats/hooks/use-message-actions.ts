@@ -196,7 +196,8 @@ export const useMessageActions = (
       forward: (message, to) =>
         guarded(t('messages.forwardFailed'), async () => {
           await sealForMembers(
-            message.decryptedContent,
+            // Marked as forwarded inside the ciphertext, as Signal and WhatsApp label it.
+            encodeMessageContent({ text: message.decryptedContent, attachments: [], forwarded: true }),
             async (payload, memberIds) => {
               // A new message of mine in that chat, signed as every message is.
               const clientMessageId = crypto.randomUUID();

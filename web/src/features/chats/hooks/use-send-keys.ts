@@ -6,6 +6,9 @@ import type { RootState } from '../../../app/store.ts';
 import { checkedKeysOf, KeysUncheckedError, type UncheckedReason } from '../../../lib/checked-keys.ts';
 import { retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
 
+/** How soon logs that got no answer are fetched again. */
+const recheckUnreachedMs = 5_000;
+
 /** A member (or the account itself) whose checked key log this browser cannot seal for. */
 export interface UncheckedMember {
   userId: string;
@@ -21,6 +24,9 @@ export interface UncheckedMember {
 export const useSendKeys = (myId: string, chat: ChatView | undefined) => {
   const [unchecked, setUnchecked] = useState<readonly UncheckedMember[]>([]);
   const [version, setVersion] = useState(0);
+  // Logs the network did not bring are no failure to show (the outbox waits for the network);
+  // they are checked again when it is back.
+  const [unreached, setUnreached] = useState(0);
   const dispatch = useAppDispatch();
   const store = useStore<RootState>();
   const chatId = chat?._id;
@@ -29,18 +35,25 @@ export const useSendKeys = (myId: string, chat: ChatView | undefined) => {
   useEffect(() => {
     if (!chatId) return;
     let live = true;
+    let unreachable = false;
     const check = async (userId: string): Promise<UncheckedMember[]> => {
       try {
         await checkedKeysOf(myId, userId, { fresh: true });
         return [];
       } catch (error) {
+        if (error instanceof KeysUncheckedError && error.unreachable) {
+          unreachable = true;
+          return [];
+        }
         return [{ userId, reason: error instanceof KeysUncheckedError ? error.reason : 'unavailable' }];
       }
     };
+    let again: ReturnType<typeof setTimeout> | undefined;
     void Promise.all(memberIds.split(',').map(check)).then((results) => {
       if (!live) return;
       const failed = results.flat();
       setUnchecked(failed);
+      if (unreachable) again = setTimeout(() => setUnreached((n) => n + 1), recheckUnreachedMs);
       // The user asked to retry and every log checks out now: what was refused goes out.
       if (version > 0 && failed.length === 0)
         for (const item of selectOutbox(store.getState()).items)
@@ -49,8 +62,9 @@ export const useSendKeys = (myId: string, chat: ChatView | undefined) => {
     });
     return () => {
       live = false;
+      clearTimeout(again);
     };
-  }, [myId, chatId, memberIds, version, dispatch, store]);
+  }, [myId, chatId, memberIds, version, unreached, dispatch, store]);
 
   const retry = useCallback(() => setVersion((v) => v + 1), []);
   return { unchecked, retry };

@@ -3,7 +3,7 @@ import { getSocket } from '../../../lib/realtime.ts';
 import { typingStopDelayMs } from '../realtime-constants.ts';
 
 /**
- * `typing` {chatId} on every keystroke, `stop typing` {chatId} after 500 ms without input (or
+ * `typing` {chatId} on every keystroke, `stop typing` {chatId} after 3 s without input (or
  * at once on send). The server forwards at most one `typing` a second, so keystrokes are cheap.
  */
 export const useTypingEmitter = (chatId: string) => {

@@ -17,6 +17,8 @@ export interface OutboxItem {
   attachments?: AttachmentRef[];
   queuedAt: string;
   status: 'sending' | 'failed';
+  /** A try got no answer (no network): it goes by itself once there is one. */
+  waiting?: boolean;
   error?: string;
 }
 
@@ -41,9 +43,13 @@ export const outboxSlice = createSlice({
     messageStored: (state, action: PayloadAction<string>) => {
       state.items = state.items.filter((item) => item.clientMessageId !== action.payload);
     },
+    messageWaiting: (state, action: PayloadAction<string>) => {
+      const item = state.items.find((queued) => queued.clientMessageId === action.payload);
+      if (item) item.waiting = true;
+    },
     messageRefused: (state, action: PayloadAction<{ clientMessageId: string; error: string }>) => {
       const item = state.items.find((queued) => queued.clientMessageId === action.payload.clientMessageId);
-      if (item) Object.assign(item, { status: 'failed', error: action.payload.error });
+      if (item) Object.assign(item, { status: 'failed', error: action.payload.error, waiting: false });
     },
     retryRequested: (state, action: PayloadAction<string>) => {
       const item = state.items.find((queued) => queued.clientMessageId === action.payload);
@@ -68,6 +74,7 @@ export const {
   messageQueued,
   messageStored,
   messageRefused,
+  messageWaiting,
   retryRequested,
   messageDiscarded,
 } = outboxSlice.actions;

@@ -3,6 +3,8 @@ import { useStore } from 'react-redux';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import type { RootState } from '../../../app/store.ts';
 import { isApiError } from '../../../lib/api-error.ts';
+import { KeysUncheckedError } from '../../../lib/checked-keys.ts';
+import { NoConnectionError } from '../../../lib/fetch-data.ts';
 import type { DisplayMessage } from '../../../lib/crypto.ts';
 import type { AttachmentRef } from '@veil/crypto';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
@@ -15,29 +17,36 @@ import {
   messageQueued,
   messageRefused,
   messageStored,
+  messageWaiting,
   outboxCleared,
   outboxLoaded,
   selectOutbox,
   type OutboxItem,
 } from './outbox.slice.ts';
 
-/** After a failure for want of a connection, the next try comes this long later (or at reconnect). */
-const retryAfterMs = 5_000;
+/** After a failure for want of a connection the next try waits this long, doubling up to the cap (or until a reconnect, or the browser is back online). */
+const firstRetryMs = 1_000;
+const longestRetryMs = 10_000;
 
 /**
- * No answer at all (offline, server down, a lost connection): the message waits and goes later.
- * A failure that is not the API's answer (a public key that could not be fetched, say) counts
+ * No answer at all (offline, server down, a network that dropped without the socket noticing,
+ * a request that timed out): the message waits and goes later. That covers a key log the
+ * network did not bring, and a fetch that threw; a failure that is not the API's answer counts
  * as one too while the socket is down: a refusal comes from a server that can be reached.
  */
-const isConnectionFailure = (failure: unknown) =>
-  isApiError(failure) ? failure.kind === 'network' : !getSocket().connected;
+const isConnectionFailure = (failure: unknown) => {
+  if (isApiError(failure)) return failure.kind === 'network';
+  if (failure instanceof KeysUncheckedError) return failure.unreachable;
+  if (failure instanceof NoConnectionError) return true;
+  return !getSocket().connected;
+};
 
 /**
  * Runs the logged-in account's outbox, once per page (the shell mounts it): loads it from
  * IndexedDB, keeps IndexedDB in step, and sends what waits, one message at a time and oldest
  * first, whenever there is something to send and a chance of a connection: at once, on every
- * socket (re)connection, when the browser is back online, and every few seconds while a send
- * failed for want of a connection. A refused message is marked failed and waits for the user.
+ * socket (re)connection, when the browser is back online, and after a growing wait (1 s, 2 s, …
+ * up to 10 s) while sends fail for want of a connection, the message shown as waiting for it. A refused message is marked failed and waits for the user.
  */
 export const useOutboxRunner = () => {
   const me = useAppSelector(selectCurrentUser);
@@ -46,6 +55,7 @@ export const useOutboxRunner = () => {
   const store = useStore<RootState>();
   const draining = useRef<{ again: boolean } | null>(null);
   const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const retryDelay = useRef(firstRetryMs);
 
   useEffect(() => {
     if (!me) return void dispatch(outboxCleared());
@@ -78,9 +88,12 @@ export const useOutboxRunner = () => {
         try {
           await deliverMessage(dispatch, user, next);
           dispatch(messageStored(next.clientMessageId));
+          retryDelay.current = firstRetryMs;
         } catch (failure) {
           if (isConnectionFailure(failure)) {
-            retryTimer.current = setTimeout(() => void drain(), retryAfterMs);
+            if (!next.waiting) dispatch(messageWaiting(next.clientMessageId));
+            retryTimer.current = setTimeout(() => void drain(), retryDelay.current);
+            retryDelay.current = Math.min(retryDelay.current * 2, longestRetryMs);
             break;
           }
           const chat = chatsApi.endpoints.getChatById.select(next.chatId)(store.getState()).data;
@@ -104,7 +117,10 @@ export const useOutboxRunner = () => {
   }, [owner, waiting, items, drain]);
 
   useEffect(() => {
-    const again = () => void drain();
+    const again = () => {
+      retryDelay.current = firstRetryMs;
+      void drain();
+    };
     const stopOnConnect = onSocketConnect(again);
     window.addEventListener('online', again);
     return () => {

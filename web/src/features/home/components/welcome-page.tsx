@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, Navigate, useNavigationType } from 'react-router';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { Avatar } from '../../../components/avatar.tsx';
 import { BoltIcon, LockIcon, ShieldIcon, UsersIcon } from '../../../components/icons.tsx';
@@ -13,10 +13,16 @@ const features = [
   { name: 'privacy', Icon: ShieldIcon },
 ] as const;
 
-/** `/`: greeting and main button depend on the login state (docs/web.md, "Routes and guards"). */
+/**
+ * `/`: greeting and main button depend on the login state (docs/web.md, "Routes and guards").
+ * Someone logged in who opens Veil at `/` (a page load, or back to it) lands on the chats, as in
+ * WhatsApp Web; the home link and the logout still show this page.
+ */
 export const WelcomePage = () => {
   const user = useAppSelector(selectCurrentUser);
+  const opened = useNavigationType() === 'POP';
   const { t } = useTranslation();
+  if (user && opened) return <Navigate to="/all-chats" replace />;
   return (
     <section className="welcome">
       <div className="welcome__hero">

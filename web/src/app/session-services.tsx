@@ -1,0 +1,53 @@
+import { useEffect } from 'react';
+import { unreadTotal, useGetUnreadQuery } from '../features/chats/api/unread.api.ts';
+import { useMessageNotifications } from '../features/chats/notifications/use-message-notifications.ts';
+import { useOutboxRunner } from '../features/chats/outbox/use-outbox.ts';
+import { useSearchIndexer } from '../features/chats/search/use-message-search.ts';
+import { DeviceLinkCenter } from '../features/device-link/components/device-link-center.tsx';
+import { KeyBackupCenter } from '../features/key-backup/components/key-backup-center.tsx';
+import { selectCurrentUser } from '../lib/session.slice.ts';
+import { ConnectionBanner } from './connection-banner.tsx';
+import { useAppSelector } from './hooks.ts';
+import { OwnLogAlert } from './own-log-alert.tsx';
+import { useProfileUpdates } from './profile-updates.ts';
+import { useRealtimeConnection } from './realtime-connection.ts';
+import { RewrapStatus } from './rewrap-status.tsx';
+import { useSessionKeys } from './session-keys.ts';
+
+/** Unread messages in all, and how many chats have some. */
+export interface UnreadSummary {
+  messages: number;
+  chats: number;
+}
+
+/**
+ * What runs while someone is logged in: the socket, the keys, the outbox, notifications, the
+ * search index, and the banners and dialogs of the session. Its own chunk, loaded with the
+ * first login of the page (`shell-layout.tsx`), so a visitor's first page does not carry the
+ * crypto, the socket or the search engine; it stays mounted after a logout, where each part
+ * does its logged-out work (disconnect, clear).
+ */
+const SessionServices = ({ onUnread }: { onUnread: (unread: UnreadSummary) => void }) => {
+  const me = useAppSelector(selectCurrentUser);
+  useRealtimeConnection();
+  useSessionKeys();
+  useOutboxRunner();
+  useProfileUpdates();
+  useMessageNotifications();
+  useSearchIndexer(me?._id);
+  const { data } = useGetUnreadQuery(me?._id ?? '', { skip: !me });
+  const messages = me ? unreadTotal(data) : 0;
+  const chats = me ? Object.values(data ?? {}).filter((chat) => chat.unread > 0).length : 0;
+  useEffect(() => onUnread({ messages, chats }), [messages, chats, onUnread]);
+  return (
+    <>
+      <ConnectionBanner />
+      <RewrapStatus />
+      <OwnLogAlert />
+      <KeyBackupCenter />
+      <DeviceLinkCenter />
+    </>
+  );
+};
+
+export default SessionServices;
