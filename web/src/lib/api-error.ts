@@ -2,7 +2,7 @@ import type { ErrorCode } from '@veil/contracts';
 import { i18n, t } from './i18n.ts';
 
 /**
- * Every failed call, as the UI sees it. `kind` says what failed, so screens can pick the spec's
+ * Every failed call, as the UI sees it. `kind` says what failed, so screens can pick the seed contract's
  * texts (section 8): `http` a non-OK response, `unsuccessful` an OK response with
  * `success: false`, `network` no response at all, `parse` a response that is not the API's JSON.
  */

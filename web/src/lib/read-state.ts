@@ -7,7 +7,7 @@ import { signatureTexts } from './signature-texts.ts';
  *  - `no-key-here`: this browser holds no key the message was sealed for, and the account's
  *    current key is not here either: restoring it (from the backup) would make it readable.
  *  - `key-reset`: sealed for a key the account had before its current one was published.
- *  - `unreadable`: damaged, or not meant for this reader: the spec's "[Failed to decrypt]".
+ *  - `unreadable`: damaged, or not meant for this reader: the seed contract's "[Failed to decrypt]".
  *  - `unverified`: its sender's signature does not hold (`message-verification.ts`): never shown
  *    as its sender's text, whether it decrypts or not.
  */

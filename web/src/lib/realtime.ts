@@ -4,7 +4,7 @@ import { readAccessToken } from './storage.ts';
 
 export type VeilSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** Spec section 9: websocket only, 1-5 s reconnect delay with 0.5 jitter, forever, 20 s timeout. */
+/** The seed contract's socket settings (docs/realtime.md): websocket only, 1-5 s reconnect delay with 0.5 jitter, forever, 20 s timeout. */
 export const socketOptions = {
   path: '/socket.io',
   transports: ['websocket'],

@@ -11,7 +11,7 @@ export interface SendContext {
 }
 
 /**
- * Spec section 8: "Failed to send message: {status text}" / "Failed to send group message: ...".
+ * The seed contract's send errors (docs/web.md): "Failed to send message: {status text}" / "Failed to send group message: ...".
  * HTTP/2 responses carry no status text, so the server's message stands in for it; when both
  * exist the message follows in parentheses, since "Bad Request" alone helps nobody.
  */

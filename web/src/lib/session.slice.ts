@@ -3,7 +3,7 @@ import type { PublicUser } from '@veil/contracts';
 import { readStoredUser } from './storage.ts';
 
 /**
- * The spec's authentication state (sections 3 and 4): `status` is true exactly when a user
+ * The seed contract's authentication state (docs/web.md, "State and data" and "Routes and guards"): `status` is true exactly when a user
  * record is stored under `data`. It lives in lib/ because every feature reads it and the
  * HTTP layer ends it when a token cannot be refreshed.
  */

@@ -1,7 +1,7 @@
 import type { PublicUser } from '@veil/contracts';
 
 /**
- * The spec's local storage keys (section 3, "Client storage"), and Veil's one addition: the
+ * The seed contract's local storage keys (docs/web.md, "Storage"), and Veil's one addition: the
  * language chosen on the profile page. Nothing else is kept there.
  */
 export const storageKeys = {
@@ -65,7 +65,7 @@ export const readTheme = (): 'light' | 'dark' | null => {
 export const storeTheme = (theme: 'light' | 'dark'): void => write(storageKeys.theme, theme);
 
 /**
- * Logout and an expired session clear all local storage, as the spec says (theme included), but
+ * Logout and an expired session clear all local storage, as the seed contract says (theme included), but
  * for the language: it belongs to the browser's user, not to the account, and a login page that
  * switched language at logout would lose whoever chose it.
  */

@@ -30,7 +30,7 @@ export const useSignIn = () => {
   return { signIn, isLoading };
 };
 
-/** The login form: signs in, or says why not in the spec's words. */
+/** The login form: signs in, or says why not in the seed contract's words. */
 export const useLogin = () => {
   const { signIn, isLoading } = useSignIn();
   const [error, setError] = useState('');

@@ -7,7 +7,7 @@ import { loggedOut, selectCurrentUser } from '../../../lib/session.slice.ts';
 import { clearStorage, readRefreshToken } from '../../../lib/storage.ts';
 
 /**
- * Asks the server to revoke the refresh token's family (Veil's addition; the spec's logout is
+ * Asks the server to revoke the refresh token's family (Veil's addition; the seed contract's logout is
  * client-only). A plain keepalive fetch: logging out resets the API cache, which would abort
  * an RTK Query request, and the page may be closing.
  */

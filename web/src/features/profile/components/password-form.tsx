@@ -5,7 +5,7 @@ import { usePasswordUpdate } from '../hooks/use-password-update.ts';
 import { StatusMessage, type Status } from './status-message.tsx';
 
 /**
- * The separate password form of /profile: the current password, then the new one. The spec sets
+ * The separate password form of /profile: the current password, then the new one. The seed contract sets
  * no client-side rule for the new one; the server's apply.
  */
 export const PasswordForm = ({ username }: { username: string }) => {

@@ -2,7 +2,7 @@ interface StatusMessageProps {
   status: { kind: 'success' | 'error'; text: string; detail?: string } | null;
 }
 
-/** A form's outcome: the spec's text, plus the server's reason on failure when it gave one. */
+/** A form's outcome: the seed contract's text, plus the server's reason on failure when it gave one. */
 export const StatusMessage = ({ status }: StatusMessageProps) =>
   status ? (
     <div className={`status status--${status.kind}`} role={status.kind === 'error' ? 'alert' : 'status'}>
