@@ -4,7 +4,6 @@ import {
   sealGroupPayload,
   sealIndividualPayload,
   readMessage,
-  type AttachmentRef,
   type GroupPayload,
   type IndividualPayload,
   type Padding,
@@ -19,31 +18,14 @@ import {
   type Verification,
 } from './message-verification.ts';
 import { checkedEncryptionKey, checkedEncryptionKeys } from './checked-keys.ts';
-import { readStateTexts, unreadableState, type ReadState } from './read-state.ts';
+import type { DisplayMessage } from './display-message.ts';
+import { readStateTexts, unreadableState } from './read-state.ts';
 import { unverifiedDeletionText, unverifiedText } from './signature-texts.ts';
 
 /**
  * The web client's use of @veil/crypto: which keys to use for what. No cryptography is written
  * here; it all lives in packages/crypto.
  */
-
-/**
- * A message as screens show it: the API's message plus its plaintext (never sent anywhere), or,
- * when it cannot be read here, the text that says why (`readState`).
- */
-export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
-  decryptedContent: string;
-  readState: ReadState;
-  replyTo: DisplayMessage | null;
-  /** Each member's reaction as this reader sees it (an emoji), by user id; unreadable ones left out. */
-  reactionTexts: Record<string, string>;
-  /** Files sent with it (their keys were inside the ciphertext); absent: none. */
-  attachments?: AttachmentRef[];
-  /** Its sender forwarded it from another chat (said inside the ciphertext). */
-  forwarded?: true;
-  /** Its sender's signature and who it was sealed for, as checked here; absent: not checked. */
-  verification?: Verification;
-}
 
 /**
  * Ciphertext with its iv and wrapped keys: a message's text, an edit, a reaction; a message may

@@ -1,4 +1,4 @@
-import type { DisplayMessage } from '../../lib/crypto.ts';
+import type { DisplayMessage } from '../../lib/display-message.ts';
 
 /**
  * A read receipt can overtake the message it is about: the recipient may see a message (and

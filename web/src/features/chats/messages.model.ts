@@ -1,5 +1,5 @@
 import type { ChatView } from '@veil/contracts';
-import type { DisplayMessage } from '../../lib/crypto.ts';
+import type { DisplayMessage } from '../../lib/display-message.ts';
 
 /** A chat's loaded history: a window of consecutive messages, oldest first. */
 export interface MessageWindow {

@@ -5,7 +5,8 @@ import type {
   ReactionNotice,
   SealedReaction,
 } from '@veil/contracts';
-import { readSealedForUser, type DisplayMessage } from '../../../lib/crypto.ts';
+import { readSealedForUser } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 import type { Verification } from '../../../lib/message-verification.ts';
 import { commitmentHolds } from '../../../lib/signature-fields.ts';
 import { unverifiedDeletionText, unverifiedText } from '../../../lib/signature-texts.ts';

@@ -17,7 +17,8 @@ import {
   verifyReactionRemoval,
 } from '../../../lib/message-verification.ts';
 import type { BaseQueryCall } from '../../../lib/base-query.ts';
-import { decryptAllForUser, decryptForUser, type DisplayMessage } from '../../../lib/crypto.ts';
+import { decryptAllForUser, decryptForUser } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import type { AppDispatch } from '../../../app/store.ts';

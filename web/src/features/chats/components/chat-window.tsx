@@ -3,7 +3,7 @@ import type { PublicUser } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { RetryNotice } from '../../../components/retry-notice.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import type { DisplayMessage } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { accountKeys } from '../../../lib/account-keys.ts';
 import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.slice.ts';

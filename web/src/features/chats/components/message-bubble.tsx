@@ -4,7 +4,7 @@ import { useAppDispatch } from '../../../app/hooks.ts';
 import { restoreRequested } from '../../../lib/key-backup.slice.ts';
 import { ForwardIcon, ReplyIcon, TimerIcon } from '../../../components/icons.tsx';
 import { LinkifiedText } from '../../../components/linkified-text.tsx';
-import type { DisplayMessage } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
 import { canChangeForEveryone } from '../message-changes.ts';
 import { replyPreview } from '../messages.model.ts';

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { ChatView, MessageView, PublicUser } from '@veil/contracts';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
-import type { DisplayMessage } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { useHistoryScroll } from '../hooks/use-history-scroll.ts';

@@ -1,7 +1,7 @@
 import { LockIcon } from '../../../components/icons.tsx';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DisplayMessage } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 import type { OrderFlag } from '../../../lib/message-order.ts';
 import { sealedForAt, sealedWrongly, type ChatContext } from '../../../lib/message-verification.ts';
 import { sealedForText, signatureTexts } from '../../../lib/signature-texts.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { DisplayMessage } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 
 interface JumpOptions {
   container: HTMLElement | null;

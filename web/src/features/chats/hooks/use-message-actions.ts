@@ -5,7 +5,8 @@ import { useCallback, useMemo, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { errorText } from '../../../lib/api-error.ts';
 import { t } from '../../../lib/i18n.ts';
-import { encryptForGroup, withoutCommitment, type DisplayMessage } from '../../../lib/crypto.ts';
+import { encryptForGroup, withoutCommitment } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 import type { Padding } from '@veil/crypto';
 import type { HistoryChange } from '../api/live-message-changes.ts';
 import {

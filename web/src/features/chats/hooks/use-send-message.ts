@@ -1,6 +1,6 @@
 import type { ChatView } from '@veil/contracts';
 import type { AttachmentRef } from '@veil/crypto';
-import type { DisplayMessage } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 import { useQueueMessage } from '../outbox/use-outbox.ts';
 
 /**

@@ -2,12 +2,8 @@ import { current } from '@reduxjs/toolkit';
 import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contracts';
 import { encodeMessageContent, type AttachmentRef } from '@veil/crypto';
 import type { useAppDispatch } from '../../../app/hooks.ts';
-import {
-  encryptForGroup,
-  encryptForIndividual,
-  withoutCommitment,
-  type DisplayMessage,
-} from '../../../lib/crypto.ts';
+import { encryptForGroup, encryptForIndividual, withoutCommitment } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 import { sealingMembers } from '../../../lib/group-chain.ts';
 import { messagingApi } from '../../../lib/messaging.api.ts';
 import { signOutgoing, type Outgoing } from '../../../lib/message-signing.ts';

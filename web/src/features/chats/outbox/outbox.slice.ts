@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { AttachmentRef } from '@veil/crypto';
-import type { DisplayMessage } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 
 /**
  * A message the user wrote that the server has not stored yet. `clientMessageId` is fixed when

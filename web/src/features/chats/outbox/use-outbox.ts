@@ -5,7 +5,7 @@ import type { RootState } from '../../../app/store.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { KeysUncheckedError } from '../../../lib/checked-keys.ts';
 import { NoConnectionError } from '../../../lib/fetch-data.ts';
-import type { DisplayMessage } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 import type { AttachmentRef } from '@veil/crypto';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { sendFailureText } from '../../../lib/send-errors.ts';

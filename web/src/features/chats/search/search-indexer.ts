@@ -1,6 +1,7 @@
 import type { MessageEditedNotice, MessageRef, MessageView } from '@veil/contracts';
 import type { AppDispatch } from '../../../app/store.ts';
-import { decryptForUser, readSealedForUser, type DisplayMessage } from '../../../lib/crypto.ts';
+import { decryptForUser, readSealedForUser } from '../../../lib/crypto.ts';
+import type { DisplayMessage } from '../../../lib/display-message.ts';
 import { verifyMessage } from '../../../lib/message-verification.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { openSearchVault, type SearchVault } from '../../../lib/search-vault.ts';

@@ -1,0 +1,22 @@
+import type { MessageView } from '@veil/contracts';
+import type { AttachmentRef } from '@veil/crypto';
+import type { Verification } from './message-verification.ts';
+import type { ReadState } from './read-state.ts';
+
+/**
+ * A message as screens show it: the API's message plus its plaintext (never sent anywhere), or,
+ * when it cannot be read here, the text that says why (`readState`).
+ */
+export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
+  decryptedContent: string;
+  readState: ReadState;
+  replyTo: DisplayMessage | null;
+  /** Each member's reaction as this reader sees it (an emoji), by user id; unreadable ones left out. */
+  reactionTexts: Record<string, string>;
+  /** Files sent with it (their keys were inside the ciphertext); absent: none. */
+  attachments?: AttachmentRef[];
+  /** Its sender forwarded it from another chat (said inside the ciphertext). */
+  forwarded?: true;
+  /** Its sender's signature and who it was sealed for, as checked here; absent: not checked. */
+  verification?: Verification;
+}
