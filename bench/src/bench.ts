@@ -23,6 +23,7 @@ import {
 } from './delivery.ts';
 import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
+import { runNatsRestartBench } from './nats-restart-bench.ts';
 import { runReplayBench } from './replay-bench.ts';
 import { runLogAppendBench } from './log-append-bench.ts';
 import { runChangesBench } from './changes-bench.ts';
@@ -41,7 +42,8 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * 1,000-entry log, a 500-contact chat list, the cost per send; 0 skips it), linking a browser in
  * Chromium (`--link
  * <rounds>`, 0 skips it), the chat list of a user with many chats in Chromium (`--chat-list
- * <chats>`, 0 skips it; needs the built client), and read-model replay; prints a table and writes
+ * <chats>`, 0 skips it; needs the built client), NATS killed and started again under a cluster
+ * (`--nats-restart <rounds>`, 0 skips it), and read-model replay; prints a table and writes
  * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
  * repeated and medians are reported. `--quick` is a tiny run that CI uses to keep the harness
  * working (accounting only, no timing claims). The load generator sends from its main thread and
@@ -86,6 +88,8 @@ export interface BenchOptions {
   linkRepeats?: number;
   /** Messages in the message-search benchmark in Chromium (0 or absent: skipped). */
   searchMessages?: number;
+  /** Rounds of NATS killed and started again under a cluster (0 or absent: skipped). */
+  natsRestartRounds?: number;
   port: number;
 }
 
@@ -208,6 +212,9 @@ export const runBench = async (options: BenchOptions) => {
     : undefined;
   const link = options.linkRepeats ? await runLinkBench(options.linkRepeats, options.port + 2) : undefined;
   const search = options.searchMessages ? await runSearchBench(options.searchMessages) : undefined;
+  const natsRestart = options.natsRestartRounds
+    ? await runNatsRestartBench(options.natsRestartRounds, options.port + 300)
+    : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
   const logAppend = [];
@@ -256,6 +263,7 @@ export const runBench = async (options: BenchOptions) => {
     chatList,
     link,
     search,
+    natsRestart,
     replay,
     logAppend,
     directory,
@@ -341,6 +349,12 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
       'Linking a browser in Chromium (median ms; join with the code → keys stored, and a history page read)',
     );
     console.table(result.link);
+  }
+  if (result.natsRestart) {
+    console.log(
+      'NATS killed and started again under a cluster (ms from NATS listening again: a fresh delivery, a new chat; push p99 in the 5 s after)',
+    );
+    console.table(result.natsRestart);
   }
   console.log('Replay (build every read model from the log, restart on them, pages of history in ms)');
   console.table(result.replay);
@@ -434,6 +448,7 @@ const main = async () => {
       logins: { type: 'string' },
       link: { type: 'string' },
       search: { type: 'string' },
+      'nats-restart': { type: 'string' },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -468,6 +483,7 @@ const main = async () => {
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
     searchMessages: Number(values.search ?? (quick ? 2000 : 100_000)),
+    natsRestartRounds: Number(values['nats-restart'] ?? (quick ? 0 : 3)),
     changes: Number(values.changes ?? (quick ? 5 : 200)),
     port: Number(values.port),
   };

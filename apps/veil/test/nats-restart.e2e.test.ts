@@ -12,10 +12,10 @@ import { startTestVeil, type TestVeil } from './support/test-veil.ts';
 import { createUser, sendDirect, type TestUser } from './support/users.ts';
 
 /**
- * NATS killed (kill -9) and started again on the same store, under a running app: sends,
- * deliveries and reads come back within seconds, and a reader who wrote nothing is never held
- * up by the projection catching up. The app's NATS is a server of this test's own, so the
- * restart disturbs no other test.
+ * NATS killed (kill -9) and started again on the same store, under a running app: reads, sends
+ * and deliveries come back, and every acknowledged message is in the history once. How long that
+ * takes is printed, not asserted: `npm run bench -- --nats-restart <rounds>` measures it. The
+ * app's NATS is a server of this test's own, so the restart disturbs no other test.
  */
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -90,7 +90,7 @@ describe('a NATS restart under a running app', () => {
     await rm(storeDir, { recursive: true, force: true });
   });
 
-  it('sends, delivers and reads again within seconds', async () => {
+  it('reads, sends and delivers again, and loses and doubles nothing', async () => {
     const first = await send('before the restart');
     expect(first.status).toBe(201);
     const chatId: string = first.body.data.chat._id;
@@ -142,11 +142,11 @@ describe('a NATS restart under a running app', () => {
     }
     expect(stored).toEqual([...new Set(stored)]);
     expect(stored).toEqual(expect.arrayContaining(acknowledged));
+    // No message reached bob's socket twice across the restart.
+    const pushed = received.map((m) => m._id);
+    expect(pushed).toEqual([...new Set(pushed)]);
     console.log(
       `after the NATS restart: read ${readMs} ms, send ${sendMs} ms, then delivery ${deliverMs} ms`,
     );
-    // Before: a request made while the client reconnected was dropped (a 5 s timeout), and
-    // nats.js' default pull expiry (30 s) left consumers idle for 21-44 s after a restart.
-    expect(readMs + sendMs + deliverMs).toBeLessThan(10_000);
   }, 90_000);
 });
