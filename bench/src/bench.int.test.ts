@@ -39,32 +39,31 @@ describe('benchmark harness (quick)', () => {
       expect(target).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });
       expect(target?.cpuCores).toBeGreaterThan(0);
     }
+    // The generator reports itself beside every figure.
+    expect(embedded).toMatchObject({
+      genMainCores: expect.any(Number),
+      genCores: expect.any(Number),
+      genLagP99: expect.any(Number),
+      generatorLimited: expect.any(Boolean),
+    });
     // The sweep runs its rates in order on one target and accounts for every message at each.
+    // Every step holds a 10 s budget, so no target fails: none has a capacity figure, and no ratio
+    // is drawn (a step the generator limited ends the sweep early, with no figure either).
     const sweeps = result.capacity;
     for (const sweep of [sweeps?.embedded, sweeps?.relay, sweeps?.durableRelay]) {
-      expect(
-        sweep?.steps.map((step) => [step.rate, step.sent, step.lost, step.duplicated, step.failedSends]),
-      ).toEqual([
-        [10, 10, 0, 0, 0],
-        [20, 20, 0, 0, 0],
-      ]);
-      expect(sweep?.capacity?.rate).toBe(20);
+      const steps = sweep!.steps;
+      expect(steps.map((step) => [step.rate, step.sent, step.lost, step.duplicated, step.failedSends])).toEqual(
+        [
+          [10, 10, 0, 0, 0],
+          [20, 20, 0, 0, 0],
+        ].slice(0, steps.length),
+      );
+      expect(steps.slice(0, -1).every((step) => step.verdict === 'held')).toBe(true);
+      expect(sweep?.capacity).toBeNull();
+      expect(sweep?.reason).toBe(steps.at(-1)!.verdict === 'held' ? 'held the top step' : 'generator-limited');
     }
-    // Veil's capacity as a ratio to each relay's, both within the budget.
-    expect(sweeps?.embeddedVsDurableRelay).toBe(
-      Number(
-        (
-          sweeps!.embedded!.capacity!.deliveredPerSecond / sweeps!.durableRelay!.capacity!.deliveredPerSecond
-        ).toFixed(2),
-      ),
-    );
-    expect(sweeps?.embeddedVsRelay).toBe(
-      Number(
-        (
-          sweeps!.embedded!.capacity!.deliveredPerSecond / sweeps!.relay!.capacity!.deliveredPerSecond
-        ).toFixed(2),
-      ),
-    );
+    expect(sweeps?.embeddedVsDurableRelay).toBeNull();
+    expect(sweeps?.embeddedVsRelay).toBeNull();
     expect(result.delivery.embedded?.cpuMsPerSend).toBeGreaterThan(0);
     expect(result.replay[0]).toMatchObject({ messagesProjected: 500, messagesPerChat: 50 });
     expect(result.replay[0]!.middleHistoryPageMs).toBeGreaterThan(0);

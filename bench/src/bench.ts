@@ -29,6 +29,7 @@ import { runLogAppendBench } from './log-append-bench.ts';
 import { runChangesBench } from './changes-bench.ts';
 import { runDirectoryBench } from './directory-bench.ts';
 import { medianDelivery, sweepCapacity, type CapacityResult, type DeliverySummary } from './capacity.ts';
+import { GENERATOR_LIMITS, parseCapacityRates } from './sweep.ts';
 import { cpuSecondsByProcess, cpuSecondsOf } from './process-cpu.ts';
 import { round } from './stats.ts';
 import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-process.ts';
@@ -49,6 +50,9 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * working (accounting only, no timing claims). The load generator sends from its main thread and
  * holds the receiving sockets in worker threads (`--receiver-workers`, default 2), so arrivals
  * are not timed behind its own sending.
+ * `--capacity <rates | start:factor:ceiling | auto>` sweeps each target's capacity at `--budget-ms`
+ * (p99, default 50) until it fails; every row reports the generator's own CPU and loop delay, and
+ * a row it limited ends the sweep (sweep.ts).
  */
 export interface BenchOptions {
   quick: boolean;
@@ -287,6 +291,7 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   console.log(
     `\nDelivery (${users} users, ${rate} sends/s offered, Veil sends over ${sendOver}, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats}; receivers on ${receiverWorkers} worker threads)`,
   );
+  // Every row carries the generator's CPU and loop delay; a row it limited says so.
   const row = ({ cpuMsPerSendByProcess: _split, ...summary }: DeliverySummary) => summary;
   console.table({
     ...(embedded && { 'veil embedded': row(embedded) }),
@@ -307,11 +312,20 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     const { embeddedVsRelay, embeddedVsDurableRelay, ...byTarget } = result.capacity;
     for (const [target, sweep] of Object.entries(byTarget)) {
       console.log(`Capacity at p99 <= ${sweep.budgetMs} ms: ${target}`);
-      console.table(sweep.steps);
-      console.log(`  highest rate within budget: ${JSON.stringify(sweep.capacity)}`);
+      console.table(sweep.steps.map(({ cpuMsPerSendByProcess: _split, ...step }) => step));
+      console.log(
+        sweep.capacity
+          ? `  capacity: ${sweep.capacity.rate} sends/s (${sweep.capacity.deliveredPerSecond} deliveries/s at p99 ${sweep.capacity.p99} ms); the next step failed`
+          : `  no capacity figure (${sweep.reason})`,
+      );
     }
-    console.log('embedded / relay, deliveries per second within the budget:');
-    console.log(`  durable relay: ${embeddedVsDurableRelay}, bare relay: ${embeddedVsRelay}`);
+    console.log(
+      `A step is generator-limited when the generator's main thread passed ${GENERATOR_LIMITS.mainThreadCores * 100} % of a core or a loop's delay p99 passed ${GENERATOR_LIMITS.lagP99Ms} ms; it ends the sweep and counts for no one.`,
+    );
+    console.log('embedded / relay, deliveries per second within the budget (only where both have a figure):');
+    console.log(
+      `  durable relay: ${embeddedVsDurableRelay ?? 'no ratio'}, bare relay: ${embeddedVsRelay ?? 'no ratio'}`,
+    );
   }
   console.log('Client crypto (median ms)');
   console.table(result.crypto);
@@ -463,7 +477,7 @@ const main = async () => {
     ...(values['receiver-workers'] && { receiverWorkers: Number(values['receiver-workers']) }),
     modes: parseModes(values.modes ?? (quick ? 'embedded' : 'embedded,cluster')),
     sendOver: parseSendPath(values.send),
-    capacityRates: (values.capacity ?? '').split(',').filter(Boolean).map(Number),
+    capacityRates: parseCapacityRates(values.capacity ?? ''),
     budgetMs: Number(values['budget-ms'] ?? 50),
     replayEvents: (values.replay ?? (quick ? '1000' : '100000,1000000'))
       .split(',')
