@@ -3,6 +3,8 @@ import type { Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { freePort, freePortBlock } from '@veil/test-env';
 import { runBench } from './bench.ts';
+import { runDelivery, usingTarget } from './delivery.ts';
+import { ejabberdTarget, ejabberdUnavailable, startEjabberd } from './ejabberd.ts';
 import { startRelay } from './relay.ts';
 import { connectSender } from './sender-socket.ts';
 
@@ -52,7 +54,9 @@ describe('benchmark harness (quick)', () => {
     const sweeps = result.capacity;
     for (const sweep of [sweeps?.embedded, sweeps?.relay, sweeps?.durableRelay]) {
       const steps = sweep!.steps;
-      expect(steps.map((step) => [step.rate, step.sent, step.lost, step.duplicated, step.failedSends])).toEqual(
+      expect(
+        steps.map((step) => [step.rate, step.sent, step.lost, step.duplicated, step.failedSends]),
+      ).toEqual(
         [
           [10, 10, 0, 0, 0],
           [20, 20, 0, 0, 0],
@@ -60,7 +64,9 @@ describe('benchmark harness (quick)', () => {
       );
       expect(steps.slice(0, -1).every((step) => step.verdict === 'held')).toBe(true);
       expect(sweep?.capacity).toBeNull();
-      expect(sweep?.reason).toBe(steps.at(-1)!.verdict === 'held' ? 'held the top step' : 'generator-limited');
+      expect(sweep?.reason).toBe(
+        steps.at(-1)!.verdict === 'held' ? 'held the top step' : 'generator-limited',
+      );
     }
     expect(sweeps?.embeddedVsDurableRelay).toBeNull();
     expect(sweeps?.embeddedVsRelay).toBeNull();
@@ -113,4 +119,39 @@ describe('durable relay', () => {
       await relay.stop();
     }
   });
+});
+
+describe('ejabberd as a peer', () => {
+  const unavailable = ejabberdUnavailable();
+  // Where Debian's ejabberd is not installed (or cannot run as this user) the peer is skipped,
+  // and this test says why.
+  it.skipIf(unavailable)(
+    `relays every message once over XMPP${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+    async () => {
+      const server = await startEjabberd(await freePort());
+      try {
+        const options = {
+          users: 6,
+          rate: 20,
+          durationSeconds: 1,
+          warmupSeconds: 0.5,
+          groupSize: 5,
+          sendOver: 'socket' as const,
+        };
+        const result = await usingTarget(await ejabberdTarget(server, options), (load) =>
+          runDelivery(load, options),
+        );
+        expect(result).toMatchObject({
+          sent: 20,
+          expectedDeliveries: 20,
+          delivered: 20,
+          lost: 0,
+          duplicated: 0,
+        });
+      } finally {
+        await server.stop();
+      }
+    },
+    120_000,
+  );
 });

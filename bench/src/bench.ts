@@ -21,6 +21,7 @@ import {
   type DeliveryTarget,
   type SendPath,
 } from './delivery.ts';
+import { ejabberdTarget, ejabberdUnavailable, startEjabberd } from './ejabberd.ts';
 import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
 import { runNatsRestartBench } from './nats-restart-bench.ts';
@@ -50,7 +51,8 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * working (accounting only, no timing claims). The load generator sends from its main thread and
  * holds the receiving sockets in worker threads (`--receiver-workers`, default 2), so arrivals
  * are not timed behind its own sending.
- * `--capacity <rates | start:factor:ceiling | auto>` sweeps each target's capacity at `--budget-ms`
+ * `--ejabberd` adds Debian's ejabberd as a peer (XMPP over WebSocket, one-to-one pairs; skipped
+ * with the reason where it is not installed). `--capacity <rates | start:factor:ceiling | auto>` sweeps each target's capacity at `--budget-ms`
  * (p99, default 50) until it fails; every row reports the generator's own CPU and loop delay, and
  * a row it limited ends the sweep (sweep.ts).
  */
@@ -92,6 +94,8 @@ export interface BenchOptions {
   linkRepeats?: number;
   /** Messages in the message-search benchmark in Chromium (0 or absent: skipped). */
   searchMessages?: number;
+  /** ejabberd beside the relays, where it is installed (skipped with the reason otherwise). */
+  ejabberd?: boolean;
   /** Rounds of NATS killed and started again under a cluster (0 or absent: skipped). */
   natsRestartRounds?: number;
   port: number;
@@ -100,8 +104,8 @@ export interface BenchOptions {
 /** Where a delivery run sends its load. */
 export type DeliveryMode = 'embedded' | 'cluster';
 
-/** Every target a run measures: Veil in the chosen modes, and the two relays beside it. */
-type Target = DeliveryMode | 'relay' | 'durableRelay';
+/** Every target a run measures: Veil in the chosen modes, the two relays beside it, and ejabberd when asked. */
+type Target = DeliveryMode | 'relay' | 'durableRelay' | 'ejabberd';
 
 export const runBench = async (options: BenchOptions) => {
   const delivery: DeliveryOptions = {
@@ -151,6 +155,16 @@ export const runBench = async (options: BenchOptions) => {
         await relay.stop();
       }
     }
+    if (target === 'ejabberd') {
+      const server = await startEjabberd(options.port + 202);
+      try {
+        return await usingTarget(await ejabberdTarget(server, delivery), (load) =>
+          body(load, async () => ({ server: await cpuSecondsOf(server.pid) })),
+        );
+      } finally {
+        await server.stop();
+      }
+    }
     const veil = await start[target]();
     try {
       return await usingTarget(await veilTarget(veil, delivery), (load) =>
@@ -160,9 +174,21 @@ export const runBench = async (options: BenchOptions) => {
       await veil.stop();
     }
   };
-  const targets: Target[] = [...options.modes, 'durableRelay', 'relay'];
+  const ejabberdSkipped = options.ejabberd ? ejabberdUnavailable() : null;
+  const targets: Target[] = [
+    ...options.modes,
+    'durableRelay',
+    'relay',
+    ...(options.ejabberd && !ejabberdSkipped ? (['ejabberd'] as const) : []),
+  ];
 
-  const runs: Record<Target, DeliveryResult[]> = { embedded: [], cluster: [], relay: [], durableRelay: [] };
+  const runs: Record<Target, DeliveryResult[]> = {
+    embedded: [],
+    cluster: [],
+    relay: [],
+    durableRelay: [],
+    ejabberd: [],
+  };
   // Interleaved, so a noisy minute on this shared machine does not land on one target only.
   for (let i = 0; i < options.repeats; i++) {
     for (const target of targets) {
@@ -183,14 +209,15 @@ export const runBench = async (options: BenchOptions) => {
     }
   }
   const summaryOf = (target: Target) => (runs[target].length ? medianDelivery(runs[target]) : undefined);
-  const [embedded, cluster, relay, durableRelay] = [
+  const [embedded, cluster, relay, durableRelay, ejabberd] = [
     summaryOf('embedded'),
     summaryOf('cluster'),
     summaryOf('relay')!,
     summaryOf('durableRelay')!,
+    summaryOf('ejabberd'),
   ];
-  /** Veil's capacity within the budget (deliveries/s) over a relay's; null when either has none. */
-  const capacityRatio = (baselineTarget: 'relay' | 'durableRelay') => {
+  /** Veil's capacity within the budget (deliveries/s) over a peer's; null when either has none. */
+  const capacityRatio = (baselineTarget: 'relay' | 'durableRelay' | 'ejabberd') => {
     const [veil, baseline] = [capacity.embedded?.capacity, capacity[baselineTarget]?.capacity];
     return veil && baseline ? round(veil.deliveredPerSecond / baseline.deliveredPerSecond) : null;
   };
@@ -246,8 +273,11 @@ export const runBench = async (options: BenchOptions) => {
       cluster,
       relay,
       durableRelay,
+      ejabberd,
+      ...(ejabberdSkipped && { ejabberdSkipped }),
       embeddedVsRelay: deliveryRatio(relay),
       embeddedVsDurableRelay: deliveryRatio(durableRelay),
+      embeddedVsEjabberd: ejabberd ? deliveryRatio(ejabberd) : undefined,
       clusterVsEmbedded: cluster && embedded && { p99: round(cluster.p99 / embedded.p99) },
       /** Every run, for the spread behind the medians. */
       runs,
@@ -257,6 +287,7 @@ export const runBench = async (options: BenchOptions) => {
           ...capacity,
           embeddedVsRelay: capacityRatio('relay'),
           embeddedVsDurableRelay: capacityRatio('durableRelay'),
+          embeddedVsEjabberd: capacity.ejabberd ? capacityRatio('ejabberd') : undefined,
         }
       : undefined,
     crypto,
@@ -283,8 +314,11 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     cluster,
     relay,
     durableRelay,
+    ejabberd,
+    ejabberdSkipped,
     embeddedVsRelay,
     embeddedVsDurableRelay,
+    embeddedVsEjabberd,
     clusterVsEmbedded,
   } = result.delivery;
   const { users, rate, durationSeconds, warmupSeconds, repeats, receiverWorkers, sendOver } = result.options;
@@ -298,10 +332,13 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     ...(cluster && { 'veil cluster': row(cluster) }),
     'durable relay': row(durableRelay),
     'bare relay': row(relay),
+    ...(ejabberd && { ejabberd: row(ejabberd) }),
     ...(embeddedVsDurableRelay && { 'embedded / durable relay': embeddedVsDurableRelay }),
+    ...(embeddedVsEjabberd && { 'embedded / ejabberd': embeddedVsEjabberd }),
     ...(embeddedVsRelay && { 'embedded / relay': embeddedVsRelay }),
     ...(clusterVsEmbedded && { 'cluster / embedded': clusterVsEmbedded }),
   });
+  if (ejabberdSkipped) console.log(`ejabberd skipped: ${ejabberdSkipped}`);
   for (const [mode, summary] of [
     ['embedded', embedded],
     ['cluster', cluster],
@@ -309,7 +346,7 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     if (summary?.cpuMsPerSendByProcess) printCpuByProcess(mode, summary, rate);
   }
   if (result.capacity) {
-    const { embeddedVsRelay, embeddedVsDurableRelay, ...byTarget } = result.capacity;
+    const { embeddedVsRelay, embeddedVsDurableRelay, embeddedVsEjabberd, ...byTarget } = result.capacity;
     for (const [target, sweep] of Object.entries(byTarget)) {
       console.log(`Capacity at p99 <= ${sweep.budgetMs} ms: ${target}`);
       console.table(sweep.steps.map(({ cpuMsPerSendByProcess: _split, ...step }) => step));
@@ -324,7 +361,8 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     );
     console.log('embedded / relay, deliveries per second within the budget (only where both have a figure):');
     console.log(
-      `  durable relay: ${embeddedVsDurableRelay ?? 'no ratio'}, bare relay: ${embeddedVsRelay ?? 'no ratio'}`,
+      `  durable relay: ${embeddedVsDurableRelay ?? 'no ratio'}, bare relay: ${embeddedVsRelay ?? 'no ratio'}` +
+        (embeddedVsEjabberd === undefined ? '' : `, ejabberd: ${embeddedVsEjabberd ?? 'no ratio'}`),
     );
   }
   console.log('Client crypto (median ms)');
@@ -463,6 +501,7 @@ const main = async () => {
       link: { type: 'string' },
       search: { type: 'string' },
       'nats-restart': { type: 'string' },
+      ejabberd: { type: 'boolean', default: false },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -498,6 +537,7 @@ const main = async () => {
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
     searchMessages: Number(values.search ?? (quick ? 2000 : 100_000)),
     natsRestartRounds: Number(values['nats-restart'] ?? (quick ? 0 : 3)),
+    ejabberd: values.ejabberd ?? false,
     changes: Number(values.changes ?? (quick ? 5 : 200)),
     port: Number(values.port),
   };

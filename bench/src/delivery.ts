@@ -7,7 +7,7 @@ import { RECEIVER_WORKERS, startReceivers, type Receivers } from './receivers.ts
 import type { ReceiverSpec } from './receiver-worker.ts';
 import { connectSender } from './sender-socket.ts';
 import { now, summarize } from './stats.ts';
-import type { GeneratorLoad } from './sweep.ts';
+import { LOOP_SAMPLE_MS, loopDelayMs, type GeneratorLoad } from './sweep.ts';
 
 /**
  * Delivery: users in pairs and in groups of five; senders post real encrypted messages at a fixed
@@ -147,7 +147,7 @@ export const runDelivery = async (
     // The generator watches itself over the same window: its CPU (main thread, whole process)
     // and its event loops' delay, so a row it could not drive is known as such.
     receivers.measure();
-    const mainLag = monitorEventLoopDelay({ resolution: 10 });
+    const mainLag = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
     mainLag.enable();
     const [mainCpuAtStart, processCpuAtStart] = [process.threadCpuUsage(), process.cpuUsage()];
     const started = performance.now();
@@ -177,7 +177,7 @@ export const runDelivery = async (
     const generator: GeneratorLoad = {
       mainThreadCores: (mainCpu.user + mainCpu.system) / sendingMicros,
       processCores: (processCpu.user + processCpu.system) / ((finished - started) * 1000),
-      mainLagP99Ms: mainLag.count ? mainLag.percentile(99) / 1e6 : 0,
+      mainLagP99Ms: mainLag.count ? loopDelayMs(mainLag.percentile(99)) : 0,
       receiverLagP99Ms: receiverLoad.lagP99Ms,
     };
 

@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { io, type Socket } from 'socket.io-client';
 import { now } from './stats.ts';
+import { LOOP_SAMPLE_MS, loopDelayMs } from './sweep.ts';
 import { openXmppSession, type XmppSession } from './xmpp.ts';
 
 /**
@@ -61,7 +62,7 @@ const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 const { receivers } = workerData as ReceiverWorkerData;
 const sockets: (Socket | XmppSession)[] = [];
-const lag = monitorEventLoopDelay({ resolution: 10 });
+const lag = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
 lag.enable();
 
 let batch: Arrival[] = [];
@@ -124,7 +125,7 @@ port.on('message', (message: ToWorker) => {
     lag.disable();
     closeSockets();
     flush();
-    post({ type: 'closed', lagP99Ms: lag.count ? lag.percentile(99) / 1e6 : 0 });
+    post({ type: 'closed', lagP99Ms: lag.count ? loopDelayMs(lag.percentile(99)) : 0 });
   }
 });
 

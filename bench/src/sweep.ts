@@ -15,6 +15,16 @@ export interface GeneratorLoad {
   receiverLagP99Ms: number;
 }
 
+/** How often the generator's loops sample their own delay (perf_hooks.monitorEventLoopDelay). */
+export const LOOP_SAMPLE_MS = 10;
+
+/**
+ * The delay p99 of a loop in ms, from monitorEventLoopDelay's p99 in ns: each of its samples is
+ * the time between two timer ticks, the sampling interval included, so an idle loop reads ~10 ms.
+ */
+export const loopDelayMs = (p99Ns: number, sampleMs = LOOP_SAMPLE_MS): number =>
+  Math.max(0, p99Ns / 1e6 - sampleMs);
+
 /**
  * Beyond these the generator, not the server, sets the figures: a main thread above 90 % of a
  * core sends late (the offered rate is not offered), and a loop delayed by more than 20 ms adds
@@ -47,8 +57,7 @@ export type StepVerdict = 'held' | 'failed' | 'generator-limited';
 export const stepVerdict = (step: StepFigures, budgetMs: number): StepVerdict => {
   if (step.generatorLimited) return 'generator-limited';
   // No p99 at all (nothing arrived) is NaN: not within any budget.
-  const within =
-    step.p99 <= budgetMs && step.lost === 0 && step.duplicated === 0 && step.failedSends === 0;
+  const within = step.p99 <= budgetMs && step.lost === 0 && step.duplicated === 0 && step.failedSends === 0;
   return within ? 'held' : 'failed';
 };
 
@@ -81,7 +90,9 @@ export const sweepOutcome = (steps: StepFigures[], budgetMs: number): SweepOutco
 /** Rates from `start`, each `factor` times the last (rounded to tens), up to `ceiling` included. */
 export const geometricRates = (start: number, factor: number, ceiling: number): number[] => {
   if (!(start > 0) || !(factor > 1) || !(ceiling >= start))
-    throw new Error(`a geometric sweep needs start > 0, factor > 1, ceiling >= start (${start}, ${factor}, ${ceiling})`);
+    throw new Error(
+      `a geometric sweep needs start > 0, factor > 1, ceiling >= start (${start}, ${factor}, ${ceiling})`,
+    );
   const rates: number[] = [];
   for (let rate = start; rate < ceiling; rate *= factor) {
     const rounded = Math.max(10, Math.round(rate / 10) * 10);

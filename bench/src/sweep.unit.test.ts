@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   generatorLimited,
   geometricRates,
+  loopDelayMs,
   parseCapacityRates,
   stepVerdict,
   sweepGoesOn,
@@ -28,6 +29,12 @@ describe('the generator as the limit', () => {
     expect(generatorLimited({ ...idle, receiverLagP99Ms: 21 })).toBe(true);
     // The whole process may use more than a core: its receivers run on other threads.
     expect(generatorLimited({ ...idle, processCores: 1.6 })).toBe(false);
+  });
+
+  it("reads a loop's delay without the sampling interval in it", () => {
+    expect(loopDelayMs(10_050_000)).toBeCloseTo(0.05);
+    expect(loopDelayMs(35_000_000)).toBeCloseTo(25);
+    expect(loopDelayMs(9_000_000)).toBe(0);
   });
 });
 

@@ -46,7 +46,9 @@ export const openXmppSession = (options: {
       if (stanza.startsWith('<stream:features') || stanza.startsWith('<features')) {
         if (step === 'auth') {
           const credentials = Buffer.from(`\0${options.user}\0${options.password}`).toString('base64');
-          socket.send(`<auth xmlns="urn:ietf:params:xml:ns:xmpp-sasl" mechanism="PLAIN">${credentials}</auth>`);
+          socket.send(
+            `<auth xmlns="urn:ietf:params:xml:ns:xmpp-sasl" mechanism="PLAIN">${credentials}</auth>`,
+          );
         } else {
           socket.send(
             '<iq type="set" id="bind"><bind xmlns="urn:ietf:params:xml:ns:xmpp-bind"><resource>bench</resource></bind></iq>',
@@ -64,7 +66,9 @@ export const openXmppSession = (options: {
         step = 'ready';
         resolve({
           sendMessage: (to, id, body) =>
-            socket.send(`<message to="${to}" id="${id}" type="chat"><body>${escapeXml(body)}</body></message>`),
+            socket.send(
+              `<message to="${to}" id="${id}" type="chat"><body>${escapeXml(body)}</body></message>`,
+            ),
           close: () => {
             if (socket.readyState === WebSocket.OPEN) socket.send(`<close xmlns="${framing}"/>`);
             socket.close();
