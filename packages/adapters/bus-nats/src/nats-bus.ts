@@ -238,7 +238,7 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
             : { deliver_policy: DeliverPolicy.All }),
         });
         const messages = await consumer.consume({ expires: PULL_EXPIRES_MS });
-        const reader = { messages, retired: false, loop: Promise.resolve() };
+        const reader = { consumer, messages, retired: false, loop: Promise.resolve() };
         reader.loop = (async () => {
           for await (const message of messages) {
             // Ordered delivery: the same event is retried until it succeeds (or we stop). A
@@ -274,6 +274,11 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
           previous.retired = true;
           await previous.messages.close();
           await previous.loop;
+          // Whatever nats.js re-created for it meanwhile would idle on the server until its
+          // inactivity limit; removed at once instead (best effort: it may not exist).
+          void Promise.resolve()
+            .then(() => previous.consumer.delete())
+            .catch(() => undefined);
           for (let attempt = 0; !stopped; attempt++) {
             try {
               current = await open();
