@@ -1,15 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import { buildIndividualPayload } from '@veil/crypto';
-import { freePort } from '@veil/test-env';
+import { startRedisServer, startRestartableNats } from '@veil/test-env';
 import { registerBenchAccount } from './bench-account.ts';
 import { percentile, round } from './stats.ts';
-import { startVeilCluster } from './veil-process.ts';
+import { startVeilCluster, type VeilProcess } from './veil-process.ts';
 
 /**
  * NATS killed (kill -9) under a send load and started again on the same store, under `npm run
@@ -17,18 +13,12 @@ import { startVeilCluster } from './veil-process.ts';
  * retrying each message with its clientMessageId until acknowledged; the recipient's socket is on
  * a realtime replica. Reported, counted from the moment NATS listens again:
  *  - freshMs: until a message sent after that moment reaches the recipient (delivery is fresh again);
- *  - newChatMs: until the first message of a new chat is acknowledged (before: refused with 503);
+ *  - newChatMs: until the first message of a new chat is acknowledged;
  *  - pushP99Ms: p99 of acknowledgement → arrival for messages acknowledged in the 5 s after it;
- * and over the whole round, messages acknowledged but never delivered or stored, and deliveries
- * of one message more than once.
+ * and over the whole round, messages acknowledged but never delivered, and messages delivered
+ * more than once. "Listens again" is when nats-server says it is ready.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
 const until = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000) => {
   const started = Date.now();
   while (!(await check())) {
@@ -48,29 +38,15 @@ export interface NatsRestartRound {
 }
 
 const oneRound = async (port: number): Promise<NatsRestartRound> => {
-  const natsPort = await freePort();
-  const redisPort = await freePort();
-  const store = await mkdtemp(path.join(tmpdir(), 'veil-bench-nats-'));
-  let nats: ChildProcess | undefined;
-  const startNats = async () => {
-    nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', store], {
-      stdio: 'ignore',
-    });
-    await until('nats-server listening', () => portOpen(natsPort));
-  };
-  await startNats();
-  const redis = spawn(
-    'redis-server',
-    ['--bind', '127.0.0.1', '--port', String(redisPort), '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  await until('redis-server listening', () => portOpen(redisPort));
-  const veil = await startVeilCluster(port, {
-    natsUrl: `nats://127.0.0.1:${natsPort}`,
-    redisUrl: `redis://127.0.0.1:${redisPort}`,
+  const nats = await startRestartableNats();
+  const redis = await startRedisServer('redis-server').catch(async (error: unknown) => {
+    await nats.stop();
+    throw error;
   });
+  let cluster: VeilProcess | undefined;
   let socket: Socket | undefined;
   try {
+    const veil = (cluster = await startVeilCluster(port, { natsUrl: nats.url, redisUrl: redis.url }));
     const run = Date.now().toString(36);
     const [alice, bob, carol] = await Promise.all(
       ['a', 'b', 'c'].map((name) => registerBenchAccount(veil.url, `nr${run}${name}`)),
@@ -131,10 +107,9 @@ const oneRound = async (port: number): Promise<NatsRestartRound> => {
     })();
     await until('the first deliveries', () => sent.length >= 5 && arrivals.has(sent[0]!.id));
 
-    nats!.kill('SIGKILL');
-    await new Promise((resolve) => nats!.once('exit', resolve));
+    await nats.kill();
     await sleep(2_000);
-    await startNats();
+    await nats.start();
     const listening = performance.now();
 
     let newChatAt = 0;
@@ -174,10 +149,9 @@ const oneRound = async (port: number): Promise<NatsRestartRound> => {
     };
   } finally {
     socket?.close();
-    await veil.stop();
-    nats?.kill('SIGKILL');
-    redis.kill('SIGKILL');
-    await rm(store, { recursive: true, force: true });
+    await cluster?.stop();
+    await nats.stop();
+    await redis.stop();
   }
 };
 

@@ -1,13 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, MessageView, ServerToClientEvents } from '@veil/contracts';
 import { io, type Socket } from 'socket.io-client';
-import { redisUrl, uniquePrefix } from '@veil/test-env';
+import { redisUrl, startRestartableNats, uniquePrefix, type RestartableNats } from '@veil/test-env';
 import { createApi, type Api } from './support/api-client.ts';
 import { deleteRedisKeys } from './support/cleanup.ts';
 import { startCluster, type ClusterProcess } from './support/cluster-process.ts';
@@ -20,21 +15,6 @@ import { createSigningUser, createUser, directMessage, sendDirect, type TestUser
  * takes is printed, not asserted: `npm run bench -- --nats-restart <rounds>` measures it. The
  * app's NATS is a server of this test's own, so the restart disturbs no other test.
  */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-
 const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) => {
   const started = Date.now();
   while (!(await check())) {
@@ -45,9 +25,7 @@ const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 30
 };
 
 describe('a NATS restart under a running app', () => {
-  let port: number;
-  let storeDir: string;
-  let nats: ChildProcess;
+  let nats: RestartableNats;
   let veil: TestVeil;
   let api: Api;
   let alice: TestUser;
@@ -55,22 +33,13 @@ describe('a NATS restart under a running app', () => {
   let bobSocket: Socket<ServerToClientEvents, ClientToServerEvents>;
   const received: MessageView[] = [];
 
-  const startNats = async () => {
-    nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-      stdio: 'ignore',
-    });
-    await until('nats-server listening', () => portOpen(port));
-  };
-
   const send = (text: string) => sendDirect(api, alice, bob, text);
 
   beforeAll(async () => {
-    port = await freePort();
-    storeDir = await mkdtemp(path.join(tmpdir(), 'veil-nats-store-'));
-    await startNats();
+    nats = await startRestartableNats();
     veil = await startTestVeil({
       env: {
-        NATS_URL: `nats://127.0.0.1:${port}`,
+        NATS_URL: nats.url,
         REDIS_URL: redisUrl(),
         VEIL_STREAM_PREFIX: uniquePrefix('t'),
       },
@@ -89,8 +58,7 @@ describe('a NATS restart under a running app', () => {
   afterAll(async () => {
     bobSocket?.disconnect();
     await veil?.destroy();
-    nats?.kill('SIGKILL');
-    await rm(storeDir, { recursive: true, force: true });
+    await nats?.stop();
   });
 
   it('reads, sends and delivers again, and loses and doubles nothing', async () => {
@@ -110,10 +78,9 @@ describe('a NATS restart under a running app', () => {
       }
     })();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    nats.kill('SIGKILL');
-    await new Promise((resolve) => nats.once('exit', resolve));
+    await nats.kill();
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    await startNats();
+    await nats.start();
 
     // Bob wrote nothing: his read does not wait for any projection to catch up.
     const readMs = await until('a history read', async () => {
@@ -162,9 +129,7 @@ describe('a NATS restart under a running app', () => {
  * reaches carol. Timing is the benchmark's (`npm run bench -- --nats-restart`).
  */
 describe('a NATS restart under the cluster', () => {
-  let port: number;
-  let storeDir: string;
-  let nats: ChildProcess;
+  let nats: RestartableNats;
   let cluster: ClusterProcess;
   const prefix = uniquePrefix('nc');
   let api: Api;
@@ -173,13 +138,6 @@ describe('a NATS restart under the cluster', () => {
   let carol: TestUser;
   const sockets: Socket[] = [];
   const pushed = new Map<string, string[]>();
-
-  const startNats = async () => {
-    nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-      stdio: 'ignore',
-    });
-    await until('nats-server listening', () => portOpen(port));
-  };
 
   /** Sends one message until it is acknowledged, with one key across attempts, as the web app does. */
   const sendUntilAcknowledged = async (to: TestUser, text: string) => {
@@ -210,12 +168,10 @@ describe('a NATS restart under the cluster', () => {
   };
 
   beforeAll(async () => {
-    port = await freePort();
-    storeDir = await mkdtemp(path.join(tmpdir(), 'veil-nats-store-'));
-    await startNats();
+    nats = await startRestartableNats();
     cluster = await startCluster({
       LOG_LEVEL: 'warn',
-      NATS_URL: `nats://127.0.0.1:${port}`,
+      NATS_URL: nats.url,
       REDIS_URL: redisUrl(),
       VEIL_STREAM_PREFIX: prefix,
     });
@@ -245,8 +201,7 @@ describe('a NATS restart under the cluster', () => {
     cluster?.child.kill('SIGINT');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await cluster?.destroy();
-    nats?.kill('SIGKILL');
-    await rm(storeDir, { recursive: true, force: true });
+    await nats?.stop();
     await deleteRedisKeys(redisUrl(), prefix);
   });
 
@@ -263,10 +218,9 @@ describe('a NATS restart under the cluster', () => {
       }
     })();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    nats.kill('SIGKILL');
-    await new Promise((resolve) => nats.once('exit', resolve));
+    await nats.kill();
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    await startNats();
+    await nats.start();
 
     const opened = await sendUntilAcknowledged(carol, 'a new chat after the restart');
     await until(

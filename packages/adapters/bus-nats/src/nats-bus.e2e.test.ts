@@ -1,14 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { describe, expect, it } from 'vitest';
 import { contexts, jetStreamName } from '@veil/contracts';
 import { describeEventBusContract, describeRpcContract, testEvent } from '@veil/ports/contract';
 import type { Logger } from '@veil/ports';
-import { freePort, natsUrl, uniquePrefix } from '@veil/test-env';
+import { natsUrl, startRestartableNats, uniquePrefix } from '@veil/test-env';
 import { connectNats } from './connection.ts';
 import { createNatsBus } from './nats-bus.ts';
 import { createNatsRpc } from './nats-rpc.ts';
@@ -103,27 +98,12 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, time
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 };
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
 
 describe('a NATS server killed and started again', () => {
   it('a follow resumes after the last event it handled: every event once, in order', async () => {
     // A server of this test's own, on the same port and store when it comes back.
-    const port = await freePort();
-    const store = await mkdtemp(path.join(tmpdir(), 'veil-nats-follow-'));
-    let server: ChildProcess | undefined;
-    const start = async () => {
-      server = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
-        stdio: 'ignore',
-      });
-      await until('nats-server listening', () => portOpen(port));
-    };
-    await start();
-    const connection = await connectNats({ servers: `nats://127.0.0.1:${port}` });
+    const nats = await startRestartableNats();
+    const connection = await connectNats({ servers: nats.url });
     try {
       const bus = await createNatsBus({ connection, prefix: randomPrefix(), log: quiet });
       for (let n = 0; n < 20; n++) await bus.append('chat', testEvent(`s-${n % 3}`));
@@ -138,9 +118,8 @@ describe('a NATS server killed and started again', () => {
         },
       });
       await until('a few events handled', () => handled.length >= 3);
-      server!.kill('SIGKILL');
-      await new Promise((resolve) => server!.once('exit', resolve));
-      await start();
+      await nats.kill();
+      await nats.start();
       for (let n = 0; n < 10; n++) await bus.append('chat', testEvent(`after-${n}`));
       await until('every event handled', () => handled.length >= 30);
       // Nothing further is coming that could be a repeat.
@@ -150,8 +129,7 @@ describe('a NATS server killed and started again', () => {
       await bus.close();
     } finally {
       await connection.close();
-      server?.kill('SIGKILL');
-      await rm(store, { recursive: true, force: true });
+      await nats.stop();
     }
   }, 60_000);
 });
