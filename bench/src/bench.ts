@@ -52,9 +52,9 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * holds the receiving sockets in worker threads (`--receiver-workers`, default 2), so arrivals
  * are not timed behind its own sending.
  * `--ejabberd` adds Debian's ejabberd as a peer (XMPP over WebSocket, one-to-one pairs; skipped
- * with the reason where it is not installed). `--capacity <rates | start:factor:ceiling | auto>` sweeps each target's capacity at `--budget-ms`
- * (p99, default 50) until it fails; every row reports the generator's own CPU and loop delay, and
- * a row it limited ends the sweep (sweep.ts).
+ * with the reason where it is not installed). `--capacity <rates | start:factor:ceiling | auto>`
+ * sweeps each target's capacity at `--budget-ms` (p99, default 50) until it fails; every row
+ * reports the generator's own CPU and loop delay, and a row it limited ends the sweep (sweep.ts).
  */
 export interface BenchOptions {
   quick: boolean;
