@@ -3,6 +3,8 @@ import type { Socket } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { freePort, freePortBlock } from '@veil/test-env';
 import { runBench } from './bench.ts';
+import { runDelivery, usingTarget } from './delivery.ts';
+import { ejabberdTarget, ejabberdUnavailable, startEjabberd } from './ejabberd.ts';
 import { startRelay } from './relay.ts';
 import { connectSender } from './sender-socket.ts';
 
@@ -39,32 +41,35 @@ describe('benchmark harness (quick)', () => {
       expect(target).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });
       expect(target?.cpuCores).toBeGreaterThan(0);
     }
+    // The generator reports itself beside every figure.
+    expect(embedded).toMatchObject({
+      genMainCores: expect.any(Number),
+      genCores: expect.any(Number),
+      genLagP99: expect.any(Number),
+      generatorLimited: expect.any(Boolean),
+    });
     // The sweep runs its rates in order on one target and accounts for every message at each.
+    // Every step holds a 10 s budget, so no target fails: none has a capacity figure, and no ratio
+    // is drawn (a step the generator limited ends the sweep early, with no figure either).
     const sweeps = result.capacity;
     for (const sweep of [sweeps?.embedded, sweeps?.relay, sweeps?.durableRelay]) {
+      const steps = sweep!.steps;
       expect(
-        sweep?.steps.map((step) => [step.rate, step.sent, step.lost, step.duplicated, step.failedSends]),
-      ).toEqual([
-        [10, 10, 0, 0, 0],
-        [20, 20, 0, 0, 0],
-      ]);
-      expect(sweep?.capacity?.rate).toBe(20);
+        steps.map((step) => [step.rate, step.sent, step.lost, step.duplicated, step.failedSends]),
+      ).toEqual(
+        [
+          [10, 10, 0, 0, 0],
+          [20, 20, 0, 0, 0],
+        ].slice(0, steps.length),
+      );
+      expect(steps.slice(0, -1).every((step) => step.verdict === 'held')).toBe(true);
+      expect(sweep?.capacity).toBeNull();
+      expect(sweep?.reason).toBe(
+        steps.at(-1)!.verdict === 'held' ? 'held the top step' : 'generator-limited',
+      );
     }
-    // Veil's capacity as a ratio to each relay's, both within the budget.
-    expect(sweeps?.embeddedVsDurableRelay).toBe(
-      Number(
-        (
-          sweeps!.embedded!.capacity!.deliveredPerSecond / sweeps!.durableRelay!.capacity!.deliveredPerSecond
-        ).toFixed(2),
-      ),
-    );
-    expect(sweeps?.embeddedVsRelay).toBe(
-      Number(
-        (
-          sweeps!.embedded!.capacity!.deliveredPerSecond / sweeps!.relay!.capacity!.deliveredPerSecond
-        ).toFixed(2),
-      ),
-    );
+    expect(sweeps?.embeddedVsDurableRelay).toBeNull();
+    expect(sweeps?.embeddedVsRelay).toBeNull();
     expect(result.delivery.embedded?.cpuMsPerSend).toBeGreaterThan(0);
     expect(result.replay[0]).toMatchObject({ messagesProjected: 500, messagesPerChat: 50 });
     expect(result.replay[0]!.middleHistoryPageMs).toBeGreaterThan(0);
@@ -114,4 +119,39 @@ describe('durable relay', () => {
       await relay.stop();
     }
   });
+});
+
+describe('ejabberd as a peer', () => {
+  const unavailable = ejabberdUnavailable();
+  // Where Debian's ejabberd is not installed (or cannot run as this user) the peer is skipped,
+  // and this test says why.
+  it.skipIf(unavailable)(
+    `relays every message once over XMPP${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+    async () => {
+      const server = await startEjabberd(await freePort());
+      try {
+        const options = {
+          users: 6,
+          rate: 20,
+          durationSeconds: 1,
+          warmupSeconds: 0.5,
+          groupSize: 5,
+          sendOver: 'socket' as const,
+        };
+        const result = await usingTarget(await ejabberdTarget(server, options), (load) =>
+          runDelivery(load, options),
+        );
+        expect(result).toMatchObject({
+          sent: 20,
+          expectedDeliveries: 20,
+          delivered: 20,
+          lost: 0,
+          duplicated: 0,
+        });
+      } finally {
+        await server.stop();
+      }
+    },
+    120_000,
+  );
 });

@@ -21,13 +21,16 @@ import {
   type DeliveryTarget,
   type SendPath,
 } from './delivery.ts';
+import { ejabberdTarget, ejabberdUnavailable, startEjabberd } from './ejabberd.ts';
 import { RECEIVER_WORKERS } from './receivers.ts';
 import { relayTarget, startRelay } from './relay.ts';
+import { runNatsRestartBench } from './nats-restart-bench.ts';
 import { runReplayBench } from './replay-bench.ts';
 import { runLogAppendBench } from './log-append-bench.ts';
 import { runChangesBench } from './changes-bench.ts';
 import { runDirectoryBench } from './directory-bench.ts';
 import { medianDelivery, sweepCapacity, type CapacityResult, type DeliverySummary } from './capacity.ts';
+import { GENERATOR_LIMITS, parseCapacityRates } from './sweep.ts';
 import { cpuSecondsByProcess, cpuSecondsOf } from './process-cpu.ts';
 import { round } from './stats.ts';
 import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-process.ts';
@@ -41,12 +44,17 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * 1,000-entry log, a 500-contact chat list, the cost per send; 0 skips it), linking a browser in
  * Chromium (`--link
  * <rounds>`, 0 skips it), the chat list of a user with many chats in Chromium (`--chat-list
- * <chats>`, 0 skips it; needs the built client), and read-model replay; prints a table and writes
+ * <chats>`, 0 skips it; needs the built client), NATS killed and started again under a cluster
+ * (`--nats-restart <rounds>`, 0 skips it), and read-model replay; prints a table and writes
  * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
  * repeated and medians are reported. `--quick` is a tiny run that CI uses to keep the harness
  * working (accounting only, no timing claims). The load generator sends from its main thread and
  * holds the receiving sockets in worker threads (`--receiver-workers`, default 2), so arrivals
  * are not timed behind its own sending.
+ * `--ejabberd` adds Debian's ejabberd as a peer (XMPP over WebSocket, one-to-one pairs; skipped
+ * with the reason where it is not installed). `--capacity <rates | start:factor:ceiling | auto>`
+ * sweeps each target's capacity at `--budget-ms` (p99, default 50) until it fails; every row
+ * reports the generator's own CPU and loop delay, and a row it limited ends the sweep (sweep.ts).
  */
 export interface BenchOptions {
   quick: boolean;
@@ -86,14 +94,18 @@ export interface BenchOptions {
   linkRepeats?: number;
   /** Messages in the message-search benchmark in Chromium (0 or absent: skipped). */
   searchMessages?: number;
+  /** ejabberd beside the relays, where it is installed (skipped with the reason otherwise). */
+  ejabberd?: boolean;
+  /** Rounds of NATS killed and started again under a cluster (0 or absent: skipped). */
+  natsRestartRounds?: number;
   port: number;
 }
 
 /** Where a delivery run sends its load. */
 export type DeliveryMode = 'embedded' | 'cluster';
 
-/** Every target a run measures: Veil in the chosen modes, and the two relays beside it. */
-type Target = DeliveryMode | 'relay' | 'durableRelay';
+/** Every target a run measures: Veil in the chosen modes, the two relays beside it, and ejabberd when asked. */
+type Target = DeliveryMode | 'relay' | 'durableRelay' | 'ejabberd';
 
 export const runBench = async (options: BenchOptions) => {
   const delivery: DeliveryOptions = {
@@ -143,6 +155,16 @@ export const runBench = async (options: BenchOptions) => {
         await relay.stop();
       }
     }
+    if (target === 'ejabberd') {
+      const server = await startEjabberd(options.port + 202);
+      try {
+        return await usingTarget(await ejabberdTarget(server, delivery), (load) =>
+          body(load, async () => ({ server: await cpuSecondsOf(server.pid) })),
+        );
+      } finally {
+        await server.stop();
+      }
+    }
     const veil = await start[target]();
     try {
       return await usingTarget(await veilTarget(veil, delivery), (load) =>
@@ -152,9 +174,21 @@ export const runBench = async (options: BenchOptions) => {
       await veil.stop();
     }
   };
-  const targets: Target[] = [...options.modes, 'durableRelay', 'relay'];
+  const ejabberdSkipped = options.ejabberd ? ejabberdUnavailable() : null;
+  const targets: Target[] = [
+    ...options.modes,
+    'durableRelay',
+    'relay',
+    ...(options.ejabberd && !ejabberdSkipped ? (['ejabberd'] as const) : []),
+  ];
 
-  const runs: Record<Target, DeliveryResult[]> = { embedded: [], cluster: [], relay: [], durableRelay: [] };
+  const runs: Record<Target, DeliveryResult[]> = {
+    embedded: [],
+    cluster: [],
+    relay: [],
+    durableRelay: [],
+    ejabberd: [],
+  };
   // Interleaved, so a noisy minute on this shared machine does not land on one target only.
   for (let i = 0; i < options.repeats; i++) {
     for (const target of targets) {
@@ -175,14 +209,15 @@ export const runBench = async (options: BenchOptions) => {
     }
   }
   const summaryOf = (target: Target) => (runs[target].length ? medianDelivery(runs[target]) : undefined);
-  const [embedded, cluster, relay, durableRelay] = [
+  const [embedded, cluster, relay, durableRelay, ejabberd] = [
     summaryOf('embedded'),
     summaryOf('cluster'),
     summaryOf('relay')!,
     summaryOf('durableRelay')!,
+    summaryOf('ejabberd'),
   ];
-  /** Veil's capacity within the budget (deliveries/s) over a relay's; null when either has none. */
-  const capacityRatio = (baselineTarget: 'relay' | 'durableRelay') => {
+  /** Veil's capacity within the budget (deliveries/s) over a peer's; null when either has none. */
+  const capacityRatio = (baselineTarget: 'relay' | 'durableRelay' | 'ejabberd') => {
     const [veil, baseline] = [capacity.embedded?.capacity, capacity[baselineTarget]?.capacity];
     return veil && baseline ? round(veil.deliveredPerSecond / baseline.deliveredPerSecond) : null;
   };
@@ -208,6 +243,9 @@ export const runBench = async (options: BenchOptions) => {
     : undefined;
   const link = options.linkRepeats ? await runLinkBench(options.linkRepeats, options.port + 2) : undefined;
   const search = options.searchMessages ? await runSearchBench(options.searchMessages) : undefined;
+  const natsRestart = options.natsRestartRounds
+    ? await runNatsRestartBench(options.natsRestartRounds, options.port + 300)
+    : undefined;
   const replay = [];
   for (const events of options.replayEvents) replay.push(await runReplayBench(events));
   const logAppend = [];
@@ -235,8 +273,11 @@ export const runBench = async (options: BenchOptions) => {
       cluster,
       relay,
       durableRelay,
+      ejabberd,
+      ...(ejabberdSkipped && { ejabberdSkipped }),
       embeddedVsRelay: deliveryRatio(relay),
       embeddedVsDurableRelay: deliveryRatio(durableRelay),
+      embeddedVsEjabberd: ejabberd ? deliveryRatio(ejabberd) : undefined,
       clusterVsEmbedded: cluster && embedded && { p99: round(cluster.p99 / embedded.p99) },
       /** Every run, for the spread behind the medians. */
       runs,
@@ -246,6 +287,7 @@ export const runBench = async (options: BenchOptions) => {
           ...capacity,
           embeddedVsRelay: capacityRatio('relay'),
           embeddedVsDurableRelay: capacityRatio('durableRelay'),
+          embeddedVsEjabberd: capacity.ejabberd ? capacityRatio('ejabberd') : undefined,
         }
       : undefined,
     crypto,
@@ -256,6 +298,7 @@ export const runBench = async (options: BenchOptions) => {
     chatList,
     link,
     search,
+    natsRestart,
     replay,
     logAppend,
     directory,
@@ -271,24 +314,31 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     cluster,
     relay,
     durableRelay,
+    ejabberd,
+    ejabberdSkipped,
     embeddedVsRelay,
     embeddedVsDurableRelay,
+    embeddedVsEjabberd,
     clusterVsEmbedded,
   } = result.delivery;
   const { users, rate, durationSeconds, warmupSeconds, repeats, receiverWorkers, sendOver } = result.options;
   console.log(
     `\nDelivery (${users} users, ${rate} sends/s offered, Veil sends over ${sendOver}, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats}; receivers on ${receiverWorkers} worker threads)`,
   );
+  // Every row carries the generator's CPU and loop delay; a row it limited says so.
   const row = ({ cpuMsPerSendByProcess: _split, ...summary }: DeliverySummary) => summary;
   console.table({
     ...(embedded && { 'veil embedded': row(embedded) }),
     ...(cluster && { 'veil cluster': row(cluster) }),
     'durable relay': row(durableRelay),
     'bare relay': row(relay),
+    ...(ejabberd && { ejabberd: row(ejabberd) }),
     ...(embeddedVsDurableRelay && { 'embedded / durable relay': embeddedVsDurableRelay }),
+    ...(embeddedVsEjabberd && { 'embedded / ejabberd': embeddedVsEjabberd }),
     ...(embeddedVsRelay && { 'embedded / relay': embeddedVsRelay }),
     ...(clusterVsEmbedded && { 'cluster / embedded': clusterVsEmbedded }),
   });
+  if (ejabberdSkipped) console.log(`ejabberd skipped: ${ejabberdSkipped}`);
   for (const [mode, summary] of [
     ['embedded', embedded],
     ['cluster', cluster],
@@ -296,14 +346,24 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     if (summary?.cpuMsPerSendByProcess) printCpuByProcess(mode, summary, rate);
   }
   if (result.capacity) {
-    const { embeddedVsRelay, embeddedVsDurableRelay, ...byTarget } = result.capacity;
+    const { embeddedVsRelay, embeddedVsDurableRelay, embeddedVsEjabberd, ...byTarget } = result.capacity;
     for (const [target, sweep] of Object.entries(byTarget)) {
       console.log(`Capacity at p99 <= ${sweep.budgetMs} ms: ${target}`);
-      console.table(sweep.steps);
-      console.log(`  highest rate within budget: ${JSON.stringify(sweep.capacity)}`);
+      console.table(sweep.steps.map(({ cpuMsPerSendByProcess: _split, ...step }) => step));
+      console.log(
+        sweep.capacity
+          ? `  capacity: ${sweep.capacity.rate} sends/s (${sweep.capacity.deliveredPerSecond} deliveries/s at p99 ${sweep.capacity.p99} ms); the next step failed`
+          : `  no capacity figure (${sweep.reason})`,
+      );
     }
-    console.log('embedded / relay, deliveries per second within the budget:');
-    console.log(`  durable relay: ${embeddedVsDurableRelay}, bare relay: ${embeddedVsRelay}`);
+    console.log(
+      `A step is generator-limited when the generator's main thread passed ${GENERATOR_LIMITS.mainThreadCores * 100} % of a core or a loop's delay p99 passed ${GENERATOR_LIMITS.lagP99Ms} ms; it ends the sweep and counts for no one.`,
+    );
+    console.log('embedded / relay, deliveries per second within the budget (only where both have a figure):');
+    console.log(
+      `  durable relay: ${embeddedVsDurableRelay ?? 'no ratio'}, bare relay: ${embeddedVsRelay ?? 'no ratio'}` +
+        (embeddedVsEjabberd === undefined ? '' : `, ejabberd: ${embeddedVsEjabberd ?? 'no ratio'}`),
+    );
   }
   console.log('Client crypto (median ms)');
   console.table(result.crypto);
@@ -341,6 +401,12 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
       'Linking a browser in Chromium (median ms; join with the code → keys stored, and a history page read)',
     );
     console.table(result.link);
+  }
+  if (result.natsRestart) {
+    console.log(
+      'NATS killed and started again under a cluster (ms from NATS listening again: a fresh delivery, a new chat; push p99 in the 5 s after)',
+    );
+    console.table(result.natsRestart);
   }
   console.log('Replay (build every read model from the log, restart on them, pages of history in ms)');
   console.table(result.replay);
@@ -434,6 +500,8 @@ const main = async () => {
       logins: { type: 'string' },
       link: { type: 'string' },
       search: { type: 'string' },
+      'nats-restart': { type: 'string' },
+      ejabberd: { type: 'boolean', default: false },
       port: { type: 'string', default: '18900' },
     },
   });
@@ -448,7 +516,7 @@ const main = async () => {
     ...(values['receiver-workers'] && { receiverWorkers: Number(values['receiver-workers']) }),
     modes: parseModes(values.modes ?? (quick ? 'embedded' : 'embedded,cluster')),
     sendOver: parseSendPath(values.send),
-    capacityRates: (values.capacity ?? '').split(',').filter(Boolean).map(Number),
+    capacityRates: parseCapacityRates(values.capacity ?? ''),
     budgetMs: Number(values['budget-ms'] ?? 50),
     replayEvents: (values.replay ?? (quick ? '1000' : '100000,1000000'))
       .split(',')
@@ -468,6 +536,8 @@ const main = async () => {
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
     searchMessages: Number(values.search ?? (quick ? 2000 : 100_000)),
+    natsRestartRounds: Number(values['nats-restart'] ?? (quick ? 0 : 3)),
+    ejabberd: values.ejabberd ?? false,
     changes: Number(values.changes ?? (quick ? 5 : 200)),
     port: Number(values.port),
   };

@@ -6,6 +6,7 @@ import {
   type DeliveryTarget,
 } from './delivery.ts';
 import { median, round } from './stats.ts';
+import { generatorLimited, stepVerdict, sweepGoesOn, sweepOutcome, type SweepOutcome } from './sweep.ts';
 
 const medianByProcess = (runs: DeliveryResult[]): Record<string, number> | null => {
   const splits = runs.map((r) => r.cpuMsPerSendByProcess);
@@ -37,22 +38,39 @@ export const medianDelivery = (runs: DeliveryResult[]) => ({
     : null,
   /** Each process's median CPU milliseconds per send, when the runs split them. */
   cpuMsPerSendByProcess: medianByProcess(runs),
+  /**
+   * The load generator beside every figure, the worst of the runs: its main thread's share of a
+   * core while sending, the whole generator's (receivers included), its loops' worst delay p99;
+   * and whether any run was limited by it rather than by the server (sweep.ts).
+   */
+  genMainCores: round(Math.max(...runs.map((r) => r.generator.mainThreadCores)), 2),
+  genCores: round(Math.max(...runs.map((r) => r.generator.processCores)), 2),
+  genLagP99: round(
+    Math.max(...runs.map((r) => Math.max(r.generator.mainLagP99Ms, r.generator.receiverLagP99Ms))),
+    1,
+  ),
+  generatorLimited: runs.some((r) => generatorLimited(r.generator)),
 });
 
 export type DeliverySummary = ReturnType<typeof medianDelivery>;
 
 export interface CapacityResult {
   budgetMs: number;
-  steps: (DeliverySummary & { rate: number })[];
-  /** The highest offered rate whose median p99 stayed within the budget with nothing lost (null: none did). */
+  steps: (DeliverySummary & { rate: number; verdict: ReturnType<typeof stepVerdict> })[];
+  /**
+   * The highest offered rate held (median p99 within the budget, nothing lost, duplicated or
+   * failed) below a rate the server failed; null when the sweep saw no failure of the server
+   * (it held the top step, or the generator was the limit first), with the reason.
+   */
   capacity: { rate: number; deliveredPerSecond: number; p99: number } | null;
+  reason: SweepOutcome['reason'];
 }
 
 /**
  * Capacity at a latency budget: offers rising rates to one running target (same accounts, same
- * connections) and finds the highest whose median p99 stays within the budget, with nothing lost,
- * duplicated or failed. It stops at the first rate over budget or with anything lost or failed.
- * Comparing two targets' capacities is "throughput at the same latency budget".
+ * connections) until the server fails one (over budget, or anything lost or failed) or the load
+ * generator is saturated (sweep.ts decides both). Comparing two targets' capacities is
+ * "throughput at the same latency budget", and only targets seen to fail have one.
  */
 export const sweepCapacity = async (
   target: DeliveryTarget,
@@ -64,18 +82,17 @@ export const sweepCapacity = async (
   for (const rate of [...sweep.rates].sort((a, b) => a - b)) {
     const runs: DeliveryResult[] = [];
     for (let i = 0; i < sweep.repeats; i++) runs.push(await runDelivery(target, { ...base, rate }, cpuProbe));
-    const step = { rate, ...medianDelivery(runs) };
-    steps.push(step);
-    // Over budget, or anything lost or failed (no p99 at all when nothing arrived): beyond it, only queues grow.
-    const within = step.p99 <= sweep.budgetMs && step.lost === 0 && step.failedSends === 0;
-    if (!within) break;
+    const summary = { rate, ...medianDelivery(runs) };
+    const verdict = stepVerdict(summary, sweep.budgetMs);
+    steps.push({ ...summary, verdict });
+    if (!sweepGoesOn(verdict)) break;
   }
-  const best = steps
-    .filter((s) => s.p99 <= sweep.budgetMs && s.lost === 0 && s.duplicated === 0 && s.failedSends === 0)
-    .at(-1);
+  const outcome = sweepOutcome(steps, sweep.budgetMs);
+  const best = steps.find((step) => step.rate === outcome.capacity);
   return {
     budgetMs: sweep.budgetMs,
     steps,
     capacity: best ? { rate: best.rate, deliveredPerSecond: best.deliveredPerSecond, p99: best.p99 } : null,
+    reason: outcome.reason,
   };
 };

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Socket } from 'socket.io-client';
 import { Pool } from 'undici';
 import { buildGroupPayload, buildIndividualPayload } from '@veil/crypto';
@@ -6,6 +7,7 @@ import { RECEIVER_WORKERS, startReceivers, type Receivers } from './receivers.ts
 import type { ReceiverSpec } from './receiver-worker.ts';
 import { connectSender } from './sender-socket.ts';
 import { now, summarize } from './stats.ts';
+import { LOOP_SAMPLE_MS, loopDelayMs, type GeneratorLoad } from './sweep.ts';
 
 /**
  * Delivery: users in pairs and in groups of five; senders post real encrypted messages at a fixed
@@ -56,6 +58,8 @@ export interface DeliveryResult {
   serverCpuCores: number | null;
   /** CPU milliseconds per message sent of each process, when the probe splits them. */
   cpuMsPerSendByProcess: Record<string, number> | null;
+  /** What the load generator itself spent over the same window (sweep.ts decides if it was the limit). */
+  generator: GeneratorLoad;
 }
 
 /** What a target must offer: a receiving socket's spec, and sending one message to a conversation. */
@@ -140,11 +144,20 @@ export const runDelivery = async (
     }
 
     const cpuAtStart = await cpuProbe?.();
+    // The generator watches itself over the same window: its CPU (main thread, whole process)
+    // and its event loops' delay, so a row it could not drive is known as such.
+    receivers.measure();
+    const mainLag = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
+    mainLag.enable();
+    const [mainCpuAtStart, processCpuAtStart] = [process.threadCpuUsage(), process.cpuUsage()];
     const started = performance.now();
     const { sentAt, failedSends } = await Promise.race([
       offerLoad(target, options.rate, options.durationSeconds),
       failed,
     ]);
+    // The main thread only sends: its share of a core is taken over the sending, not the drain.
+    const mainCpu = process.threadCpuUsage(mainCpuAtStart);
+    const sendingMicros = (performance.now() - started) * 1000;
 
     // Drain: wait until everything sent has arrived everywhere, or a quiet period passes.
     // Workers report arrivals in batches, a few milliseconds late, which this polling absorbs.
@@ -155,10 +168,18 @@ export const runDelivery = async (
     const drainDeadline = performance.now() + 10_000;
     while (arrived() < expected() && performance.now() < drainDeadline) await sleep(50);
     const finished = performance.now();
+    const processCpu = process.cpuUsage(processCpuAtStart);
+    mainLag.disable();
     const cpuAtEnd = await cpuProbe?.();
     const cpuSeconds = cpuAtStart && cpuAtEnd ? cpuAtEnd.server - cpuAtStart.server : null;
     // The workers' last batches are in `arrivals` once this resolves.
-    await receivers.close();
+    const receiverLoad = await receivers.close();
+    const generator: GeneratorLoad = {
+      mainThreadCores: (mainCpu.user + mainCpu.system) / sendingMicros,
+      processCores: (processCpu.user + processCpu.system) / ((finished - started) * 1000),
+      mainLagP99Ms: mainLag.count ? loopDelayMs(mainLag.percentile(99)) : 0,
+      receiverLagP99Ms: receiverLoad.lagP99Ms,
+    };
 
     const latencies: number[] = [];
     let duplicated = 0;
@@ -194,6 +215,7 @@ export const runDelivery = async (
             ]),
           )
         : null,
+      generator,
     };
   } finally {
     await receivers?.close().catch(() => undefined); // after a failure: the error above is the one to report

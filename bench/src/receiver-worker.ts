@@ -1,6 +1,9 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { io, type Socket } from 'socket.io-client';
 import { now } from './stats.ts';
+import { LOOP_SAMPLE_MS, loopDelayMs } from './sweep.ts';
+import { openXmppSession, type XmppSession } from './xmpp.ts';
 
 /**
  * A receiver thread of the load generator (started by receivers.ts): it opens the sockets of its share of the users, timestamps every
@@ -13,9 +16,12 @@ export interface ReceiverWorkerData {
 
 /**
  * How to open one user's receiving socket, as plain data that can be handed to a worker thread.
- * The socket is Socket.IO over websocket only, without reconnection.
+ * The socket is Socket.IO over websocket only, without reconnection; with `xmpp`, an XMPP
+ * session over WebSocket at `url` instead (a stanza's id is the message id; `event`, `idPath`
+ * and `auth` are not used).
  */
 export interface ReceiverSpec {
+  xmpp?: { domain: string; user: string; password: string };
   url: string;
   /** The handshake's `auth`. */
   auth: Record<string, unknown>;
@@ -33,13 +39,17 @@ export interface Arrival {
   at: number;
 }
 
-/** 'close': close every socket, report the last arrivals, then answer 'closed'. */
-export type ToWorker = { type: 'close' };
+/**
+ * 'measure': the measured window starts (the event-loop delay counts from here). 'close': close
+ * every socket, report the last arrivals, then answer 'closed' with this thread's event-loop
+ * delay p99 over the window.
+ */
+export type ToWorker = { type: 'measure' } | { type: 'close' };
 
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'arrivals'; arrivals: Arrival[] }
-  | { type: 'closed' }
+  | { type: 'closed'; lagP99Ms: number }
   | { type: 'failed'; message: string };
 
 /** A batch leaves at most this long after its first arrival, or as soon as it is this big. */
@@ -51,7 +61,9 @@ const CONNECT_CONCURRENCY = 50;
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 const { receivers } = workerData as ReceiverWorkerData;
-const sockets: Socket[] = [];
+const sockets: (Socket | XmppSession)[] = [];
+const lag = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
+lag.enable();
 
 let batch: Arrival[] = [];
 let timer: NodeJS.Timeout | undefined;
@@ -71,8 +83,17 @@ const record = (messageId: string, userIndex: number, at: number) => {
 const idIn = (payload: unknown, path: string[]) =>
   path.reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], payload);
 
-const connect = ({ userIndex, spec }: ReceiverWorkerData['receivers'][number]) =>
-  new Promise<void>((resolve, reject) => {
+const connect = async ({ userIndex, spec }: ReceiverWorkerData['receivers'][number]) => {
+  if (spec.xmpp) {
+    const session = await openXmppSession({
+      url: spec.url,
+      ...spec.xmpp,
+      onMessage: (id) => record(id, userIndex, now()),
+    });
+    sockets.push(session);
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
     const socket = io(spec.url, {
       transports: ['websocket'],
       auth: spec.auth,
@@ -92,16 +113,19 @@ const connect = ({ userIndex, spec }: ReceiverWorkerData['receivers'][number]) =
       reject(new Error(`receiver socket of user ${userIndex} (${spec.url}): ${error.message}`)),
     );
   });
+};
 
 const closeSockets = () => {
   for (const socket of sockets) socket.close();
 };
 
 port.on('message', (message: ToWorker) => {
-  if (message.type === 'close') {
+  if (message.type === 'measure') lag.reset();
+  else if (message.type === 'close') {
+    lag.disable();
     closeSockets();
     flush();
-    post({ type: 'closed' });
+    post({ type: 'closed', lagP99Ms: lag.count ? loopDelayMs(lag.percentile(99)) : 0 });
   }
 });
 

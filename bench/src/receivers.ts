@@ -12,11 +12,14 @@ export const RECEIVER_WORKERS = 2;
 export interface Receivers {
   /** Rejects when a worker fails (a socket that cannot connect, a crash); race every wait against it. */
   failed: Promise<never>;
+  /** The measured window starts: each worker's event-loop delay counts from here. */
+  measure(): void;
   /**
    * Closes every socket and resolves once each worker's last arrivals have been handed to
-   * `onArrivals`, then stops the workers. Calling it again returns the same promise.
+   * `onArrivals`, then stops the workers; resolves with the worst worker's event-loop delay p99
+   * (ms) since `measure`. Calling it again returns the same promise.
    */
-  close(): Promise<void>;
+  close(): Promise<{ lagP99Ms: number }>;
 }
 
 const workerUrl = new URL('./receiver-worker.ts', import.meta.url);
@@ -39,13 +42,14 @@ export const startReceivers = async (
   );
   const threads = shares.map((share) => {
     const worker = new Worker(workerUrl, { workerData: { receivers: share } satisfies ReceiverWorkerData });
-    const replies = new Map<FromWorker['type'], () => void>();
-    const reply = (type: FromWorker['type']) => new Promise<void>((resolve) => replies.set(type, resolve));
+    const replies = new Map<FromWorker['type'], (message: FromWorker) => void>();
+    const reply = (type: FromWorker['type']) =>
+      new Promise<FromWorker>((resolve) => replies.set(type, resolve));
     const ready = reply('ready');
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'arrivals') onArrivals(message.arrivals);
       else if (message.type === 'failed') fail(new Error(message.message));
-      else replies.get(message.type)?.();
+      else replies.get(message.type)?.(message);
     });
     worker.on('error', fail);
     worker.on('messageerror', fail);
@@ -59,6 +63,7 @@ export const startReceivers = async (
         worker.postMessage(message);
         return answered;
       },
+      tell: (message: ToWorker) => worker.postMessage(message),
       terminate: () => worker.terminate(),
     };
   });
@@ -74,17 +79,20 @@ export const startReceivers = async (
     throw error;
   }
 
-  let closed: Promise<void> | undefined;
+  let closed: Promise<{ lagP99Ms: number }> | undefined;
   return {
     failed,
+    measure: () => threads.forEach((thread) => thread.tell({ type: 'measure' })),
     close: () =>
       (closed ??= (async () => {
         try {
           // Messages from a worker arrive in order: 'closed' comes after its last arrivals.
-          await Promise.race([
+          const answers = await Promise.race([
             Promise.all(threads.map((thread) => thread.ask({ type: 'close' }, 'closed'))),
             failed,
           ]);
+          const lags = answers.map((answer) => (answer.type === 'closed' ? answer.lagP99Ms : 0));
+          return { lagP99Ms: Math.max(0, ...lags) };
         } finally {
           await terminate();
         }

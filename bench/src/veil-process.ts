@@ -73,15 +73,21 @@ export const startVeilProcess = async (
   return { url, socketUrls: [url], ...veil };
 };
 
-/** The cluster on its own stream and key prefix, removed again when it stops. */
-export const startVeilCluster = async (port: number): Promise<VeilProcess> => {
+/**
+ * The cluster on its own stream and key prefix, removed again when it stops; on the machine's NATS
+ * and Redis unless a run brings its own.
+ */
+export const startVeilCluster = async (
+  port: number,
+  servers: { natsUrl: string; redisUrl: string } = { natsUrl, redisUrl },
+): Promise<VeilProcess> => {
   const portOf = (offset: number) => `http://127.0.0.1:${port + offset}`;
   const prefix = uniquePrefix('bench');
   const cluster = await spawnVeil(
     'apps/veil/src/bin/cluster.ts',
     port,
     allClusterPortOffsets.map(portOf),
-    { VEIL_STREAM_PREFIX: prefix, NATS_URL: natsUrl, REDIS_URL: redisUrl },
+    { VEIL_STREAM_PREFIX: prefix, NATS_URL: servers.natsUrl, REDIS_URL: servers.redisUrl },
     'SIGINT',
   );
   return {
@@ -92,8 +98,8 @@ export const startVeilCluster = async (port: number): Promise<VeilProcess> => {
     ...cluster,
     async stop() {
       await cluster.stop();
-      await deleteStreams(natsUrl, prefix);
-      await deleteRedisKeys(redisUrl, prefix);
+      await deleteStreams(servers.natsUrl, prefix);
+      await deleteRedisKeys(servers.redisUrl, prefix);
     },
   };
 };

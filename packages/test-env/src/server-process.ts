@@ -12,6 +12,8 @@ export interface ServerProcess {
   lastLines(): string;
   /** SIGTERM, then SIGKILL if it has not exited after `graceMs`; resolves once it has exited. */
   stop(graceMs?: number): Promise<void>;
+  /** SIGKILL at once (a crash, for fault tests); resolves once it has exited. */
+  kill(): Promise<void>;
 }
 
 export interface ServerCommand {
@@ -106,5 +108,10 @@ export const startServerProcess = async ({
   } finally {
     clearTimeout(timer);
   }
-  return { pid: child.pid!, lastLines, stop };
+  const kill = async () => {
+    stopping = true;
+    killNow();
+    await closed;
+  };
+  return { pid: child.pid!, lastLines, stop, kill };
 };

@@ -92,3 +92,47 @@ export const startRedisServer = (binary: string, attempts = 5): Promise<TestServ
       }
     }
   });
+
+/** A NATS server that a test crashes and starts again, as an operator's restart would. */
+export interface RestartableNats {
+  url: string;
+  /** kill -9: no shutdown, whatever JetStream had not synced is the store's problem. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and store; resolves once it is ready. */
+  start(): Promise<void>;
+  /** Stops it (if running) and removes its store. */
+  stop(): Promise<void>;
+}
+
+/** `nats-server -js` on a free port and a store of its own, both kept across restarts. */
+export const startRestartableNats = async (binary = 'nats-server'): Promise<RestartableNats> => {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), 'veil-test-nats-store-'));
+  const forgetDir = onAbruptExit(() => rmSync(dir, { recursive: true, force: true }));
+  let server: ServerProcess | undefined;
+  const start = async () => {
+    server = await startServerProcess({
+      name: 'nats-server',
+      command: binary,
+      args: ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir],
+      ready: /Server is ready/,
+    });
+  };
+  try {
+    await start();
+  } catch (error) {
+    forgetDir();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    kill: () => server!.kill(),
+    start,
+    async stop() {
+      await server?.stop();
+      forgetDir();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};

@@ -4,6 +4,8 @@ import type { Logger } from '@veil/ports';
 interface Link {
   up: boolean;
   waiters: (() => void)[];
+  /** Told every time the connection is back after a drop. */
+  listeners: Set<() => void>;
 }
 
 /** Whether each connection is up, learnt from its status events. */
@@ -21,6 +23,7 @@ const watchLink = async (connection: NatsConnection, link: Link, log?: Logger) =
     } else if (status.type === 'reconnect') {
       link.up = true;
       for (const wake of link.waiters.splice(0)) wake();
+      for (const listener of link.listeners) listener();
       log?.info({ server: status.server }, 'reconnected to NATS');
     }
   }
@@ -40,6 +43,13 @@ export const untilConnected = (connection: NatsConnection, timeoutMs: number): P
   });
 };
 
+/** Calls `listener` each time the connection is back after a drop; returns the way to stop. */
+export const onReconnect = (connection: NatsConnection, listener: () => void): (() => void) => {
+  const link = links.get(connection);
+  link?.listeners.add(listener);
+  return () => link?.listeners.delete(listener);
+};
+
 /** One connection per process, shared by the bus and RPC; its owner drains it on shutdown. */
 export const connectNats = async (options: {
   servers: string | string[];
@@ -54,9 +64,12 @@ export const connectNats = async (options: {
     // out: 9 % of a busy gateway. Our RPC layer reports timeouts as UNAVAILABLE with the service
     // named, so those traces add nothing.
     noAsyncTraces: true,
-    reconnectTimeWait: 1_000,
+    // A restarted server is found within a quarter second (plus up to 100 ms of jitter, so a
+    // fleet does not arrive at once); a failed attempt on a local network costs next to nothing.
+    reconnectTimeWait: 250,
+    reconnectJitter: 100,
   });
-  const link: Link = { up: true, waiters: [] };
+  const link: Link = { up: true, waiters: [], listeners: new Set() };
   links.set(connection, link);
   void watchLink(connection, link, options.log);
   return connection;

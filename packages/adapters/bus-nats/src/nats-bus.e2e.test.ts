@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { contexts, jetStreamName } from '@veil/contracts';
 import { describeEventBusContract, describeRpcContract, testEvent } from '@veil/ports/contract';
 import type { Logger } from '@veil/ports';
-import { natsUrl, uniquePrefix } from '@veil/test-env';
+import { natsUrl, startRestartableNats, uniquePrefix } from '@veil/test-env';
 import { connectNats } from './connection.ts';
 import { createNatsBus } from './nats-bus.ts';
 import { createNatsRpc } from './nats-rpc.ts';
@@ -89,4 +89,47 @@ describe('JetStream refusals', () => {
     await dropStreams(connection, prefix);
     await connection.drain();
   });
+});
+
+const until = async (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe('a NATS server killed and started again', () => {
+  it('a follow resumes after the last event it handled: every event once, in order', async () => {
+    // A server of this test's own, on the same port and store when it comes back.
+    const nats = await startRestartableNats();
+    const connection = await connectNats({ servers: nats.url });
+    try {
+      const bus = await createNatsBus({ connection, prefix: randomPrefix(), log: quiet });
+      for (let n = 0; n < 20; n++) await bus.append('chat', testEvent(`s-${n % 3}`));
+      const handled: number[] = [];
+      // Slow enough that the restart finds events fetched but not handled yet.
+      await bus.follow({
+        context: 'chat',
+        afterPosition: 0,
+        handler: async ({ position }) => {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+          handled.push(position);
+        },
+      });
+      await until('a few events handled', () => handled.length >= 3);
+      await nats.kill();
+      await nats.start();
+      for (let n = 0; n < 10; n++) await bus.append('chat', testEvent(`after-${n}`));
+      await until('every event handled', () => handled.length >= 30);
+      // Nothing further is coming that could be a repeat.
+      await bus.append('chat', testEvent('last'));
+      await until('the last event handled', () => handled.includes(31));
+      expect(handled).toEqual(Array.from({ length: 31 }, (_, i) => i + 1));
+      await bus.close();
+    } finally {
+      await connection.close();
+      await nats.stop();
+    }
+  }, 60_000);
 });

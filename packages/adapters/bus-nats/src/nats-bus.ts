@@ -16,7 +16,7 @@ import {
   type DomainEvent,
 } from '@veil/contracts';
 import type { EventBus, Logger, RecordedEvent, Subscription } from '@veil/ports';
-import { untilConnected, type NatsConnection } from './connection.ts';
+import { onReconnect, untilConnected, type NatsConnection } from './connection.ts';
 import { ensureStream } from './provisioning.ts';
 
 export interface NatsBusOptions {
@@ -227,35 +227,76 @@ export const createNatsBus = async (options: NatsBusOptions): Promise<EventBus> 
 
     async follow(followOptions) {
       const stream = await streamOf(followOptions.context);
-      const consumer = await js.consumers.get(stream, {
-        filter_subjects: contextSubjects(prefix, followOptions.context),
-        ...(followOptions.afterPosition > 0
-          ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: followOptions.afterPosition + 1 }
-          : { deliver_policy: DeliverPolicy.All }),
-      });
-      const messages = await consumer.consume({ expires: PULL_EXPIRES_MS });
       let stopped = false;
-      const loop = (async () => {
-        for await (const message of messages) {
-          const recorded = decode(followOptions.context, message.seq, message.data);
-          // Ordered delivery: the same event is retried until it succeeds (or we stop).
-          for (;;) {
-            try {
-              await followOptions.handler(recorded);
-              break;
-            } catch (error) {
-              if (stopped) return;
-              log.warn({ err: error, position: recorded.position }, 'follow handler failed; retrying');
-              await sleep(followOptions.retryDelayMs ?? 200);
+      /** The last position the handler finished: a new consumer starts after it. */
+      let handled = followOptions.afterPosition;
+      const open = async () => {
+        const consumer = await js.consumers.get(stream, {
+          filter_subjects: contextSubjects(prefix, followOptions.context),
+          ...(handled > 0
+            ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: handled + 1 }
+            : { deliver_policy: DeliverPolicy.All }),
+        });
+        const messages = await consumer.consume({ expires: PULL_EXPIRES_MS });
+        const reader = { consumer, messages, retired: false, loop: Promise.resolve() };
+        reader.loop = (async () => {
+          for await (const message of messages) {
+            // Ordered delivery: the same event is retried until it succeeds (or we stop). A
+            // retired reader leaves what it still holds to its successor, which starts after
+            // `handled`.
+            for (;;) {
+              if (stopped || reader.retired) return;
+              const recorded = decode(followOptions.context, message.seq, message.data);
+              try {
+                await followOptions.handler(recorded);
+                handled = recorded.position;
+                break;
+              } catch (error) {
+                log.warn({ err: error, position: recorded.position }, 'follow handler failed; retrying');
+                await sleep(followOptions.retryDelayMs ?? 200);
+              }
             }
           }
-        }
-      })();
+        })();
+        return reader;
+      };
+      let current = await open();
+      /**
+       * A restarted server has forgotten the ordered consumer. nats.js re-creates it but keeps
+       * counting the pulls the old server forgot as pending, so the new consumer asks for a few
+       * messages or none, then waits for two missed heartbeats (5 s) before it pulls again. A
+       * consumer of our own, opened after the last position handled, delivers at once.
+       */
+      let reopening = Promise.resolve();
+      const stopWatching = onReconnect(connection, () => {
+        reopening = reopening.then(async () => {
+          const previous = current;
+          previous.retired = true;
+          await previous.messages.close();
+          await previous.loop;
+          // Whatever nats.js re-created for it meanwhile would idle on the server until its
+          // inactivity limit; removed at once instead (best effort: it may not exist).
+          void Promise.resolve()
+            .then(() => previous.consumer.delete())
+            .catch(() => undefined);
+          for (let attempt = 0; !stopped; attempt++) {
+            try {
+              current = await open();
+              return;
+            } catch (error) {
+              log.warn({ err: error, context: followOptions.context }, 'could not reopen a follow; retrying');
+              await sleep(Math.min(1_000, 50 * 2 ** attempt));
+            }
+          }
+        });
+      });
       return track({
         async stop() {
           stopped = true;
-          await messages.close();
-          await loop;
+          stopWatching();
+          await reopening;
+          await current.messages.close();
+          await current.loop;
         },
       });
     },
