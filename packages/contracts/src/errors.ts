@@ -45,6 +45,11 @@ export const errorCodes = [
   'SIGNATURE_MISMATCH',
   /** Too late for this change (editing or deleting for everyone after the time limit). */
   'TIME_LIMIT_PASSED',
+  /**
+   * One of two users blocked the other: no one-to-one message, new chat or group add between
+   * them. The same answer whichever of the two blocked (docs/decisions.md, "Blocking").
+   */
+  'CONTACT_UNAVAILABLE',
   'PAYLOAD_TOO_LARGE',
   'LINK_NOT_FOUND',
   'LINK_EXPIRED',

@@ -461,6 +461,7 @@ export const de: Translation = {
     LINK_EXPIRED: 'Diese Verknüpfung ist abgelaufen: Beginne im neuen Browser von vorn',
     LINK_USED: 'Diese Verknüpfung wurde schon verwendet: Beginne im neuen Browser von vorn',
     UNSUPPORTED_MEDIA: 'Diese Art von Datei wird nicht unterstützt.',
+    CONTACT_UNAVAILABLE: 'Diese Person ist für dich nicht erreichbar.',
     UNAVAILABLE: 'Veil ist gerade nicht verfügbar. Versuche es gleich noch einmal.',
     INTERNAL: 'Auf dem Server ist etwas schiefgegangen. Versuche es später noch einmal.',
   },

@@ -447,6 +447,7 @@ export const en = {
     LINK_EXPIRED: 'This link has expired: start again on the new browser',
     LINK_USED: 'This link has already been used: start again on the new browser',
     UNSUPPORTED_MEDIA: 'This kind of file is not supported.',
+    CONTACT_UNAVAILABLE: 'You can’t reach this person.',
     UNAVAILABLE: 'Veil is not available right now. Try again in a moment.',
     INTERNAL: 'Something went wrong on the server. Try again later.',
   },

@@ -13,6 +13,7 @@ import {
   type RunningProjection,
 } from '@veil/kernel';
 import type { Ports } from '@veil/ports';
+import { checkMayReach } from '../domain/blocks.ts';
 import { groupDecider } from '../domain/group.decider.ts';
 import { ensureDirectChat } from './direct-pair.ts';
 import { groupChangeEntry } from './group-change-entries.ts';
@@ -58,6 +59,13 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     if (unknown) throw new DomainError('USER_NOT_FOUND', `Unknown user: ${unknown}`);
   };
 
+  /** Refuses when the caller and any of `others` blocked one another (as this service has applied). */
+  const checkBlocks = async (userId: string, others: readonly string[]) => {
+    const people = await models.participants.getMany([userId, ...others]);
+    const caller = people.find((person) => person._id === userId);
+    if (caller) checkMayReach(caller, people);
+  };
+
   const requireChat = async (chatId: string): Promise<ChatDoc> => {
     const chat = await projection.readFresh('chat', () => models.chats.get(chatId), Boolean);
     if (!chat) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
@@ -89,6 +97,7 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
       const [created] = groupDecider.decide(command, state);
       if (created?.type !== 'GroupChatCreated') throw new Error('A group creation decides its creation');
       await requireUsers(created.data.members);
+      await checkBlocks(userId, created.data.members);
       if (signedChange) {
         const caller = { userId, now: deps.clock.now().getTime() };
         await checkSignedCreation(caller, created.data, signedChange);
@@ -99,7 +108,10 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     },
 
     async changeGroup({ userId, chatId, change, signedChange }) {
-      if (change.kind === 'add') await requireUsers([...new Set(change.memberIds)]);
+      if (change.kind === 'add') {
+        await requireUsers([...new Set(change.memberIds)]);
+        await checkBlocks(userId, change.memberIds);
+      }
       const before = await models.chats.get(chatId);
       // Decided on the chat's own stream and appended with its version: of two admins changing
       // the group at once, the second decides again on what the first did.
@@ -147,9 +159,15 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
       return { position };
     },
 
+    async userApplied({ position }) {
+      await projection.waitFor('user', position);
+      return {};
+    },
+
     async ensureDirect({ userId, otherUserId }) {
       if (userId === otherUserId)
         throw new DomainError('VALIDATION_FAILED', 'You cannot start a chat with yourself');
+      await checkBlocks(userId, [otherUserId]);
       // Hot path: the pair already has its chat, known to this service's read model.
       const [known] = await models.chats.find({ pairKey: pairStreamId(userId, otherUserId) }, { limit: 1 });
       if (known)

@@ -56,6 +56,8 @@ export interface ParticipantDoc {
   _id: string;
   username: string;
   pictureKey: string | null;
+  /** The users this person blocked (absent: none); never shown, only enforced. */
+  blocked?: string[];
 }
 
 export type ChatReadModels = {
@@ -229,6 +231,18 @@ export const chatListProjection = (
       case 'UserRegistrationCancelled':
         await participants.delete(event.data.userId);
         return;
+      case 'UserBlocked':
+      case 'UserUnblocked': {
+        const { userId, blockedUserId } = event.data;
+        const user = await participants.get(userId);
+        if (!user) return;
+        const others = (user.blocked ?? []).filter((id) => id !== blockedUserId);
+        await participants.put({
+          ...user,
+          blocked: event.type === 'UserBlocked' ? [...others, blockedUserId] : others,
+        });
+        return;
+      }
       case 'DirectPairClaimed':
       case 'GroupStateSigned':
       case 'UsernameClaimed':

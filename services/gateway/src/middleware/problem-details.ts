@@ -26,6 +26,7 @@ const statusByCode: Record<ErrorCode, number> = {
   TOKEN_REVOKED: 401,
   FORBIDDEN: 403,
   NOT_A_MEMBER: 403,
+  CONTACT_UNAVAILABLE: 403,
   NOT_FOUND: 404,
   CHAT_NOT_FOUND: 404,
   USER_NOT_FOUND: 404,

@@ -66,10 +66,17 @@ export interface ReceiptsDoc {
   readReceipts: boolean;
 }
 
+/** The users one account blocked (a user with no document blocked no one). */
+export interface BlocksDoc {
+  _id: string;
+  blocked: string[];
+}
+
 export type MessageReadModels = {
   messages: Collection<MessageDoc>;
   memberships: Collection<MembershipDoc>;
   receipts: Collection<ReceiptsDoc>;
+  blocks: Collection<BlocksDoc>;
   attachments: Collection<AttachmentDoc>;
 };
 
@@ -82,6 +89,7 @@ export const openMessageReadModels = async (readStore: ReadStore): Promise<Messa
   // By member: a user's chats, for their unread counts.
   memberships: await readStore.collection<MembershipDoc>('message_memberships', [{ fields: { members: 1 } }]),
   receipts: await readStore.collection<ReceiptsDoc>('message_receipt_settings'),
+  blocks: await readStore.collection<BlocksDoc>('message_blocks'),
   attachments: await readStore.collection<AttachmentDoc>('message_attachments', attachmentIndexes),
 });
 
@@ -165,7 +173,7 @@ export const timelineProjection = (
   name: 'message_timeline',
   contexts: ['message', 'chat', 'user', 'attachment'],
   models,
-  async handle({ event, position }, { messages, memberships, receipts, attachments }) {
+  async handle({ event, position }, { messages, memberships, receipts, blocks, attachments }) {
     switch (event.type) {
       case 'MessageSent': {
         const existing = await messages.get(event.data.messageId);
@@ -286,6 +294,14 @@ export const timelineProjection = (
       case 'PrivacyChanged':
         await receipts.put({ _id: event.data.userId, readReceipts: event.data.privacy.readReceipts });
         return;
+      case 'UserBlocked':
+      case 'UserUnblocked': {
+        const { userId, blockedUserId } = event.data;
+        const others = ((await blocks.get(userId))?.blocked ?? []).filter((id) => id !== blockedUserId);
+        const blocked = event.type === 'UserBlocked' ? [...others, blockedUserId] : others;
+        await blocks.put({ _id: userId, blocked });
+        return;
+      }
       case 'ChatAdminPromoted':
       case 'GroupRenamed':
       case 'GroupPictureChanged':

@@ -17,6 +17,8 @@ export interface UserDoc {
   signingKey?: string | null;
   /** When the current keys were published, once they were published through the key log. */
   keysPublishedAt?: string;
+  /** The users this account blocked, oldest first; private to the owner. Absent: none. */
+  blocked?: string[];
 }
 
 /** An account's key-change log, oldest entry first (the `KeysPublished` events of `keylog-<id>`). */
@@ -96,6 +98,15 @@ export const userDirectoryProjection = (
       case 'PrivacyChanged': {
         const doc = await users.get(event.data.userId);
         if (doc) await users.put({ ...doc, privacy: event.data.privacy });
+        return;
+      }
+      case 'UserBlocked':
+      case 'UserUnblocked': {
+        const { userId, blockedUserId } = event.data;
+        const doc = await users.get(userId);
+        if (!doc) return;
+        const others = (doc.blocked ?? []).filter((id) => id !== blockedUserId);
+        await users.put({ ...doc, blocked: event.type === 'UserBlocked' ? [...others, blockedUserId] : others });
         return;
       }
       case 'UsernameClaimed':
