@@ -193,6 +193,18 @@ export const de: Translation = {
     fileHint:
       'Er stellt deine verschlüsselten Nachrichten in einem neuen Browser wieder her. Halte ihn geheim und sicher,\naußerhalb dieses Browsers: Veil kann ihn nicht für dich wiederherstellen.',
   },
+  blocking: {
+    blockName: '{{name}} blockieren',
+    unblockName: 'Blockierung von {{name}} aufheben',
+    failed: 'Das hat nicht geklappt. Versuche es noch einmal.',
+    composer: 'Du hast {{name}} blockiert. Hebe die Blockierung auf, um zu schreiben.',
+    blockedUser: 'Blockierte Person',
+    show: 'Anzeigen',
+    title: 'Blockierte Personen',
+    loading: 'Blockierte Personen werden geladen',
+    loadFailed: 'Blockierte Personen konnten nicht geladen werden.',
+    none: 'Du hast niemanden blockiert. Blockierte Personen können dir nicht schreiben und dich nicht zu Gruppen hinzufügen.',
+  },
   users: {
     title: 'Alle Personen',
     search: 'Personen suchen',

@@ -191,6 +191,18 @@ export const en = {
     fileHint:
       'It restores your encrypted messages in a new browser. Keep it private and somewhere safe,\noutside this browser: Veil cannot recover it for you.',
   },
+  blocking: {
+    blockName: 'Block {{name}}',
+    unblockName: 'Unblock {{name}}',
+    failed: 'That did not work. Try again.',
+    composer: 'You blocked {{name}}. Unblock to send.',
+    blockedUser: 'Blocked user',
+    show: 'Show',
+    title: 'Blocked users',
+    loading: 'Loading blocked users',
+    loadFailed: 'Blocked users could not be loaded.',
+    none: 'You have not blocked anyone. Blocked people cannot message you or add you to groups.',
+  },
   users: {
     title: 'All Users',
     search: 'Search users',

@@ -26,7 +26,9 @@ export const blockingSuite = (options: Partial<StartVeilOptions> = {}) => {
   const unblock = (who: TestUser, other: TestUser) =>
     api.call('DELETE', `/api/v1/user/blocks/${other._id}`, { token: who.accessToken });
   const blockList = async (who: TestUser) =>
-    ((await api.get('/api/v1/user/blocks', who.accessToken)).body.data as { _id: string }[]).map((u) => u._id);
+    ((await api.get('/api/v1/user/blocks', who.accessToken)).body.data as { _id: string }[]).map(
+      (u) => u._id,
+    );
   const keysFor = (...users: TestUser[]) => Object.fromEntries(users.map((u) => [u._id, u.keys.publicKey]));
 
   beforeAll(async () => {
@@ -51,7 +53,9 @@ export const blockingSuite = (options: Partial<StartVeilOptions> = {}) => {
     it('is the token owner’s: a block names the other user only, and no one reads another’s list', async () => {
       const blocked = await block(alice, mallory);
       expect(blocked.status).toBe(200);
-      expect(blocked.body.data).toEqual([expect.objectContaining({ _id: mallory._id, username: mallory.username })]);
+      expect(blocked.body.data).toEqual([
+        expect.objectContaining({ _id: mallory._id, username: mallory.username }),
+      ]);
       // Ids in the body or the query do not pick the blocker: the token does.
       const forged = await api.call('PUT', `/api/v1/user/blocks/${carol._id}?userId=${alice._id}`, {
         json: { userId: alice._id },
@@ -62,9 +66,9 @@ export const blockingSuite = (options: Partial<StartVeilOptions> = {}) => {
       expect(await blockList(mallory)).toEqual([carol._id]);
       // There is no route naming someone else's list.
       expect((await api.get(`/api/v1/user/blocks/${alice._id}`, mallory.accessToken)).status).toBe(404);
-      expect((await api.get(`/api/v1/user/blocks?userId=${alice._id}`, mallory.accessToken)).body.data).toEqual([
-        expect.objectContaining({ _id: carol._id }),
-      ]);
+      expect(
+        (await api.get(`/api/v1/user/blocks?userId=${alice._id}`, mallory.accessToken)).body.data,
+      ).toEqual([expect.objectContaining({ _id: carol._id })]);
       expect((await api.get('/api/v1/user/blocks')).status).toBe(401);
       expect((await unblock(mallory, carol)).body.data).toEqual([]);
     });
@@ -89,7 +93,9 @@ export const blockingSuite = (options: Partial<StartVeilOptions> = {}) => {
       expect(overHttp.body).toEqual(refused);
       const socket = await sockets.connect(mallory);
       const payload = await buildGroupPayload('over the socket', keysFor(mallory, alice));
-      const reply = await socket.timeout(10_000).emitWithAck('send message', { chatId: directChatId, ...payload });
+      const reply = await socket
+        .timeout(10_000)
+        .emitWithAck('send message', { chatId: directChatId, ...payload });
       expect(reply).toMatchObject({ ok: false, error: { code: 'CONTACT_UNAVAILABLE' } });
       const history = await api.get(`/api/v1/chat/getallmessages/${directChatId}`, alice.accessToken);
       expect(history.body.data.messages).toHaveLength(1);
@@ -101,21 +107,25 @@ export const blockingSuite = (options: Partial<StartVeilOptions> = {}) => {
       expect(back.body).toEqual(refused);
     });
 
-    it('refuses starting a chat either way', async () => {
+    it('refuses starting a chat either way, and still opens one that exists', async () => {
+      await block(dave, mallory);
       for (const [from, to] of [
-        [mallory, alice],
-        [alice, mallory],
+        [mallory, dave],
+        [dave, mallory],
       ] as const) {
         const res = await api.post(`/api/v1/chat/direct/${to._id}`, {}, from.accessToken);
         expect(res.status).toBe(403);
         expect(res.body).toEqual(refused);
       }
-      // A first message to a blocker from someone with no chat yet is refused before a chat exists.
-      await block(dave, mallory);
-      const first = await sendDirect(api, mallory, dave, 'first contact');
-      expect(first.body).toEqual(refused);
+      // A first message creates no chat either.
+      expect((await sendDirect(api, mallory, dave, 'first contact')).body).toEqual(refused);
       expect((await api.get('/api/v1/chat/getallchats', dave.accessToken)).body.data).toEqual([]);
+      expect((await api.get('/api/v1/chat/getallchats', mallory.accessToken)).body.data).toHaveLength(1);
       await unblock(dave, mallory);
+      // A chat that exists stays the pair's to open; only sending is refused (above).
+      const existing = await api.post(`/api/v1/chat/direct/${alice._id}`, {}, mallory.accessToken);
+      expect(existing.status).toBe(200);
+      expect(existing.body.data._id).toBe(directChatId);
     });
 
     it('refuses adding the blocker to a group, at creation and later, and lets others add them', async () => {
@@ -127,13 +137,21 @@ export const blockingSuite = (options: Partial<StartVeilOptions> = {}) => {
       expect(created.status).toBe(403);
       expect(created.body).toEqual(refused);
       const groupId = await createGroup(api, mallory, 'later', [carol]);
-      const added = await api.post(`/api/v1/chat/${groupId}/members`, { members: [alice._id] }, mallory.accessToken);
+      const added = await api.post(
+        `/api/v1/chat/${groupId}/members`,
+        { members: [alice._id] },
+        mallory.accessToken,
+      );
       expect(added.status).toBe(403);
       expect(added.body).toEqual(refused);
       // Someone else may add both: in a shared group the block hides, it does not refuse.
       const shared = await createGroup(api, carol, 'shared', [alice, mallory]);
       const payload = await buildGroupPayload('in the group', keysFor(mallory, alice, carol));
-      const inGroup = await api.post(`/api/v1/message/sendGroupMessage/${shared}`, payload, mallory.accessToken);
+      const inGroup = await api.post(
+        `/api/v1/message/sendGroupMessage/${shared}`,
+        payload,
+        mallory.accessToken,
+      );
       expect(inGroup.status).toBe(201);
     });
 

@@ -17,8 +17,12 @@ describe('blocks between people', () => {
     expect(() => checkMayReach(mallory, [bob, alice])).toThrow(
       expect.objectContaining({ code: 'CONTACT_UNAVAILABLE', message: 'This user is not available' }),
     );
-    expect(() => checkMayReach(alice, [mallory])).toThrow(expect.objectContaining({ code: 'CONTACT_UNAVAILABLE' }));
-    expect(() => checkMayReach(bob, [carol])).toThrow(expect.objectContaining({ code: 'CONTACT_UNAVAILABLE' }));
+    expect(() => checkMayReach(alice, [mallory])).toThrow(
+      expect.objectContaining({ code: 'CONTACT_UNAVAILABLE' }),
+    );
+    expect(() => checkMayReach(bob, [carol])).toThrow(
+      expect.objectContaining({ code: 'CONTACT_UNAVAILABLE' }),
+    );
     expect(() => checkMayReach(alice, [bob, alice])).not.toThrow();
   });
 });

@@ -1,9 +1,4 @@
-import {
-  DomainError,
-  chatStreamId,
-  pairStreamId,
-  type chatRpc,
-} from '@veil/contracts';
+import { DomainError, chatStreamId, pairStreamId, type chatRpc } from '@veil/contracts';
 import {
   appendDecided,
   loadAggregate,
@@ -167,12 +162,13 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     async ensureDirect({ userId, otherUserId }) {
       if (userId === otherUserId)
         throw new DomainError('VALIDATION_FAILED', 'You cannot start a chat with yourself');
-      await checkBlocks(userId, [otherUserId]);
-      // Hot path: the pair already has its chat, known to this service's read model.
+      // Hot path: the pair already has its chat, known to this service's read model. An existing
+      // chat is still theirs to open after a block (its history, "unblock to send"); sends are refused.
       const [known] = await models.chats.find({ pairKey: pairStreamId(userId, otherUserId) }, { limit: 1 });
       if (known)
         return { chat: await viewFor(known, userId), position: known.createdPosition, created: false };
       await requireUsers([userId, otherUserId]);
+      await checkBlocks(userId, [otherUserId]);
       const { chatId, position, created } = await ensureDirectChat(deps, userId, otherUserId);
       await projection.waitFor('chat', position);
       return { chat: await viewFor(await requireChat(chatId), userId), position, created };

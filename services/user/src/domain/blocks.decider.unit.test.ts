@@ -33,9 +33,9 @@ describe('deciding a block', () => {
     expect(blocksDecider.decide({ type: 'Unblock', userId: 'alice', otherUserId: 'bob' }, blocked)).toEqual([
       { type: 'UserUnblocked', data: { userId: 'alice', blockedUserId: 'bob' } },
     ]);
-    expect(
-      blocksDecider.decide({ type: 'Unblock', userId: 'alice', otherUserId: 'carol' }, blocked),
-    ).toEqual([]);
+    expect(blocksDecider.decide({ type: 'Unblock', userId: 'alice', otherUserId: 'carol' }, blocked)).toEqual(
+      [],
+    );
     const unblocked = fold([
       { type: 'UserBlocked', blockedUserId: 'bob' },
       { type: 'UserBlocked', blockedUserId: 'carol' },
@@ -46,14 +46,16 @@ describe('deciding a block', () => {
 
   it('refuses blocking oneself and a list past its limit', () => {
     const none = blocksDecider.initialState();
-    expect(() => blocksDecider.decide({ type: 'Block', userId: 'alice', otherUserId: 'alice' }, none)).toThrow(
-      code('VALIDATION_FAILED'),
-    );
+    expect(() =>
+      blocksDecider.decide({ type: 'Block', userId: 'alice', otherUserId: 'alice' }, none),
+    ).toThrow(code('VALIDATION_FAILED'));
     const full = { blocked: Array.from({ length: limits.blockedUsersMax }, (_, i) => `u${i}`) };
     expect(() => blocksDecider.decide({ type: 'Block', userId: 'alice', otherUserId: 'bob' }, full)).toThrow(
       code('VALIDATION_FAILED'),
     );
     // Unblocking still works on a full list.
-    expect(blocksDecider.decide({ type: 'Unblock', userId: 'alice', otherUserId: 'u0' }, full)).toHaveLength(1);
+    expect(blocksDecider.decide({ type: 'Unblock', userId: 'alice', otherUserId: 'u0' }, full)).toHaveLength(
+      1,
+    );
   });
 });

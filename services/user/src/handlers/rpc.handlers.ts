@@ -1,5 +1,19 @@
-import { DomainError, blocksStreamId, defaultPrivacy, userStreamId, usernameSchema, type userRpc } from '@veil/contracts';
-import { appendDecided, loadAggregate, newEvent, withRetry, type RpcImplementation, type RunningProjection } from '@veil/kernel';
+import {
+  DomainError,
+  blocksStreamId,
+  defaultPrivacy,
+  userStreamId,
+  usernameSchema,
+  type userRpc,
+} from '@veil/contracts';
+import {
+  appendDecided,
+  loadAggregate,
+  newEvent,
+  withRetry,
+  type RpcImplementation,
+  type RunningProjection,
+} from '@veil/kernel';
 import type { Collection, Ports } from '@veil/ports';
 import { blocksDecider } from '../domain/blocks.decider.ts';
 import { isActive, profileAggregate } from '../domain/profile.aggregate.ts';

@@ -106,7 +106,10 @@ export const userDirectoryProjection = (
         const doc = await users.get(userId);
         if (!doc) return;
         const others = (doc.blocked ?? []).filter((id) => id !== blockedUserId);
-        await users.put({ ...doc, blocked: event.type === 'UserBlocked' ? [...others, blockedUserId] : others });
+        await users.put({
+          ...doc,
+          blocked: event.type === 'UserBlocked' ? [...others, blockedUserId] : others,
+        });
         return;
       }
       case 'UsernameClaimed':
