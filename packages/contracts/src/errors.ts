@@ -50,6 +50,8 @@ export const errorCodes = [
    * them. The same answer whichever of the two blocked (docs/decisions.md, "Blocking").
    */
   'CONTACT_UNAVAILABLE',
+  /** A pin past the most chats one account may pin (`limits.pinnedChatsMax`). */
+  'PIN_LIMIT_REACHED',
   'PAYLOAD_TOO_LARGE',
   'LINK_NOT_FOUND',
   'LINK_EXPIRED',

@@ -474,6 +474,7 @@ export const de: Translation = {
     LINK_USED: 'Diese Verknüpfung wurde schon verwendet: Beginne im neuen Browser von vorn',
     UNSUPPORTED_MEDIA: 'Diese Art von Datei wird nicht unterstützt.',
     CONTACT_UNAVAILABLE: 'Diese Person ist für dich nicht erreichbar.',
+    PIN_LIMIT_REACHED: 'Du kannst höchstens 5 Chats anheften. Löse zuerst einen.',
     UNAVAILABLE: 'Veil ist gerade nicht verfügbar. Versuche es gleich noch einmal.',
     INTERNAL: 'Auf dem Server ist etwas schiefgegangen. Versuche es später noch einmal.',
   },

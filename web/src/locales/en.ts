@@ -460,6 +460,7 @@ export const en = {
     LINK_USED: 'This link has already been used: start again on the new browser',
     UNSUPPORTED_MEDIA: 'This kind of file is not supported.',
     CONTACT_UNAVAILABLE: 'You can’t reach this person.',
+    PIN_LIMIT_REACHED: 'You can pin up to 5 chats. Unpin one first.',
     UNAVAILABLE: 'Veil is not available right now. Try again in a moment.',
     INTERNAL: 'Something went wrong on the server. Try again later.',
   },

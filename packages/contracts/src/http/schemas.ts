@@ -337,6 +337,12 @@ export const chatViewSchema = z.object({
   notices: z.array(groupNoticeSchema).optional(),
   /** The disappearing-message timer in seconds; absent or 0: off. */
   disappearingSeconds: z.number().optional(),
+  /** When the viewer archived it; absent when not archived. */
+  archivedAt: z.string().optional(),
+  /** Archived, and no message since: out of the viewer's list (docs/api.md, "Archived and pinned chats"). */
+  archived: z.boolean().optional(),
+  /** When the viewer pinned it; absent when not pinned. */
+  pinnedAt: z.string().optional(),
 });
 export type ChatView = z.infer<typeof chatViewSchema>;
 

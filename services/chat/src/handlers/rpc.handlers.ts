@@ -1,4 +1,4 @@
-import { DomainError, chatStreamId, pairStreamId, type chatRpc } from '@veil/contracts';
+import { DomainError, chatPrefsStreamId, chatStreamId, pairStreamId, type chatRpc } from '@veil/contracts';
 import {
   appendDecided,
   loadAggregate,
@@ -9,6 +9,7 @@ import {
 } from '@veil/kernel';
 import type { Ports } from '@veil/ports';
 import { checkMayReach } from '../domain/blocks.ts';
+import { chatPrefsDecider } from '../domain/chat-prefs.decider.ts';
 import { groupDecider } from '../domain/group.decider.ts';
 import { ensureDirectChat } from './direct-pair.ts';
 import { groupChangeEntry } from './group-change-entries.ts';
@@ -152,6 +153,26 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
       });
       await projection.waitFor('chat', position);
       return { position };
+    },
+
+    async setChatPrefs({ userId, chatId, archived, pinned }) {
+      const streamId = chatPrefsStreamId(userId);
+      const changes = [
+        ...(archived === undefined ? [] : [{ type: 'SetArchived', archived } as const]),
+        ...(pinned === undefined ? [] : [{ type: 'SetPinned', pinned } as const]),
+      ];
+      let position = 0;
+      for (const change of changes) {
+        position = await withRetry(async () => {
+          const mine = await models.chats.find({ members: userId });
+          const memberChats = new Set(mine.map((chat) => chat._id));
+          const { state, version } = await loadAggregate(store, chatPrefsDecider, streamId);
+          const decided = chatPrefsDecider.decide({ ...change, userId, chatId, memberChats }, state);
+          return (await appendDecided(deps, 'chat', streamId, decided, version)).at(-1) ?? position;
+        });
+      }
+      if (position) await projection.waitFor('chat', position);
+      return { chat: await viewFor(await requireChat(chatId), userId) };
     },
 
     async userApplied({ position }) {

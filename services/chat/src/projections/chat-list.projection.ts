@@ -29,6 +29,10 @@ export interface ChatDoc {
   notices?: NoticeDoc[];
   /** The disappearing-message timer in seconds; absent: off. */
   disappearingSeconds?: number;
+  /** Members who archived it: when, and the chat's `lastActivityId` then (a newer message brings it back). */
+  archivedBy?: Record<string, { at: string; mark: string }>;
+  /** Members who pinned it, and when. */
+  pinnedBy?: Record<string, string>;
 }
 
 export interface NoticeDoc {
@@ -243,6 +247,23 @@ export const chatListProjection = (
         });
         return;
       }
+      case 'ChatArchiveSet': {
+        const { userId, chatId, archived } = event.data;
+        const chat = await chats.get(chatId);
+        if (!chat) return;
+        const { [userId]: _was, ...others } = chat.archivedBy ?? {};
+        const mark = { at: event.occurredAt, mark: chat.lastActivityId };
+        await chats.put({ ...chat, archivedBy: archived ? { ...others, [userId]: mark } : others });
+        return;
+      }
+      case 'ChatPinSet': {
+        const { userId, chatId, pinned } = event.data;
+        const chat = await chats.get(chatId);
+        if (!chat) return;
+        const { [userId]: _was, ...others } = chat.pinnedBy ?? {};
+        await chats.put({ ...chat, pinnedBy: pinned ? { ...others, [userId]: event.occurredAt } : others });
+        return;
+      }
       case 'DirectPairClaimed':
       case 'GroupStateSigned':
       case 'UsernameClaimed':
@@ -289,6 +310,8 @@ export const toChatView = (
     };
   };
   const participants = ordered.map(personOf);
+  const archived = chat.archivedBy?.[viewerId];
+  const pinnedAt = chat.pinnedBy?.[viewerId];
   return {
     _id: chat._id,
     isGroupChat: chat.isGroupChat,
@@ -312,6 +335,12 @@ export const toChatView = (
       })),
     }),
     ...(chat.disappearingSeconds && { disappearingSeconds: chat.disappearingSeconds }),
+    ...(archived && {
+      archivedAt: archived.at,
+      // A message since archiving brings it back to the list (a muted chat's browser may keep it).
+      archived: chat.lastActivityId <= archived.mark,
+    }),
+    ...(pinnedAt && { pinnedAt }),
   };
 };
 

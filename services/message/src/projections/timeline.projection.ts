@@ -307,6 +307,8 @@ export const timelineProjection = (
       case 'GroupPictureChanged':
       case 'GroupStateSigned':
       case 'DirectPairClaimed':
+      case 'ChatArchiveSet':
+      case 'ChatPinSet':
       case 'UsernameClaimed':
       case 'UsernameReleased':
       case 'UserRegistered':
