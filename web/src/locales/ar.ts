@@ -206,6 +206,14 @@ export const ar: Translation = {
     loadFailed: 'تعذّر تحميل المستخدمين المحظورين.',
     none: 'لم تحظر أحدًا. لا يستطيع المحظورون مراسلتك أو إضافتك إلى المجموعات.',
   },
+  chatList: {
+    archive: 'أرشفة',
+    unarchive: 'إلغاء الأرشفة',
+    pin: 'تثبيت',
+    unpin: 'إلغاء التثبيت',
+    archived: 'المؤرشفة ({{count}})',
+    backToChats: 'العودة إلى المحادثات',
+  },
   users: {
     title: 'كل المستخدمين',
     search: 'ابحث عن مستخدمين',

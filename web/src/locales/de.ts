@@ -205,6 +205,14 @@ export const de: Translation = {
     loadFailed: 'Blockierte Personen konnten nicht geladen werden.',
     none: 'Du hast niemanden blockiert. Blockierte Personen können dir nicht schreiben und dich nicht zu Gruppen hinzufügen.',
   },
+  chatList: {
+    archive: 'Archivieren',
+    unarchive: 'Nicht mehr archivieren',
+    pin: 'Anheften',
+    unpin: 'Lösen',
+    archived: 'Archiviert ({{count}})',
+    backToChats: 'Zurück zu den Chats',
+  },
   users: {
     title: 'Alle Personen',
     search: 'Personen suchen',

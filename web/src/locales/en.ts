@@ -203,6 +203,14 @@ export const en = {
     loadFailed: 'Blocked users could not be loaded.',
     none: 'You have not blocked anyone. Blocked people cannot message you or add you to groups.',
   },
+  chatList: {
+    archive: 'Archive',
+    unarchive: 'Unarchive',
+    pin: 'Pin',
+    unpin: 'Unpin',
+    archived: 'Archived ({{count}})',
+    backToChats: 'Back to chats',
+  },
   users: {
     title: 'All Users',
     search: 'Search users',

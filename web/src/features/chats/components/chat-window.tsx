@@ -26,6 +26,7 @@ import { MuteButton } from '../notifications/mute-button.tsx';
 import { BlockButton } from '../../../components/block-button.tsx';
 import { useBlockedIds } from '../../../lib/blocks.api.ts';
 import { BlockedComposer } from './blocked-composer.tsx';
+import { ChatListPrefs } from './chat-list-prefs.tsx';
 import { AttachmentPicker } from '../attachments/attachment-picker.tsx';
 import { UploadTray } from '../attachments/upload-tray.tsx';
 import { maxFilesPerMessage, useAttachmentUploads } from '../attachments/use-attachment-uploads.ts';
@@ -169,6 +170,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
               </>
             )}
             <MuteButton userId={me._id} chatId={chatId} />
+            <ChatListPrefs chat={chat} />
             {other && <BlockButton user={other} />}
           </>
         }
