@@ -24,11 +24,8 @@ export const blocksApi = api.injectEndpoints({
 
 export const { useGetBlocksQuery, useSetBlockedMutation } = blocksApi;
 
-/** Whether this account blocked `userId` (false while the list loads), and the list's state. */
-export const useBlocked = (userId: string | undefined, skip = false) => {
-  const { data } = useGetBlocksQuery(undefined, { skip });
-  return Boolean(userId && data?.some((user) => user._id === userId));
-};
+/** Whether this account blocked `userId` (false while the list loads). */
+export const useBlocked = (userId: string) => useBlockedIds().has(userId);
 
 const noneBlocked: ReadonlySet<string> = new Set();
 

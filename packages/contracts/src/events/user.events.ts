@@ -70,6 +70,15 @@ export const UserUnblocked = defineEvent(
   z.object({ userId: idSchema, blockedUserId: idSchema }),
 );
 
+/** An account's block list after one of its block events: oldest first, each id once. */
+export const blockListAfter = (
+  list: readonly string[],
+  event: { type: 'UserBlocked' | 'UserUnblocked'; data: { blockedUserId: string } },
+): string[] => {
+  const others = list.filter((id) => id !== event.data.blockedUserId);
+  return event.type === 'UserBlocked' ? [...others, event.data.blockedUserId] : others;
+};
+
 export const userEventSchema = z.discriminatedUnion('type', [
   UsernameClaimed,
   UsernameReleased,

@@ -1,5 +1,5 @@
 import type { ChatView, GroupNotice } from '@veil/contracts';
-import { mediaUrl, pairStreamId } from '@veil/contracts';
+import { blockListAfter, mediaUrl, pairStreamId } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -237,14 +237,8 @@ export const chatListProjection = (
         return;
       case 'UserBlocked':
       case 'UserUnblocked': {
-        const { userId, blockedUserId } = event.data;
-        const user = await participants.get(userId);
-        if (!user) return;
-        const others = (user.blocked ?? []).filter((id) => id !== blockedUserId);
-        await participants.put({
-          ...user,
-          blocked: event.type === 'UserBlocked' ? [...others, blockedUserId] : others,
-        });
+        const user = await participants.get(event.data.userId);
+        if (user) await participants.put({ ...user, blocked: blockListAfter(user.blocked ?? [], event) });
         return;
       }
       case 'ChatArchiveSet': {

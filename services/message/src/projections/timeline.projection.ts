@@ -1,4 +1,10 @@
-import type { MessageEvent, MessageSignature, MessageView, SealedReaction } from '@veil/contracts';
+import {
+  blockListAfter,
+  type MessageEvent,
+  type MessageSignature,
+  type MessageView,
+  type SealedReaction,
+} from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 import {
@@ -296,10 +302,11 @@ export const timelineProjection = (
         return;
       case 'UserBlocked':
       case 'UserUnblocked': {
-        const { userId, blockedUserId } = event.data;
-        const others = ((await blocks.get(userId))?.blocked ?? []).filter((id) => id !== blockedUserId);
-        const blocked = event.type === 'UserBlocked' ? [...others, blockedUserId] : others;
-        await blocks.put({ _id: userId, blocked });
+        const { userId } = event.data;
+        await blocks.put({
+          _id: userId,
+          blocked: blockListAfter((await blocks.get(userId))?.blocked ?? [], event),
+        });
         return;
       }
       case 'ChatAdminPromoted':

@@ -1,4 +1,4 @@
-import { DomainError, limits, type EventData } from '@veil/contracts';
+import { DomainError, blockListAfter, limits, type EventData } from '@veil/contracts';
 import type { Decider } from '@veil/kernel';
 
 /** An account's block list (`blocks-<userId>`), folded from its stream: oldest block first. */
@@ -25,11 +25,8 @@ export const blocksDecider: Decider<BlocksCommand, BlocksState, 'user', BlocksDe
   evolve: (state, event) => {
     switch (event.type) {
       case 'UserBlocked':
-        return state.blocked.includes(event.data.blockedUserId)
-          ? state
-          : { blocked: [...state.blocked, event.data.blockedUserId] };
       case 'UserUnblocked':
-        return { blocked: state.blocked.filter((id) => id !== event.data.blockedUserId) };
+        return { blocked: blockListAfter(state.blocked, event) };
       default:
         return state;
     }

@@ -1,4 +1,10 @@
-import { mediaUrl, type KeyLogEntryView, type Privacy, type PublicUser } from '@veil/contracts';
+import {
+  blockListAfter,
+  mediaUrl,
+  type KeyLogEntryView,
+  type Privacy,
+  type PublicUser,
+} from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -102,14 +108,8 @@ export const userDirectoryProjection = (
       }
       case 'UserBlocked':
       case 'UserUnblocked': {
-        const { userId, blockedUserId } = event.data;
-        const doc = await users.get(userId);
-        if (!doc) return;
-        const others = (doc.blocked ?? []).filter((id) => id !== blockedUserId);
-        await users.put({
-          ...doc,
-          blocked: event.type === 'UserBlocked' ? [...others, blockedUserId] : others,
-        });
+        const doc = await users.get(event.data.userId);
+        if (doc) await users.put({ ...doc, blocked: blockListAfter(doc.blocked ?? [], event) });
         return;
       }
       case 'UsernameClaimed':
