@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
+  chatOption,
   currentUserId,
   messageWithText,
   openChat,
@@ -61,7 +62,7 @@ describe('blocking (browser)', { timeout: 180_000 }, () => {
     await messageWithText(alice.page, `Hi ${alice.name}`).waitFor();
 
     // Alice blocks Mallory from the chat's header: she cannot send either, until she unblocks.
-    await alice.page.getByRole('button', { name: `Block ${mallory.name}` }).click();
+    await chatOption(alice.page, `Block ${mallory.name}`);
     await alice.page.getByText(`You blocked ${mallory.name}. Unblock to send.`).waitFor();
     expect(await alice.page.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
 
@@ -106,7 +107,9 @@ describe('blocking (browser)', { timeout: 180_000 }, () => {
     await alice.page.goto('/profile');
     const list = alice.page.getByTestId('blocked-users');
     const entry = (name: string) => list.getByRole('listitem').filter({ hasText: name });
-    await entry(mallory.name).getByRole('button', { name: `Unblock ${mallory.name}` }).click();
+    await entry(mallory.name)
+      .getByRole('button', { name: `Unblock ${mallory.name}` })
+      .click();
     await entry(mallory.name).waitFor({ state: 'detached' });
     await entry(carol.name).waitFor();
     await openChat(mallory.page, alice.name);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openChat, sameUserElsewhere, sayHi, sendMessage, signedUpPerson } from './flows.ts';
+import { chatOption, openChat, sameUserElsewhere, sayHi, sendMessage, signedUpPerson } from './flows.ts';
 import { useVeilWeb } from './harness.ts';
 
 /**
@@ -26,11 +26,11 @@ describe('archived and pinned chats (browser)', { timeout: 180_000 }, () => {
 
     // Pin Carol's chat (the oldest) and archive Bob's.
     await openChat(alice.page, carol.name);
-    await alice.page.getByRole('button', { name: 'Pin', exact: true }).click();
+    await chatOption(alice.page, 'Pin');
     await alice.page.getByRole('button', { name: 'Unpin' }).waitFor();
     await expect.poll(async () => (await firstRow(alice.page).textContent()) ?? '').toContain(carol.name);
     await openChat(alice.page, bob.name);
-    await alice.page.getByRole('button', { name: 'Archive', exact: true }).click();
+    await chatOption(alice.page, 'Archive');
     await alice.page.getByRole('button', { name: 'Unarchive' }).waitFor();
     await expect.poll(() => titles(alice.page)).not.toContain(bob.name);
     await alice.page.getByRole('button', { name: 'Archived (1)' }).waitFor();

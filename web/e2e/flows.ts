@@ -233,3 +233,10 @@ export const declineRestore = async (page: Page) => {
 
 /** The text every message shows in a browser that holds no key for the account. */
 export const noKeyHereText = 'This browser has no key for your account yet: restore it';
+
+/** Clicks one of the open chat's header options ("More"), opening the menu when it is closed. */
+export const chatOption = async (page: Page, name: string) => {
+  const option = page.getByRole('button', { name, exact: true });
+  if (!(await option.isVisible())) await page.getByRole('button', { name: 'More', exact: true }).click();
+  await option.click();
+};

@@ -207,6 +207,7 @@ export const ar: Translation = {
     none: 'لم تحظر أحدًا. لا يستطيع المحظورون مراسلتك أو إضافتك إلى المجموعات.',
   },
   chatList: {
+    options: 'المزيد',
     archive: 'أرشفة',
     unarchive: 'إلغاء الأرشفة',
     pin: 'تثبيت',

@@ -206,6 +206,7 @@ export const de: Translation = {
     none: 'Du hast niemanden blockiert. Blockierte Personen können dir nicht schreiben und dich nicht zu Gruppen hinzufügen.',
   },
   chatList: {
+    options: 'Mehr',
     archive: 'Archivieren',
     unarchive: 'Nicht mehr archivieren',
     pin: 'Anheften',

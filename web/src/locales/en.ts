@@ -204,6 +204,7 @@ export const en = {
     none: 'You have not blocked anyone. Blocked people cannot message you or add you to groups.',
   },
   chatList: {
+    options: 'More',
     archive: 'Archive',
     unarchive: 'Unarchive',
     pin: 'Pin',

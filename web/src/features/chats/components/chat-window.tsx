@@ -23,10 +23,9 @@ import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
 import { useTypingUsers } from '../hooks/use-typing-users.ts';
 import { chatTitle } from '../messages.model.ts';
 import { MuteButton } from '../notifications/mute-button.tsx';
-import { BlockButton } from '../../../components/block-button.tsx';
 import { useBlockedIds } from '../../../lib/blocks.api.ts';
 import { BlockedComposer } from './blocked-composer.tsx';
-import { ChatListPrefs } from './chat-list-prefs.tsx';
+import { ChatOptions } from './chat-options.tsx';
 import { AttachmentPicker } from '../attachments/attachment-picker.tsx';
 import { UploadTray } from '../attachments/upload-tray.tsx';
 import { maxFilesPerMessage, useAttachmentUploads } from '../attachments/use-attachment-uploads.ts';
@@ -170,8 +169,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
               </>
             )}
             <MuteButton userId={me._id} chatId={chatId} />
-            <ChatListPrefs chat={chat} />
-            {other && <BlockButton user={other} />}
+            <ChatOptions chat={chat} other={other} />
           </>
         }
       />
