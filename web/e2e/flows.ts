@@ -255,3 +255,10 @@ export const chatBetween = async (
   await messageWithText(bob.page, `Hi ${bob.name}`).waitFor();
   return { alice, bob };
 };
+
+/** Clicks one of the open chat's header options ("More"), opening the menu when it is closed. */
+export const chatOption = async (page: Page, name: string) => {
+  const option = page.getByRole('button', { name, exact: true });
+  if (!(await option.isVisible())) await page.getByRole('button', { name: 'More', exact: true }).click();
+  await option.click();
+};

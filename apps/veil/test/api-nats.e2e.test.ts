@@ -10,6 +10,7 @@ import { disappearingSuite } from './suites/disappearing.suite.ts';
 import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { privacySuite } from './suites/privacy.suite.ts';
+import { blockingSuite } from './suites/blocking.suite.ts';
 import { metricsSuite } from './suites/metrics.suite.ts';
 import { socketChangesSuite } from './suites/socket-changes.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
@@ -56,4 +57,5 @@ describe('editing, deleting and reacting over the socket (NATS + Redis)', () =>
 describe('disappearing messages (NATS + Redis)', () => disappearingSuite(withNats()));
 describe('groups (NATS + Redis)', () => groupsSuite(withNats()));
 describe('privacy switches (NATS + Redis)', () => privacySuite(withNats()));
+describe('blocking (NATS + Redis)', () => blockingSuite(withNats()));
 describe('metrics (NATS + Redis)', () => metricsSuite('jetstream', withNats()));

@@ -1,5 +1,7 @@
 import { describe } from 'vitest';
 import { accountsSuite } from './suites/accounts.suite.ts';
+import { blockingSuite } from './suites/blocking.suite.ts';
+import { chatPrefsSuite } from './suites/chat-prefs.suite.ts';
 import { groupsSuite } from './suites/groups.suite.ts';
 import { keyBackupSuite } from './suites/key-backup.suite.ts';
 import { disappearingSuite } from './suites/disappearing.suite.ts';
@@ -21,3 +23,5 @@ describe('editing, deleting and reacting over the socket (embedded)', () => sock
 describe('disappearing messages (embedded)', () => disappearingSuite());
 describe('groups (embedded)', () => groupsSuite());
 describe('privacy switches (embedded)', () => privacySuite());
+describe('blocking (embedded)', () => blockingSuite());
+describe('archived and pinned chats (embedded)', () => chatPrefsSuite());

@@ -45,6 +45,13 @@ export const errorCodes = [
   'SIGNATURE_MISMATCH',
   /** Too late for this change (editing or deleting for everyone after the time limit). */
   'TIME_LIMIT_PASSED',
+  /**
+   * One of two users blocked the other: no one-to-one message, new chat or group add between
+   * them. The same answer whichever of the two blocked (docs/decisions.md, "Blocking").
+   */
+  'CONTACT_UNAVAILABLE',
+  /** A pin past the most chats one account may pin (`limits.pinnedChatsMax`). */
+  'PIN_LIMIT_REACHED',
   'PAYLOAD_TOO_LARGE',
   'LINK_NOT_FOUND',
   'LINK_EXPIRED',

@@ -1,5 +1,9 @@
 /** Server-side limits; docs/decisions.md explains each value. */
 export const limits = {
+  /** Users one account may block: room for any real list, a bound on the read model's row. */
+  blockedUsersMax: 1000,
+  /** Chats one account may pin to the top of its list (as WhatsApp). */
+  pinnedChatsMax: 5,
   usernameMin: 3,
   usernameMax: 30,
   passwordMin: 8,

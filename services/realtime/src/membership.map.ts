@@ -109,6 +109,9 @@ export const createMembershipMap = (): MembershipMap => {
           return unchanged(event.data.chatId);
         case 'DirectPairClaimed':
           return null; // the claim precedes DirectChatCreated, which carries the members
+        case 'ChatArchiveSet':
+        case 'ChatPinSet':
+          return null; // one account's list, not the chat's members
         default: {
           const exhaustive: never = event;
           return exhaustive;

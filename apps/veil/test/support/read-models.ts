@@ -8,6 +8,7 @@ export const serviceReadModels = [
   'message_memberships',
   'message_read_points',
   'message_receipt_settings',
+  'message_blocks',
   'push_subscriptions',
   'push_sessions',
   'push_names',

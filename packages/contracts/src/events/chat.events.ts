@@ -7,6 +7,7 @@ import { defineEvent, idSchema } from './event.ts';
  *                           name and picture); the creator of a group is its first admin
  *  - `pair-<idA>-<idB>`     the one-to-one claim for a pair (ids sorted); its first event wins,
  *                           so two users messaging each other first at once get one chat.
+ *  - `chatprefs-<userId>`   how one account keeps its chat list: archived and pinned chats.
  */
 const hexHash = z.string().regex(/^[0-9a-f]{64}$/, 'Invalid hash');
 
@@ -107,6 +108,17 @@ export const DirectPairClaimed = defineEvent(
   z.object({ chatId: idSchema, members: z.tuple([idSchema, idSchema]) }),
 );
 
+/** One account archived a chat (or took it back): its list only, synced across its browsers. */
+export const ChatArchiveSet = defineEvent(
+  'ChatArchiveSet',
+  z.object({ userId: idSchema, chatId: idSchema, archived: z.boolean() }),
+);
+/** One account pinned a chat to the top of its list (or unpinned it). */
+export const ChatPinSet = defineEvent(
+  'ChatPinSet',
+  z.object({ userId: idSchema, chatId: idSchema, pinned: z.boolean() }),
+);
+
 export const chatEventSchema = z.discriminatedUnion('type', [
   DirectChatCreated,
   GroupChatCreated,
@@ -119,6 +131,8 @@ export const chatEventSchema = z.discriminatedUnion('type', [
   DisappearingTimerSet,
   GroupStateSigned,
   DirectPairClaimed,
+  ChatArchiveSet,
+  ChatPinSet,
 ]);
 export type ChatEvent = z.infer<typeof chatEventSchema>;
 
@@ -127,3 +141,4 @@ export const pairStreamId = (a: string, b: string) => {
   const [first, second] = [a, b].sort();
   return `pair-${first}-${second}`;
 };
+export const chatPrefsStreamId = (userId: string) => `chatprefs-${userId}`;

@@ -12,6 +12,7 @@ import { defineEvent, idSchema } from './event.ts';
  *  - `keybackup-<userId>`  the account's encrypted key backup; its last event is the current one.
  *  - `keylog-<userId>`     the account's key-change log: one KeysPublished per entry, appended
  *                          with the expected sequence, so entries never fork or change.
+ *  - `blocks-<userId>`     the users this account blocked; private to its owner.
  */
 export const UsernameClaimed = defineEvent(
   'UsernameClaimed',
@@ -59,6 +60,25 @@ export const PrivacyChanged = defineEvent(
   z.object({ userId: idSchema, privacy: privacySchema }),
 );
 
+/** The owner blocked another user: no one-to-one messages or new chats either way, no group adds. */
+export const UserBlocked = defineEvent(
+  'UserBlocked',
+  z.object({ userId: idSchema, blockedUserId: idSchema }),
+);
+export const UserUnblocked = defineEvent(
+  'UserUnblocked',
+  z.object({ userId: idSchema, blockedUserId: idSchema }),
+);
+
+/** An account's block list after one of its block events: oldest first, each id once. */
+export const blockListAfter = (
+  list: readonly string[],
+  event: { type: 'UserBlocked' | 'UserUnblocked'; data: { blockedUserId: string } },
+): string[] => {
+  const others = list.filter((id) => id !== event.data.blockedUserId);
+  return event.type === 'UserBlocked' ? [...others, event.data.blockedUserId] : others;
+};
+
 export const userEventSchema = z.discriminatedUnion('type', [
   UsernameClaimed,
   UsernameReleased,
@@ -69,6 +89,8 @@ export const userEventSchema = z.discriminatedUnion('type', [
   KeyBackupStored,
   KeysPublished,
   PrivacyChanged,
+  UserBlocked,
+  UserUnblocked,
 ]);
 export type UserEvent = z.infer<typeof userEventSchema>;
 
@@ -76,3 +98,4 @@ export const userStreamId = (userId: string) => `user-${userId}`;
 export const usernameStreamId = (username: string) => `name-${username.toLowerCase()}`;
 export const keyBackupStreamId = (userId: string) => `keybackup-${userId}`;
 export const keyLogStreamId = (userId: string) => `keylog-${userId}`;
+export const blocksStreamId = (userId: string) => `blocks-${userId}`;

@@ -342,6 +342,12 @@ export const chatViewSchema = z.object({
    * group as it was then; the viewer reads the history up to that moment and sends nothing.
    */
   removedFromGroup: z.object({ by: publicUserSchema, at: z.string() }).optional(),
+  /** When the viewer archived it; absent when not archived. */
+  archivedAt: z.string().optional(),
+  /** Archived, and no message since: out of the viewer's list (docs/api.md, "Archived and pinned chats"). */
+  archived: z.boolean().optional(),
+  /** When the viewer pinned it; absent when not pinned. */
+  pinnedAt: z.string().optional(),
 });
 export type ChatView = z.infer<typeof chatViewSchema>;
 

@@ -52,6 +52,17 @@ export const chatRpc = defineRpcService('chat', {
   signGroupState: operation<{ position: number }>()(
     z.object({ userId: idSchema, chatId: idSchema, signedChange: signedGroupChangeSchema }),
   ),
+  /** Archives or pins a chat in the caller's own list (either field, or both). */
+  setChatPrefs: operation<{ chat: ChatView }>()(
+    z.object({
+      userId: idSchema,
+      chatId: idSchema,
+      archived: z.boolean().optional(),
+      pinned: z.boolean().optional(),
+    }),
+  ),
+  /** Resolves once this service has applied the user log up to `position` (a block takes effect). */
+  userApplied: operation<Record<string, never>>()(z.object({ position: z.number().int().nonnegative() })),
   /** Returns the one-to-one chat of the pair, creating it on first use (race-safe). */
   ensureDirect: operation<{ chat: ChatView; position: number; created: boolean }>()(
     z.object({ userId: idSchema, otherUserId: idSchema }),

@@ -91,6 +91,8 @@ export const messageRpc = defineRpcService('message', {
   ),
   /** One message in the API shape (trusted internal callers: the realtime gateway). */
   getMessage: operation<{ message: MessageView }>()(z.object({ messageId: idSchema })),
+  /** Resolves once this service has applied the user log up to `position` (a block takes effect). */
+  userApplied: operation<Record<string, never>>()(z.object({ position: z.number().int().nonnegative() })),
   ...attachmentOperations,
   ...pushOperations,
 });

@@ -81,6 +81,12 @@ export const userRpc = defineRpcService('user', {
   /** The caller's privacy switches (the defaults until changed). */
   privacy: operation<{ privacy: Privacy }>()(z.object({ userId: idSchema })),
   setPrivacy: operation<{ privacy: Privacy }>()(z.object({ userId: idSchema, privacy: privacySchema })),
+  /** The users the caller blocked, newest block last. */
+  blocks: operation<{ users: PublicUser[] }>()(z.object({ userId: idSchema })),
+  /** Blocks or unblocks one user; `position` is the user log's, once the change is recorded. */
+  setBlocked: operation<{ users: PublicUser[]; position: number }>()(
+    z.object({ userId: idSchema, otherUserId: idSchema, blocked: z.boolean() }),
+  ),
   /** Returns the replaced picture key, so the caller can delete that blob. */
   updateProfile: operation<{ user: PublicUser; replacedPictureKey: string | null }>()(
     z.object({

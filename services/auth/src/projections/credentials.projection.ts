@@ -111,6 +111,8 @@ export const credentialsProjection = (
       case 'KeyBackupStored':
       case 'KeysPublished':
       case 'PrivacyChanged':
+      case 'UserBlocked':
+      case 'UserUnblocked':
         return;
       default: {
         // Every event of the contexts followed is named above: a new one must be decided on.

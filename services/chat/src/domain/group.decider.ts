@@ -118,6 +118,8 @@ export const groupDecider: Decider<GroupCommand, GroupState, 'chat', GroupDecisi
       case 'GroupPictureChanged':
       case 'GroupStateSigned':
       case 'DirectPairClaimed':
+      case 'ChatArchiveSet':
+      case 'ChatPinSet':
         return state;
       default: {
         const unhandled: never = event;

@@ -32,6 +32,8 @@ export const groupChangeEntry = (event: ChatEvent): GroupChangeEntry | null => {
       return entry(event.data.signedChange.signerId, event.data.signedChange);
     case 'DirectChatCreated':
     case 'DirectPairClaimed':
+    case 'ChatArchiveSet':
+    case 'ChatPinSet':
       return null;
     default: {
       const unhandled: never = event;

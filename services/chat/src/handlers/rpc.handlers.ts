@@ -1,9 +1,4 @@
-import {
-  DomainError,
-  chatStreamId,
-  pairStreamId,
-  type chatRpc,
-} from '@veil/contracts';
+import { DomainError, chatPrefsStreamId, chatStreamId, pairStreamId, type chatRpc } from '@veil/contracts';
 import {
   appendDecided,
   loadAggregate,
@@ -13,6 +8,8 @@ import {
   type RunningProjection,
 } from '@veil/kernel';
 import type { Ports } from '@veil/ports';
+import { checkMayReach } from '../domain/blocks.ts';
+import { chatPrefsDecider } from '../domain/chat-prefs.decider.ts';
 import { groupDecider } from '../domain/group.decider.ts';
 import { ensureDirectChat } from './direct-pair.ts';
 import { groupChangeEntry } from './group-change-entries.ts';
@@ -60,6 +57,13 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     if (unknown) throw new DomainError('USER_NOT_FOUND', `Unknown user: ${unknown}`);
   };
 
+  /** Refuses when the caller and any of `others` blocked one another (as this service has applied). */
+  const checkBlocks = async (userId: string, others: readonly string[]) => {
+    const people = await models.participants.getMany([userId, ...others]);
+    const caller = people.find((person) => person._id === userId);
+    if (caller) checkMayReach(caller, people);
+  };
+
   const requireChat = async (chatId: string): Promise<ChatDoc> => {
     const chat = await projection.readFresh('chat', () => models.chats.get(chatId), Boolean);
     if (!chat) throw new DomainError('CHAT_NOT_FOUND', 'Chat not found');
@@ -102,6 +106,7 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
       const [created] = groupDecider.decide(command, state);
       if (created?.type !== 'GroupChatCreated') throw new Error('A group creation decides its creation');
       await requireUsers(created.data.members);
+      await checkBlocks(userId, created.data.members);
       if (signedChange) {
         const caller = { userId, now: deps.clock.now().getTime() };
         await checkSignedCreation(caller, created.data, signedChange);
@@ -112,7 +117,10 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
     },
 
     async changeGroup({ userId, chatId, change, signedChange }) {
-      if (change.kind === 'add') await requireUsers([...new Set(change.memberIds)]);
+      if (change.kind === 'add') {
+        await requireUsers([...new Set(change.memberIds)]);
+        await checkBlocks(userId, change.memberIds);
+      }
       const before = await models.chats.get(chatId);
       // Decided on the chat's own stream and appended with its version: of two admins changing
       // the group at once, the second decides again on what the first did.
@@ -160,14 +168,41 @@ export const chatRpcHandlers = (deps: Deps): RpcImplementation<typeof chatRpc.op
       return { position };
     },
 
+    async setChatPrefs({ userId, chatId, archived, pinned }) {
+      const streamId = chatPrefsStreamId(userId);
+      const changes = [
+        ...(archived === undefined ? [] : [{ type: 'SetArchived', archived } as const]),
+        ...(pinned === undefined ? [] : [{ type: 'SetPinned', pinned } as const]),
+      ];
+      let position = 0;
+      for (const change of changes) {
+        position = await withRetry(async () => {
+          const mine = await models.chats.find({ members: userId });
+          const memberChats = new Set(mine.map((chat) => chat._id));
+          const { state, version } = await loadAggregate(store, chatPrefsDecider, streamId);
+          const decided = chatPrefsDecider.decide({ ...change, userId, chatId, memberChats }, state);
+          return (await appendDecided(deps, 'chat', streamId, decided, version)).at(-1) ?? position;
+        });
+      }
+      if (position) await projection.waitFor('chat', position);
+      return { chat: await viewFor(await requireChat(chatId), userId) };
+    },
+
+    async userApplied({ position }) {
+      await projection.waitFor('user', position);
+      return {};
+    },
+
     async ensureDirect({ userId, otherUserId }) {
       if (userId === otherUserId)
         throw new DomainError('VALIDATION_FAILED', 'You cannot start a chat with yourself');
-      // Hot path: the pair already has its chat, known to this service's read model.
+      // Hot path: the pair already has its chat, known to this service's read model. An existing
+      // chat is still theirs to open after a block (its history, "unblock to send"); sends are refused.
       const [known] = await models.chats.find({ pairKey: pairStreamId(userId, otherUserId) }, { limit: 1 });
       if (known)
         return { chat: await viewFor(known, userId), position: known.createdPosition, created: false };
       await requireUsers([userId, otherUserId]);
+      await checkBlocks(userId, [otherUserId]);
       const { chatId, position, created } = await ensureDirectChat(deps, userId, otherUserId);
       await projection.waitFor('chat', position);
       return { chat: await viewFor(await requireChat(chatId), userId), position, created };

@@ -1,5 +1,5 @@
 import type { ChatView, GroupNotice } from '@veil/contracts';
-import { mediaUrl, pairStreamId } from '@veil/contracts';
+import { blockListAfter, mediaUrl, pairStreamId } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -33,6 +33,10 @@ export interface ChatDoc {
   removed?: Record<string, RemovedDoc>;
   /** The keys of `removed`, so that a removed member's list finds the group by index. */
   removedMembers?: string[];
+  /** Members who archived it: when, and the chat's `lastActivityId` then (a newer message brings it back). */
+  archivedBy?: Record<string, { at: string; mark: string }>;
+  /** Members who pinned it, and when. */
+  pinnedBy?: Record<string, string>;
 }
 
 /** A group as the member an admin removed last saw it. */
@@ -84,6 +88,8 @@ export interface ParticipantDoc {
   _id: string;
   username: string;
   pictureKey: string | null;
+  /** The users this person blocked (absent: none); never shown, only enforced. */
+  blocked?: string[];
 }
 
 export type ChatReadModels = {
@@ -278,6 +284,29 @@ export const chatListProjection = (
       case 'UserRegistrationCancelled':
         await participants.delete(event.data.userId);
         return;
+      case 'UserBlocked':
+      case 'UserUnblocked': {
+        const user = await participants.get(event.data.userId);
+        if (user) await participants.put({ ...user, blocked: blockListAfter(user.blocked ?? [], event) });
+        return;
+      }
+      case 'ChatArchiveSet': {
+        const { userId, chatId, archived } = event.data;
+        const chat = await chats.get(chatId);
+        if (!chat) return;
+        const { [userId]: _was, ...others } = chat.archivedBy ?? {};
+        const mark = { at: event.occurredAt, mark: chat.lastActivityId };
+        await chats.put({ ...chat, archivedBy: archived ? { ...others, [userId]: mark } : others });
+        return;
+      }
+      case 'ChatPinSet': {
+        const { userId, chatId, pinned } = event.data;
+        const chat = await chats.get(chatId);
+        if (!chat) return;
+        const { [userId]: _was, ...others } = chat.pinnedBy ?? {};
+        await chats.put({ ...chat, pinnedBy: pinned ? { ...others, [userId]: event.occurredAt } : others });
+        return;
+      }
       case 'DirectPairClaimed':
       case 'GroupStateSigned':
       case 'UsernameClaimed':
@@ -326,6 +355,8 @@ export const toChatView = (
     };
   };
   const participants = ordered.map(personOf);
+  const archived = chat.archivedBy?.[viewerId];
+  const pinnedAt = chat.pinnedBy?.[viewerId];
   return {
     _id: chat._id,
     isGroupChat: chat.isGroupChat,
@@ -349,6 +380,12 @@ export const toChatView = (
       })),
     }),
     ...(chat.disappearingSeconds && { disappearingSeconds: chat.disappearingSeconds }),
+    ...(archived && {
+      archivedAt: archived.at,
+      // A message since archiving brings it back to the list (a muted chat's browser may keep it).
+      archived: chat.lastActivityId <= archived.mark,
+    }),
+    ...(pinnedAt && { pinnedAt }),
   };
 };
 

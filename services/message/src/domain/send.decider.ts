@@ -27,6 +27,8 @@ export interface SendState {
   disappearingSeconds?: number;
   /** When it is sent: with a timer, it expires that long after. */
   now: Date;
+  /** A one-to-one chat whose two members blocked one another, either way. */
+  blocked?: boolean;
 }
 
 /** What sending needs to know of a blob. */
@@ -43,12 +45,15 @@ const chatNotFound = () => new DomainError('CHAT_NOT_FOUND', 'Chat not found');
 /**
  * The rules of sending, without I/O: the chat exists and the sender is in it (a chat that is
  * not yours answers exactly like one that does not exist), the wrapped keys name exactly the
- * members, the ciphertext fits, and a reply quotes a message of this chat. In a chat with a
+ * members, the ciphertext fits, and a reply quotes a message of this chat. In a one-to-one
+ * chat neither member has blocked the other. In a chat with a
  * disappearing timer the message carries when it expires. Returns the MessageSent payload, or
  * throws the refusal.
  */
 export const decideSend = (command: SendMessage, state: SendState): EventData<'MessageSent'> => {
   if (!state.members || !state.members.includes(command.userId)) throw chatNotFound();
+  // The same answer whichever of the two blocked (docs/decisions.md, "Blocking").
+  if (state.blocked) throw new DomainError('CONTACT_UNAVAILABLE', 'This user is not available');
   checkSealedForMembers(command, state.members, limits.messageCiphertextMaxChars, 'Message is too large');
   checkSignatureFits(command.signature, Object.keys(command.encryptedKeys), true);
   if (command.signature && !command.clientMessageId) {

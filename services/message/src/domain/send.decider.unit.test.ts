@@ -51,6 +51,17 @@ describe('deciding a send', () => {
     expect(none).toThrow(expect.objectContaining({ code: 'CHAT_NOT_FOUND', message: 'Chat not found' }));
   });
 
+  it('refuses a send in a one-to-one chat where one blocked the other, after the membership check', () => {
+    expect(() => decideSend(command, { members, messageId: 'm', now, blocked: true })).toThrow(
+      expect.objectContaining({ code: 'CONTACT_UNAVAILABLE', message: 'This user is not available' }),
+    );
+    // Not a member: still "not found", so a block says nothing about chats one is not in.
+    expect(() =>
+      decideSend({ ...command, userId: 'mallory' }, { members, messageId: 'm', now, blocked: true }),
+    ).toThrow(expect.objectContaining({ code: 'CHAT_NOT_FOUND' }));
+    expect(decideSend(command, { members, messageId: 'm', now, blocked: false }).senderId).toBe('alice');
+  });
+
   it('refuses a key map that misses a member or names a stranger', () => {
     const keyMaps: Record<string, string>[] = [{ alice: 'ka' }, { alice: 'ka', bob: 'kb', eve: 'ke' }];
     for (const encryptedKeys of keyMaps) {

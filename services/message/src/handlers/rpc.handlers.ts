@@ -101,8 +101,19 @@ export const messageRpcHandlers = (
     return message!;
   };
 
+  /** Whether either member of a one-to-one chat blocked the other. */
+  const blockedBetween = async (members: readonly string[]) =>
+    (await models.blocks.getMany(members)).some((doc) =>
+      members.some((other) => other !== doc._id && doc.blocked.includes(other)),
+    );
+
   return {
     ...changeHandlers({ ...deps, written, membersOf: (chatId) => membersOf(chatId), viewsOf: withReplies }),
+
+    async userApplied({ position }) {
+      await projection.waitFor('user', position);
+      return {};
+    },
 
     async send(command) {
       const { userId, chatId, replyTo, afterChatPosition, clientMessageId } = command;
@@ -115,6 +126,7 @@ export const messageRpcHandlers = (
         : undefined;
       const data = decideSend(command, {
         members: membership?.members ?? null,
+        ...(membership && !membership.isGroupChat && { blocked: await blockedBetween(membership.members) }),
         ...(membership?.disappearingSeconds && { disappearingSeconds: membership.disappearingSeconds }),
         now: deps.clock.now(),
         ...(replyTo && { replyToChat: original?.chat ?? null }),

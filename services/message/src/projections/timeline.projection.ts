@@ -1,4 +1,10 @@
-import type { MessageEvent, MessageSignature, MessageView, SealedReaction } from '@veil/contracts';
+import {
+  blockListAfter,
+  type MessageEvent,
+  type MessageSignature,
+  type MessageView,
+  type SealedReaction,
+} from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 import {
@@ -73,10 +79,17 @@ export interface ReceiptsDoc {
   readReceipts: boolean;
 }
 
+/** The users one account blocked (a user with no document blocked no one). */
+export interface BlocksDoc {
+  _id: string;
+  blocked: string[];
+}
+
 export type MessageReadModels = {
   messages: Collection<MessageDoc>;
   memberships: Collection<MembershipDoc>;
   receipts: Collection<ReceiptsDoc>;
+  blocks: Collection<BlocksDoc>;
   attachments: Collection<AttachmentDoc>;
 };
 
@@ -89,6 +102,7 @@ export const openMessageReadModels = async (readStore: ReadStore): Promise<Messa
   // By member: a user's chats, for their unread counts.
   memberships: await readStore.collection<MembershipDoc>('message_memberships', [{ fields: { members: 1 } }]),
   receipts: await readStore.collection<ReceiptsDoc>('message_receipt_settings'),
+  blocks: await readStore.collection<BlocksDoc>('message_blocks'),
   attachments: await readStore.collection<AttachmentDoc>('message_attachments', attachmentIndexes),
 });
 
@@ -172,7 +186,7 @@ export const timelineProjection = (
   name: 'message_timeline',
   contexts: ['message', 'chat', 'user', 'attachment'],
   models,
-  async handle({ event, position }, { messages, memberships, receipts, attachments }) {
+  async handle({ event, position }, { messages, memberships, receipts, blocks, attachments }) {
     switch (event.type) {
       case 'MessageSent': {
         const existing = await messages.get(event.data.messageId);
@@ -309,11 +323,22 @@ export const timelineProjection = (
       case 'PrivacyChanged':
         await receipts.put({ _id: event.data.userId, readReceipts: event.data.privacy.readReceipts });
         return;
+      case 'UserBlocked':
+      case 'UserUnblocked': {
+        const { userId } = event.data;
+        await blocks.put({
+          _id: userId,
+          blocked: blockListAfter((await blocks.get(userId))?.blocked ?? [], event),
+        });
+        return;
+      }
       case 'ChatAdminPromoted':
       case 'GroupRenamed':
       case 'GroupPictureChanged':
       case 'GroupStateSigned':
       case 'DirectPairClaimed':
+      case 'ChatArchiveSet':
+      case 'ChatPinSet':
       case 'UsernameClaimed':
       case 'UsernameReleased':
       case 'UserRegistered':

@@ -63,6 +63,7 @@ export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<
   };
   const handle: RpcServeHandle = await serveRpc(rpc, messageRpc, {
     send: notHere,
+    userApplied: notHere,
     unread: notHere,
     history: notHere,
     edit: notHere,

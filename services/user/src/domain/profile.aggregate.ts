@@ -35,6 +35,8 @@ export const profileAggregate: Aggregate<ProfileState, 'user'> = {
       case 'UsernameReleased':
       case 'KeyBackupStored':
       case 'KeysPublished':
+      case 'UserBlocked':
+      case 'UserUnblocked':
         return state;
       default: {
         const unhandled: never = event;

@@ -1,6 +1,21 @@
-import { DomainError, defaultPrivacy, userStreamId, usernameSchema, type userRpc } from '@veil/contracts';
-import { loadAggregate, newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
+import {
+  DomainError,
+  blocksStreamId,
+  defaultPrivacy,
+  userStreamId,
+  usernameSchema,
+  type userRpc,
+} from '@veil/contracts';
+import {
+  appendDecided,
+  loadAggregate,
+  newEvent,
+  withRetry,
+  type RpcImplementation,
+  type RunningProjection,
+} from '@veil/kernel';
 import type { Collection, Ports } from '@veil/ports';
+import { blocksDecider } from '../domain/blocks.decider.ts';
 import { isActive, profileAggregate } from '../domain/profile.aggregate.ts';
 import type { KeyBackupLimiter } from './key-backup-limits.ts';
 import {
@@ -42,6 +57,16 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
     const doc = await users.get(userId);
     if (!doc) throw new DomainError('USER_NOT_FOUND', 'User not found');
     return doc;
+  };
+
+  /** The caller's block list as users, in the order they were blocked (gone accounts left out). */
+  const blockedUsers = async (userId: string) => {
+    const { blocked = [] } = await requireUser(userId);
+    const found = new Map((await users.getMany(blocked)).map((doc) => [doc._id, doc]));
+    return blocked.flatMap((id) => {
+      const doc = found.get(id);
+      return doc ? [toPublicUser(doc)] : [];
+    });
   };
 
   return {
@@ -138,6 +163,25 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
       );
       await directory.waitFor('user', position);
       return { privacy };
+    },
+
+    async blocks({ userId }) {
+      return { users: await blockedUsers(userId) };
+    },
+
+    async setBlocked({ userId, otherUserId, blocked }) {
+      await requireUser(userId);
+      // Blocking needs someone to block; unblocking an account that is gone must still work.
+      if (blocked && userId !== otherUserId) await requireUser(otherUserId);
+      const streamId = blocksStreamId(userId);
+      const position = await withRetry(async () => {
+        const { state, version } = await loadAggregate(store, blocksDecider, streamId);
+        const type = blocked ? 'Block' : 'Unblock';
+        const decided = blocksDecider.decide({ type, userId, otherUserId }, state);
+        return (await appendDecided(deps, 'user', streamId, decided, version)).at(-1) ?? null;
+      });
+      if (position) await directory.waitFor('user', position);
+      return { users: await blockedUsers(userId), position: position ?? directory.position('user') };
     },
 
     async publicKey({ userId }) {

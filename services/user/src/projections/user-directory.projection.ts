@@ -1,4 +1,10 @@
-import { mediaUrl, type KeyLogEntryView, type Privacy, type PublicUser } from '@veil/contracts';
+import {
+  blockListAfter,
+  mediaUrl,
+  type KeyLogEntryView,
+  type Privacy,
+  type PublicUser,
+} from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
 
@@ -17,6 +23,8 @@ export interface UserDoc {
   signingKey?: string | null;
   /** When the current keys were published, once they were published through the key log. */
   keysPublishedAt?: string;
+  /** The users this account blocked, oldest first; private to the owner. Absent: none. */
+  blocked?: string[];
 }
 
 /** An account's key-change log, oldest entry first (the `KeysPublished` events of `keylog-<id>`). */
@@ -96,6 +104,12 @@ export const userDirectoryProjection = (
       case 'PrivacyChanged': {
         const doc = await users.get(event.data.userId);
         if (doc) await users.put({ ...doc, privacy: event.data.privacy });
+        return;
+      }
+      case 'UserBlocked':
+      case 'UserUnblocked': {
+        const doc = await users.get(event.data.userId);
+        if (doc) await users.put({ ...doc, blocked: blockListAfter(doc.blocked ?? [], event) });
         return;
       }
       case 'UsernameClaimed':

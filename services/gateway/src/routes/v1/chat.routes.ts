@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type RequestHandler, type Request, type Response } from 'express';
 import {
   addMembersBodySchema,
   createGroupBodySchema,
@@ -174,6 +174,19 @@ export const chatRoutes = ({
     await services.chat.signGroupState({ userId: currentUserId(res), chatId, signedChange });
     respond(res, 201, 'Group state signed', null);
   });
+
+  /** The caller's own list: archive (`archive`) or pin (`pin`) a chat, PUT on, DELETE off. */
+  const setChatPref =
+    (field: 'archived' | 'pinned', on: boolean, done: string): RequestHandler =>
+    async (req, res) => {
+      const chatId = parseWith(idSchema, req.params.chatId);
+      const { chat } = await services.chat.setChatPrefs({ userId: currentUserId(res), chatId, [field]: on });
+      respond(res, 200, done, chat);
+    };
+  router.put('/:chatId/archive', setChatPref('archived', true, 'Chat archived'));
+  router.delete('/:chatId/archive', setChatPref('archived', false, 'Chat unarchived'));
+  router.put('/:chatId/pin', setChatPref('pinned', true, 'Chat pinned'));
+  router.delete('/:chatId/pin', setChatPref('pinned', false, 'Chat unpinned'));
 
   router.post('/:chatId/leave', async (req, res) => {
     await changeGroup(req, res, { kind: 'leave' }, 'Left the group');

@@ -150,6 +150,30 @@ export const userRoutes = ({ services, blobs, ids, requireAuth, writes }: Deps):
     respond(res, 200, 'Privacy settings saved', result.privacy);
   });
 
+  /** The caller's block list (docs/api.md, "Blocking"): only ever the token's own. */
+  router.get('/blocks', requireAuth, async (_req, res) => {
+    respond(res, 200, 'Blocked users', (await services.user.blocks({ userId: currentUserId(res) })).users);
+  });
+
+  const setBlocked =
+    (blocked: boolean): RequestHandler =>
+    async (req, res) => {
+      const otherUserId = parseWith(idSchema, req.params.userId);
+      const { users, position } = await services.user.setBlocked({
+        userId: currentUserId(res),
+        otherUserId,
+        blocked,
+      });
+      // Answered once the services that enforce it have applied it: the next send already sees it.
+      await Promise.all([
+        services.chat.userApplied({ position }),
+        services.message.userApplied({ position }),
+      ]);
+      respond(res, 200, blocked ? 'User blocked' : 'User unblocked', users);
+    };
+  router.put('/blocks/:userId', requireAuth, writes.byUser, setBlocked(true));
+  router.delete('/blocks/:userId', requireAuth, writes.byUser, setBlocked(false));
+
   router.use(keyBackupRoutes({ services, requireAuth, writes }));
   router.use(keyChangeRoutes({ services, requireAuth, writes }));
 

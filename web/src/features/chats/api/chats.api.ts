@@ -25,7 +25,13 @@ export const chatsApi = api.injectEndpoints({
           updateCachedData((chats) => {
             const index = chats.findIndex((chat) => chat._id === message.chat);
             const [chat] = chats.splice(index, 1);
-            if (chat) chats.unshift({ ...chat, updatedAt: message.createdAt });
+            // A new message brings an archived chat back to the list (docs/web.md, "Archive and pins").
+            if (chat)
+              chats.unshift({
+                ...chat,
+                updatedAt: message.createdAt,
+                ...(chat.archived && { archived: false }),
+              });
           });
         };
         const socket = getSocket();

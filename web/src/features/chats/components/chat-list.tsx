@@ -5,7 +5,10 @@ import { Link } from 'react-router';
 import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { UnreadByChat } from '../api/unread.api.ts';
+import { arrangeChats } from '../chat-arrangement.ts';
 import { matchesChatFilter } from '../messages.model.ts';
+import { useNotificationSettings } from '../notifications/notification-settings.ts';
+import { ArchivedEntry } from './archived-entry.tsx';
 import { MessageResults } from '../search/message-search.tsx';
 import { ChatListItem } from './chat-list-item.tsx';
 
@@ -73,7 +76,10 @@ export const ChatList = ({
     }
     wasOpen.current = open;
   }, [open]);
-  const shown = (chats ?? []).filter((chat) => matchesChatFilter(chat, filter));
+  const [showArchived, setShowArchived] = useState(false);
+  const { muted } = useNotificationSettings(myId);
+  const { rows, archivedCount } = arrangeChats(chats ?? [], new Set(muted), showArchived);
+  const shown = rows.filter((chat) => matchesChatFilter(chat, filter));
   const drawn = useRowsToDraw(shown.length);
   const isOnline = (chat: ChatView) =>
     !chat.isGroupChat && onlineIds.includes(chat.participants[0]?._id ?? '');
@@ -112,6 +118,13 @@ export const ChatList = ({
         value={messageQuery}
         onChange={(e) => setMessageQuery(e.target.value)}
       />
+      {!messageQuery.trim() && (
+        <ArchivedEntry
+          count={archivedCount}
+          open={showArchived}
+          onToggle={() => setShowArchived((open) => !open)}
+        />
+      )}
       {messageQuery.trim() ? (
         <MessageResults query={messageQuery} chats={chats} myId={myId} onOpen={onOpenMessage} />
       ) : loading ? (

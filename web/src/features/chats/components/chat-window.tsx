@@ -23,6 +23,9 @@ import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
 import { useTypingUsers } from '../hooks/use-typing-users.ts';
 import { chatTitle } from '../messages.model.ts';
 import { MuteButton } from '../notifications/mute-button.tsx';
+import { useBlockedIds } from '../../../lib/blocks.api.ts';
+import { BlockedComposer } from './blocked-composer.tsx';
+import { ChatOptions } from './chat-options.tsx';
 import { AttachmentPicker } from '../attachments/attachment-picker.tsx';
 import { UploadTray } from '../attachments/upload-tray.tsx';
 import { maxFilesPerMessage, useAttachmentUploads } from '../attachments/use-attachment-uploads.ts';
@@ -76,6 +79,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
     retry: retryLoad,
   });
   const { data: online = [] } = useGetOnlineUsersQuery(me._id);
+  const blockedIds = useBlockedIds();
   const [replyTo, setReplyTo] = useState<DisplayMessage | null>(null);
   const [keyMissing, setKeyMissing] = useState(false);
   const keysVersion = useAppSelector(selectKeysVersion);
@@ -143,6 +147,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
   );
   const other = chat.isGroupChat ? undefined : chat.participants[0];
   const otherKeys = other && contactKeys.get(other._id);
+  const blockedOther = other && blockedIds.has(other._id) ? other : undefined;
   const checkedKeys = otherKeys?.kind === 'checked' ? otherKeys : undefined;
 
   return (
@@ -165,6 +170,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
               </>
             )}
             <MuteButton userId={me._id} chatId={chatId} />
+            <ChatOptions chat={chat} other={other} />
           </>
         }
       />
@@ -198,7 +204,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
         focus={focus}
       />
       <TypingIndicator names={names} />
-      {!chat.isGroupChat && messages.length === 0 && chat.participants[0] && (
+      {!chat.isGroupChat && !blockedOther && messages.length === 0 && chat.participants[0] && (
         <FirstMessageSuggestion name={chat.participants[0].username} onSend={(text) => void onSend(text)} />
       )}
       {removed ? (
@@ -210,14 +216,21 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
         <>
           {replyTo && <ReplyBar message={replyTo} onClear={() => setReplyTo(null)} />}
           <UploadTray uploads={uploads} />
-          <MessageComposer
-            onSend={onSend}
-            onKeystroke={keystroke}
-            canSendEmpty={uploads.items.length > 0}
-            accessory={
-              <AttachmentPicker onPick={uploads.add} disabled={uploads.items.length >= maxFilesPerMessage} />
-            }
-          />
+          {blockedOther ? (
+            <BlockedComposer user={blockedOther} />
+          ) : (
+            <MessageComposer
+              onSend={onSend}
+              onKeystroke={keystroke}
+              canSendEmpty={uploads.items.length > 0}
+              accessory={
+                <AttachmentPicker
+                  onPick={uploads.add}
+                  disabled={uploads.items.length >= maxFilesPerMessage}
+                />
+              }
+            />
+          )}
         </>
       )}
     </div>

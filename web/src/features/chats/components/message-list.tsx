@@ -19,6 +19,8 @@ import { GroupNoticeLine } from './group-notice-line.tsx';
 import { chatTitle, isSeenByOthers, otherMemberIds } from '../messages.model.ts';
 import { messageDiscarded, retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
 import { orderFlags } from '../../../lib/message-order.ts';
+import { useBlockedIds } from '../../../lib/blocks.api.ts';
+import { BlockedMessage } from './blocked-message.tsx';
 import { MessageBubble } from './message-bubble.tsx';
 import { PendingMessage } from './pending-message.tsx';
 import { ScrollToNewest } from './scroll-to-newest.tsx';
@@ -49,6 +51,7 @@ export const MessageList = ({
   focus,
 }: MessageListProps) => {
   const myId = me._id;
+  const blockedIds = useBlockedIds();
   const [container, setContainer] = useState<HTMLOListElement | null>(null);
   const { loadOlder, loading } = useOlderMessages({ chatId: chat._id, userId: myId });
   const onNeedOlder = useCallback((seq: number) => void loadOlder(seq), [loadOlder]);
@@ -140,27 +143,32 @@ export const MessageList = ({
                   {t('messages.newMessages')}
                 </li>
               )}
-              <MessageBubble
-                message={message}
-                mine={mine}
-                replyAuthor={
-                  message.replyTo
-                    ? message.replyTo.sender._id === myId
-                      ? t('common.you')
-                      : nameOf(message.replyTo.sender._id)
-                    : null
-                }
-                senderName={chat.isGroupChat && !mine ? nameOf(message.sender._id) : null}
-                seen={mine && isSeenByOthers(message, others)}
-                track={!mine && !message.seenBy[myId] ? track : null}
-                onReply={onReply}
-                myId={myId}
-                nameOf={nameOf}
-                actions={actions}
-                context={context}
-                quoted={quotedOf(message)}
-                orderFlag={flags.get(message._id)}
-              />
+              <BlockedMessage
+                messageId={message._id}
+                collapsed={chat.isGroupChat && blockedIds.has(message.sender._id)}
+              >
+                <MessageBubble
+                  message={message}
+                  mine={mine}
+                  replyAuthor={
+                    message.replyTo
+                      ? message.replyTo.sender._id === myId
+                        ? t('common.you')
+                        : nameOf(message.replyTo.sender._id)
+                      : null
+                  }
+                  senderName={chat.isGroupChat && !mine ? nameOf(message.sender._id) : null}
+                  seen={mine && isSeenByOthers(message, others)}
+                  track={!mine && !message.seenBy[myId] ? track : null}
+                  onReply={onReply}
+                  myId={myId}
+                  nameOf={nameOf}
+                  actions={actions}
+                  context={context}
+                  quoted={quotedOf(message)}
+                  orderFlag={flags.get(message._id)}
+                />
+              </BlockedMessage>
             </Fragment>
           );
         })}

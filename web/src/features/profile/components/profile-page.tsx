@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useGetProfileQuery } from '../api/profile.api.ts';
 import { useProfileUpdate } from '../hooks/use-profile-update.ts';
+import { BlockedUsers } from './blocked-users.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { PasswordForm } from './password-form.tsx';
 import { PrivacyForm } from './privacy-form.tsx';
@@ -71,6 +72,7 @@ export const ProfilePage = () => {
       </div>
       <PasswordForm username={user.username} />
       <PrivacyForm />
+      <BlockedUsers />
       <LanguageSwitch />
     </section>
   );

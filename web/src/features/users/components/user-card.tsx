@@ -1,4 +1,5 @@
 import type { PublicUser } from '@veil/contracts';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
 
@@ -8,13 +9,15 @@ interface UserCardProps {
   action: string;
   busy: boolean;
   onSelect: (user: PublicUser) => void;
+  /** Beside the card's button: blocking, for others when logged in. */
+  extra?: ReactNode;
 }
 
 /**
  * The button is named by its content, "{name}: {action}" in one piece for assistive technology,
  * rather than by an aria-label: a label must contain all visible text, and a letter avatar is text.
  */
-export const UserCard = ({ user, action, busy, onSelect }: UserCardProps) => {
+export const UserCard = ({ user, action, busy, onSelect, extra }: UserCardProps) => {
   const { t } = useTranslation();
   return (
     <li>
@@ -36,6 +39,7 @@ export const UserCard = ({ user, action, busy, onSelect }: UserCardProps) => {
           {user.username}: {busy ? t('users.sending') : action}
         </span>
       </button>
+      {extra}
     </li>
   );
 };

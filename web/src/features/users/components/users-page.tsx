@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAppSelector } from '../../../app/hooks.ts';
+import { BlockButton } from '../../../components/block-button.tsx';
 import { SearchIcon } from '../../../components/icons.tsx';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { useSearchUsersQuery } from '../api/users.api.ts';
@@ -66,6 +67,7 @@ export const UsersPage = () => {
               action={actionFor(user)}
               busy={pendingId === user._id}
               onSelect={select}
+              extra={me && user._id !== me._id && <BlockButton user={user} className="user-card__block" />}
             />
           ))}
         </ul>

@@ -1,0 +1,36 @@
+import type { PublicUser } from '@veil/contracts';
+import { useMemo } from 'react';
+import { api } from './api.ts';
+
+/**
+ * The account's block list (docs/api.md, "Blocking"), shared by the chats, the Users page and
+ * the profile: each answer is the whole list as it now stands.
+ */
+export const blocksApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getBlocks: build.query<PublicUser[], void>({
+      query: () => ({ url: 'user/blocks' }),
+      providesTags: ['Blocks'],
+    }),
+    setBlocked: build.mutation<PublicUser[], { userId: string; blocked: boolean }>({
+      query: ({ userId, blocked }) => ({ url: `user/blocks/${userId}`, method: blocked ? 'PUT' : 'DELETE' }),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled;
+        dispatch(blocksApi.util.upsertQueryData('getBlocks', undefined, data));
+      },
+    }),
+  }),
+});
+
+export const { useGetBlocksQuery, useSetBlockedMutation } = blocksApi;
+
+/** Whether this account blocked `userId` (false while the list loads). */
+export const useBlocked = (userId: string) => useBlockedIds().has(userId);
+
+const noneBlocked: ReadonlySet<string> = new Set();
+
+/** The ids this account blocked, as a set (empty while the list loads). */
+export const useBlockedIds = (): ReadonlySet<string> => {
+  const { data } = useGetBlocksQuery();
+  return useMemo(() => (data ? new Set(data.map((user) => user._id)) : noneBlocked), [data]);
+};
