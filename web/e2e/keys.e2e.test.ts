@@ -101,7 +101,9 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
 
     const stored = await readKeyStore(browser);
     expect(stored.entries).toEqual(
-      [first.id, second.id].flatMap((id) => [`private-keys:${id}`, `signing-keys:${id}`]).sort(),
+      [first.id, second.id]
+        .flatMap((id) => [`key-log-made:${id}`, `private-keys:${id}`, `signing-keys:${id}`])
+        .sort(),
     );
     for (const { id } of [first, second]) {
       expect(stored.accounts[id]).toHaveLength(1);
@@ -119,7 +121,8 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
     await logout(browser);
     await login(browser, first.name, password);
     await expectReadable(browser, contact.name, first.history);
-    expect((await readKeyStore(browser)).entries).toHaveLength(4); // each account: its encryption and signing keys
+    // Each account: its encryption and signing keys, and the key-log entries its browsers made.
+    expect((await readKeyStore(browser)).entries).toHaveLength(6);
   });
 
   it("removes only the current account's keys when asked at logout, with an accessible dialog", async () => {
@@ -158,6 +161,7 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
 
     // Only the second account's keys are gone.
     expect((await readKeyStore(browser)).entries).toEqual([
+      `key-log-made:${first.id}`,
       `private-keys:${first.id}`,
       `signing-keys:${first.id}`,
     ]);

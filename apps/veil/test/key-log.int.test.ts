@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyLogStreamId } from '@veil/contracts';
+import { keyLogStreamId, limits } from '@veil/contracts';
 import {
   checkKeyLog,
   createKeyBackup,
@@ -475,7 +475,7 @@ describe('the key-change log', () => {
       ['signingKey', { entry: { ...good, signingKey: 'A'.repeat(4000) } }, 400],
       ['signingKey', { entry: good, extra: 1 }, 400],
       ['resetKeys', { entry: { ...good, encryptionKey: fresh.signingKey } }, 400],
-      ['resetKeys', { entry: good, backup: { padding: 'x'.repeat(9000) } }, 413],
+      ['resetKeys', { entry: good, backup: { padding: 'x'.repeat(limits.keyBackupMaxBytes + 1024) } }, 413],
       ['resetKeys', { entry: good, backup: { version: 2 } }, 400],
       ['resetKeys', { entry: { ...good, seq: 'two' } }, 400],
       ['resetKeys', { entry: { ...good, at: 'yesterday' } }, 400],

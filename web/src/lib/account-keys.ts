@@ -24,6 +24,7 @@ import {
 } from './key-store.ts';
 import { KeyBundleError, parseKeyBundle, serializeKeyBundle, type BundledKey } from './key-bundle.ts';
 import { deleteStoredKeyLogs } from './key-log-store.ts';
+import { deleteMadeEntries } from './made-entries-store.ts';
 import { deleteSearchIndex } from './search-store.ts';
 import type { PublishedKey } from './read-state.ts';
 
@@ -197,8 +198,13 @@ export const publishedAccountKey = (userId: string): Promise<PublishedKey | null
 export const removeAccountKeys = async (userId: string): Promise<void> => {
   await accountKeyRing(userId);
   // The search index is of no use without the keys that open it: it goes with them, and so do
-  // the key logs kept for checking pushes.
-  await Promise.all([deleteAccountKeys(userId), deleteSearchIndex(userId), deleteStoredKeyLogs(userId)]);
+  // the key logs kept for checking pushes and the record of the key-log entries made.
+  await Promise.all([
+    deleteAccountKeys(userId),
+    deleteSearchIndex(userId),
+    deleteStoredKeyLogs(userId),
+    deleteMadeEntries(userId),
+  ]);
   loaded.delete(userId);
 };
 

@@ -1,4 +1,4 @@
-import { createStore, get, update } from 'idb-keyval';
+import { createStore, del, get, update } from 'idb-keyval';
 
 /**
  * The key-log entries this account's browsers made, as this browser knows them (IndexedDB,
@@ -52,3 +52,6 @@ export const dismissUnknownEntry = (userId: string, hash: string): Promise<void>
     }),
     store,
   );
+
+/** Forgets the record with the account's keys: a browser that gets them back merges it again from the backup. */
+export const deleteMadeEntries = (userId: string): Promise<void> => del(entry(userId), store);

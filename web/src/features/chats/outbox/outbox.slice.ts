@@ -35,7 +35,16 @@ export const outboxSlice = createSlice({
   name: 'outbox',
   initialState,
   reducers: {
-    outboxLoaded: (_state, action: PayloadAction<{ owner: string; items: OutboxItem[] }>) => action.payload,
+    /**
+     * The stored outbox, read after the page loaded: messages written before it was read (the
+     * session's services load on their own) stay, after the stored ones; none is lost.
+     */
+    outboxLoaded: (state, action: PayloadAction<{ owner: string; items: OutboxItem[] }>) => {
+      const { owner, items } = action.payload;
+      const early = state.owner === null || state.owner === owner ? state.items : [];
+      const stored = new Set(items.map((item) => item.clientMessageId));
+      return { owner, items: [...items, ...early.filter((item) => !stored.has(item.clientMessageId))] };
+    },
     outboxCleared: () => initialState,
     messageQueued: (state, action: PayloadAction<OutboxItem>) => {
       state.items.push(action.payload);
