@@ -262,3 +262,31 @@ export const chatOption = async (page: Page, name: string) => {
   if (!(await option.isVisible())) await page.getByRole('button', { name: 'More', exact: true }).click();
   await option.click();
 };
+
+/**
+ * Creates a group over the API as the page's account, as a client that does not sign group
+ * changes would: the quickest way to a group for tests about what follows. Answers its id.
+ */
+export const createGroupOverApi = (page: Page, name: string, memberIds: string[]): Promise<string> =>
+  page.evaluate(
+    async ({ groupName, participants }) => {
+      const res = await fetch('/api/v1/chat/creategroupchat', {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${localStorage.getItem('accesstoken')}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ groupName, participants }),
+      });
+      return ((await res.json()) as { data: { _id: string } }).data._id;
+    },
+    { groupName: name, participants: memberIds },
+  );
+
+/** Opens the open group's "Group info" dialog. */
+export const openGroupInfo = async (page: Page) => {
+  await page.getByRole('button', { name: 'Group info' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Group info' });
+  await dialog.waitFor();
+  return dialog;
+};

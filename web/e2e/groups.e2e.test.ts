@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
+  createGroupOverApi,
   currentUserId,
   messageWithText,
   openChat,
+  openGroupInfo,
   sendMessage,
   signedUpPerson,
   uniqueName,
@@ -16,12 +18,6 @@ describe('groups (browser)', { timeout: 150_000 }, () => {
   const veilWeb = useVeilWeb();
 
   const systemLine = (page: Page, text: string) => page.getByTestId('system-line').filter({ hasText: text });
-  const groupInfo = async (page: Page) => {
-    await page.getByRole('button', { name: 'Group info' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Group info' });
-    await dialog.waitFor();
-    return dialog;
-  };
 
   it('adds a member who reads from then on, removes one who stops receiving, and lets one leave', async () => {
     const alice = await signedUpPerson(veilWeb(), 'qal');
@@ -29,19 +25,7 @@ describe('groups (browser)', { timeout: 150_000 }, () => {
     const carol = await signedUpPerson(veilWeb(), 'qca');
     const groupName = uniqueName('Crew');
     const bobId = await currentUserId(bob.page);
-    await alice.page.evaluate(
-      async ({ name, member }) => {
-        await fetch('/api/v1/chat/creategroupchat', {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${localStorage.getItem('accesstoken')}`,
-            'Content-Type': 'application/json',
-          },
-          body: JSON.stringify({ groupName: name, participants: [member] }),
-        });
-      },
-      { name: groupName, member: bobId },
-    );
+    await createGroupOverApi(alice.page, groupName, [bobId]);
     await openChat(alice.page, groupName);
     await openChat(bob.page, groupName);
     await systemLine(bob.page, `${alice.name} created the group`).waitFor();
@@ -49,7 +33,7 @@ describe('groups (browser)', { timeout: 150_000 }, () => {
     await messageWithText(bob.page, 'Before carol').waitFor();
 
     // Alice, the admin, adds Carol; the panel says what Carol will be able to read.
-    let panel = await groupInfo(alice.page);
+    let panel = await openGroupInfo(alice.page);
     await panel.getByText('New members read messages from the moment they join').waitFor();
     await panel.getByRole('checkbox', { name: carol.name }).check();
     await panel.getByRole('button', { name: 'Add to group' }).click();
@@ -67,12 +51,12 @@ describe('groups (browser)', { timeout: 150_000 }, () => {
     await messageWithText(bob.page, 'Hello from carol').waitFor();
 
     // Bob is not an admin: he is offered no way to change members.
-    const bobPanel = await groupInfo(bob.page);
+    const bobPanel = await openGroupInfo(bob.page);
     expect(await bobPanel.getByRole('button', { name: /^Remove / }).count()).toBe(0);
     await bobPanel.getByRole('button', { name: 'Close' }).click();
 
     // Alice removes Bob: his group turns read-only, and later messages never reach him.
-    panel = await groupInfo(alice.page);
+    panel = await openGroupInfo(alice.page);
     await panel.getByRole('button', { name: `Remove ${bob.name}` }).click();
     await panel.getByRole('button', { name: `Remove ${bob.name}` }).waitFor({ state: 'detached' });
     await panel.getByRole('button', { name: 'Close' }).click();
@@ -85,7 +69,7 @@ describe('groups (browser)', { timeout: 150_000 }, () => {
 
     // Carol leaves.
     carol.page.once('dialog', (dialog) => void dialog.accept());
-    await (await groupInfo(carol.page)).getByRole('button', { name: 'Leave group' }).click();
+    await (await openGroupInfo(carol.page)).getByRole('button', { name: 'Leave group' }).click();
     await systemLine(alice.page, `${carol.name} left`).waitFor();
     await carol.page.getByTestId('chat-item').filter({ hasText: groupName }).waitFor({ state: 'detached' });
 
@@ -125,7 +109,7 @@ describe('groups (browser)', { timeout: 150_000 }, () => {
     // reads as it happened, none as unverified.
     await alice.page.reload();
     await openChat(alice.page, groupName);
-    panel = await groupInfo(alice.page);
+    panel = await openGroupInfo(alice.page);
     await panel.getByTestId('group-signing').filter({ hasText: 'Group state signed by You on' }).waitFor();
     await panel.getByRole('button', { name: 'Close' }).click();
     for (const line of [`You added ${carol.name}`, `You removed ${bob.name}`, `${carol.name} left`])

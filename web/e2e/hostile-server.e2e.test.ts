@@ -5,6 +5,7 @@ import type { HostileProxy } from '@veil/test-env';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  createGroupOverApi,
   currentUserId,
   eventually,
   login,
@@ -316,22 +317,7 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
     const mallory = await signedUpPerson(veil(), 'gam');
     const malloryId = await currentUserId(mallory.page);
     const groupName = `Crew ${alice.id.slice(-6)}`;
-    const chatId: string = await alice.page.evaluate(
-      async ({ name, member }) =>
-        (
-          await (
-            await fetch('/api/v1/chat/creategroupchat', {
-              method: 'POST',
-              headers: {
-                Authorization: `Bearer ${localStorage.getItem('accesstoken')}`,
-                'Content-Type': 'application/json',
-              },
-              body: JSON.stringify({ groupName: name, participants: [member] }),
-            })
-          ).json()
-        ).data._id,
-      { name: groupName, member: bob.id },
-    );
+    const chatId = await createGroupOverApi(alice.page, groupName, [bob.id]);
     // The group was made unsigned: Bob, not an admin, is told so; Alice, its admin, opens it and
     // her browser signs its state.
     await openChat(bob.page, groupName);

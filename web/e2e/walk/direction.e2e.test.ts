@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
+  createGroupOverApi,
   currentUserId,
   messageWithText,
   openChatFromUsers,
+  openGroupInfo,
   sendMessage,
   signedUpPerson,
   uniqueName,
@@ -64,24 +66,11 @@ describe('walk: languages and direction (browser)', { timeout: 180_000 }, () => 
     const carol = await signedUpPerson(veil, 'gca');
     const group = uniqueName('Runde');
     const bobId = await currentUserId(bob.page);
-    await alice.page.evaluate(
-      async ({ name, member }) => {
-        await fetch('/api/v1/chat/creategroupchat', {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${localStorage.getItem('accesstoken')}`,
-            'Content-Type': 'application/json',
-          },
-          body: JSON.stringify({ groupName: name, participants: [member] }),
-        });
-      },
-      { name: group, member: bobId },
-    );
+    await createGroupOverApi(alice.page, group, [bobId]);
     await speak(carol.page, 'de');
     await alice.page.goto('/all-chats');
     await alice.page.getByTestId('chat-item').filter({ hasText: group }).click();
-    await alice.page.getByRole('button', { name: 'Group info' }).click();
-    const panel = alice.page.getByRole('dialog', { name: 'Group info' });
+    const panel = await openGroupInfo(alice.page);
     await panel.getByRole('checkbox', { name: carol.name }).check();
     await panel.getByRole('button', { name: 'Add to group' }).click();
     await panel.getByRole('button', { name: `Remove ${carol.name}` }).waitFor();

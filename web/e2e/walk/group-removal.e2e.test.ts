@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
+  createGroupOverApi,
   currentUserId,
   messageWithText,
   openChat,
+  openGroupInfo,
   sendMessage,
   signedUpPerson,
   uniqueName,
@@ -15,12 +17,6 @@ describe('walk: removed from a group and added again (browser)', { timeout: 180_
   const suite = useVeilWeb();
 
   const systemLine = (page: Page, text: string) => page.getByTestId('system-line').filter({ hasText: text });
-  const groupInfo = async (page: Page) => {
-    await page.getByRole('button', { name: 'Group info' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Group info' });
-    await dialog.waitFor();
-    return dialog;
-  };
   const readOnly = (page: Page) =>
     page.getByRole('status').filter({
       hasText: 'You can’t send messages to this group because you’re no longer a member',
@@ -33,25 +29,13 @@ describe('walk: removed from a group and added again (browser)', { timeout: 180_
     const bob = await signedUpPerson(veil, 'wbo');
     const groupName = uniqueName('Crew');
     const bobId = await currentUserId(bob.page);
-    await alice.page.evaluate(
-      async ({ name, member }) => {
-        await fetch('/api/v1/chat/creategroupchat', {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${localStorage.getItem('accesstoken')}`,
-            'Content-Type': 'application/json',
-          },
-          body: JSON.stringify({ groupName: name, participants: [member] }),
-        });
-      },
-      { name: groupName, member: bobId },
-    );
+    await createGroupOverApi(alice.page, groupName, [bobId]);
     await openChat(alice.page, groupName);
     await openChat(bob.page, groupName);
     await sendMessage(alice.page, 'before the removal');
     await messageWithText(bob.page, 'before the removal').waitFor();
 
-    let panel = await groupInfo(alice.page);
+    let panel = await openGroupInfo(alice.page);
     await panel.getByRole('button', { name: `Remove ${bob.name}` }).click();
     await panel.getByRole('button', { name: `Remove ${bob.name}` }).waitFor({ state: 'detached' });
     await panel.getByRole('button', { name: 'Close' }).click();
@@ -73,7 +57,7 @@ describe('walk: removed from a group and added again (browser)', { timeout: 180_
     await bob.page.getByTestId('chat-item').filter({ hasText: groupName }).waitFor();
 
     // Alice adds him again: he can send, and what he had stays.
-    panel = await groupInfo(alice.page);
+    panel = await openGroupInfo(alice.page);
     await panel.getByRole('checkbox', { name: bob.name }).check();
     await panel.getByRole('button', { name: 'Add to group' }).click();
     await panel.getByRole('button', { name: `Remove ${bob.name}` }).waitFor();

@@ -4,7 +4,7 @@ import { loggedOut } from './session.slice.ts';
 
 /**
  * Entries of the account's own key log that none of its browsers made (`own-log-monitor.ts`), as
- * the last session-start check found them: the alert shows each until it is dismissed.
+ * the check at the last login or page load found them: the alert shows each until it is dismissed.
  */
 export interface UnknownOwnEntry {
   hash: string;
@@ -14,7 +14,7 @@ export interface UnknownOwnEntry {
 
 interface OwnLogState {
   unknown: UnknownOwnEntry[];
-  /** The check ran in this session (whatever it found). */
+  /** The check ran since this page loaded or the account logged in (whatever it found). */
   checked: boolean;
 }
 
