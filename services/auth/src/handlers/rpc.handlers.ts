@@ -154,7 +154,8 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
       const familyId = deps.ids.next();
       const { refreshToken, next } = mintNext(familyId);
       const command = { type: 'StartFamily', userId: account._id, familyId, next } as const;
-      return recordIssue(command, refreshToken, await loadFamily(familyId));
+      // A new family id: its stream is empty, nothing to read.
+      return recordIssue(command, refreshToken, { state: refreshFamilyDecider.initialState(), version: 0 });
     },
 
     async refresh({ refreshToken }) {
