@@ -23,6 +23,7 @@ export * from './events/push.events.ts';
 export * from './parse.ts';
 export type * from './realtime/realtime.events.ts';
 export * from './realtime/link.schemas.ts';
+export * from './realtime/call.schemas.ts';
 export * from './realtime/socket-payloads.schemas.ts';
 export * from './rpc/rpc.ts';
 export * from './rpc/auth.rpc.ts';

@@ -61,6 +61,11 @@ export const limits = {
   linkTtlSeconds: 120,
   linkMessageMaxChars: 64 * 1024,
   linkMessagesMax: 8,
+  /**
+   * One sealed call signal's ciphertext, base64: a video offer's SDP is 5-8 KB; room for one
+   * with many codecs and candidates, nothing to carry files over (docs/calls.md, "Limits").
+   */
+  callSignalCiphertextMaxChars: 32 * 1024,
   /** One encrypted attachment chunk: 256 KiB of the file and its 16-byte AES-GCM tag (docs/attachments.md). */
   attachmentChunkBytes: 256 * 1024 + 16,
   /** Files one message may carry. */
@@ -78,6 +83,16 @@ export const usernameRuleText = `Username must be ${limits.usernameMin}-${limits
 
 /** Writes one signed-in user may make per minute unless configured (`WRITES_PER_USER_PER_MINUTE`). */
 export const defaultWritesPerUserPerMinute = 600;
+
+/** Call signals one user may send per minute, over all their sockets and the replicas. */
+export const callSignalsPerUserPerMinute = 300;
+
+/** The per-user budget of call signals (the RateLimits port, shared by replicas). */
+export const callSignalBudget = {
+  name: 'call-signals-user',
+  points: callSignalsPerUserPerMinute,
+  windowSeconds: 60,
+} as const;
 
 /**
  * The per-user write budget (the RateLimits port): every HTTP write route and every change to a

@@ -3,6 +3,7 @@ import type { RpcClient } from '@veil/kernel';
 import type { Logger, RateLimit, Tracing } from '@veil/ports';
 import { asAck } from './acks.ts';
 import { scheduleTokenExpiry } from './auth.middleware.ts';
+import { registerCallSignals } from './calls/call-signals.ts';
 import { registerLinking, type LinkChannel } from './links/link-channel.ts';
 import type { MembershipProjection } from './membership.projection.ts';
 import { registerMessageChanges } from './message-changes.ts';
@@ -22,6 +23,8 @@ export interface ConnectionDeps {
   messages: Pick<RpcClient<typeof messageRpc.operations>, 'markSeen' | 'send' | 'edit' | 'remove' | 'react'>;
   /** The per-user write budget, shared with the HTTP write routes (changes to messages spend it). */
   writes: RateLimit;
+  /** The per-user budget of call signals, shared by the replicas. */
+  callSignals: RateLimit;
   log: Logger;
   now: () => number;
   tracing: Pick<Tracing, 'run'>;
@@ -125,6 +128,16 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
   });
 
   registerLinking({ socket, channel: deps.links, limiter: createRateLimiter(socketBudgets.links), now, log });
+
+  registerCallSignals({
+    io,
+    socket,
+    membership,
+    limiter: createRateLimiter(socketBudgets.calls),
+    budget: deps.callSignals,
+    now,
+    log,
+  });
 
   socket.on('disconnect', () => {
     cancelExpiry();

@@ -39,6 +39,11 @@ export const socketBudgets = {
    * allows a few attempts in a row and then about one a second.
    */
   links: { capacity: 20, refillPerSecond: 1 },
+  /**
+   * call signal: a call's set-up is an offer, an answer and a few dozen ICE candidates in a
+   * second or two; the bucket lets that through and cuts a flood at once.
+   */
+  calls: { capacity: 60, refillPerSecond: 10 },
 } as const;
 
 /** A `typing` for one chat is forwarded at most this often; the indicator lasts 3 s on the client. */

@@ -1,4 +1,5 @@
 import {
+  callSignalBudget,
   defaultWritesPerUserPerMinute,
   DomainError,
   limits,
@@ -175,6 +176,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
         writes: ports.rateLimits.limit(
           userWriteBudget(settings.writesPerUserPerMinute ?? defaultWritesPerUserPerMinute),
         ),
+        callSignals: ports.rateLimits.limit(callSignalBudget),
         log,
         now,
         tracing: ports.tracing,

@@ -15,6 +15,7 @@ import type {
   LinkRef,
   LinkRelayRequest,
 } from './link.schemas.ts';
+import type { CallSignalDelivery, CallSignalRequest } from './call.schemas.ts';
 
 /**
  * Socket.IO event maps (docs/realtime.md, "Events"), shared by the realtime gateway and
@@ -65,6 +66,11 @@ export interface ClientToServerEvents {
   'link join': (request: LinkRef, ack: Ack<LinkJoined>) => void;
   'link relay': (request: LinkRelayRequest, ack: Ack) => void;
   'link close': (request: LinkRef, ack?: Ack) => void;
+  /**
+   * A sealed, signed call signal for another member of a chat the sender is in (docs/calls.md):
+   * relayed to every browser of that member and to the sender's other browsers.
+   */
+  'call signal': (request: CallSignalRequest, ack: Ack) => void;
 }
 
 export interface TypingNotice {
@@ -135,5 +141,7 @@ export interface ServerToClientEvents {
   'link joined': (notice: LinkRef) => void;
   'link relay': (message: LinkRelayRequest) => void;
   'link closed': (notice: LinkRef & { reason: LinkClosedReason }) => void;
+  /** A call signal from another member, or from this account's other browser. */
+  'call signal': (signal: CallSignalDelivery) => void;
   error: (error: ErrorBody) => void;
 }

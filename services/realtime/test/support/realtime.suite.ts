@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import type { RealtimeCluster } from './harness.ts';
 import { describeAccess } from './suite-access.ts';
+import { describeCalls } from './suite-calls.ts';
 import { describeDelivery } from './suite-delivery.ts';
 import { describeLinks } from './suite-link.ts';
 import { describePresence } from './suite-presence.ts';
@@ -33,5 +34,6 @@ export const describeRealtimeSuite = (name: string, setup: () => Promise<Realtim
     describePresence(world, current);
     describeAccess(world, current);
     describeLinks(world);
+    describeCalls(world);
   });
 };
