@@ -198,3 +198,22 @@ export {
   type GroupFold,
   type SignedGroupChange,
 } from './group-chain.ts';
+export {
+  callSignalBytes,
+  callSignalKinds,
+  callSignalWindowMs,
+  normalizeFingerprint,
+  openCallSignal,
+  sameFingerprint,
+  sdpFingerprint,
+  sealCallSignal,
+  verifyCallSignalSignature,
+  type CallIceCandidate,
+  type CallMedia,
+  type CallRouting,
+  type CallSignalBody,
+  type CallSignalFailure,
+  type CallSignalKind,
+  type CallSignalOpening,
+  type SealedCallSignal,
+} from './call-signal.ts';

@@ -36,8 +36,7 @@ export const registerCallSignals = (deps: CallSignalDeps): void => {
     answerRequest(socket, rawAck, log, async () => {
       if (!asAck(rawAck))
         throw new DomainError('VALIDATION_FAILED', 'call signal needs an acknowledgement callback');
-      if (!limiter.take(now()))
-        throw new DomainError('RATE_LIMITED', 'Too many call signals; slow down');
+      if (!limiter.take(now())) throw new DomainError('RATE_LIMITED', 'Too many call signals; slow down');
       // Spent before validation: a flood of bad payloads costs its sender too.
       await spendWrite(budget, userId, log);
       const request = parseWith(callSignalRequestSchema, payload);
