@@ -34,6 +34,9 @@ export const chromiumLaunchOptions = () => ({
     '--disable-sync',
     '--disable-quic',
     '--no-first-run',
+    // Calls: a fake microphone and camera, and no permission prompt (docs/calls.md, "Tests").
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
   ],
 });
 

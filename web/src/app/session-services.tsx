@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { unreadTotal, useGetUnreadQuery } from '../features/chats/api/unread.api.ts';
+import { CallCenter } from '../features/chats/calls/call-center.tsx';
 import { useMessageNotifications } from '../features/chats/notifications/use-message-notifications.ts';
 import { useOutboxRunner } from '../features/chats/outbox/use-outbox.ts';
 import { useSearchIndexer } from '../features/chats/search/use-message-search.ts';
@@ -46,6 +47,7 @@ const SessionServices = ({ onUnread }: { onUnread: (unread: UnreadSummary) => vo
       <OwnLogAlert />
       <KeyBackupCenter />
       <DeviceLinkCenter />
+      {me && <CallCenter me={me._id} />}
     </>
   );
 };

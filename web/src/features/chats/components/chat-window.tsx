@@ -23,6 +23,7 @@ import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
 import { useTypingUsers } from '../hooks/use-typing-users.ts';
 import { chatTitle } from '../messages.model.ts';
 import { MuteButton } from '../notifications/mute-button.tsx';
+import { CallButtons } from '../calls/call-buttons.tsx';
 import { useBlockedIds } from '../../../lib/blocks.api.ts';
 import { BlockedComposer } from './blocked-composer.tsx';
 import { ChatOptions } from './chat-options.tsx';
@@ -168,6 +169,9 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
                   {t('chats.verify')}
                 </button>
               </>
+            )}
+            {other && !blockedOther && (
+              <CallButtons chatId={chatId} peerId={other._id} peerName={other.username} />
             )}
             <MuteButton userId={me._id} chatId={chatId} />
             <ChatOptions chat={chat} other={other} />

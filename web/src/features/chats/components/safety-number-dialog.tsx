@@ -78,6 +78,7 @@ export const SafetyNumberDialog = ({ myId, contact, keys, onClose, onChanged }: 
       <div className="form">
         <h2 id="safety-number-title">{t('safety.title')}</h2>
         <p className="panel__hint">{t('safety.hint', { name: contact.username })}</p>
+        <p className="panel__hint">{t('safety.coversCalls')}</p>
         {keys.verificationLostAt && (
           <p className="status status--error" role="status">
             {t('safety.keyChanged', {

@@ -1,0 +1,72 @@
+import type { Page } from 'playwright-core';
+import { openChat, sayHi, signedUpPerson } from './flows.ts';
+
+/**
+ * Makes the page keep every RTCPeerConnection it creates, so a test can read the connections'
+ * statistics (`bytesReceived`) as `chrome://webrtc-internals` would; the app's calls are not
+ * changed.
+ */
+export const keepPeerConnections = (page: Page) =>
+  page.addInitScript(() => {
+    const Original = window.RTCPeerConnection;
+    const made: RTCPeerConnection[] = [];
+    (window as unknown as { veilPeerConnections: RTCPeerConnection[] }).veilPeerConnections = made;
+    window.RTCPeerConnection = class extends Original {
+      constructor(...args: ConstructorParameters<typeof RTCPeerConnection>) {
+        super(...args);
+        made.push(this);
+      }
+    } as typeof RTCPeerConnection;
+  });
+
+/** Media bytes the page's newest connection has received (audio and video). */
+export const bytesReceived = (page: Page): Promise<number> =>
+  page.evaluate(async () => {
+    const made =
+      (window as unknown as { veilPeerConnections?: RTCPeerConnection[] }).veilPeerConnections ?? [];
+    const pc = made.at(-1);
+    if (!pc) return 0;
+    let total = 0;
+    (await pc.getStats()).forEach((report: { type: string; bytesReceived?: number }) => {
+      if (report.type === 'inbound-rtp') total += report.bytesReceived ?? 0;
+    });
+    return total;
+  });
+
+/** The candidate types of the pair the page's newest connection uses (`relay` through TURN). */
+export const selectedCandidateTypes = (page: Page): Promise<string[]> =>
+  page.evaluate(async () => {
+    const made =
+      (window as unknown as { veilPeerConnections?: RTCPeerConnection[] }).veilPeerConnections ?? [];
+    const pc = made.at(-1);
+    if (!pc) return [];
+    const stats = await pc.getStats();
+    const types: string[] = [];
+    stats.forEach(
+      (report: {
+        type: string;
+        nominated?: boolean;
+        state?: string;
+        localCandidateId?: string;
+        remoteCandidateId?: string;
+      }) => {
+        if (report.type !== 'candidate-pair' || !report.nominated || report.state !== 'succeeded') return;
+        for (const id of [report.localCandidateId, report.remoteCandidateId])
+          types.push((stats.get(id ?? '') as { candidateType?: string } | undefined)?.candidateType ?? '?');
+      },
+    );
+    return types;
+  });
+
+/** Two people with a chat, each page keeping its peer connections, both with the chat open. */
+export const callers = async (veil: { newPage(): Promise<Page> }) => {
+  const alice = await signedUpPerson(veil, 'cal', keepPeerConnections);
+  const bob = await signedUpPerson(veil, 'cbo', keepPeerConnections);
+  await sayHi(alice.page, bob.name);
+  await openChat(bob.page, alice.name);
+  return { alice, bob };
+};
+
+export const callPanel = (page: Page) => page.getByTestId('call-panel');
+export const incomingCall = (page: Page) => page.getByTestId('incoming-call');
+export const callStatus = (page: Page) => page.getByTestId('call-status');

@@ -1,0 +1,213 @@
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Avatar } from '../../../components/avatar.tsx';
+import { useBlockedIds } from '../../../lib/blocks.api.ts';
+import { useGetChatByIdQuery } from '../api/chats.api.ts';
+import {
+  acceptCall,
+  declineCall,
+  dismissCall,
+  hangUp,
+  setCallBlocking,
+  startCalls,
+  toggleCamera,
+  toggleMute,
+} from './call-engine.ts';
+import { callsView, subscribeCalls, type CallState } from './call-store.ts';
+
+/** The screen's view of calls. */
+export const useCalls = () => useSyncExternalStore(subscribeCalls, callsView);
+
+/** The other side's name, from the chat the call is in. */
+const usePeerName = (chatId: string, peerId: string): string => {
+  const { t } = useTranslation();
+  const { data: chat } = useGetChatByIdQuery(chatId);
+  return chat?.participants.find((p) => p._id === peerId)?.username ?? t('common.someone');
+};
+
+/**
+ * Calls while someone is logged in: takes calls on the socket, rings, shows the call in progress
+ * and how it ended, and warns of a call refused because it did not check.
+ */
+export const CallCenter = ({ me }: { me: string }) => {
+  const blocked = useBlockedIds();
+  const blockedRef = useRef(blocked);
+  blockedRef.current = blocked;
+  useEffect(() => startCalls(me, (id) => blockedRef.current.has(id)), [me]);
+  useEffect(() => setCallBlocking((id) => blockedRef.current.has(id)), [blocked]);
+  const { call, refused } = useCalls();
+  return (
+    <>
+      {refused && <RefusedCallWarning chatId={refused.chatId} peerId={refused.peerId} />}
+      {call?.phase === 'incoming' && <IncomingCall call={call} />}
+      {call && call.phase !== 'incoming' && <CallPanel call={call} />}
+    </>
+  );
+};
+
+const RefusedCallWarning = ({ chatId, peerId }: { chatId: string; peerId: string }) => {
+  const { t } = useTranslation();
+  const name = usePeerName(chatId, peerId);
+  return (
+    <div className="call-warning form__error" role="alert" data-testid="call-refused">
+      <p>{t('calls.refusedWarning', { name })}</p>
+      <button type="button" className="button" onClick={dismissCall}>
+        {t('common.dismiss')}
+      </button>
+    </div>
+  );
+};
+
+const IncomingCall = ({ call }: { call: CallState }) => {
+  const { t } = useTranslation();
+  const name = usePeerName(call.chatId, call.peerId);
+  const accept = useRef<HTMLButtonElement>(null);
+  useEffect(() => accept.current?.focus(), []);
+  return (
+    <section
+      className="call-panel call-panel--incoming"
+      role="alertdialog"
+      aria-labelledby="incoming-call-title"
+      data-testid="incoming-call"
+    >
+      <Avatar name={name} picture={undefined} />
+      <h2 id="incoming-call-title" className="call-panel__title">
+        {t(call.media === 'video' ? 'calls.incomingVideo' : 'calls.incomingVoice', { name })}
+      </h2>
+      <div className="call-panel__controls">
+        {call.media === 'video' && (
+          <button
+            ref={accept}
+            type="button"
+            className="button button--primary"
+            onClick={() => void acceptCall('video')}
+          >
+            {t('calls.acceptVideo')}
+          </button>
+        )}
+        <button
+          ref={call.media === 'video' ? undefined : accept}
+          type="button"
+          className="button button--primary"
+          onClick={() => void acceptCall('audio')}
+        >
+          {t(call.media === 'video' ? 'calls.acceptAsVoice' : 'calls.accept')}
+        </button>
+        <button type="button" className="button button--danger" onClick={declineCall}>
+          {t('calls.decline')}
+        </button>
+      </div>
+    </section>
+  );
+};
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+export const formatCallDuration = (seconds: number): string => {
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  return `${hours ? `${hours}:${twoDigits(minutes)}` : minutes}:${twoDigits(seconds % 60)}`;
+};
+
+/** Seconds since `since`, counting while mounted. */
+const useElapsed = (since: number | null): number => {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (since === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [since]);
+  return since === null ? 0 : Math.max(0, Math.floor((now - since) / 1000));
+};
+
+const useStream = (stream: MediaStream | null) => {
+  const element = useRef<HTMLVideoElement & HTMLAudioElement>(null);
+  useEffect(() => {
+    if (element.current && element.current.srcObject !== stream) element.current.srcObject = stream;
+  }, [stream]);
+  return element;
+};
+
+const CallStatus = ({ call }: { call: CallState }) => {
+  const { t } = useTranslation();
+  const elapsed = useElapsed(
+    call.phase === 'active' || call.phase === 'reconnecting' ? call.connectedAt : null,
+  );
+  if (call.phase === 'ended') return <>{t(`calls.end.${call.end ?? 'hung-up'}`)}</>;
+  if (call.phase === 'active') return <time dateTime={`PT${elapsed}S`}>{formatCallDuration(elapsed)}</time>;
+  return <>{t(`calls.phase.${call.phase}`)}</>;
+};
+
+const CallPanel = ({ call }: { call: CallState }) => {
+  const { t } = useTranslation();
+  const name = usePeerName(call.chatId, call.peerId);
+  const remote = useStream(call.remoteStream);
+  const local = useStream(call.localStream);
+  const ended = call.phase === 'ended';
+  const warning = call.end === 'refused';
+  return (
+    <section
+      className={`call-panel${call.media === 'video' ? ' call-panel--video' : ''}`}
+      aria-labelledby="call-title"
+      data-testid="call-panel"
+      data-phase={call.phase}
+    >
+      <div className="call-panel__head">
+        <Avatar name={name} picture={undefined} />
+        <div>
+          <h2 id="call-title" className="call-panel__title">
+            <bdi>{name}</bdi>
+          </h2>
+          <p
+            className={`call-panel__status${warning ? ' form__error' : ''}`}
+            role={warning ? 'alert' : 'status'}
+            data-testid="call-status"
+          >
+            <CallStatus call={call} />
+          </p>
+        </div>
+      </div>
+      {call.media === 'video' && !ended ? (
+        <div className="call-panel__videos">
+          <video
+            ref={remote}
+            className="call-panel__remote"
+            autoPlay
+            playsInline
+            aria-label={t('calls.remoteVideo', { name })}
+          />
+          <video
+            ref={local}
+            className="call-panel__local"
+            autoPlay
+            playsInline
+            muted
+            aria-label={t('calls.localVideo')}
+          />
+        </div>
+      ) : (
+        !ended && <audio ref={remote} autoPlay />
+      )}
+      <div className="call-panel__controls">
+        {ended ? (
+          <button type="button" className="button" onClick={dismissCall}>
+            {t('common.close')}
+          </button>
+        ) : (
+          <>
+            <button type="button" className="button" aria-pressed={call.muted} onClick={toggleMute}>
+              {t(call.muted ? 'calls.unmute' : 'calls.mute')}
+            </button>
+            {call.localStream?.getVideoTracks().length ? (
+              <button type="button" className="button" aria-pressed={call.cameraOff} onClick={toggleCamera}>
+                {t(call.cameraOff ? 'calls.cameraOn' : 'calls.cameraOff')}
+              </button>
+            ) : null}
+            <button type="button" className="button button--danger" onClick={hangUp}>
+              {t('calls.hangUp')}
+            </button>
+          </>
+        )}
+      </div>
+    </section>
+  );
+};

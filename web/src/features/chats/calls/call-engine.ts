@@ -1,0 +1,443 @@
+import type { CallSignalDelivery } from '@veil/contracts';
+import {
+  sameFingerprint,
+  sdpFingerprint,
+  type CallIceCandidate,
+  type CallMedia,
+  type CallSignalBody,
+  type CallSignalKind,
+} from '@veil/crypto';
+import { KeysUncheckedError } from '../../../lib/checked-keys.ts';
+import { getSocket } from '../../../lib/realtime.ts';
+import {
+  CallMediaError,
+  fetchIceConfig,
+  openLocalMedia,
+  remoteCertificateFingerprint,
+  stopMedia,
+} from './call-media.ts';
+import { CallSignalError, openDeliveredSignal, sendCallSignal } from './call-signals.ts';
+import { callsView, setCallsView, updateCall, type CallEnd, type CallState } from './call-store.ts';
+
+/**
+ * One-to-one calls over WebRTC (docs/calls.md). The set-up travels as sealed, signed signals
+ * (`call-signals.ts`) through the realtime gateway; media flows between the two browsers (or
+ * through a TURN relay), encrypted by DTLS-SRTP with the certificates whose fingerprints the two
+ * sides signed. Once connected, each side compares the certificate its connection met with the
+ * fingerprint the other signed, and ends the call with a warning when they differ.
+ */
+
+/** How long a caller waits for any browser of the other side to ring. */
+const reachMs = 15_000;
+/** How long a call rings before it counts as unanswered (Signal: about a minute). */
+const ringMs = 45_000;
+/** How long a dropped connection may take to come back before the call ends. */
+const reconnectMs = 15_000;
+/** How long the end of a call stays on screen. */
+const endShownMs = 6_000;
+
+interface Live {
+  state: CallState;
+  pc: RTCPeerConnection | null;
+  /** The other side's signed DTLS fingerprint, from its offer or answer. */
+  peerFingerprint: string | null;
+  /** Candidates that came before the other side's description. */
+  pending: CallIceCandidate[];
+  /** Incoming: the offer, until the call is answered. */
+  offer: CallSignalBody | null;
+  timers: ReturnType<typeof setTimeout>[];
+}
+
+let me: string | null = null;
+let isBlocked: (userId: string) => boolean = () => false;
+let live: Live | null = null;
+/** Signals are handled one at a time, in the order they came: a candidate never overtakes its offer. */
+let queue: Promise<void> = Promise.resolve();
+/** Calls this browser has finished with: their late signals are ignored. */
+const finished = new Set<string>();
+
+const newCallId = (): string =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+const set = (change: Partial<CallState>) => {
+  if (!live) return;
+  live.state = { ...live.state, ...change };
+  updateCall(live.state.callId, change);
+};
+
+const bodyFor = (kind: CallSignalKind, extra: Partial<CallSignalBody> = {}): CallSignalBody | null => {
+  if (!live || !me) return null;
+  return {
+    kind,
+    from: me,
+    to: live.state.peerId,
+    chatId: live.state.chatId,
+    callId: live.state.callId,
+    media: live.state.media,
+    sentAt: new Date().toISOString(),
+    ...extra,
+  };
+};
+
+/** Signals leave in the order they were made: an offer before its candidates. */
+let sending: Promise<unknown> = Promise.resolve();
+
+const signal = (kind: CallSignalKind, extra: Partial<CallSignalBody> = {}): Promise<void> => {
+  const body = bodyFor(kind, extra);
+  if (!body) return Promise.resolve();
+  const sent = sending.then(() => sendCallSignal(body));
+  sending = sent.catch(() => undefined);
+  return sent;
+};
+
+/** Sends without waiting, for signals whose loss the other side survives (it times out). */
+const signalQuietly = (kind: CallSignalKind, extra: Partial<CallSignalBody> = {}) =>
+  void signal(kind, extra).catch((error: unknown) => console.warn(`Could not send a call ${kind}`, error));
+
+/** Ends the current call: stops its media and connection, tells the other side when asked to. */
+const finish = (end: CallEnd, tell?: 'hangup' | 'decline' | 'busy') => {
+  const current = live;
+  if (!current) return;
+  if (tell) signalQuietly(tell);
+  for (const timer of current.timers) clearTimeout(timer);
+  current.pc?.close();
+  stopMedia(current.state.localStream);
+  finished.add(current.state.callId);
+  live = null;
+  const endedAt = Date.now();
+  updateCall(current.state.callId, { phase: 'ended', end, endedAt, localStream: null });
+  setTimeout(() => {
+    if (callsView().call?.callId === current.state.callId && callsView().call?.phase === 'ended')
+      setCallsView({ call: null });
+  }, endShownMs);
+};
+
+const later = (ms: number, work: () => void) => {
+  const timer = setTimeout(work, ms);
+  live?.timers.push(timer);
+};
+
+const endForError = (error: unknown): CallEnd => {
+  if (error instanceof CallMediaError) return error.problem;
+  if (error instanceof KeysUncheckedError) return 'keys-unchecked';
+  if (error instanceof CallSignalError) {
+    if (error.code === 'OFFLINE') return 'offline';
+    if (error.code === 'NO_SIGNING_KEY') return 'keys-unchecked';
+  }
+  console.warn('A call failed', error);
+  return 'connection-lost';
+};
+
+/** Whether the connection met the certificate the other side signed (checked once connected). */
+const certificateHolds = async (pc: RTCPeerConnection, signed: string): Promise<boolean> => {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const met = await remoteCertificateFingerprint(pc);
+    if (met) return sameFingerprint(met, signed);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
+};
+
+const connectionOf = async (callId: string, stream: MediaStream): Promise<RTCPeerConnection> => {
+  const pc = new RTCPeerConnection(await fetchIceConfig());
+  for (const track of stream.getTracks()) pc.addTrack(track, stream);
+  const remote = new MediaStream();
+  pc.ontrack = (event) => {
+    remote.addTrack(event.track);
+    updateCall(callId, { remoteStream: remote });
+  };
+  pc.onicecandidate = (event) => {
+    if (!event.candidate || live?.state.callId !== callId) return;
+    const { candidate, sdpMid, sdpMLineIndex } = event.candidate;
+    signalQuietly('ice', { candidate: { candidate, sdpMid, sdpMLineIndex } });
+  };
+  pc.onconnectionstatechange = () => {
+    if (live?.state.callId !== callId) return;
+    const state = pc.connectionState;
+    if (state === 'connected') void connected(callId, pc);
+    else if (state === 'disconnected' && live.state.phase === 'active') {
+      set({ phase: 'reconnecting' });
+      later(reconnectMs, () => {
+        if (live?.state.callId === callId && live.state.phase === 'reconnecting')
+          finish('connection-lost', 'hangup');
+      });
+    } else if (state === 'failed') finish('connection-lost', 'hangup');
+  };
+  return pc;
+};
+
+const connected = async (callId: string, pc: RTCPeerConnection) => {
+  const signed = live?.peerFingerprint;
+  if (!signed || !(await certificateHolds(pc, signed))) {
+    if (live?.state.callId === callId) {
+      finish('refused', 'hangup');
+    }
+    return;
+  }
+  if (live?.state.callId !== callId) return;
+  set({ phase: 'active', connectedAt: live.state.connectedAt ?? Date.now() });
+};
+
+const addCandidate = async (candidate: CallIceCandidate) => {
+  if (!live) return;
+  if (!live.pc?.remoteDescription) {
+    live.pending.push(candidate);
+    return;
+  }
+  await live.pc.addIceCandidate(candidate).catch((error: unknown) => console.warn('A bad candidate', error));
+};
+
+const flushCandidates = async () => {
+  const pending = live?.pending.splice(0) ?? [];
+  for (const candidate of pending) await addCandidate(candidate);
+};
+
+/** Calls `peerId` in `chatId`: opens the microphone (and camera), then offers. */
+export const startCall = async (chatId: string, peerId: string, media: CallMedia): Promise<void> => {
+  if (!me || live) return;
+  const callId = newCallId();
+  live = {
+    state: {
+      callId,
+      chatId,
+      peerId,
+      media,
+      direction: 'outgoing',
+      phase: 'calling',
+      connectedAt: null,
+      endedAt: null,
+      muted: false,
+      cameraOff: false,
+      localStream: null,
+      remoteStream: null,
+      end: null,
+    },
+    pc: null,
+    peerFingerprint: null,
+    pending: [],
+    offer: null,
+    timers: [],
+  };
+  setCallsView({ call: live.state });
+  try {
+    const stream = await openLocalMedia(media);
+    if (live?.state.callId !== callId) return stopMedia(stream);
+    set({ localStream: stream });
+    const pc = await connectionOf(callId, stream);
+    live.pc = pc;
+    const offer = await pc.createOffer();
+    await pc.setLocalDescription(offer);
+    const sdp = pc.localDescription?.sdp ?? offer.sdp ?? '';
+    const fingerprint = sdpFingerprint(sdp);
+    if (!fingerprint) throw new Error('The offer names no DTLS fingerprint');
+    await signal('offer', { sdp, fingerprint });
+    later(reachMs, () => {
+      if (live?.state.callId === callId && live.state.phase === 'calling') finish('unreachable', 'hangup');
+    });
+    later(ringMs, () => {
+      if (live?.state.callId === callId && (live.state.phase === 'calling' || live.state.phase === 'ringing'))
+        finish('no-answer', 'hangup');
+    });
+  } catch (error) {
+    if (live?.state.callId === callId) finish(endForError(error));
+  }
+};
+
+/** Answers the ringing call, with the camera for `media: 'video'`. */
+export const acceptCall = async (media: CallMedia): Promise<void> => {
+  const current = live;
+  if (!current?.offer || current.state.phase !== 'incoming') return;
+  const callId = current.state.callId;
+  const offer = current.offer;
+  set({ phase: 'connecting', media });
+  try {
+    const stream = await openLocalMedia(media);
+    if (live?.state.callId !== callId) return stopMedia(stream);
+    set({ localStream: stream });
+    const pc = await connectionOf(callId, stream);
+    live.pc = pc;
+    live.offer = null;
+    await pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp ?? '' });
+    await flushCandidates();
+    const answer = await pc.createAnswer();
+    await pc.setLocalDescription(answer);
+    const sdp = pc.localDescription?.sdp ?? answer.sdp ?? '';
+    const fingerprint = sdpFingerprint(sdp);
+    if (!fingerprint) throw new Error('The answer names no DTLS fingerprint');
+    await signal('answer', { sdp, fingerprint, media });
+  } catch (error) {
+    if (live?.state.callId === callId) finish(endForError(error), 'hangup');
+  }
+};
+
+export const declineCall = (): void => {
+  if (live?.state.phase === 'incoming') finish('declined', 'decline');
+};
+
+export const hangUp = (): void => {
+  if (live) finish('hung-up', 'hangup');
+};
+
+export const toggleMute = (): void => {
+  if (!live) return;
+  const muted = !live.state.muted;
+  for (const track of live.state.localStream?.getAudioTracks() ?? []) track.enabled = !muted;
+  set({ muted });
+};
+
+export const toggleCamera = (): void => {
+  if (!live) return;
+  const cameraOff = !live.state.cameraOff;
+  for (const track of live.state.localStream?.getVideoTracks() ?? []) track.enabled = !cameraOff;
+  set({ cameraOff });
+};
+
+/** Dismisses an ended call or a refused one's warning. */
+export const dismissCall = (): void => {
+  if (callsView().call?.phase === 'ended') setCallsView({ call: null });
+  setCallsView({ refused: null });
+};
+
+/** An offer from the other side: ring, or say "busy" when already in another call. */
+const onOffer = (body: CallSignalBody) => {
+  if (isBlocked(body.from)) return;
+  if (live) {
+    if (live.state.callId !== body.callId) {
+      const busy: CallSignalBody = {
+        ...body,
+        kind: 'busy',
+        from: body.to,
+        to: body.from,
+        sentAt: new Date().toISOString(),
+      };
+      delete busy.sdp;
+      delete busy.fingerprint;
+      void sendCallSignal(busy).catch((error: unknown) => console.warn('Could not say busy', error));
+    }
+    return;
+  }
+  live = {
+    state: {
+      callId: body.callId,
+      chatId: body.chatId,
+      peerId: body.from,
+      media: body.media,
+      direction: 'incoming',
+      phase: 'incoming',
+      connectedAt: null,
+      endedAt: null,
+      muted: false,
+      cameraOff: false,
+      localStream: null,
+      remoteStream: null,
+      end: null,
+    },
+    pc: null,
+    peerFingerprint: body.fingerprint ?? null,
+    pending: [],
+    offer: body,
+    timers: [],
+  };
+  setCallsView({ call: live.state });
+  signalQuietly('ringing');
+  const callId = body.callId;
+  later(ringMs + reachMs, () => {
+    if (live?.state.callId === callId && live.state.phase === 'incoming') finish('missed');
+  });
+};
+
+/** A signal of this account's other browser about the call ringing here. */
+const onOwnSignal = (body: CallSignalBody) => {
+  if (live?.state.callId !== body.callId || live.state.phase !== 'incoming') return;
+  if (body.kind === 'answer') finish('answered-elsewhere');
+  else if (body.kind === 'decline') finish('declined-elsewhere');
+};
+
+/** A signal of the other party about the current call. */
+const onPeerSignal = async (body: CallSignalBody) => {
+  const current = live;
+  if (!current || current.state.callId !== body.callId || current.state.peerId !== body.from) return;
+  switch (body.kind) {
+    case 'ringing':
+      if (current.state.phase === 'calling') set({ phase: 'ringing' });
+      return;
+    case 'answer':
+      if (current.state.direction !== 'outgoing' || !current.pc || current.pc.remoteDescription) return;
+      current.peerFingerprint = body.fingerprint ?? null;
+      set({ phase: 'connecting' });
+      await current.pc.setRemoteDescription({ type: 'answer', sdp: body.sdp ?? '' });
+      await flushCandidates();
+      return;
+    case 'ice':
+      if (body.candidate) await addCandidate(body.candidate);
+      return;
+    case 'decline':
+      finish('declined');
+      return;
+    case 'busy':
+      finish('busy');
+      return;
+    case 'hangup':
+      finish(current.state.phase === 'incoming' ? 'missed' : 'remote-hung-up');
+      return;
+    case 'offer':
+      return;
+  }
+};
+
+/** A signal that did not check: warn when it was about this call or would have rung. */
+const onRefused = (delivery: CallSignalDelivery) => {
+  if (!me || delivery.from === me) return;
+  if (live && live.state.callId === delivery.callId && live.state.peerId === delivery.from) {
+    finish('refused', 'hangup');
+    return;
+  }
+  if (!live && !finished.has(delivery.callId))
+    setCallsView({ refused: { peerId: delivery.from, chatId: delivery.chatId, at: Date.now() } });
+};
+
+const handle = async (delivery: CallSignalDelivery) => {
+  if (!me || finished.has(delivery.callId)) return;
+  const opened = await openDeliveredSignal(me, delivery);
+  if (!opened.ok) {
+    // A replay of an old signal is no attack on a call; anything else is.
+    if (opened.failure !== 'stale') onRefused(delivery);
+    else console.warn('A stale call signal was ignored');
+    return;
+  }
+  const body = opened.body;
+  if (body.from === me) return onOwnSignal(body);
+  if (body.to !== me) return;
+  if (body.kind === 'offer') return onOffer(body);
+  await onPeerSignal(body);
+};
+
+/**
+ * Starts taking calls for `accountId` on the shared socket; the returned function stops, ending
+ * any call. `blocked` says whose calls never ring.
+ */
+export const startCalls = (accountId: string, blocked: (userId: string) => boolean): (() => void) => {
+  me = accountId;
+  isBlocked = blocked;
+  const socket = getSocket();
+  const onSignal = (delivery: CallSignalDelivery) => {
+    queue = queue
+      .then(() => handle(delivery))
+      .catch((error: unknown) => {
+        console.warn('A call signal failed', error);
+        if (live?.state.callId === delivery.callId) finish(endForError(error), 'hangup');
+      });
+  };
+  socket.on('call signal', onSignal);
+  return () => {
+    socket.off('call signal', onSignal);
+    hangUp();
+    me = null;
+    setCallsView({ call: null, refused: null });
+  };
+};
+
+/** Updates whose calls never ring, as the blocked list changes. */
+export const setCallBlocking = (blocked: (userId: string) => boolean): void => {
+  isBlocked = blocked;
+};
