@@ -6,8 +6,8 @@ import { openChat, sayHi, signedUpPerson } from './flows.ts';
  * statistics (`bytesReceived`) as `chrome://webrtc-internals` would; the app's calls are not
  * changed.
  */
-export const keepPeerConnections = (page: Page) =>
-  page.addInitScript(() => {
+export const keepPeerConnections = async (page: Page): Promise<void> => {
+  await page.addInitScript(() => {
     const Original = window.RTCPeerConnection;
     const made: RTCPeerConnection[] = [];
     (window as unknown as { veilPeerConnections: RTCPeerConnection[] }).veilPeerConnections = made;
@@ -18,6 +18,7 @@ export const keepPeerConnections = (page: Page) =>
       }
     } as typeof RTCPeerConnection;
   });
+};
 
 /** Media bytes the page's newest connection has received (audio and video). */
 export const bytesReceived = (page: Page): Promise<number> =>
@@ -31,6 +32,17 @@ export const bytesReceived = (page: Page): Promise<number> =>
       if (report.type === 'inbound-rtp') total += report.bytesReceived ?? 0;
     });
     return total;
+  });
+
+/** What the page's newest connection sends: `kind:enabled` per track, sorted. */
+export const senderTracks = (page: Page): Promise<string> =>
+  page.evaluate(() => {
+    const made =
+      (window as unknown as { veilPeerConnections?: RTCPeerConnection[] }).veilPeerConnections ?? [];
+    return (made.at(-1)?.getSenders() ?? [])
+      .map((sender) => `${sender.track?.kind}:${sender.track?.enabled}`)
+      .sort()
+      .join(',');
   });
 
 /** The candidate types of the pair the page's newest connection uses (`relay` through TURN). */

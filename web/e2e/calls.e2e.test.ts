@@ -8,6 +8,7 @@ import {
   callers,
   incomingCall,
   keepPeerConnections,
+  senderTracks,
 } from './calls-support.ts';
 
 /**
@@ -45,32 +46,10 @@ describe('calls (browser)', { timeout: 240_000 }, () => {
         poll,
       )
       .toBe('true');
-    await expect
-      .poll(() =>
-        alice.page.evaluate(() =>
-          (window as unknown as { veilPeerConnections: RTCPeerConnection[] }).veilPeerConnections
-            .at(-1)!
-            .getSenders()
-            .map((sender) => `${sender.track?.kind}:${sender.track?.enabled}`)
-            .sort()
-            .join(','),
-        ),
-      )
-      .toBe('audio:false,video:true');
+    await expect.poll(() => senderTracks(alice.page), poll).toBe('audio:false,video:true');
     await alice.page.getByRole('button', { name: 'Turn camera off' }).click();
     await alice.page.getByRole('button', { name: 'Turn camera on' }).waitFor();
-    await expect
-      .poll(() =>
-        alice.page.evaluate(() =>
-          (window as unknown as { veilPeerConnections: RTCPeerConnection[] }).veilPeerConnections
-            .at(-1)!
-            .getSenders()
-            .map((sender) => `${sender.track?.kind}:${sender.track?.enabled}`)
-            .sort()
-            .join(','),
-        ),
-      )
-      .toBe('audio:false,video:false');
+    await expect.poll(() => senderTracks(alice.page), poll).toBe('audio:false,video:false');
 
     await bob.page.getByRole('button', { name: 'Hang up' }).click();
     await expect.poll(() => callStatus(bob.page).textContent(), poll).toBe('Call ended');

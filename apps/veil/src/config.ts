@@ -147,6 +147,21 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
+  /**
+   * STUN/TURN servers for calls (docs/calls.md), comma-separated `stun:`, `turn:` or `turns:`
+   * URLs; the TURN ones need TURN_SECRET, the secret coturn shares (`static-auth-secret`).
+   */
+  TURN_URLS: list.pipe(
+    z.array(z.string().regex(/^(stun|turns?):\S+$/, 'each must be a stun:, turn: or turns: URL')),
+  ),
+  TURN_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** How long TURN credentials handed to a browser hold (the TURN REST scheme). */
+  TURN_CREDENTIAL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** Every call through TURN: the two sides never learn each other's IP address. */
+  TURN_RELAY_ONLY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
 });
 
 export type VeilConfig = z.output<typeof envSchema> & { dataDir: string };
@@ -166,6 +181,16 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) {
     throw new ConfigError(
       'Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all',
+    );
+  }
+  if (config.TURN_URLS.some((url) => url.startsWith('turn')) && !config.TURN_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration:\n  TURN_SECRET is required with turn: or turns: URLs in TURN_URLS',
+    );
+  }
+  if (config.TURN_RELAY_ONLY && !config.TURN_URLS.some((url) => url.startsWith('turn'))) {
+    throw new ConfigError(
+      'Invalid configuration:\n  TURN_RELAY_ONLY needs a turn: or turns: URL in TURN_URLS',
     );
   }
   if (config.S3_ENDPOINT && (!config.S3_ACCESS_KEY || !config.S3_SECRET_KEY)) {

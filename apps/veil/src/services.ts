@@ -92,6 +92,14 @@ export const registry: Record<ServiceName, RegisteredService> = {
         perIpPerMinute: config.WRITES_PER_IP_PER_MINUTE,
       },
       rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+      ...(config.TURN_URLS.length && {
+        turn: {
+          urls: config.TURN_URLS,
+          ...(config.TURN_SECRET && { secret: config.TURN_SECRET }),
+          ttlSeconds: config.TURN_CREDENTIAL_TTL_SECONDS,
+          relayOnly: config.TURN_RELAY_ONLY,
+        },
+      }),
     }),
   }),
   realtime: register({

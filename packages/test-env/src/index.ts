@@ -53,7 +53,13 @@ export const uniquePrefix = (tag: string): string => {
 
 export { embeddedEnv } from './embedded-env.ts';
 export { freePort, freePortBlock } from './free-port.ts';
-export { startRedisServer, startRestartableNats, type RestartableNats } from './test-servers.ts';
+export {
+  startRedisServer,
+  startRestartableNats,
+  startTurnServer,
+  type RestartableNats,
+  type TestTurnServer,
+} from './test-servers.ts';
 export { deleteRedisKeysUnder } from './redis-keys.ts';
 export {
   startPushService,

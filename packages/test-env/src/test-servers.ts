@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -135,4 +136,59 @@ export const startRestartableNats = async (binary = 'nats-server'): Promise<Rest
       rmSync(dir, { recursive: true, force: true });
     },
   };
+};
+
+/** A TURN server for call tests: where it listens, and the secret its credentials are made with. */
+export interface TestTurnServer extends TestServer {
+  /** `turn:127.0.0.1:<port>` (UDP). */
+  turnUrl: string;
+  secret: string;
+}
+
+/**
+ * Debian's coturn (`turnserver`) on loopback, for calls forced through a relay: TURN REST
+ * credentials (`use-auth-secret`) with a random secret, relaying between loopback addresses (which
+ * a production server must refuse, and this one allows for the test), no TLS, no CLI, its
+ * database in the temporary directory. Like Redis, it cannot pick its ports, so a listening port
+ * and a relay range are chosen here, and others if something took them first.
+ */
+export const startTurnServer = (binary = 'turnserver', attempts = 5): Promise<TestTurnServer> => {
+  const secret = randomBytes(24).toString('hex');
+  let turnUrl = '';
+  return inTempDir('turnserver', async (dir) => {
+    for (let attempt = 1; ; attempt += 1) {
+      const port = await freePort();
+      const relayBase = 50_000 + Math.floor(Math.random() * 150) * 100;
+      try {
+        const server = await startServerProcess({
+          name: 'turnserver',
+          command: binary,
+          args: [
+            '-n',
+            '--listening-ip=127.0.0.1',
+            '--relay-ip=127.0.0.1',
+            `--listening-port=${port}`,
+            `--min-port=${relayBase}`,
+            `--max-port=${relayBase + 99}`,
+            '--use-auth-secret',
+            `--static-auth-secret=${secret}`,
+            '--realm=veil.test',
+            '--no-tls',
+            '--no-dtls',
+            '--no-cli',
+            '--allow-loopback-peers',
+            '--log-file=stdout',
+            '--simple-log',
+            `--pidfile=${path.join(dir, 'turnserver.pid')}`,
+            `--userdb=${path.join(dir, 'turndb')}`,
+          ],
+          ready: /Total General servers/,
+        });
+        turnUrl = `turn:127.0.0.1:${port}`;
+        return { url: turnUrl, server };
+      } catch (error) {
+        if (attempt >= attempts || !/Address already in use|Cannot bind/i.test(String(error))) throw error;
+      }
+    }
+  }).then((server) => ({ ...server, turnUrl, secret }));
 };

@@ -12,6 +12,7 @@ import type { RequestSummaryRecorder } from './middleware/request-summary.ts';
 import { notFound, problemDetails } from './middleware/problem-details.ts';
 import { writeLimits, type WriteBudgets } from './middleware/write-limits.ts';
 import { serviceClients } from './rpc-clients.ts';
+import { callRoutes, turnCredentialBudget, type TurnSettings } from './routes/v1/calls.routes.ts';
 import { attachmentRoutes } from './routes/v1/attachment.routes.ts';
 import { chatRoutes } from './routes/v1/chat.routes.ts';
 import { mediaRoutes } from './routes/v1/media.routes.ts';
@@ -36,6 +37,8 @@ export interface AppDeps {
   /** Browsers reach the app over HTTPS: only then HSTS and upgrade-insecure-requests. */
   servedOverHttps?: boolean;
   webDist?: string;
+  /** The TURN servers calls may use; absent: none (calls try direct connections only). */
+  turn?: TurnSettings;
 }
 
 /** A host as a CSP source may carry it: a name or an address, and a port; anything else is left out. */
@@ -104,6 +107,16 @@ export const createApp = (deps: AppDeps): Express => {
   api.use('/message', auth, writes.byUser, messageRoutes({ services }));
   api.use('/attachments', auth, writes.byUser, attachmentRoutes({ services, blobs: deps.blobs }));
   api.use('/push', auth, writes.byUser, pushRoutes({ services }));
+  api.use(
+    '/calls',
+    auth,
+    callRoutes({
+      turn: deps.turn,
+      budget: deps.rateLimits.limit(turnCredentialBudget),
+      now: () => Date.now(),
+      log: deps.log,
+    }),
+  );
   api.use('/media', mediaRoutes({ blobs: deps.blobs }));
   api.use(notFound);
   app.use('/api/v1', api);

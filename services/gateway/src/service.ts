@@ -30,6 +30,7 @@ export const start: StartService<GatewaySettings> = async ({ ports, settings, ht
     trustProxyHops: settings.trustProxyHops,
     servedOverHttps: settings.servedOverHttps,
     ...(settings.webDist ? { webDist: settings.webDist } : {}),
+    ...(settings.turn ? { turn: settings.turn } : {}),
   });
   http.setRequestHandler(app);
   const stopProxy = settings.realtimeUpstreams?.length

@@ -1,5 +1,6 @@
 import type { JWK } from 'jose';
 import type { WriteBudgets } from './middleware/write-limits.ts';
+import type { TurnSettings } from './routes/v1/calls.routes.ts';
 
 export interface GatewaySettings {
   accessTokenPublicJwk: JWK;
@@ -13,4 +14,6 @@ export interface GatewaySettings {
   servedOverHttps: boolean;
   rpcTimeoutMs: number;
   writeBudgets: WriteBudgets;
+  /** STUN/TURN for calls (`TURN_*`); absent: none. */
+  turn?: TurnSettings;
 }
