@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useVeilWeb } from './harness.ts';
-import { sameUserElsewhere } from './flows.ts';
+import { messageWithText, sameUserElsewhere } from './flows.ts';
 import {
   bytesReceived,
   callPanel,
@@ -54,6 +54,8 @@ describe('calls (browser)', { timeout: 240_000 }, () => {
     await bob.page.getByRole('button', { name: 'Hang up' }).click();
     await expect.poll(() => callStatus(bob.page).textContent(), poll).toBe('Call ended');
     await expect.poll(() => callStatus(alice.page).textContent(), poll).toBe('The other side hung up');
+    // The caller's browser leaves the call in the timeline, sealed and signed: both sides see it.
+    for (const page of [alice.page, bob.page]) await messageWithText(page, 'Video call, 1 min').waitFor();
   });
 
   it('lets the caller hang up a voice call in progress, and a call cancelled while ringing is missed', async () => {
@@ -73,14 +75,29 @@ describe('calls (browser)', { timeout: 240_000 }, () => {
     await expect.poll(() => incomingCall(bob.page).count(), poll).toBe(1);
     await alice.page.getByRole('button', { name: 'Hang up' }).click();
     await expect.poll(() => callStatus(bob.page).textContent(), poll).toBe('Missed call');
+    await messageWithText(bob.page, 'Missed voice call').waitFor();
+    await messageWithText(alice.page, 'Missed voice call').waitFor();
   });
 
-  it('tells the caller the call was declined', async () => {
+  it('rings on any page, tells the caller the call was declined, and counts it unread for the callee', async () => {
     const { alice, bob } = await callers(veil());
+    // Moving within the app keeps its socket: the call rings wherever Bob is in it.
+    await bob.page.getByRole('link', { name: 'Users' }).click();
+    await bob.page.waitForURL(/\/users/);
     await alice.page.getByRole('button', { name: `Voice call with ${bob.name}` }).click();
     await incomingCall(bob.page).getByRole('button', { name: 'Decline' }).click();
     await expect.poll(() => callStatus(alice.page).textContent(), poll).toBe('Declined');
     await expect.poll(() => incomingCall(bob.page).count(), poll).toBe(0);
+    await messageWithText(alice.page, 'Missed voice call').waitFor();
+    await bob.page.getByRole('link', { name: /^All-chats/ }).click();
+    const badge = bob.page
+      .getByTestId('chat-item')
+      .filter({ hasText: alice.name })
+      .getByTestId('unread-badge');
+    await expect.poll(() => badge.textContent(), poll).toBe('1');
+    await expect
+      .poll(() => bob.page.getByTestId('chat-item').filter({ hasText: alice.name }).textContent(), poll)
+      .toContain('Missed voice call');
   });
 
   it('rings on every browser of the callee; answered on one, the other says so', async () => {

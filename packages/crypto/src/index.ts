@@ -168,6 +168,7 @@ export {
   encodeMessageContent,
   type AttachmentRef,
   type AttachmentThumbnail,
+  type CallRecord,
   type MessageContent,
 } from './message-content.ts';
 export {

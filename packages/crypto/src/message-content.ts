@@ -23,19 +23,30 @@ export interface AttachmentRef extends AttachmentKey {
   thumbnail?: AttachmentThumbnail;
 }
 
+/**
+ * A call's entry in the timeline, sent by the caller's browser when the call ends: its media and
+ * how long it lasted, or null when it was never answered (a missed call).
+ */
+export interface CallRecord {
+  media: 'audio' | 'video';
+  seconds: number | null;
+}
+
 export interface MessageContent {
   text: string;
   attachments: AttachmentRef[];
   /** Sent on from another chat: said inside the ciphertext, so the server never knows. */
   forwarded?: boolean;
+  /** The message is a call's entry (docs/calls.md): said inside the ciphertext too. */
+  call?: CallRecord;
 }
 
 const marker = '\u0000veil:2\n';
 
-export const encodeMessageContent = ({ text, attachments, forwarded }: MessageContent): string =>
-  attachments.length === 0 && !forwarded && !text.startsWith('\u0000')
+export const encodeMessageContent = ({ text, attachments, forwarded, call }: MessageContent): string =>
+  attachments.length === 0 && !forwarded && !call && !text.startsWith('\u0000')
     ? text
-    : `${marker}${JSON.stringify({ text, attachments, ...(forwarded && { forwarded: true }) })}`;
+    : `${marker}${JSON.stringify({ text, attachments, ...(forwarded && { forwarded: true }), ...(call && { call }) })}`;
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isSize = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -63,6 +74,12 @@ const attachmentOf = (value: unknown): AttachmentRef | null => {
   };
 };
 
+const callRecordOf = (value: unknown): CallRecord | undefined => {
+  const c = value as Partial<CallRecord> | null | undefined;
+  if (!c || (c.media !== 'audio' && c.media !== 'video')) return undefined;
+  return { media: c.media, seconds: isSize(c.seconds) ? c.seconds : null };
+};
+
 /** Reads a decrypted plaintext of either version; a version 2 body that does not parse reads as its raw text. */
 export const decodeMessageContent = (plaintext: string): MessageContent => {
   if (!plaintext.startsWith(marker)) return { text: plaintext, attachments: [] };
@@ -71,12 +88,15 @@ export const decodeMessageContent = (plaintext: string): MessageContent => {
       text?: unknown;
       attachments?: unknown;
       forwarded?: unknown;
+      call?: unknown;
     };
+    const call = callRecordOf(body.call);
     const attachments = Array.isArray(body.attachments) ? body.attachments.map(attachmentOf) : [];
     return {
       text: isString(body.text) ? body.text : '',
       attachments: attachments.filter((a): a is AttachmentRef => a !== null),
       ...(body.forwarded === true && { forwarded: true }),
+      ...(call && { call }),
     };
   } catch {
     return { text: plaintext.slice(marker.length), attachments: [] };

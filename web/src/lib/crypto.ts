@@ -1,3 +1,4 @@
+import { callRecordText } from './call-record-text.ts';
 import type { MessageView, SealedReaction } from '@veil/contracts';
 import {
   decodeMessageContent,
@@ -96,7 +97,7 @@ export const readSealedForUser = async (
   sentAt: string,
   userId: string,
 ): Promise<
-  Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments' | 'forwarded'> & {
+  Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments' | 'forwarded' | 'call'> & {
     /** The commitment to the key this reader unwrapped (`keyCommitmentOf`), when it read it. */
     keyCommitment?: string;
   }
@@ -110,9 +111,11 @@ export const readSealedForUser = async (
   if (!reading.ok && reading.failure === 'no-key-fits' && copy)
     reading = await readMessage({ ...envelope, encryptedKeys: { [userId]: copy } }, userId, privateKeys);
   if (reading.ok) {
-    const { text, attachments, forwarded } = decodeMessageContent(reading.text);
+    const { text, attachments, forwarded, call } = decodeMessageContent(reading.text);
     return {
-      decryptedContent: text,
+      // A call's entry reads as what it says, in this reader's language, everywhere text is shown.
+      decryptedContent: call ? callRecordText(call) : text,
+      ...(call && { call }),
       readState: 'read',
       keyCommitment: reading.keyCommitment,
       ...(attachments.length && { attachments }),

@@ -830,8 +830,6 @@ export const ar: Translation = {
       video: 'مكالمة فيديو، {{count}} د',
       missedVoice: 'مكالمة صوتية فائتة',
       missedVideo: 'مكالمة فيديو فائتة',
-      unansweredVoice: 'مكالمة صوتية، لا رد',
-      unansweredVideo: 'مكالمة فيديو، لا رد',
     },
   },
   crypto: {

@@ -838,8 +838,6 @@ export const de: Translation = {
       video: 'Videoanruf, {{count}} Min.',
       missedVoice: 'Verpasster Sprachanruf',
       missedVideo: 'Verpasster Videoanruf',
-      unansweredVoice: 'Sprachanruf, keine Antwort',
-      unansweredVideo: 'Videoanruf, keine Antwort',
     },
   },
   crypto: {

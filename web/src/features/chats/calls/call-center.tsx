@@ -14,6 +14,7 @@ import {
   toggleMute,
 } from './call-engine.ts';
 import { callsView, subscribeCalls, type CallState } from './call-store.ts';
+import { useCallRecords } from './use-call-records.ts';
 
 /** The screen's view of calls. */
 export const useCalls = () => useSyncExternalStore(subscribeCalls, callsView);
@@ -36,6 +37,7 @@ export const CallCenter = ({ me }: { me: string }) => {
   useEffect(() => startCalls(me, (id) => blockedRef.current.has(id)), [me]);
   useEffect(() => setCallBlocking((id) => blockedRef.current.has(id)), [blocked]);
   const { call, refused } = useCalls();
+  useCallRecords(call);
   return (
     <>
       {refused && <RefusedCallWarning chatId={refused.chatId} peerId={refused.peerId} />}

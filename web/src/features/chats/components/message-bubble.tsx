@@ -58,8 +58,12 @@ const MessageText = ({ message }: { message: DisplayMessage }) => {
   if (state === 'read')
     return (
       // The text's own direction, whatever the app's (an English line in an Arabic UI).
-      <p className="message__text" data-testid="message-text" dir="auto">
-        <LinkifiedText text={message.decryptedContent} />
+      <p
+        className={`message__text${message.call ? ' message__text--call' : ''}`}
+        data-testid="message-text"
+        dir="auto"
+      >
+        {message.call ? message.decryptedContent : <LinkifiedText text={message.decryptedContent} />}
       </p>
     );
   return (
@@ -207,7 +211,7 @@ export const MessageBubble = memo(function MessageBubble({
           onCopy: () => void actions.copy(message),
           onForward: () => setForwarding(true),
         })}
-        {...(changeable && readable && { onEdit: () => setEditing(true) })}
+        {...(changeable && readable && !message.call && { onEdit: () => setEditing(true) })}
         onDeleteForMe={() => void actions.deleteForMe(message)}
         {...(changeable && {
           onDeleteForEveryone: () => {

@@ -1,3 +1,4 @@
+import { callRecordText } from '../../../lib/call-record-text.ts';
 import { current } from '@reduxjs/toolkit';
 import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contracts';
 import { encodeMessageContent, type AttachmentRef } from '@veil/crypto';
@@ -43,7 +44,11 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   const replyTo = item.replyTo?._id;
   const attachments = item.attachments ?? [];
   // Files travel inside the ciphertext (their keys, names and types) and by blob id beside it.
-  const plaintext = encodeMessageContent({ text: item.text, attachments });
+  const plaintext = encodeMessageContent({
+    text: item.text,
+    attachments,
+    ...(item.call && { call: item.call }),
+  });
   const files = attachments.length ? { attachments: attachments.map((file) => file.blobId) } : {};
   const { clientMessageId } = item;
   /**
@@ -146,9 +151,10 @@ const remember = (
   me: PublicUser,
   chatId: string,
   { encrypted, receipt }: Sent,
-  { text, replyTo, clientMessageId }: OutboxItem,
+  { text: written, replyTo, clientMessageId, call }: OutboxItem,
   attachments: AttachmentRef[],
 ) => {
+  const text = call ? callRecordText(call) : written;
   const display: DisplayMessage = {
     ...encrypted,
     ...receipt,
@@ -163,6 +169,7 @@ const remember = (
     readState: 'read',
     reactionTexts: {},
     ...(attachments.length && { attachments }),
+    ...(call && { call }),
   };
   dispatch(
     messagesApi.util.updateQueryData('getMessages', { chatId, userId: me._id }, (draft) => {

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { AttachmentRef } from '@veil/crypto';
+import type { AttachmentRef, CallRecord } from '@veil/crypto';
 import type { DisplayMessage } from '../../../lib/display-message.ts';
 
 /**
@@ -15,6 +15,8 @@ export interface OutboxItem {
   replyTo: DisplayMessage | null;
   /** Files already uploaded (encrypted) for this message: their keys go inside its ciphertext. */
   attachments?: AttachmentRef[];
+  /** A call's entry, sent by the caller's browser when the call ended; `text` is empty. */
+  call?: CallRecord;
   queuedAt: string;
   status: 'sending' | 'failed';
   /** A try got no answer (no network): it goes by itself once there is one. */

@@ -6,7 +6,7 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { KeysUncheckedError } from '../../../lib/checked-keys.ts';
 import { NoConnectionError } from '../../../lib/fetch-data.ts';
 import type { DisplayMessage } from '../../../lib/display-message.ts';
-import type { AttachmentRef } from '@veil/crypto';
+import type { AttachmentRef, CallRecord } from '@veil/crypto';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { sendFailureText } from '../../../lib/send-errors.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
@@ -135,7 +135,13 @@ export const useOutboxRunner = () => {
 export const useQueueMessage = () => {
   const dispatch = useAppDispatch();
   return useCallback(
-    (chatId: string, text: string, replyTo: DisplayMessage | null, attachments: AttachmentRef[] = []) => {
+    (
+      chatId: string,
+      text: string,
+      replyTo: DisplayMessage | null,
+      attachments: AttachmentRef[] = [],
+      call?: CallRecord,
+    ) => {
       const item: OutboxItem = {
         // One key per message, kept across all its attempts: the server stores it once.
         clientMessageId: crypto.randomUUID(),
@@ -143,6 +149,7 @@ export const useQueueMessage = () => {
         text,
         replyTo,
         ...(attachments.length && { attachments }),
+        ...(call && { call }),
         queuedAt: new Date().toISOString(),
         status: 'sending',
       };

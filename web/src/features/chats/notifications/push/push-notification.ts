@@ -1,5 +1,11 @@
 import { pushPayloadSchema, type PushPayload } from '@veil/contracts';
-import { checkMessageSignature, decodeMessageContent, directChatRef, readMessage } from '@veil/crypto';
+import {
+  checkMessageSignature,
+  decodeMessageContent,
+  directChatRef,
+  readMessage,
+  type CallRecord,
+} from '@veil/crypto';
 import { readStoredKeyLog } from '../../../../lib/key-log-store.ts';
 import { legacyOnlyBeforeSignedLog } from '../../../../lib/legacy-messages.ts';
 import { commitmentHolds, sequenceOf } from '../../../../lib/signature-fields.ts';
@@ -14,10 +20,19 @@ import { readNotificationSettings } from '../notification-store.ts';
  * What a push shows when it cannot show more (too large to carry the message, or unreadable
  * here), in the browser's language: the worker has no page, and no language switch, of its own.
  */
-export const newMessageText = (language = globalThis.navigator?.language ?? 'en'): string => {
+/** The worker's texts, in the browser's language: it has no i18n instance of its own. */
+const workerTexts = (language = globalThis.navigator?.language ?? 'en'): typeof en =>
   // Every shipped language has English's keys (locales.unit.test.ts).
-  const texts = ({ ar, de }[language.slice(0, 2) as 'ar' | 'de'] ?? en) as typeof en;
-  return texts.notifications.newMessage;
+  (({ ar, de })[language.slice(0, 2) as 'ar' | 'de'] ?? en) as typeof en;
+
+export const newMessageText = (language?: string): string => workerTexts(language).notifications.newMessage;
+
+/** A call's entry, as a notification says it (the minutes left out: "Missed video call" matters). */
+const callText = (call: CallRecord): string => {
+  const record = workerTexts().calls.record;
+  if (call.seconds === null) return call.media === 'video' ? record.missedVideo : record.missedVoice;
+  const count = String(Math.max(1, Math.ceil(call.seconds / 60)));
+  return (call.media === 'video' ? record.video : record.voice).replace('{{count}}', count);
 };
 
 export interface PushNotification {
@@ -93,6 +108,7 @@ const textOf = async (push: PushPayload): Promise<string> => {
   // A key other than the one the signature commits to: a two-faced message, shown as none.
   if (!reading.ok || !genuine || !commitmentHolds(message.signature, reading.keyCommitment))
     return newMessageText();
-  const { text, attachments } = decodeMessageContent(reading.text);
+  const { text, attachments, call } = decodeMessageContent(reading.text);
+  if (call) return callText(call);
   return previewText(text, attachments) || newMessageText();
 };

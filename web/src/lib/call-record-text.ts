@@ -1,0 +1,13 @@
+import type { CallRecord } from '@veil/crypto';
+import { t } from './i18n.ts';
+
+/**
+ * What a call's entry in the timeline says, in the reader's language: "Voice call, 4 min", or
+ * "Missed video call" for one never answered. Minutes are rounded up: a call of 20 s took place.
+ */
+export const callRecordText = (call: CallRecord): string => {
+  if (call.seconds === null)
+    return t(call.media === 'video' ? 'calls.record.missedVideo' : 'calls.record.missedVoice');
+  const count = Math.max(1, Math.ceil(call.seconds / 60));
+  return t(call.media === 'video' ? 'calls.record.video' : 'calls.record.voice', { count });
+};
