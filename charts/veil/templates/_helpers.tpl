@@ -166,3 +166,13 @@ http://{{ include "veil.dependencyFullname" (dict "root" . "chart" "minio") }}:{
 {{- required "externalS3.secretKey is required when minio.enabled=false" .Values.externalS3.secretKey -}}
 {{- end -}}
 {{- end -}}
+
+{{/* TURN_URLS: the existing server's URLs, or the deployed coturn's (UDP and TCP); empty: none. */}}
+{{- define "veil.turnUrls" -}}
+{{- if .Values.turn.urls -}}
+{{- join "," .Values.turn.urls -}}
+{{- else if .Values.turn.enabled -}}
+{{- $host := required "turn.publicHost is required with turn.enabled" .Values.turn.publicHost -}}
+{{- printf "stun:%s:%d,turn:%s:%d?transport=udp,turn:%s:%d?transport=tcp" $host (int .Values.turn.port) $host (int .Values.turn.port) $host (int .Values.turn.port) -}}
+{{- end -}}
+{{- end -}}
