@@ -19,7 +19,8 @@ export const useSignedGroupTitle = (row: RefObject<Element | null>, chat: ChatVi
     const stopWatching = whenRowShown(element, () => {
       verifiedGroupFor(myId, chat)
         .then((group) => {
-          if (live && group.status === 'signed' && group.state) setSignedName({ chat, name: group.state.name });
+          if (live && group.status === 'signed' && group.state)
+            setSignedName({ chat, name: group.state.name });
         })
         .catch(() => {
           // Not fetched now: the row keeps the server's name, as an unsigned group's does.
