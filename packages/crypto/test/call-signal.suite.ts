@@ -164,5 +164,23 @@ export const callSignalCases = (c: CryptoModule): CryptoCase[] => {
         );
       },
     },
+    {
+      name: "a call's timeline entry reads back as a call, and nothing else does",
+      async run() {
+        const entry = c.decodeMessageContent(
+          c.encodeMessageContent({ text: '', attachments: [], call: { media: 'video', seconds: 240 } }),
+        );
+        assert(entry.call?.media === 'video' && entry.call.seconds === 240, 'a call of four minutes');
+        const missed = c.decodeMessageContent(
+          c.encodeMessageContent({ text: '', attachments: [], call: { media: 'audio', seconds: null } }),
+        );
+        assert(missed.call?.media === 'audio' && missed.call.seconds === null, 'a missed call');
+        assert(c.decodeMessageContent('plain text').call === undefined, 'a text is no call');
+        const odd = c.decodeMessageContent(
+          '\u0000veil:2\n{"text":"","attachments":[],"call":{"media":"fax"}}',
+        );
+        assert(odd.call === undefined, 'an unknown medium is no call');
+      },
+    },
   ];
 };
