@@ -1,5 +1,7 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useVeilWeb } from './harness.ts';
+import { axeViolations, useTheme } from './axe.ts';
+import { desktop, phone390, useVeilWeb } from './harness.ts';
 import { messageWithText, sameUserElsewhere } from './flows.ts';
 import {
   bytesReceived,
@@ -113,5 +115,38 @@ describe('calls (browser)', { timeout: 240_000 }, () => {
     await expect.poll(() => callPanel(alice.page).getAttribute('data-phase'), poll).toBe('active');
     await alice.page.getByRole('button', { name: 'Hang up' }).click();
     await expect.poll(() => callStatus(bobElsewhere).textContent(), poll).toBe('The other side hung up');
+  });
+
+  it('shows ringing and a call in progress without axe violations, in both themes, at desktop and phone widths', async () => {
+    const { alice, bob } = await callers(veil());
+    const audit = async (page: Page, state: string) => {
+      const found: string[] = [];
+      for (const size of [desktop, phone390]) {
+        await page.setViewportSize(size);
+        for (const theme of ['light', 'dark'] as const) {
+          await useTheme(page, theme);
+          for (const violation of await axeViolations(page))
+            found.push(`${state}, ${theme}, ${size.width}px: ${violation.id}`);
+        }
+      }
+      await page.setViewportSize(desktop);
+      return found;
+    };
+    // The call buttons fit the chat header's one row on a phone.
+    await alice.page.setViewportSize(phone390);
+    const header = await alice.page.locator('.chat-header').boundingBox();
+    const call = await alice.page.getByRole('button', { name: `Video call with ${bob.name}` }).boundingBox();
+    expect(call!.y + call!.height).toBeLessThanOrEqual(header!.y + header!.height);
+    expect(call!.x + call!.width).toBeLessThanOrEqual(390);
+    await alice.page.setViewportSize(desktop);
+
+    await alice.page.getByRole('button', { name: `Video call with ${bob.name}` }).click();
+    await incomingCall(bob.page).waitFor();
+    const found = await audit(bob.page, 'ringing');
+    await incomingCall(bob.page).getByRole('button', { name: 'Accept with video' }).click();
+    await expect.poll(() => callPanel(alice.page).getAttribute('data-phase'), poll).toBe('active');
+    found.push(...(await audit(alice.page, 'in a call')));
+    expect(found).toEqual([]);
+    await alice.page.getByRole('button', { name: 'Hang up' }).click();
   });
 });

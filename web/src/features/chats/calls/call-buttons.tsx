@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import type { CallMedia } from '@veil/crypto';
+import { PhoneIcon, VideoIcon } from '../../../components/icons.tsx';
 import { startCall } from './call-engine.ts';
 import { useCalls } from './call-center.tsx';
 
-/** Voice and video call buttons for a one-to-one chat's header. */
+/** Voice and video call buttons for a one-to-one chat's header: icons, named for screen readers. */
 export const CallButtons = ({
   chatId,
   peerId,
@@ -21,21 +22,23 @@ export const CallButtons = ({
     <>
       <button
         type="button"
-        className="button"
+        className="button chat-header__call"
         disabled={busy}
         aria-label={t('calls.voiceCallTo', { name: peerName })}
+        title={t('calls.voiceCall')}
         onClick={() => start('audio')}
       >
-        {t('calls.voiceCall')}
+        <PhoneIcon />
       </button>
       <button
         type="button"
-        className="button"
+        className="button chat-header__call"
         disabled={busy}
         aria-label={t('calls.videoCallTo', { name: peerName })}
+        title={t('calls.videoCall')}
         onClick={() => start('video')}
       >
-        {t('calls.videoCall')}
+        <VideoIcon />
       </button>
     </>
   );
