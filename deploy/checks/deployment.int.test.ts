@@ -89,6 +89,23 @@ describe('Helm chart', () => {
     expect(validate(deepMerge(base(), { services: { gateway: { replicas: -1 } } }))).toBe(false);
   });
 
+  it('takes a TURN server for calls, deployed or existing, and refuses one that cannot work', () => {
+    const turn = (t: object) => validate(deepMerge(base(), { turn: t }));
+    const secret = 'a'.repeat(32);
+    expect(
+      turn({ enabled: true, publicHost: 'turn.example.org', secret }),
+      JSON.stringify(validate.errors),
+    ).toBe(true);
+    expect(turn({ urls: ['turn:turn.example.org:3478'], secret })).toBe(true);
+    expect(turn({ enabled: true, secret })).toBe(false);
+    expect(turn({ enabled: true, publicHost: 'turn.example.org', secret: 'short' })).toBe(false);
+    expect(turn({ urls: ['http://turn.example.org'] })).toBe(false);
+    const configMap = read(`${chartDir}/templates/configmap.yaml`);
+    for (const name of ['TURN_URLS', 'TURN_CREDENTIAL_TTL_SECONDS', 'TURN_RELAY_ONLY'])
+      expect(configMap).toContain(`${name}:`);
+    expect(read(`${chartDir}/templates/secret.yaml`)).toContain('TURN_SECRET:');
+  });
+
   it('has a load-test profile that validates and raises every budget a load test meets', () => {
     const profile = yaml(`${chartDir}/values-load-test.yaml`);
     expect(validate(deepMerge(base(), profile)), JSON.stringify(validate.errors)).toBe(true);
