@@ -169,9 +169,7 @@ const connectionOf = async (callId: string, stream: MediaStream): Promise<RTCPee
 const connected = async (callId: string, pc: RTCPeerConnection) => {
   const signed = live?.peerFingerprint;
   if (!signed || !(await certificateHolds(pc, signed))) {
-    if (live?.state.callId === callId) {
-      finish('refused', 'hangup');
-    }
+    if (live?.state.callId === callId) finish('refused', 'hangup');
     return;
   }
   if (live?.state.callId !== callId) return;
