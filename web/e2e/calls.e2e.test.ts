@@ -126,7 +126,7 @@ describe('calls (browser)', { timeout: 240_000 }, () => {
         for (const theme of ['light', 'dark'] as const) {
           await useTheme(page, theme);
           for (const violation of await axeViolations(page))
-            found.push(`${state}, ${theme}, ${size.width}px: ${violation.id}`);
+            found.push(`${state}, ${theme}, ${size.width}px: ${violation.id} ${violation.targets.join(' ')}`);
         }
       }
       await page.setViewportSize(desktop);
@@ -142,6 +142,8 @@ describe('calls (browser)', { timeout: 240_000 }, () => {
 
     await alice.page.getByRole('button', { name: `Video call with ${bob.name}` }).click();
     await incomingCall(bob.page).waitFor();
+    // Audited once Bob has read Alice's greeting: the unread count is the nav's business, not the call's.
+    await bob.page.getByRole('link', { name: 'All-chats', exact: true }).waitFor();
     const found = await audit(bob.page, 'ringing');
     await incomingCall(bob.page).getByRole('button', { name: 'Accept with video' }).click();
     await expect.poll(() => callPanel(alice.page).getAttribute('data-phase'), poll).toBe('active');
