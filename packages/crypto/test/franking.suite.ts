@@ -46,7 +46,10 @@ export const frankingCases = (c: CryptoModule): CryptoCase[] => {
     {
       name: 'v3: the franking tag is signed; a changed, stripped or added tag fails, and version 2 still verifies',
       async run() {
-        const [encryption, signing] = await Promise.all([c.generateUserKeyPair(), c.generateSigningKeyPair()]);
+        const [encryption, signing] = await Promise.all([
+          c.generateUserKeyPair(),
+          c.generateSigningKeyPair(),
+        ]);
         const signingKey = await c.exportPublicKeySpkiBase64(signing.publicKey);
         const franking = await c.frankText(text);
         const envelope = await c.encryptMessage(
@@ -77,7 +80,11 @@ export const frankingCases = (c: CryptoModule): CryptoCase[] => {
         assert(await c.verifyMessageSignature(signingKey, message, signature), 'a v3 message verifies');
         const other = await c.frankText(text);
         assert(
-          !(await c.verifyMessageSignature(signingKey, { ...message, v2: { ...v2, franking: other.tag } }, signature)),
+          !(await c.verifyMessageSignature(
+            signingKey,
+            { ...message, v2: { ...v2, franking: other.tag } },
+            signature,
+          )),
           'another tag fails',
         );
         assert(
@@ -85,7 +92,10 @@ export const frankingCases = (c: CryptoModule): CryptoCase[] => {
           'a stripped tag fails',
         );
         const v2Signature = await c.signMessage(signing.privateKey, { ...message, v2 });
-        assert(await c.verifyMessageSignature(signingKey, { ...message, v2 }, v2Signature), 'version 2 verifies');
+        assert(
+          await c.verifyMessageSignature(signingKey, { ...message, v2 }, v2Signature),
+          'version 2 verifies',
+        );
         assert(
           !(await c.verifyMessageSignature(signingKey, message, v2Signature)),
           'a tag added to a version 2 signature fails',

@@ -503,6 +503,11 @@ export const de: Translation = {
     UNSUPPORTED_MEDIA: 'Diese Art von Datei wird nicht unterstützt.',
     CONTACT_UNAVAILABLE: 'Diese Person ist für dich nicht erreichbar.',
     PIN_LIMIT_REACHED: 'Du kannst höchstens 5 Chats anheften. Löse zuerst einen.',
+    ACCOUNT_SUSPENDED: 'Dieses Konto wurde von den Betreibern dieses Servers gesperrt.',
+    REPORT_NOT_VERIFIED:
+      'Diese Meldung ließ sich nicht an der Nachricht prüfen, die ihr Absender signiert hat.',
+    NOT_REPORTABLE:
+      'Diese Nachricht kann nicht gemeldet werden: Sie wurde vor prüfbaren Meldungen gesendet, bearbeitet oder gelöscht.',
     UNAVAILABLE: 'Veil ist gerade nicht verfügbar. Versuche es gleich noch einmal.',
     INTERNAL: 'Auf dem Server ist etwas schiefgegangen. Versuche es später noch einmal.',
   },

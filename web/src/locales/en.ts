@@ -489,6 +489,10 @@ export const en = {
     UNSUPPORTED_MEDIA: 'This kind of file is not supported.',
     CONTACT_UNAVAILABLE: 'You can’t reach this person.',
     PIN_LIMIT_REACHED: 'You can pin up to 5 chats. Unpin one first.',
+    ACCOUNT_SUSPENDED: 'This account has been suspended by the operators of this server.',
+    REPORT_NOT_VERIFIED: 'This report could not be verified against the message its sender signed.',
+    NOT_REPORTABLE:
+      'This message cannot be reported: it was sent before reports could be verified, edited or deleted.',
     UNAVAILABLE: 'Veil is not available right now. Try again in a moment.',
     INTERNAL: 'Something went wrong on the server. Try again later.',
   },
