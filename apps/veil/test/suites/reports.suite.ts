@@ -145,6 +145,24 @@ export const reportsSuite = (options: Partial<StartVeilOptions> = {}) => {
     expectJsonError(await report(reporter, unsigned), 422, 'REPORT_NOT_VERIFIED', /signature/);
     const own = await sendFranked(api, reporter, [alice, reporter], 'my own words', { to: alice });
     expectJsonError(await report(reporter, own), 400, 'VALIDATION_FAILED', /own message/);
+    // Only a message carries a franking tag: an edit signed as version 3 is refused.
+    const history = await api.get(`/api/v1/chat/getallmessages/${own.chatId}`, reporter.accessToken);
+    const stored = history.body.data.messages.find((m: { _id: string }) => m._id === own.messageId);
+    expectJsonError(
+      await api.put(
+        `/api/v1/message/${own.messageId}`,
+        {
+          encryptedMessage: stored.content,
+          iv: stored.iv,
+          encryptedKeys: stored.encryptedKeys,
+          signature: { ...stored.signature, signedAt: new Date().toISOString() },
+        },
+        reporter.accessToken,
+      ),
+      400,
+      'SIGNATURE_MISMATCH',
+      /franking/,
+    );
     expect((await openReports()).reports.length).toBe(before);
   });
 
