@@ -28,14 +28,24 @@ export interface MessageContent {
   attachments: AttachmentRef[];
   /** Sent on from another chat: said inside the ciphertext, so the server never knows. */
   forwarded?: boolean;
+  /**
+   * The message's franking key (base64, `franking.ts`): only members hold it, and a member who
+   * reports the message hands it to the server with the text.
+   */
+  franking?: string;
 }
 
 const marker = '\u0000veil:2\n';
 
-export const encodeMessageContent = ({ text, attachments, forwarded }: MessageContent): string =>
-  attachments.length === 0 && !forwarded && !text.startsWith('\u0000')
+export const encodeMessageContent = ({ text, attachments, forwarded, franking }: MessageContent): string =>
+  attachments.length === 0 && !forwarded && !franking && !text.startsWith('\u0000')
     ? text
-    : `${marker}${JSON.stringify({ text, attachments, ...(forwarded && { forwarded: true }) })}`;
+    : `${marker}${JSON.stringify({
+        text,
+        attachments,
+        ...(forwarded && { forwarded: true }),
+        ...(franking && { franking }),
+      })}`;
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isSize = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -71,12 +81,14 @@ export const decodeMessageContent = (plaintext: string): MessageContent => {
       text?: unknown;
       attachments?: unknown;
       forwarded?: unknown;
+      franking?: unknown;
     };
     const attachments = Array.isArray(body.attachments) ? body.attachments.map(attachmentOf) : [];
     return {
       text: isString(body.text) ? body.text : '',
       attachments: attachments.filter((a): a is AttachmentRef => a !== null),
       ...(body.forwarded === true && { forwarded: true }),
+      ...(isString(body.franking) && { franking: body.franking }),
     };
   } catch {
     return { text: plaintext.slice(marker.length), attachments: [] };

@@ -8,6 +8,7 @@ import { signatureV2Cases } from './signature-v2.suite.ts';
 import { localVaultCases } from './local-vault.suite.ts';
 import { backupKdfCases } from './backup-kdf.suite.ts';
 import { accountStateCases } from './account-state.suite.ts';
+import { frankingCases } from './franking.suite.ts';
 
 /**
  * The crypto cases, written once and run in every runtime (jose's approach): the module under
@@ -44,6 +45,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
     ...signatureV2Cases(c),
     ...backupKdfCases(c),
     ...accountStateCases(c),
+    ...frankingCases(c),
     {
       name: 'generates RSA-OAEP 2048-bit keys with exponent 65537 and SHA-256',
       async run() {

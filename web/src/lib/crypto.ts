@@ -1,6 +1,7 @@
 import type { MessageView, SealedReaction } from '@veil/contracts';
 import {
   decodeMessageContent,
+  frankingHolds,
   sealGroupPayload,
   sealIndividualPayload,
   readMessage,
@@ -96,7 +97,7 @@ export const readSealedForUser = async (
   sentAt: string,
   userId: string,
 ): Promise<
-  Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments' | 'forwarded'> & {
+  Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments' | 'forwarded' | 'frankingKey'> & {
     /** The commitment to the key this reader unwrapped (`keyCommitmentOf`), when it read it. */
     keyCommitment?: string;
   }
@@ -110,13 +111,14 @@ export const readSealedForUser = async (
   if (!reading.ok && reading.failure === 'no-key-fits' && copy)
     reading = await readMessage({ ...envelope, encryptedKeys: { [userId]: copy } }, userId, privateKeys);
   if (reading.ok) {
-    const { text, attachments, forwarded } = decodeMessageContent(reading.text);
+    const { text, attachments, forwarded, franking } = decodeMessageContent(reading.text);
     return {
       decryptedContent: text,
       readState: 'read',
       keyCommitment: reading.keyCommitment,
       ...(attachments.length && { attachments }),
       ...(forwarded && { forwarded: true as const }),
+      ...(franking && { frankingKey: franking }),
     };
   }
   // The published key is needed only to tell a reset key from a missing or damaged one.
@@ -148,6 +150,20 @@ export const readReactionsForUser = async (
 };
 
 /**
+ * Whether a message signed with a franking tag (version 3) carries the key that gives that tag
+ * for the text read here, so a report of it will verify (docs/crypto.md, "Message franking").
+ * Only the message as sent carries one: an edit or a deletion is checked by its own signature.
+ */
+const frankingFits = async (
+  message: MessageView,
+  read: Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'frankingKey'>,
+): Promise<boolean> => {
+  const tag = message.signature?.version === 3 ? message.signature.franking : undefined;
+  if (!tag || message.deleted || message.editedAt || read.readState !== 'read') return true;
+  return Boolean(read.frankingKey) && frankingHolds(read.decryptedContent, read.frankingKey!, tag);
+};
+
+/**
  * Decrypts a message (and the message it replies to) for `userId` with the account's keys in this
  * browser. Given where it is shown (`context`), it is verified too, and a message whose signature
  * does not hold shows why instead of its text (and without its files).
@@ -170,11 +186,18 @@ export const decryptForUser = async (
     ),
     context ? verifyMessage(message, context, userId) : undefined,
   ]);
-  // A signature that holds, over a key other than the one this reader unwrapped: a two-faced message.
+  // A signature that holds, over a key other than the one this reader unwrapped: a two-faced
+  // message; over a franking tag that the text and key inside do not give: a message its sender
+  // made unreportable.
+  const shownSignature = shownSignatureOf(message);
   const verification: Verification | undefined =
-    checked?.status === 'verified' && !commitmentHolds(shownSignatureOf(message), keyCommitment)
-      ? { status: 'failed', reason: 'key-commitment' }
-      : checked;
+    checked?.status !== 'verified'
+      ? checked
+      : !commitmentHolds(shownSignature, keyCommitment)
+        ? { status: 'failed', reason: 'key-commitment' }
+        : !(await frankingFits(message, read))
+          ? { status: 'failed', reason: 'franking' }
+          : checked;
   const shown =
     verification?.status === 'failed'
       ? {

@@ -17,6 +17,11 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
   attachments?: AttachmentRef[];
   /** Its sender forwarded it from another chat (said inside the ciphertext). */
   forwarded?: true;
+  /**
+   * The franking key sealed inside it (docs/crypto.md, "Message franking"): what a report of it
+   * reveals with its text. Kept in memory only; absent on messages sent before franking.
+   */
+  frankingKey?: string;
   /** Its sender's signature and who it was sealed for, as checked here; absent: not checked. */
   verification?: Verification;
 }

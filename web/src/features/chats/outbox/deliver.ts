@@ -1,6 +1,6 @@
 import { current } from '@reduxjs/toolkit';
 import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contracts';
-import { encodeMessageContent, type AttachmentRef } from '@veil/crypto';
+import { encodeMessageContent, frankText, type AttachmentRef } from '@veil/crypto';
 import type { useAppDispatch } from '../../../app/hooks.ts';
 import { encryptForGroup, encryptForIndividual, withoutCommitment } from '../../../lib/crypto.ts';
 import type { DisplayMessage } from '../../../lib/display-message.ts';
@@ -43,8 +43,10 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   ).unwrap();
   const replyTo = item.replyTo?._id;
   const attachments = item.attachments ?? [];
-  // Files travel inside the ciphertext (their keys, names and types) and by blob id beside it.
-  const plaintext = encodeMessageContent({ text: item.text, attachments });
+  // Files travel inside the ciphertext (their keys, names and types) and by blob id beside it,
+  // and so does the franking key: a member who reports the message reveals it with the text.
+  const franking = await frankText(item.text);
+  const plaintext = encodeMessageContent({ text: item.text, attachments, franking: franking.key });
   const files = attachments.length ? { attachments: attachments.map((file) => file.blobId) } : {};
   const { clientMessageId } = item;
   /**
@@ -61,7 +63,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
       clientMessageId,
       replyTo: replyTo ?? null,
       createdAt: item.queuedAt,
-      sealed,
+      sealed: { ...sealed, franking: franking.tag },
     });
     return signature ? { signature } : {};
   };
@@ -138,7 +140,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   const recipientId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
   if (!chat.isGroupChat && !recipientId) throw new Error('This chat has nobody to send to');
   const sent = chat.isGroupChat ? await sendToGroup() : await sendToPerson(recipientId!);
-  remember(dispatch, me, chat._id, sent, item, attachments);
+  remember(dispatch, me, chat._id, sent, item, attachments, franking.key);
 };
 
 /** The sender's own copy: built from what it sent, so nothing is decrypted again. */
@@ -149,6 +151,7 @@ const remember = (
   { encrypted, receipt }: Sent,
   { text, replyTo, clientMessageId }: OutboxItem,
   attachments: AttachmentRef[],
+  frankingKey: string,
 ) => {
   const display: DisplayMessage = {
     ...encrypted,
@@ -163,6 +166,7 @@ const remember = (
     decryptedContent: text,
     readState: 'read',
     reactionTexts: {},
+    frankingKey,
     ...(attachments.length && { attachments }),
   };
   dispatch(

@@ -1,5 +1,11 @@
 import { pushPayloadSchema, type PushPayload } from '@veil/contracts';
-import { checkMessageSignature, decodeMessageContent, directChatRef, readMessage } from '@veil/crypto';
+import {
+  checkMessageSignature,
+  decodeMessageContent,
+  directChatRef,
+  frankingHolds,
+  readMessage,
+} from '@veil/crypto';
 import { readStoredKeyLog } from '../../../../lib/key-log-store.ts';
 import { legacyOnlyBeforeSignedLog } from '../../../../lib/legacy-messages.ts';
 import { commitmentHolds, sequenceOf } from '../../../../lib/signature-fields.ts';
@@ -93,6 +99,9 @@ const textOf = async (push: PushPayload): Promise<string> => {
   // A key other than the one the signature commits to: a two-faced message, shown as none.
   if (!reading.ok || !genuine || !commitmentHolds(message.signature, reading.keyCommitment))
     return newMessageText();
-  const { text, attachments } = decodeMessageContent(reading.text);
+  const { text, attachments, franking } = decodeMessageContent(reading.text);
+  // A franking tag its text and key do not give: shown as none, as the open chat refuses it.
+  const tag = message.signature?.version === 3 ? message.signature.franking : undefined;
+  if (tag && !(franking && (await frankingHolds(text, franking, tag)))) return newMessageText();
   return previewText(text, attachments) || newMessageText();
 };
