@@ -18,6 +18,7 @@ const startMeasured = async (ports: Ports, log: Ports['log'], definition: Projec
     log,
     definition,
     onParked: (parked) => measured.parked(parked.context),
+    ...(ports.inlineProjections && { inline: ports.inlineProjections }),
   });
   started.projection = projection;
   await projection.catchUp();

@@ -1,2 +1,13 @@
-export { createSqliteReadStore } from './sqlite-read-store.ts';
-export { ReadModelFileError, rebuildCommand, removeDatabase as removeSqliteReadStore } from './database.ts';
+export {
+  createSqliteReadStore,
+  logCompanionModule,
+  type CommitEncoder,
+  type SharedLogWriter,
+  type SqliteReadStore,
+} from './sqlite-read-store.ts';
+export {
+  holdFileLock as lockReadModelFile,
+  ReadModelFileError,
+  rebuildCommand,
+  removeDatabase as removeSqliteReadStore,
+} from './database.ts';
