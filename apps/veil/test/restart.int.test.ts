@@ -1,4 +1,4 @@
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -230,6 +230,19 @@ describe('the embedded app across restarts', () => {
     expect(caughtUp(veil.logs)).toEqual(Object.fromEntries(projections.map((name) => [name, 0])));
     const after = await readsOf(api, bob, chatId, 'renamed');
     expect({ ...after, token: '' }).toEqual({ ...before, token: '' });
+  });
+
+  it('stops on a damaged data file, naming it and the way out', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'veil-damaged-'));
+    const veil = await start();
+    await writeData(createApi(veil.url), 2);
+    expect(await stop(veil)).toBe(0);
+
+    await writeFile(logFile(), 'these bytes are not a database\n'.repeat(200));
+    const failed = await failingStart(dataDir);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`The event log ${logFile()} is damaged`);
+    expect(failed.stderr).toContain('.recover');
   });
 
   it('refuses a second process on the same data, and a rebuild beside a running Veil', async () => {

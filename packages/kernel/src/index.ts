@@ -4,6 +4,7 @@ export * from './decider.ts';
 export * from './events.ts';
 export * from './projection.ts';
 export * from './inline-projection.ts';
+export * from './start-projection.ts';
 export * from './staging.ts';
 export * from './rpc-client.ts';
 export * from './projected-service.ts';

@@ -1,6 +1,7 @@
 import type { RpcContract, RpcService } from '@veil/contracts';
 import type { Ports, RunningService } from '@veil/ports';
-import { startProjection, type ProjectionDefinition, type RunningProjection } from './projection.ts';
+import type { ProjectionDefinition, RunningProjection } from './projection.ts';
+import { startProjection } from './start-projection.ts';
 import { measureProjection } from './projection-metrics.ts';
 import { serveRpc, type RpcImplementation } from './rpc-client.ts';
 

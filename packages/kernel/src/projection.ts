@@ -9,7 +9,6 @@ import type {
   Subscription,
 } from '@veil/ports';
 import { createCatchUpReport } from './catch-up-report.ts';
-import { startInlineProjection } from './inline-projection.ts';
 import {
   mergeInto,
   pendingChanges,
@@ -161,13 +160,6 @@ export interface ProjectionDeps {
    */
   inline?: InlineProjections;
 }
-
-/**
- * Starts a projection: inside the log's commits when `inline` is given, otherwise following the
- * log, with its changes stored by writes of its own.
- */
-export const startProjection = (deps: ProjectionDeps): Promise<RunningProjection> =>
-  deps.inline ? startInlineProjection({ ...deps, inline: deps.inline }) : startFollowingProjection(deps);
 
 /** A projection that follows the log and stores what it staged with its checkpoints. */
 export const startFollowingProjection = async (deps: ProjectionDeps): Promise<RunningProjection> => {
