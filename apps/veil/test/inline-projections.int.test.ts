@@ -48,7 +48,8 @@ const silent: Logger = {
 /**
  * One entry per event and a tally of events read back through its own unstored writes. A tag
  * `poison` makes the handler fail; `erase` makes it erase the event's content from the log, as
- * the message timeline does with a deleted message's; `padding` makes its document large.
+ * the message timeline does with a deleted message's; `padTo` makes its document that large,
+ * while the event stays small.
  */
 const definitionOf = (
   models: Models,
@@ -61,10 +62,10 @@ const definitionOf = (
   models,
   async handle({ event, position }, { entries, tallies }) {
     applied.push(position);
-    const { tag, padding } = testData<{ tag: string; padding?: string }>(event);
+    const { tag, padTo } = testData<{ tag: string; padTo?: number }>(event);
     if (tag === 'poison') throw new Error('cannot apply this one');
     if (tag === 'erase') await log.erase('message', [position]);
-    await entries.put({ _id: event.eventId, position, tag, ...(padding && { padding }) });
+    await entries.put({ _id: event.eventId, position, tag, ...(padTo && { padding: 'x'.repeat(padTo) }) });
     const tally = (await tallies.get('all')) ?? { _id: 'all', events: 0 };
     await tallies.put({ ...tally, events: tally.events + 1 });
   },
@@ -189,7 +190,7 @@ describe('inline projections in the embedded log', () => {
 
     // The event is small; the document its projection makes needs far more pages than are free.
     disk.setFreePages(2);
-    const big = event('s', { tag: 'big', padding: 'x'.repeat(64_000) });
+    const big = event('s', { tag: 'big', padTo: 64_000 });
     await expect(stores.bus.append('message', big)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     expect(await stores.bus.headPosition('message')).toBe(1);
     expect((await stores.bus.readStream('message', 's')).events).toHaveLength(1);

@@ -1,8 +1,2 @@
-export {
-  createEmbeddedBus,
-  type EmbeddedBus,
-  type EmbeddedBusOptions,
-  type SharedLogFile,
-} from './embedded-bus.ts';
-export type { CommitEncoder } from './inline-projections.ts';
+export { createEmbeddedBus, type EmbeddedBusOptions } from './embedded-bus.ts';
 export { createEmbeddedRpc } from './embedded-rpc.ts';

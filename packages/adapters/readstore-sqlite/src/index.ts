@@ -1,10 +1,4 @@
-export {
-  createSqliteReadStore,
-  logCompanionModule,
-  type CommitEncoder,
-  type SharedLogWriter,
-  type SqliteReadStore,
-} from './sqlite-read-store.ts';
+export { createSqliteReadStore, logCompanionModule } from './sqlite-read-store.ts';
 export {
   holdFileLock as lockReadModelFile,
   ReadModelFileError,

@@ -102,7 +102,8 @@ export const createSqliteReadStore = (options: {
   const encoder: CommitEncoder = {
     encode: (changes) =>
       ready().encode(changes.map((change) => ({ ...change, target: targetOf(change.collection) }))),
-    committed: (payload) => ready().committed(payload as WireChange[]),
+    // A commit of the log's that settles after the store closed has nothing left to refresh.
+    committed: (payload) => open?.committed(payload as WireChange[]),
   };
   return {
     transactional: true,
