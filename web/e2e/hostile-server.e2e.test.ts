@@ -311,7 +311,7 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
     }
   });
 
-  it('shows forged "added" and timer changes as unverified, and seals, counts and times by the signed state only', async () => {
+  it('shows forged "added" and timer changes as unverified, and seals, counts, times and names by the signed state only', async () => {
     const proxy = veil().proxy;
     const { alice, bob } = await pair('ga');
     const mallory = await signedUpPerson(veil(), 'gam');
@@ -319,15 +319,19 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
     const groupName = `Crew ${alice.id.slice(-6)}`;
     const chatId = await createGroupOverApi(alice.page, groupName, [bob.id]);
     // The group was made unsigned: Bob, not an admin, is told so; Alice, its admin, opens it and
-    // her browser signs its state.
+    // her browser signs its state, which Bob's open group info then says.
     await openChat(bob.page, groupName);
     await bob.page.getByRole('button', { name: 'Group info' }).click();
     await bob.page
       .getByTestId('group-signing')
       .filter({ hasText: "This group's membership is not signed yet" })
       .waitFor();
-    await bob.page.getByRole('button', { name: 'Close' }).click();
     await openChat(alice.page, groupName);
+    await bob.page
+      .getByTestId('group-signing')
+      .filter({ hasText: `Group state signed by ${alice.name} on` })
+      .waitFor();
+    await bob.page.getByRole('button', { name: 'Close' }).click();
     await expect
       .poll(async () =>
         (
@@ -354,7 +358,9 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
       .waitFor();
 
     // The server now says Alice added Mallory and Bob set the timer to 1 hour: in the chat's
-    // view, as notices and as changes, all unsigned. Mallory's public key is the attacker's.
+    // view, as notices and as changes, all unsigned. It also calls the group by a name no admin
+    // signed. Mallory's public key is the attacker's.
+    const forgedName = `Pwned ${alice.id.slice(-6)}`;
     const addedAt = new Date().toISOString();
     const timerAt = new Date(Date.parse(addedAt) + 1).toISOString();
     const person = (id: string, username: string) => ({ _id: id, username, profilePicture: null });
@@ -379,6 +385,7 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
             participants: [...chat.participants, person(malloryId, mallory.name)],
             notices: [...(chat.notices ?? []), ...forgedNotices],
             disappearingSeconds: 3600,
+            chatName: forgedName,
           }
         : chat;
     proxy.rewriteJson({ method: 'GET', path: `/api/v1/chat/${chatId}/changes` }, (body) => ({
@@ -423,6 +430,10 @@ describe('a hostile server (browser)', { timeout: 240_000 }, () => {
         .waitFor();
       expect(await page.getByTestId('system-line').filter({ hasText: mallory.name }).count()).toBe(0);
       expect(await page.getByTestId('system-line').filter({ hasText: '1 hour' }).count()).toBe(0);
+      // The name is the signed one, in the header and in the chat list.
+      await page.getByTestId('chat-title').filter({ hasText: groupName }).waitFor();
+      await page.getByTestId('chat-item').filter({ hasText: groupName }).waitFor();
+      expect(await page.getByTestId('chat-item').filter({ hasText: forgedName }).count()).toBe(0);
       // The timer is the signed one, the members the signed ones, and each message counts them.
       await expect
         .poll(() => page.getByTestId('disappearing-timer').inputValue())

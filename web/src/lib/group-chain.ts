@@ -138,6 +138,7 @@ const groupMarkOf = (chat: ChatView) =>
     chat.disappearingSeconds ?? 0,
     chat.notices?.length ?? 0,
     chat.notices?.at(-1)?.at ?? '',
+    chat.stateSignedAt ?? '',
   ]);
 
 /** Per account and group: the chat view's mark it was fetched for, and the verified chain by its entries. */

@@ -338,6 +338,11 @@ export const chatViewSchema = z.object({
   /** The disappearing-message timer in seconds; absent or 0: off. */
   disappearingSeconds: z.number().optional(),
   /**
+   * Groups: when an admin signed the group's state as it was (a group made before changes were
+   * signed, docs/crypto.md); absent until then. The signature itself is in the group's changes.
+   */
+  stateSignedAt: z.string().optional(),
+  /**
    * Groups the viewer was removed from: who removed them and when. The rest of the view is the
    * group as it was then; the viewer reads the history up to that moment and sends nothing.
    */

@@ -29,6 +29,8 @@ export interface ChatDoc {
   notices?: NoticeDoc[];
   /** The disappearing-message timer in seconds; absent: off. */
   disappearingSeconds?: number;
+  /** Groups: when an admin signed the state of a group made before changes were signed. */
+  stateSignedAt?: string;
   /** Groups: members an admin removed, who still see it as it was then (by user id). */
   removed?: Record<string, RemovedDoc>;
   /** The keys of `removed`, so that a removed member's list finds the group by index. */
@@ -307,8 +309,13 @@ export const chatListProjection = (
         await chats.put({ ...chat, pinnedBy: pinned ? { ...others, [userId]: event.occurredAt } : others });
         return;
       }
+      case 'GroupStateSigned': {
+        const chat = await chats.get(event.data.chatId);
+        if (!chat) return;
+        await chats.put({ ...chat, stateSignedAt: event.occurredAt });
+        return;
+      }
       case 'DirectPairClaimed':
-      case 'GroupStateSigned':
       case 'UsernameClaimed':
       case 'UsernameReleased':
       case 'MessageSeen':
@@ -380,6 +387,7 @@ export const toChatView = (
       })),
     }),
     ...(chat.disappearingSeconds && { disappearingSeconds: chat.disappearingSeconds }),
+    ...(chat.stateSignedAt && { stateSignedAt: chat.stateSignedAt }),
     ...(archived && {
       archivedAt: archived.at,
       // A message since archiving brings it back to the list (a muted chat's browser may keep it).

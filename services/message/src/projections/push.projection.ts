@@ -98,9 +98,22 @@ export const pushProjection = (
       case 'UserRenamed':
         await pushNames.put({ _id: event.data.userId, username: event.data.username });
         return;
-      default:
-        // The rest of the user context names no one's display name.
+      // The rest of the user context names no one's display name.
+      case 'UsernameClaimed':
+      case 'UsernameReleased':
+      case 'ProfilePictureChanged':
+      case 'UserRegistrationCancelled':
+      case 'KeyBackupStored':
+      case 'KeysPublished':
+      case 'PrivacyChanged':
+      case 'UserBlocked':
+      case 'UserUnblocked':
         return;
+      default: {
+        // Every event of the contexts followed is named above: a new one must be decided on.
+        const unhandled: never = event;
+        return unhandled;
+      }
     }
   },
 });

@@ -2,7 +2,7 @@ import type { ChatView } from '@veil/contracts';
 import type { AppDispatch } from '../../app/store.ts';
 import type { VerifiedGroup } from '../../lib/group-chain.ts';
 import type { ChatContext } from '../../lib/message-verification.ts';
-import { chatsApi } from './api/chats.api.ts';
+import { chatByIdApi } from './api/chat-by-id.api.ts';
 
 /**
  * Where messages are shown, for checking them: the chat, its members (the reader too), its
@@ -23,6 +23,6 @@ export const loadChatContext = async (
   myId: string,
 ): Promise<ChatContext> =>
   chatContextOf(
-    await dispatch(chatsApi.endpoints.getChatById.initiate(chatId, { subscribe: false })).unwrap(),
+    await dispatch(chatByIdApi.endpoints.getChatById.initiate(chatId, { subscribe: false })).unwrap(),
     myId,
   );

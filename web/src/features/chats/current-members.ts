@@ -1,7 +1,7 @@
 import type { ChatView } from '@veil/contracts';
 import type { AppDispatch } from '../../app/store.ts';
 import { isApiError } from '../../lib/api-error.ts';
-import { chatsApi } from './api/chats.api.ts';
+import { chatByIdApi } from './api/chat-by-id.api.ts';
 
 /**
  * Runs `attempt` with the chat's members as loaded. Anything encrypted for a chat is keyed for
@@ -18,7 +18,7 @@ export const withCurrentMembers = async <T>(
   } catch (failure) {
     if (!isApiError(failure) || failure.code !== 'KEY_MAP_MISMATCH') throw failure;
     const fresh = await dispatch(
-      chatsApi.endpoints.getChatById.initiate(chat._id, { subscribe: false, forceRefetch: true }),
+      chatByIdApi.endpoints.getChatById.initiate(chat._id, { subscribe: false, forceRefetch: true }),
     ).unwrap();
     return attempt(fresh.participants);
   }

@@ -2,7 +2,8 @@ import type { ChatView, PublicUser } from '@veil/contracts';
 import { api, listTag } from '../../../lib/api.ts';
 import { newGroupId, signedCreation, signingFailed } from '../../../lib/group-chain.ts';
 import type { SessionState } from '../../../lib/session.slice.ts';
-import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
+import { onSocketConnect } from '../../../lib/realtime.ts';
+import { followNewMessages, type ArrivedMessage } from '../realtime/follow-new-messages.ts';
 
 export const chatsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -18,7 +19,7 @@ export const chatsApi = api.injectEndpoints({
         { updateCachedData, cacheDataLoaded, cacheEntryRemoved, getCacheEntry, dispatch },
       ) {
         const refetchList = () => dispatch(api.util.invalidateTags([{ type: 'Chat', id: listTag }]));
-        const onMessage = ({ message }: { message: { chat: string; createdAt: string } }) => {
+        const onMessage = ({ message }: ArrivedMessage) => {
           const known = getCacheEntry().data?.some((chat) => chat._id === message.chat);
           // A message in a chat we have never listed means someone started a chat with us.
           if (!known) return void refetchList();
@@ -34,26 +35,20 @@ export const chatsApi = api.injectEndpoints({
               });
           });
         };
-        const socket = getSocket();
         // After a reconnect the list may have missed new chats and renames, and so may a list
         // read before the socket's first connection (a group made meanwhile): fetch it again.
         const stopOnConnect = onSocketConnect(refetchList);
+        let stopFollowing = () => {};
         try {
           await cacheDataLoaded;
-          socket.on('message received', onMessage);
-          socket.on('message sent', onMessage);
+          stopFollowing = followNewMessages(onMessage, { own: true });
         } catch {
           // the entry went away before its first load; nothing to follow
         }
         await cacheEntryRemoved;
-        socket.off('message received', onMessage);
-        socket.off('message sent', onMessage);
+        stopFollowing();
         stopOnConnect();
       },
-    }),
-    getChatById: build.query<ChatView, string>({
-      query: (chatId) => ({ url: `chat/getchatbyid/${encodeURIComponent(chatId)}` }),
-      providesTags: (_chat, _error, chatId) => [{ type: 'Chat', id: chatId }],
     }),
     /** Everyone in the directory, for the create-group panel (the panel leaves out the current user). */
     getGroupCandidates: build.query<PublicUser[], void>({
@@ -84,9 +79,4 @@ export const chatsApi = api.injectEndpoints({
   }),
 });
 
-export const {
-  useGetChatsQuery,
-  useGetChatByIdQuery,
-  useGetGroupCandidatesQuery,
-  useCreateGroupChatMutation,
-} = chatsApi;
+export const { useGetChatsQuery, useGetGroupCandidatesQuery, useCreateGroupChatMutation } = chatsApi;

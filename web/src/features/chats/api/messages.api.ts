@@ -17,7 +17,7 @@ import {
   verifyReactionRemoval,
 } from '../../../lib/message-verification.ts';
 import type { BaseQueryCall } from '../../../lib/base-query.ts';
-import { decryptAllForUser, decryptForUser } from '../../../lib/crypto.ts';
+import { decryptAllForUser } from '../../../lib/crypto.ts';
 import type { DisplayMessage } from '../../../lib/display-message.ts';
 import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
@@ -32,6 +32,7 @@ import {
   newestSeq,
   type MessageWindow,
 } from '../messages.model.ts';
+import { followNewMessages, type ArrivedMessage } from '../realtime/follow-new-messages.ts';
 
 export interface HistoryArgs {
   chatId: string;
@@ -113,11 +114,11 @@ export const messagesApi = api.injectEndpoints({
         const waiting: (() => void)[] = [];
         const whenLoaded = (apply: () => void) => (loaded ? apply() : waiting.push(apply));
 
-        const onMessage = ({ message }: { message: MessageView }) => {
+        const onMessage = ({ message, read }: ArrivedMessage) => {
           if (message.chat !== chatId) return;
-          void loadChatContext(dispatch as AppDispatch, chatId, userId)
-            .then((context) => decryptForUser(message, userId, context))
-            .then((display) => whenLoaded(() => merge([display])));
+          void read({ userId, dispatch: dispatch as AppDispatch }).then((display) =>
+            whenLoaded(() => merge([display])),
+          );
         };
         const onSeen = (seen: { chatId: string; messageId: string; userId: string }) => {
           if (seen.chatId !== chatId) return;
@@ -151,7 +152,7 @@ export const messagesApi = api.injectEndpoints({
           }
         };
 
-        socket.on('message received', onMessage);
+        const stopFollowing = followNewMessages(onMessage);
         socket.on('update seen', onSeen);
         const applyChange = (change: HistoryChange) =>
           whenLoaded(() =>
@@ -215,7 +216,7 @@ export const messagesApi = api.injectEndpoints({
           // removed before it loaded
         }
         await cacheEntryRemoved;
-        socket.off('message received', onMessage);
+        stopFollowing();
         socket.off('update seen', onSeen);
         stopChanges();
         stopOnConnect();

@@ -3,6 +3,7 @@ import { api } from '../../../lib/api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { isReadingChat } from '../open-chat.ts';
 import { prefetchPreviewKeyLogs } from '../previews.ts';
+import { followNewMessages, type ArrivedMessage } from '../realtime/follow-new-messages.ts';
 
 /** The caller's unread state by chat id. */
 export type UnreadByChat = Record<string, ChatUnread>;
@@ -38,7 +39,7 @@ export const unreadApi = api.injectEndpoints({
             refetchDelayMs,
           );
         };
-        const onMessage = ({ message }: { message: MessageView }) =>
+        const onMessage = ({ message }: ArrivedMessage) =>
           updateCachedData((byChat) => {
             const entry = byChat[message.chat] ?? { chatId: message.chat, unread: 0, lastMessage: null };
             // An answer that already counted it (asked for while it was on its way) is not counted over.
@@ -71,14 +72,14 @@ export const unreadApi = api.injectEndpoints({
         // A message stored after the first answer but before the socket joined the user's room
         // reaches no listener: every connection, the first included, asks the server again.
         const stopOnConnect = onSocketConnect(refetch);
+        let stopFollowing = () => {};
         try {
           const { data } = await cacheDataLoaded;
           prefetchPreviewKeyLogs(
             myId,
             Object.values(data).map((chat) => chat.lastMessage),
           );
-          socket.on('message received', onMessage);
-          socket.on('message sent', onMessage);
+          stopFollowing = followNewMessages(onMessage, { own: true });
           socket.on('update seen', onSeen);
           socket.on('message expired', onExpired);
           socket.on('message hidden', onHidden);
@@ -89,8 +90,7 @@ export const unreadApi = api.injectEndpoints({
         }
         await cacheEntryRemoved;
         clearTimeout(timer);
-        socket.off('message received', onMessage);
-        socket.off('message sent', onMessage);
+        stopFollowing();
         socket.off('update seen', onSeen);
         socket.off('message expired', onExpired);
         socket.off('message hidden', onHidden);

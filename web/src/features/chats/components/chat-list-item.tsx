@@ -6,7 +6,7 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { IsolatedSentence } from '../../../components/isolated-sentence.tsx';
 import { badgeText, listTime, previewLine } from '../chat-summary.model.ts';
 import { usePreview } from '../hooks/use-preview.ts';
-import { chatTitle } from '../messages.model.ts';
+import { useSignedGroupTitle } from '../hooks/use-signed-group-title.ts';
 
 interface ChatListItemProps {
   chat: ChatView;
@@ -25,9 +25,9 @@ const authorOf = (chat: ChatView, myId: string, senderId: string, t: TFunction) 
 };
 
 export const ChatListItem = memo(({ chat, myId, summary, selected, online, onSelect }: ChatListItemProps) => {
-  const title = chatTitle(chat);
   const { t, i18n } = useTranslation();
   const row = useRef<HTMLLIElement>(null);
+  const title = useSignedGroupTitle(row, chat, myId);
   const last = summary?.lastMessage ?? null;
   const preview = usePreview(row, chat, last, myId);
   // The open chat is being read: its count is on its way to zero.

@@ -8,7 +8,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { accountKeys } from '../../../lib/account-keys.ts';
 import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.slice.ts';
 import { isPassingFailure, useAutoRetry } from '../../../lib/use-auto-retry.ts';
-import { useGetChatByIdQuery } from '../api/chats.api.ts';
+import { useGetChatByIdQuery } from '../api/chat-by-id.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
 import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';

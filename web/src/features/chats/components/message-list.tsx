@@ -1,10 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import type { ChatView, MessageView, PublicUser } from '@veil/contracts';
+import type { ChatView, PublicUser } from '@veil/contracts';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { DisplayMessage } from '../../../lib/display-message.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
-import { getSocket } from '../../../lib/realtime.ts';
 import { useHistoryScroll } from '../hooks/use-history-scroll.ts';
 import { useJumpToMessage } from '../hooks/use-jump-to-message.ts';
 import { useMessageActions } from '../hooks/use-message-actions.ts';
@@ -24,6 +23,7 @@ import { BlockedMessage } from './blocked-message.tsx';
 import { MessageBubble } from './message-bubble.tsx';
 import { PendingMessage } from './pending-message.tsx';
 import { ScrollToNewest } from './scroll-to-newest.tsx';
+import { followNewMessages } from '../realtime/follow-new-messages.ts';
 
 interface MessageListProps {
   chat: ChatView;
@@ -89,14 +89,9 @@ export const MessageList = ({
 
   // A message arriving while its chat is open counts as seen at once (docs/web.md, "Realtime").
   useEffect(() => {
-    const socket = getSocket();
-    const onMessage = ({ message }: { message: MessageView }) => {
+    return followNewMessages(({ message }) => {
       if (message.chat === chat._id && message.sender._id !== myId) reportNow(message._id);
-    };
-    socket.on('message received', onMessage);
-    return () => {
-      socket.off('message received', onMessage);
-    };
+    });
   }, [chat._id, myId, reportNow]);
 
   return (

@@ -3,18 +3,7 @@ import { useEffect, useState, type RefObject } from 'react';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { selectKeysVersion } from '../../../lib/key-backup.slice.ts';
 import { decryptPreview, knownPreview } from '../previews.ts';
-
-/** One observer for every row: rows register the callback to run when they first show. */
-const whenShown = new WeakMap<Element, () => void>();
-let observer: IntersectionObserver | undefined;
-const sharedObserver = () =>
-  (observer ??= new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      whenShown.get(entry.target)?.();
-      observer?.unobserve(entry.target);
-    }
-  }));
+import { whenRowShown } from './row-visibility.ts';
 
 /**
  * The preview of `chat`'s newest message, checked against its sender's signature and decrypted
@@ -43,15 +32,13 @@ export const usePreview = (
       isGroupChat,
       memberIds: [...new Set([userId, ...memberIds.split(',').filter(Boolean)])],
     };
-    whenShown.set(
+    const stopWatching = whenRowShown(
       element,
       () => void decryptPreview(message, userId, context).then((read) => live && setText(read)),
     );
-    const watching = sharedObserver();
-    watching.observe(element);
     return () => {
       live = false;
-      watching.unobserve(element);
+      stopWatching();
     };
   }, [row, chatId, isGroupChat, memberIds, message, userId, keysVersion]);
   return message ? text : undefined;

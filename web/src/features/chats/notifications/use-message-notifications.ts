@@ -1,16 +1,13 @@
-import type { MessageView } from '@veil/contracts';
 import { t } from '../../../lib/i18n.ts';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
-import { decryptForUser } from '../../../lib/crypto.ts';
-import { chatContextOf } from '../chat-context.ts';
-import { getSocket } from '../../../lib/realtime.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
-import { chatsApi } from '../api/chats.api.ts';
+import { chatByIdApi } from '../api/chat-by-id.api.ts';
 import { chatTitle } from '../messages.model.ts';
 import { loadNotificationSettings, notificationSettings } from './notification-settings.ts';
 import { pushSupported, subscribeToPush } from './push/push-subscription.ts';
+import { followNewMessages, type ArrivedMessage } from '../realtime/follow-new-messages.ts';
 
 /**
  * A browser notification for each message that arrives while the tab is hidden, when the user
@@ -29,13 +26,14 @@ export const useMessageNotifications = () => {
       if (Notification.permission !== 'granted') return;
       subscribeToPush(dispatch).catch((error: unknown) => console.warn('Push subscription failed', error));
     });
-    const socket = getSocket();
-    const onMessage = async ({ message }: { message: MessageView }) => {
+    const onMessage = async ({ message, read }: ArrivedMessage) => {
       const settings = notificationSettings(me._id);
       if (!settings.enabled || settings.muted.includes(message.chat)) return;
       if (document.visibilityState !== 'hidden' || !('Notification' in window)) return;
       if (Notification.permission !== 'granted') return;
-      const chat = await dispatch(chatsApi.endpoints.getChatById.initiate(message.chat, { subscribe: false }))
+      const chat = await dispatch(
+        chatByIdApi.endpoints.getChatById.initiate(message.chat, { subscribe: false }),
+      )
         .unwrap()
         .catch(() => undefined);
       const sender =
@@ -43,7 +41,7 @@ export const useMessageNotifications = () => {
         t('notifications.newMessage');
       // Checked like the chat checks it: a forgery's text never reaches a notification either.
       const { decryptedContent } = chat
-        ? await decryptForUser(message, me._id, chatContextOf(chat, me._id))
+        ? await read({ userId: me._id, dispatch })
         : { decryptedContent: t('notifications.newMessage') };
       const title = chat?.isGroupChat
         ? t('notifications.inGroup', { sender, chat: chatTitle(chat) })
@@ -55,10 +53,6 @@ export const useMessageNotifications = () => {
         shown.close();
       };
     };
-    const listener = (payload: { message: MessageView }) => void onMessage(payload);
-    socket.on('message received', listener);
-    return () => {
-      socket.off('message received', listener);
-    };
+    return followNewMessages((arrived) => void onMessage(arrived));
   }, [me, dispatch, navigate]);
 };

@@ -9,6 +9,7 @@ import { messagingApi } from '../../../lib/messaging.api.ts';
 import { signOutgoing, type Outgoing } from '../../../lib/message-signing.ts';
 import { sendOverSocket } from '../../../lib/socket-send.ts';
 import { chatsApi } from '../api/chats.api.ts';
+import { chatByIdApi } from '../api/chat-by-id.api.ts';
 import { withCurrentMembers } from '../current-members.ts';
 import { messagesApi } from '../api/messages.api.ts';
 import { rememberOwnMessage } from '../api/unread.api.ts';
@@ -38,7 +39,7 @@ const receiptOf = ({ _id, seq, createdAt }: MessageView): SentReceipt => ({ _id,
  */
 export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item: OutboxItem) => {
   const chat = await dispatch(
-    chatsApi.endpoints.getChatById.initiate(item.chatId, { subscribe: false }),
+    chatByIdApi.endpoints.getChatById.initiate(item.chatId, { subscribe: false }),
   ).unwrap();
   const replyTo = item.replyTo?._id;
   const attachments = item.attachments ?? [];

@@ -10,7 +10,7 @@ import type { AttachmentRef } from '@veil/crypto';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { sendFailureText } from '../../../lib/send-errors.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
-import { chatsApi } from '../api/chats.api.ts';
+import { chatByIdApi } from '../api/chat-by-id.api.ts';
 import { deliverMessage } from './deliver.ts';
 import { readOutbox, writeOutbox } from './outbox-store.ts';
 import {
@@ -96,7 +96,7 @@ export const useOutboxRunner = () => {
             retryDelay.current = Math.min(retryDelay.current * 2, longestRetryMs);
             break;
           }
-          const chat = chatsApi.endpoints.getChatById.select(next.chatId)(store.getState()).data;
+          const chat = chatByIdApi.endpoints.getChatById.select(next.chatId)(store.getState()).data;
           const error = sendFailureText(chat?.isGroupChat ?? false, failure, {
             accountId: user._id,
             nameOf: (id) => chat?.participants.find((member) => member._id === id)?.username,

@@ -1,6 +1,6 @@
-import type { MessageEditedNotice, MessageRef, MessageView } from '@veil/contracts';
+import type { MessageEditedNotice, MessageRef } from '@veil/contracts';
 import type { AppDispatch } from '../../../app/store.ts';
-import { decryptForUser, readSealedForUser } from '../../../lib/crypto.ts';
+import { readSealedForUser } from '../../../lib/crypto.ts';
 import type { DisplayMessage } from '../../../lib/display-message.ts';
 import { verifyMessage } from '../../../lib/message-verification.ts';
 import { getSocket } from '../../../lib/realtime.ts';
@@ -10,6 +10,7 @@ import { loadChatContext } from '../chat-context.ts';
 import { messagesApi } from '../api/messages.api.ts';
 import { newestSeq } from '../messages.model.ts';
 import { createMessageIndex, isSavedIndex, type IndexedMessage, type MessageIndex } from './message-index.ts';
+import { followNewMessages, type ArrivedMessage } from '../realtime/follow-new-messages.ts';
 
 /**
  * Keeps the account's message search index in this browser: loaded from its encrypted vault,
@@ -146,16 +147,14 @@ export const startSearchIndexer = async (userId: string, dispatch: AppDispatch):
 
   const socket = getSocket();
   // Checked as the chat checks them: a message whose signature does not hold is not indexed.
-  const onMessage = ({ message }: { message: MessageView }) =>
-    void loadChatContext(dispatch, message.chat, userId)
-      .then((context) => decryptForUser(message, userId, context))
-      .then((display) => {
-        const indexed = indexedOf(display);
-        if (indexed && !stopped) {
-          index.put(indexed);
-          scheduleSave();
-        }
-      });
+  const onMessage = ({ read }: ArrivedMessage) =>
+    void read({ userId, dispatch }).then((display) => {
+      const indexed = indexedOf(display);
+      if (indexed && !stopped) {
+        index.put(indexed);
+        scheduleSave();
+      }
+    });
   // An edit is read only if its signature holds, by the sender of the message it changes.
   const checkedEdit = async (notice: MessageEditedNotice) => {
     const stored = index.stored(notice.messageId);
@@ -195,7 +194,7 @@ export const startSearchIndexer = async (userId: string, dispatch: AppDispatch):
     changed();
   };
 
-  socket.on('message received', onMessage);
+  const stopFollowing = followNewMessages(onMessage);
   socket.on('message edited', onEdited);
   socket.on('message deleted', onGone);
   socket.on('message hidden', onGone);
@@ -210,7 +209,7 @@ export const startSearchIndexer = async (userId: string, dispatch: AppDispatch):
       if (saveTimer) save();
       stopped = true;
       clearTimeout(expiryTimer);
-      socket.off('message received', onMessage);
+      stopFollowing();
       socket.off('message edited', onEdited);
       socket.off('message deleted', onGone);
       socket.off('message hidden', onGone);
