@@ -15,7 +15,7 @@ import {
   type ProjectionDefinition,
 } from '@veil/kernel';
 import type { Collection, Doc, EventBus, Logger } from '@veil/ports';
-import { testData, testEvent } from '@veil/ports/contract';
+import { describeReadStoreContract, testData, testEvent } from '@veil/ports/contract';
 import { createSqliteReadStore, logCompanionModule } from '@veil/readstore-sqlite';
 import { createApi } from './support/api-client.ts';
 import { startTestVeil } from './support/test-veil.ts';
@@ -245,6 +245,20 @@ describe('inline projections in the embedded log', () => {
       file.close();
     }
   });
+});
+
+describeReadStoreContract("SQLite (in the event log's file, written by the log's thread)", async () => {
+  const contractDir = await mkdtemp(path.join(tmpdir(), 'veil-shared-store-'));
+  const bus = await createEmbeddedBus({ dataDir: contractDir, log: silent, companion: logCompanionModule });
+  const store = createSqliteReadStore({ file: bus.shared!.file, sharedLog: bus.shared! });
+  return {
+    store,
+    teardown: async () => {
+      await store.close();
+      await bus.close();
+      await rm(contractDir, { recursive: true, force: true });
+    },
+  };
 });
 
 describe('the embedded app', () => {
