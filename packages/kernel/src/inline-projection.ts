@@ -22,7 +22,8 @@ import { mergeInto, pendingChanges, stagedViews, type PendingWrites } from './st
  * At start it catches up from its checkpoints by following the log (`startFollowingProjection`),
  * while the log holds its commits back, then joins the commits. A handler that fails on an event
  * has the event parked at once, in the same commit: retrying with pauses, as a follower does,
- * would hold back every append behind it.
+ * would hold back every append behind it. A handler must not append to the log nor wait for
+ * anything a commit resolves: the commit it runs in waits for it.
  */
 export const startInlineProjection = async (
   deps: ProjectionDeps & { inline: InlineProjections },
