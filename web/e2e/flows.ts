@@ -290,3 +290,31 @@ export const openGroupInfo = async (page: Page) => {
   await dialog.waitFor();
   return dialog;
 };
+
+/**
+ * Everything an IndexedDB object store of the page's origin holds, as text (binary fields read as
+ * Latin-1), to check that nothing readable rests there; '' when the store does not exist.
+ */
+export const storedInIndexedDb = (page: Page, database: string, storeName: string): Promise<string> =>
+  page.evaluate(
+    async ({ database, storeName }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open(database);
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      if (!db.objectStoreNames.contains(storeName)) return (db.close(), '');
+      const values = await new Promise<unknown[]>((resolve, reject) => {
+        const all = db.transaction(storeName).objectStore(storeName).getAll();
+        all.onsuccess = () => resolve(all.result);
+        all.onerror = () => reject(all.error);
+      });
+      db.close();
+      return JSON.stringify(values, (_key, value: unknown) =>
+        value instanceof ArrayBuffer || ArrayBuffer.isView(value)
+          ? String.fromCharCode(...new Uint8Array(value instanceof ArrayBuffer ? value : value.buffer))
+          : value,
+      );
+    },
+    { database, storeName },
+  );

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { messageWithText, openChat, sayHi, sendMessage, signedUpPerson } from './flows.ts';
+import { messageWithText, openChat, sayHi, sendMessage, signedUpPerson, storedInIndexedDb } from './flows.ts';
 import { useVeilWeb } from './harness.ts';
 
 /**
@@ -123,25 +123,7 @@ describe('message search (browser)', { timeout: 240_000 }, () => {
     await search(bob.page, lighthouse);
     await resultWith(bob.page, 'Moved to the').waitFor();
     // The index is saved a moment after it changes.
-    const readStored = () =>
-      bob.page.evaluate(
-        () =>
-          new Promise<string>((resolve, reject) => {
-            const open = indexedDB.open('veil-search');
-            open.onerror = () => reject(open.error);
-            open.onsuccess = () => {
-              const read = open.result.transaction('index').objectStore('index').getAll();
-              read.onsuccess = () => {
-                const decoder = new TextDecoder();
-                resolve(
-                  JSON.stringify(read.result, (_key, value: unknown) =>
-                    value instanceof Uint8Array ? decoder.decode(value) : value,
-                  ),
-                );
-              };
-            };
-          }),
-      );
+    const readStored = () => storedInIndexedDb(bob.page, 'veil-search', 'index');
     await expect.poll(async () => (await readStored()).length).toBeGreaterThan(100);
     const stored = await readStored();
     for (const secret of [lighthouse, fileWord, 'filler']) expect(stored).not.toContain(secret);

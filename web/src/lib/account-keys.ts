@@ -25,7 +25,7 @@ import {
 import { KeyBundleError, parseKeyBundle, serializeKeyBundle, type BundledKey } from './key-bundle.ts';
 import { deleteStoredKeyLogs } from './key-log-store.ts';
 import { deleteMadeEntries } from './made-entries-store.ts';
-import { deleteSearchIndex } from './search-store.ts';
+import { draftStore, searchIndexStore } from './vault-store.ts';
 import type { PublishedKey } from './read-state.ts';
 
 /**
@@ -197,11 +197,12 @@ export const publishedAccountKey = (userId: string): Promise<PublishedKey | null
 /** Deletes the account's keys from this browser (a legacy key of this account moves first, so it goes too). */
 export const removeAccountKeys = async (userId: string): Promise<void> => {
   await accountKeyRing(userId);
-  // The search index is of no use without the keys that open it: it goes with them, and so do
-  // the key logs kept for checking pushes and the record of the key-log entries made.
+  // The search index and the drafts are of no use without the keys that open them: they go with
+  // them, and so do the key logs kept for checking pushes and the record of the key-log entries made.
   await Promise.all([
     deleteAccountKeys(userId),
-    deleteSearchIndex(userId),
+    searchIndexStore.remove(userId),
+    draftStore.remove(userId),
     deleteStoredKeyLogs(userId),
     deleteMadeEntries(userId),
   ]);

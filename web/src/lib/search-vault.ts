@@ -1,32 +1,8 @@
-import { createVaultKey, openVault, openVaultKey, sealVault } from '@veil/crypto';
-import { accountKeyRing } from './account-keys.ts';
-import { readSearchIndex, writeSearchIndex } from './search-store.ts';
+import { openAccountVault, type AccountVault } from './account-vault.ts';
+import { searchIndexStore } from './vault-store.ts';
 
-export interface SearchVault {
-  /** The saved index as text, or null when there is none this browser can open (start afresh). */
-  saved: string | null;
-  save(text: string): Promise<void>;
-}
+export type SearchVault = AccountVault;
 
-/**
- * Opens the account's search-index vault in this browser: the stored vault key is unwrapped
- * with the account's private keys held here; without one that fits (none stored yet, or a key
- * reset since) a new vault key is wrapped for the newest key. Null without any private key here.
- */
-export const openSearchVault = async (userId: string): Promise<SearchVault | null> => {
-  const ring = await accountKeyRing(userId);
-  if (!ring.length) return null;
-  const stored = await readSearchIndex(userId).catch(() => undefined);
-  const privateKeys = ring.map((held) => held.privateKey);
-  const opened = stored ? await openVaultKey(stored.key, privateKeys) : null;
-  let saved: string | null = null;
-  if (stored && opened) saved = await openVault(opened, stored.sealed).catch(() => null);
-  const vault =
-    opened && stored ? { key: opened, wrapped: stored.key } : await createVaultKey(ring[0]!.publicKey);
-  return {
-    saved,
-    async save(text) {
-      await writeSearchIndex(userId, { key: vault.wrapped, sealed: await sealVault(vault.key, text) });
-    },
-  };
-};
+/** The account's message search index in this browser, encrypted (docs/search.md). */
+export const openSearchVault = (userId: string): Promise<SearchVault | null> =>
+  openAccountVault(userId, searchIndexStore);

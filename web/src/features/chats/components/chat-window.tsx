@@ -39,6 +39,7 @@ import { MessageList } from './message-list.tsx';
 import { ReplyBar } from './reply-bar.tsx';
 import { SafetyNumberDialog } from './safety-number-dialog.tsx';
 import { TypingIndicator } from './typing-indicator.tsx';
+import { useDraft } from '../drafts/use-draft.ts';
 
 const noMessages: DisplayMessage[] = [];
 
@@ -67,6 +68,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
   } = useGetMessagesQuery({ chatId, userId: me._id });
   // A group is shown as its verified chain says it is: members, admins, name, timer.
   const { chat, group } = useSignedChat(served, me._id);
+  const draft = useDraft(me._id, chatId);
   const failure = chatFailed ? chatError : historyFailed ? historyError : undefined;
   const passing = (chatFailed || historyFailed) && isPassingFailure(failure);
   const retryLoad = useCallback(() => {
@@ -220,6 +222,8 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
             <BlockedComposer user={blockedOther} />
           ) : (
             <MessageComposer
+              draft={draft.text}
+              onTextChange={draft.keep}
               onSend={onSend}
               onKeystroke={keystroke}
               canSendEmpty={uploads.items.length > 0}

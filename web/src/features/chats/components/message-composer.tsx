@@ -1,5 +1,13 @@
 import { useTranslation } from 'react-i18next';
-import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { SendIcon } from '../../../components/icons.tsx';
 
 interface MessageComposerProps {
@@ -10,6 +18,10 @@ interface MessageComposerProps {
   accessory?: ReactNode;
   /** Files are waiting to be sent: a message without text may go. */
   canSendEmpty?: boolean;
+  /** The chat's draft: undefined while it loads. */
+  draft?: string;
+  /** What the box holds, after every change once the draft has loaded (to keep it as the draft). */
+  onTextChange?: (text: string) => void;
 }
 
 /**
@@ -21,8 +33,21 @@ export const MessageComposer = ({
   onKeystroke,
   accessory,
   canSendEmpty = false,
+  draft,
+  onTextChange,
 }: MessageComposerProps) => {
-  const [text, setText] = useState('');
+  const [text, setText] = useState(draft ?? '');
+  // Whether the draft is in the box: until then, what the box holds is not kept over it.
+  const [restored, setRestored] = useState(draft !== undefined);
+  useEffect(() => {
+    if (restored || draft === undefined) return;
+    // Typed while the draft loaded: what was typed wins.
+    setText((now) => now || draft);
+    setRestored(true);
+  }, [draft, restored]);
+  useEffect(() => {
+    if (restored) onTextChange?.(text);
+  }, [text, restored, onTextChange]);
   const input = useRef<HTMLTextAreaElement>(null);
   const { t } = useTranslation();
 
