@@ -33,6 +33,8 @@ export const startMembershipProjection = async (deps: {
   log: Logger;
   /** Called for changes that happen after start (not during the initial replay). Must not throw. */
   onChange?: (change: MembershipChange) => void;
+  /** An account archived or pinned a chat, or took it back, after start. Must not throw. */
+  onListPrefsChange?: (userId: string, chatId: string) => void;
   startTimeoutMs?: number;
 }): Promise<MembershipProjection> => {
   const { bus, log } = deps;
@@ -72,8 +74,12 @@ export const startMembershipProjection = async (deps: {
     handler: (recorded) => {
       const parsed = chatEventSchema.safeParse(recorded.event);
       if (parsed.success) {
-        const change = map.apply(parsed.data);
-        if (change && recorded.position > liveAfter) deps.onChange?.(change);
+        const event = parsed.data;
+        const change = map.apply(event);
+        const live = recorded.position > liveAfter;
+        if (change && live) deps.onChange?.(change);
+        if (live && (event.type === 'ChatArchiveSet' || event.type === 'ChatPinSet'))
+          deps.onListPrefsChange?.(event.data.userId, event.data.chatId);
       } else {
         // A malformed event must not stall the follower: skip it, loudly.
         log.error(

@@ -23,7 +23,7 @@ import { startPrivacyProjection } from './privacy.projection.ts';
 import { createPresence, type Presence } from './presence.ts';
 import { realtimeMetrics } from './realtime-metrics.ts';
 import { defaultPresenceTtlSeconds, type RealtimeSettings } from './settings.ts';
-import type { RealtimeServer } from './socket-types.ts';
+import { userRoom, type RealtimeServer } from './socket-types.ts';
 
 export type { RealtimeSettings } from './settings.ts';
 
@@ -101,6 +101,9 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
             ?.membersJoined(change)
             .catch((error: unknown) => log.warn({ err: error }, 'presence intro failed'));
       },
+      // The account's other browsers fetch their chat list again. Every replica follows the chat
+      // log, so each tells its own sockets.
+      onListPrefsChange: (userId, chatId) => io.local.to(userRoom(userId)).emit('chat updated', { chatId }),
     });
     cleanups.push(() => membership.stop());
 

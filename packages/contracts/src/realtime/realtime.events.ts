@@ -127,7 +127,10 @@ export interface ServerToClientEvents {
   /** Deleted for me: sent only to the account that hid it, on every device. */
   'message hidden': (notice: MessageRef) => void;
   reaction: (notice: ReactionNotice) => void;
-  /** A group changed (members, admins, name, picture): fetch it again. Sent to members before and after. */
+  /**
+   * A group changed (members, admins, name, picture), or a chat's timer: fetch it again. Sent to
+   * members before and after; and to one account's own sockets when it archived or pinned the chat.
+   */
   'chat updated': (notice: { chatId: string }) => void;
   typing: (notice: TypingNotice) => void;
   'stop typing': (notice: TypingNotice) => void;

@@ -5,8 +5,9 @@ import { getSocket } from '../../../lib/realtime.ts';
 
 /**
  * A group changed (members, admins, name, picture; `chat updated` reaches its members before
- * and after): the chat and the chat list are fetched again, so a new member sees the group at
- * once and a removed one sees it go.
+ * and after), or this account archived or pinned a chat in another browser: the chat and the
+ * chat list are fetched again, so a new member sees the group at once, a removed one sees it go,
+ * and every browser of the account shows the same list.
  */
 export const useGroupUpdates = (): void => {
   const dispatch = useAppDispatch();
