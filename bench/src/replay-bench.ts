@@ -1,6 +1,7 @@
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { startVeil } from '@veil/app';
 import { freePort } from '@veil/test-env';
 import { meta, writeLog } from './log-file.ts';
@@ -34,6 +35,29 @@ const rssOf = async (pid: number) => {
  * `npm start` on the data dir, as an operator restarts it: the time from spawning the process
  * until it answers ready (polled every 200 ms), and its resident memory then.
  */
+/**
+ * The log's share and the read models' share of the embedded data file, which holds both: the
+ * pages of the log's table and its indexes, and every other page (SQLite's `dbstat`).
+ */
+const bytesInDataFile = (file: string) => {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const rows = db.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name').all() as {
+      name: string;
+      bytes: number;
+    }[];
+    const isLog = (name: string) =>
+      name === 'events' || name === 'events_by_stream' || name.startsWith('sqlite_autoindex_events_');
+    const sum = (found: typeof rows) => found.reduce((total, row) => total + Number(row.bytes), 0);
+    return {
+      eventLogBytes: sum(rows.filter((row) => isLog(row.name))),
+      readModelBytes: sum(rows.filter((row) => !isLog(row.name))),
+    };
+  } finally {
+    db.close();
+  }
+};
+
 const processStart = async (dataDir: string) => {
   // A port free now, not one reserved at the start of a run that other servers may have taken since.
   const port = await freePort();
@@ -116,8 +140,7 @@ export const runReplayBench = async (messageEvents: number) => {
   const heapBytes = heapUsedBytes() - heapBefore;
   // This whole process after a full collection (it also built the read models and generated the log).
   const rssBytes = process.memoryUsage().rss;
-  const readModelBytes = (await stat(path.join(dataDir, 'read-models.sqlite'))).size;
-  const eventLogBytes = (await stat(path.join(eventsDir, 'event-log.sqlite'))).size;
+  const { eventLogBytes, readModelBytes } = bytesInDataFile(path.join(eventsDir, 'event-log.sqlite'));
   const [chat] = chats;
   // The first chat holds the messages at positions 1, 11, 21, ...
   const perChat = Math.ceil(messageCount / chats.length);

@@ -6,6 +6,7 @@ import {
   messageWithText,
   openChat,
   openChatFromUsers,
+  sameUserElsewhere,
   sayHi,
   sendMessage,
   signedUpPerson,
@@ -48,6 +49,25 @@ describe('blocking (browser)', { timeout: 180_000 }, () => {
       },
       { name, memberIds },
     );
+
+  it("shows a block made in one browser at once in the account's other browser", async () => {
+    const veil = veilWeb();
+    const alice = await signedUpPerson(veil, 'bsa');
+    const mallory = await signedUpPerson(veil, 'bsm');
+    await sayHi(mallory.page, alice.name);
+    const elsewhere = await sameUserElsewhere(veil, alice);
+    await openChat(elsewhere, mallory.name);
+    await elsewhere.getByRole('textbox', { name: 'Message' }).waitFor();
+
+    await openChat(alice.page, mallory.name);
+    await chatOption(alice.page, `Block ${mallory.name}`);
+    await elsewhere.getByText(`You blocked ${mallory.name}. Unblock to send.`).waitFor();
+    await alice.page
+      .getByTestId('blocked-composer')
+      .getByRole('button', { name: `Unblock ${mallory.name}` })
+      .click();
+    await elsewhere.getByRole('textbox', { name: 'Message' }).waitFor();
+  });
 
   it('stops messages and new chats both ways, collapses group messages, and unblocking restores them', async () => {
     const veil = veilWeb();

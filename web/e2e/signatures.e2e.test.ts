@@ -187,7 +187,9 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
         encryptedKeys: doc.encryptedKeys,
         v2: sequenceOf(doc.signature)!,
       };
-      expect(doc.signature!.version).toBe(2);
+      // Version 3: version 2 with the franking tag (docs/crypto.md, "Message franking").
+      expect(doc.signature!.version).toBe(3);
+      expect(doc.signature!.franking).toMatch(/^[A-Za-z0-9+/]{43}=$/);
       expect(await verifyMessageSignature(signingKey, signed, doc.signature!.value)).toBe(true);
     }
 

@@ -16,6 +16,7 @@ import './styles/group-info.css';
 import './styles/key-backup.css';
 import './styles/attachments.css';
 import './styles/safety.css';
+import './styles/reports.css';
 
 // Before the first paint, so a dark-theme user never sees a white flash (the store agrees later).
 document.documentElement.dataset.theme =

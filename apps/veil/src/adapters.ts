@@ -1,6 +1,7 @@
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { byContext, checkpointCollection } from '@veil/kernel';
-import type { Clock, EventBus, Logger, Metrics, Ports, Tracing } from '@veil/ports';
+import type { Clock, EventBus, InlineProjections, Logger, Metrics, Ports, Tracing } from '@veil/ports';
 import { dataOwners, type VeilConfig } from './config.ts';
 import { createIdGenerator } from './ids.ts';
 import { commitMetrics, publishMetrics } from './log-metrics.ts';
@@ -26,15 +27,117 @@ export interface Observability {
   clock?: Clock;
 }
 
+/** The stores that keep events and read models, and what they share. */
+export interface Stores {
+  bus: EventBus;
+  rpc: Ports['rpc'];
+  readStore: Ports['readStore'];
+  /** Embedded mode: projections run inside the log's commits. */
+  inlineProjections?: InlineProjections;
+  close(): Promise<void>;
+}
+
+/** Where the embedded log keeps its file (and, in embedded mode, the read models). */
+const eventsDir = (config: VeilConfig) => path.join(config.dataDir, 'events');
+
+/** The read-model file of earlier versions, and of a process on MongoDB's absence but with NATS. */
+export const readModelFile = (config: VeilConfig) => path.join(config.dataDir, 'read-models.sqlite');
+
+/** The read store the config selects beside NATS: MongoDB, or SQLite in DATA_DIR. */
+const createFollowerReadStore = async (config: VeilConfig): Promise<Ports['readStore']> =>
+  config.MONGODB_URL
+    ? (await import('@veil/readstore-mongo')).createMongoReadStore({
+        url: config.MONGODB_URL,
+        database: config.MONGODB_DB,
+      })
+    : (await import('@veil/readstore-sqlite')).createSqliteReadStore({ file: readModelFile(config) });
+
 /**
- * The event log the config selects: NATS JetStream, or the embedded log under DATA_DIR/events.
- * Given metrics and tracing (a serving process), the log reports its commits or publishes and the
- * NATS RPC carries trace context; tools such as the rebuild pass only a logger.
+ * Embedded mode: the event log and the read models in one SQLite file with one writer thread,
+ * each commit appending its events and storing what the projections make of them
+ * (docs/event-backbone.md). The file's lock is taken before anything touches the log, so a
+ * second process on the same DATA_DIR (or a rebuild beside a running Veil) stops at once. A
+ * read-model file of an earlier version is removed: the read models are built again from the
+ * log into the shared file, as a first start builds them.
  */
-export const createEventLog = async (
+const createEmbeddedStores = async (
+  config: VeilConfig,
+  log: Logger,
+  observe: Partial<Omit<Observability, 'log'>>,
+): Promise<Stores> => {
+  const { createEmbeddedBus, createEmbeddedRpc } = await import('@veil/bus-embedded');
+  const { logFileName } = await import('@veil/bus-embedded/log-database');
+  const sqlite = await import('@veil/readstore-sqlite');
+  const lock = sqlite.lockReadModelFile(path.join(eventsDir(config), logFileName));
+  try {
+    const earlier = readModelFile(config);
+    if (existsSync(earlier)) {
+      sqlite.removeSqliteReadStore(earlier);
+      rmSync(`${earlier}.lock`, { force: true });
+      log.info(
+        { file: earlier },
+        "read models move into the event log's file; they are built again from the log",
+      );
+    }
+    const bus = await createEmbeddedBus({
+      dataDir: eventsDir(config),
+      log,
+      companion: sqlite.logCompanionModule,
+      ...(observe.metrics && { onCommit: commitMetrics(observe.metrics) }),
+    });
+    const shared = bus.shared!;
+    const readStore = sqlite.createSqliteReadStore({ file: shared.file, sharedLog: shared });
+    return {
+      bus,
+      // In process, the trace follows the call by itself (AsyncLocalStorage).
+      rpc: createEmbeddedRpc({ log }),
+      readStore,
+      inlineProjections: shared.inlineProjections(readStore.commitEncoder!),
+      async close() {
+        await readStore.close();
+        await bus.close();
+        lock.release();
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+};
+
+/**
+ * The stores the config selects: NATS JetStream with MongoDB (or SQLite) read models that follow
+ * it, or the embedded log and read models in one file under DATA_DIR/events. Given metrics and
+ * tracing (a serving process), the log reports its commits or publishes and the NATS RPC carries
+ * trace context; tools such as the rebuild pass only a logger.
+ */
+export const createStores = async (
   config: VeilConfig,
   log: Logger,
   observe: Partial<Omit<Observability, 'log'>> = {},
+): Promise<Stores> => {
+  if (!config.NATS_URL && !config.MONGODB_URL) return createEmbeddedStores(config, log, observe);
+  const readStore = await createFollowerReadStore(config);
+  const { bus, rpc, close } = await createEventLog(config, log, observe).catch(async (error: unknown) => {
+    await readStore.close();
+    throw error;
+  });
+  return {
+    bus,
+    rpc,
+    readStore,
+    async close() {
+      await readStore.close();
+      await close();
+    },
+  };
+};
+
+/** The event log the config selects beside read models that follow it: NATS JetStream, or the embedded log. */
+const createEventLog = async (
+  config: VeilConfig,
+  log: Logger,
+  observe: Partial<Omit<Observability, 'log'>>,
 ): Promise<{ bus: EventBus; rpc: Ports['rpc']; close(): Promise<void> }> => {
   if (config.NATS_URL) {
     const { connectNats, createNatsBus, createNatsRpc } = await import('@veil/bus-nats');
@@ -62,40 +165,32 @@ export const createEventLog = async (
   }
   const { createEmbeddedBus, createEmbeddedRpc } = await import('@veil/bus-embedded');
   const bus = await createEmbeddedBus({
-    dataDir: path.join(config.dataDir, 'events'),
+    dataDir: eventsDir(config),
     log,
     ...(observe.metrics && { onCommit: commitMetrics(observe.metrics) }),
   });
-  // In process, the trace follows the call by itself (AsyncLocalStorage).
   return { bus, rpc: createEmbeddedRpc({ log }), close: () => bus.close() };
 };
-
-/** The read-model file of embedded mode (and of any process without MONGODB_URL). */
-export const readModelFile = (config: VeilConfig) => path.join(config.dataDir, 'read-models.sqlite');
-
-/** The read store the config selects: MongoDB, or SQLite in DATA_DIR. */
-export const createReadStore = async (config: VeilConfig): Promise<Ports['readStore']> =>
-  config.MONGODB_URL
-    ? (await import('@veil/readstore-mongo')).createMongoReadStore({
-        url: config.MONGODB_URL,
-        database: config.MONGODB_DB,
-      })
-    : (await import('@veil/readstore-sqlite')).createSqliteReadStore({ file: readModelFile(config) });
 
 export const createPorts = async (config: VeilConfig, observability: Observability): Promise<OwnedPorts> => {
   const { log, metrics, tracing } = observability;
   const closers: (() => Promise<void>)[] = [];
 
-  const readStore = await createReadStore(config);
-  closers.push(() => readStore.close());
-  // Opened before the event log: in embedded mode the read-model file's lock stops a second
-  // process on the same DATA_DIR before it touches the log (it would append beside this one).
+  const {
+    bus,
+    rpc,
+    readStore,
+    inlineProjections,
+    close: closeStores,
+  } = await createStores(config, log, {
+    metrics,
+    tracing,
+  });
+  closers.push(closeStores);
+  // A file read store takes its lock here (the embedded one took it before opening the log).
   if (config.VEIL_SERVICES.some((name) => dataOwners.includes(name))) {
     await readStore.collection(checkpointCollection);
   }
-
-  const { bus, rpc, close: closeLog } = await createEventLog(config, log, { metrics, tracing });
-  closers.push(closeLog);
 
   const rateLimits = config.REDIS_URL
     ? (await import('@veil/rate-limits/redis')).createRedisRateLimits({
@@ -140,6 +235,7 @@ export const createPorts = async (config: VeilConfig, observability: Observabili
       log,
       metrics,
       tracing,
+      ...(inlineProjections && { inlineProjections }),
     },
     async close() {
       // Reverse order: stores first, the connection they ride on last.

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { defaultWritesPerUserPerMinute } from '@veil/contracts';
+import { defaultWritesPerUserPerMinute, usernameSchema } from '@veil/contracts';
 
 /**
  * The only place that reads the environment. Each variable is validated and typed here; a bad
@@ -123,6 +123,11 @@ const envSchema = z.object({
     .default(15 * 60),
   /** How often, at the least, the message service expires disappearing messages and removes deleted files. */
   MESSAGE_EXPIRY_CHECK_SECONDS: z.coerce.number().int().min(1).default(5),
+  /**
+   * Usernames holding the operator role: they read abuse reports and suspend accounts
+   * (docs/decisions.md, "Operators and suspension"). Empty: no operators.
+   */
+  VEIL_OPERATORS: list.pipe(z.array(usernameSchema)),
   /** Writes without a user (register, login, refresh, logout) one client IP may make per minute. */
   WRITES_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   /**

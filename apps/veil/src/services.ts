@@ -87,6 +87,7 @@ export const registry: Record<ServiceName, RegisteredService> = {
       realtimeUpstreams: config.REALTIME_UPSTREAMS,
       trustProxyHops: config.TRUST_PROXY_HOPS,
       servedOverHttps: config.SERVED_OVER_HTTPS,
+      operators: config.VEIL_OPERATORS,
       writeBudgets: {
         perUserPerMinute: config.WRITES_PER_USER_PER_MINUTE,
         perIpPerMinute: config.WRITES_PER_IP_PER_MINUTE,

@@ -11,6 +11,7 @@ import { messageChangesSuite } from './suites/message-changes.suite.ts';
 import { messagingSuite } from './suites/messaging.suite.ts';
 import { privacySuite } from './suites/privacy.suite.ts';
 import { blockingSuite } from './suites/blocking.suite.ts';
+import { reportsSuite } from './suites/reports.suite.ts';
 import { metricsSuite } from './suites/metrics.suite.ts';
 import { socketChangesSuite } from './suites/socket-changes.suite.ts';
 import { socketSendSuite } from './suites/socket-send.suite.ts';
@@ -58,4 +59,5 @@ describe('disappearing messages (NATS + Redis)', () => disappearingSuite(withNat
 describe('groups (NATS + Redis)', () => groupsSuite(withNats()));
 describe('privacy switches (NATS + Redis)', () => privacySuite(withNats()));
 describe('blocking (NATS + Redis)', () => blockingSuite(withNats()));
+describe('abuse reports and operators (NATS + Redis)', () => reportsSuite(withNats()));
 describe('metrics (NATS + Redis)', () => metricsSuite('jetstream', withNats()));

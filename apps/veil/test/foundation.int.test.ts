@@ -119,7 +119,7 @@ describe('the embedded app keeps its data on disk', () => {
       })
       .toBe(true);
 
-    // The read models are in DATA_DIR/read-models.sqlite: a restart resumes them (restart.int.test.ts).
+    // The read models are in the event log's file: a restart finds them at its head (restart.int.test.ts).
     veil = await veil.restart();
     api = createApi(veil.url);
     expect(await snapshot()).toEqual(before);

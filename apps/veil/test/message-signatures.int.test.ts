@@ -337,7 +337,20 @@ describe('sender signatures', () => {
           'VALIDATION_FAILED',
           /needs signature.version 2/,
         ],
-        ['another version', { ...signature, version: 3 }, 'VALIDATION_FAILED', /version/],
+        ['another version', { ...signature, version: 4 }, 'VALIDATION_FAILED', /version/],
+        ['version 3 without a franking tag', { ...signature, version: 3 }, 'VALIDATION_FAILED', /franking/],
+        [
+          'a franking tag on version 2',
+          { ...signature, franking: btoa('x'.repeat(32)) },
+          'VALIDATION_FAILED',
+          /franking/,
+        ],
+        [
+          'a franking tag too short',
+          { ...signature, version: 3, franking: btoa('x'.repeat(31)) },
+          'VALIDATION_FAILED',
+          /franking/,
+        ],
         [
           'no heads',
           { ...v1, version: 2, counter: 1, prev: null },

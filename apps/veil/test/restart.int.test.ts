@@ -14,10 +14,10 @@ import { caughtUp, failingStart, rebuild, spawnVeil, type VeilProcess } from './
 
 /**
  * The embedded app as an operator runs it, one OS process at a time on one DATA_DIR: read
- * models live in DATA_DIR/read-models.sqlite, so a restart resumes them (each projection logs
- * how many events it applied at start: none after a clean stop), a crash loses nothing, a data
- * dir from before that file existed builds it from the event log, and a damaged file stops the
- * start with the way out (`npm run rebuild`).
+ * models live in the event log's file, DATA_DIR/events/event-log.sqlite, stored in the commits
+ * that append their events, so a restart finds them at the log's head (each projection logs how
+ * many events it applied at start: none, after a clean stop or a crash), a data dir of an
+ * earlier layout builds them from the event log, and `npm run rebuild` builds them again.
  */
 const projections = [
   'user_directory',
@@ -29,6 +29,8 @@ const projections = [
 ];
 
 let dataDir: string;
+/** The embedded log's file, which holds the read models too. */
+const logFile = () => path.join(dataDir, 'events', 'event-log.sqlite');
 const running: VeilProcess[] = [];
 afterEach(async () => {
   for (const veil of running.splice(0)) await veil.stop('SIGKILL');
@@ -134,9 +136,8 @@ describe('the embedded app across restarts', () => {
     expect(await stop(veil, 'SIGKILL')).toBeNull();
     veil = await start();
     api = createApi(veil.url);
-    const applied = caughtUp(veil.logs);
-    // At most the events since the last stored write, never the log from the start.
-    for (const name of projections) expect(applied[name]).toBeLessThan(5);
+    // The read models were stored in the commits of their events: nothing to apply again.
+    expect(caughtUp(veil.logs)).toEqual(Object.fromEntries(projections.map((name) => [name, 0])));
     const crashed = await readsOf(api, bob, chatId, 'renamed');
     expect(crashed.texts).toEqual([...before.texts, 'after the restart', 'just before the crash']);
   });
@@ -174,17 +175,23 @@ describe('the embedded app across restarts', () => {
     for (const text of texts) expect(attempted).toContain(text);
   });
 
-  it('starts on a data dir from before the read models were kept on disk, building them from the log', async () => {
+  it("starts on a data dir of an earlier layout (read models in a file of their own), building them into the log's file", async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'veil-upgrade-'));
     let veil = await start();
     let api = createApi(veil.url);
     const { bob, chatId } = await writeData(api, 12);
     const before = await readsOf(api, bob, chatId, 'renamed');
     expect(await stop(veil)).toBe(0);
-    // What earlier versions kept: the event log, pictures and keys; no read-model file.
-    for (const file of await readdir(dataDir))
-      if (file.startsWith('read-models.sqlite')) await rm(path.join(dataDir, file));
-    expect(await readdir(dataDir)).toContain('events');
+    // What earlier versions kept: the event log alone in its file, the read models beside it.
+    const log = new DatabaseSync(logFile());
+    const tables = log
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name != 'events'")
+      .all();
+    for (const { name } of tables) log.exec(`DROP TABLE "${String(name)}"`);
+    log.close();
+    const earlier = new DatabaseSync(path.join(dataDir, 'read-models.sqlite'));
+    earlier.exec('CREATE TABLE stale (id TEXT); PRAGMA user_version = 1');
+    earlier.close();
 
     veil = await start();
     api = createApi(veil.url);
@@ -193,24 +200,22 @@ describe('the embedded app across restarts', () => {
     for (const line of building) expect(line.events).toBeGreaterThan(0);
     const applied = caughtUp(veil.logs);
     for (const line of building) expect(applied[line.projection as string]).toBe(line.events);
+    expect((await readdir(dataDir)).filter((file) => file.startsWith('read-models.sqlite'))).toEqual([]);
     const after = await readsOf(api, bob, chatId, 'renamed');
     expect({ ...after, token: '' }).toEqual({ ...before, token: '' });
   });
 
-  it('stops on a damaged read-model file, naming it and the rebuild, which repairs it', async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'veil-damaged-'));
+  it("builds the read models again in the log's file with npm run rebuild, to the same reads", async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'veil-rebuild-'));
     let veil = await start();
     let api = createApi(veil.url);
     const { bob, chatId } = await writeData(api, 5);
     const before = await readsOf(api, bob, chatId, 'renamed');
     expect(await stop(veil)).toBe(0);
-
-    const file = path.join(dataDir, 'read-models.sqlite');
-    await writeFile(file, 'these bytes are not a database\n'.repeat(200));
-    const failed = await failingStart(dataDir);
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain(`The read-model database ${file} is damaged`);
-    expect(failed.stderr).toContain('npm run rebuild');
+    // Read models gone wrong: a history that lost its messages.
+    const log = new DatabaseSync(logFile());
+    log.exec('DELETE FROM message_timeline');
+    log.close();
 
     const rebuilt = await rebuild(dataDir);
     expect(rebuilt.stderr).toBe('');
@@ -227,7 +232,20 @@ describe('the embedded app across restarts', () => {
     expect({ ...after, token: '' }).toEqual({ ...before, token: '' });
   });
 
-  it('refuses a file from a newer version and a second process on the same data; a rebuild waits for neither', async () => {
+  it('stops on a damaged data file, naming it and the way out', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'veil-damaged-'));
+    const veil = await start();
+    await writeData(createApi(veil.url), 2);
+    expect(await stop(veil)).toBe(0);
+
+    await writeFile(logFile(), 'these bytes are not a database\n'.repeat(200));
+    const failed = await failingStart(dataDir);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`The event log ${logFile()} is damaged`);
+    expect(failed.stderr).toContain('.recover');
+  });
+
+  it('refuses a second process on the same data, and a rebuild beside a running Veil', async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'veil-refusals-'));
     const first = await startTestVeil({}, dataDir);
     const api = createApi(first.url);
@@ -235,20 +253,13 @@ describe('the embedded app across restarts', () => {
     const before = await readsOf(api, bob, chatId, 'renamed');
 
     await expect(startTestVeil({}, dataDir)).rejects.toThrow(
-      /read-models\.sqlite is in use by another Veil process/,
+      /event-log\.sqlite is in use by another Veil process/,
     );
     const refused = await rebuild(dataDir);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/in use by another Veil process/);
     await first.stop();
 
-    const file = new DatabaseSync(path.join(dataDir, 'read-models.sqlite'));
-    file.exec('PRAGMA user_version = 99');
-    file.close();
-    await expect(startTestVeil({}, dataDir)).rejects.toThrow(
-      /written by a newer version of Veil \(schema 99; this version reads 1\).*npm run rebuild/,
-    );
-    expect((await rebuild(dataDir)).code).toBe(0);
     const again = await startTestVeil({}, dataDir);
     try {
       const after = await readsOf(createApi(again.url), bob, chatId, 'renamed');

@@ -50,6 +50,15 @@ export const errorCodes = [
    * them. The same answer whichever of the two blocked (docs/decisions.md, "Blocking").
    */
   'CONTACT_UNAVAILABLE',
+  /** The account is suspended by an operator: it cannot log in (docs/decisions.md, "Operators and suspension"). */
+  'ACCOUNT_SUSPENDED',
+  /**
+   * A report whose text or franking key does not give the franking tag its sender signed, or
+   * whose message's signature does not hold (docs/crypto.md, "Message franking").
+   */
+  'REPORT_NOT_VERIFIED',
+  /** A message a report cannot verify: sent without a franking tag, edited, or deleted. */
+  'NOT_REPORTABLE',
   /** A pin past the most chats one account may pin (`limits.pinnedChatsMax`). */
   'PIN_LIMIT_REACHED',
   'PAYLOAD_TOO_LARGE',

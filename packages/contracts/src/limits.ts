@@ -2,6 +2,12 @@
 export const limits = {
   /** Users one account may block: room for any real list, a bound on the read model's row. */
   blockedUsersMax: 1000,
+  /** Earlier messages a report may carry beside the reported one (the context an operator reads). */
+  reportEarlierMessagesMax: 4,
+  /** Reports one account may file per hour (each is read by a person). */
+  reportsPerUserPerHour: 10,
+  /** A reported message's text (the most a message's ciphertext can hold) and a report's note. */
+  reportTextMaxChars: 48 * 1024,
   /** Chats one account may pin to the top of its list (as WhatsApp). */
   pinnedChatsMax: 5,
   usernameMin: 3,

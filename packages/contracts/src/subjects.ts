@@ -5,7 +5,16 @@
  * RPC:     <prefix>.rpc.<service>.<operation>  queue group = <service>
  * Streams: <PREFIX>_<CONTEXT>                  one JetStream stream per bounded context
  */
-export const contexts = ['auth', 'access', 'user', 'chat', 'message', 'attachment', 'push'] as const;
+export const contexts = [
+  'auth',
+  'access',
+  'user',
+  'chat',
+  'message',
+  'attachment',
+  'push',
+  'report',
+] as const;
 export type Context = (typeof contexts)[number];
 
 /** Stream ids become subject tokens: letters, digits, '-' and '_' only (no '.', '*', '>' or spaces). */

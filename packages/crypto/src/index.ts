@@ -101,6 +101,7 @@ export {
 } from './signing-key.ts';
 export { keyFingerprint } from './digest.ts';
 export { keyCommitmentLabel, keyCommitmentOf } from './key-commitment.ts';
+export { frankText, frankingHolds, frankingLabel, frankingTagOf, type Franking } from './franking.ts';
 export {
   checkKeyLog,
   checkKeyLogEntry,

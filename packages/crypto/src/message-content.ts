@@ -39,14 +39,31 @@ export interface MessageContent {
   forwarded?: boolean;
   /** The message is a call's entry (docs/calls.md): said inside the ciphertext too. */
   call?: CallRecord;
+  /**
+   * The message's franking key (base64, `franking.ts`): only members hold it, and a member who
+   * reports the message hands it to the server with the text.
+   */
+  franking?: string;
 }
 
 const marker = '\u0000veil:2\n';
 
-export const encodeMessageContent = ({ text, attachments, forwarded, call }: MessageContent): string =>
-  attachments.length === 0 && !forwarded && !call && !text.startsWith('\u0000')
+export const encodeMessageContent = ({
+  text,
+  attachments,
+  forwarded,
+  franking,
+  call,
+}: MessageContent): string =>
+  attachments.length === 0 && !forwarded && !franking && !call && !text.startsWith('\u0000')
     ? text
-    : `${marker}${JSON.stringify({ text, attachments, ...(forwarded && { forwarded: true }), ...(call && { call }) })}`;
+    : `${marker}${JSON.stringify({
+        text,
+        attachments,
+        ...(forwarded && { forwarded: true }),
+        ...(franking && { franking }),
+        ...(call && { call }),
+      })}`;
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isSize = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -89,6 +106,7 @@ export const decodeMessageContent = (plaintext: string): MessageContent => {
       attachments?: unknown;
       forwarded?: unknown;
       call?: unknown;
+      franking?: unknown;
     };
     const call = callRecordOf(body.call);
     const attachments = Array.isArray(body.attachments) ? body.attachments.map(attachmentOf) : [];
@@ -97,6 +115,7 @@ export const decodeMessageContent = (plaintext: string): MessageContent => {
       attachments: attachments.filter((a): a is AttachmentRef => a !== null),
       ...(body.forwarded === true && { forwarded: true }),
       ...(call && { call }),
+      ...(isString(body.franking) && { franking: body.franking }),
     };
   } catch {
     return { text: plaintext.slice(marker.length), attachments: [] };

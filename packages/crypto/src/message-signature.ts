@@ -41,13 +41,16 @@ export const signatureV2Since = '2026-11-28T07:45:00.000Z';
  * - `keyLogHeads`: the hash of the newest key-log entry, as the sender saw it, of the sender and
  *   of every member it was sealed for (a reader whose own view differs has been shown a split view);
  * - `counter`: 1, 2, 3… per sender and chat, over everything the sender signs in it;
- * - `prev`: the client message id of the sender's previous message in that chat, or null.
+ * - `prev`: the client message id of the sender's previous message in that chat, or null;
+ * - `franking` (version 3, messages only): the franking tag of the text (`franking.ts`), which a
+ *   report of the message is checked against.
  */
 export interface SignatureSequence {
   keyCommitment: string;
   keyLogHeads: Readonly<Record<string, string>>;
   counter: number;
   prev: string | null;
+  franking?: string;
 }
 
 /**
@@ -55,7 +58,7 @@ export interface SignatureSequence {
  * deletion, a reaction's removal), and for an edit the version it replaces: the client message
  * id of the message for its first edit, else `editVersionOf` the edit it replaces.
  */
-export interface ActionSequence extends Omit<SignatureSequence, 'keyCommitment'> {
+export interface ActionSequence extends Omit<SignatureSequence, 'keyCommitment' | 'franking'> {
   keyCommitment: string | null;
   replaces: string | null;
 }
@@ -80,7 +83,7 @@ export interface SignedMessage<Keys extends SignedKeys = KeyMap> {
   createdAt: string;
   /** The wrapped message key of every member it was sealed for (or their summary). */
   encryptedKeys: Keys;
-  /** Present: signed with version 2, over these fields too. */
+  /** Present: signed with version 2 (version 3 when it carries a franking tag), over these fields too. */
   v2?: SignatureSequence;
 }
 
@@ -173,16 +176,21 @@ const sequenceFields = (
   ];
 };
 
+const messageHeader = (v2: SignatureSequence | undefined) =>
+  `veil message signature ${v2?.franking !== undefined ? 3 : v2 ? 2 : 1}`;
+
 /**
  * One field a line, in a fixed order; the member ids sorted, and a SHA-256 over the sorted
  * `id:wrappedKey` lines, so the encoding does not depend on the order of a JSON object's keys.
- * No field may contain a line break (ids and base64 cannot; anything else is refused).
+ * No field may contain a line break (ids and base64 cannot; anything else is refused). Version 3
+ * is version 2 with the franking tag on a last line; its first line differs, so a tag can be
+ * neither stripped from a version 3 signature nor added to a version 2 one.
  */
 export const messageSignatureBytes = async (
   message: SignedMessage<SignedKeys>,
 ): Promise<Uint8Array<ArrayBuffer>> =>
   encodeFields([
-    message.v2 ? 'veil message signature 2' : 'veil message signature 1',
+    messageHeader(message.v2),
     message.ciphertext,
     message.iv,
     message.chat,
@@ -192,6 +200,7 @@ export const messageSignatureBytes = async (
     message.createdAt,
     ...(await keyMapFields(message.encryptedKeys)),
     ...(message.v2 ? sequenceFields(message.v2) : []),
+    ...(message.v2?.franking !== undefined ? [message.v2.franking] : []),
   ]);
 
 /**

@@ -9,6 +9,7 @@ import { localVaultCases } from './local-vault.suite.ts';
 import { backupKdfCases } from './backup-kdf.suite.ts';
 import { accountStateCases } from './account-state.suite.ts';
 import { callSignalCases } from './call-signal.suite.ts';
+import { frankingCases } from './franking.suite.ts';
 
 /**
  * The crypto cases, written once and run in every runtime (jose's approach): the module under
@@ -46,6 +47,7 @@ export const cryptoCases = (c: CryptoModule): CryptoCase[] => {
     ...backupKdfCases(c),
     ...accountStateCases(c),
     ...callSignalCases(c),
+    ...frankingCases(c),
     {
       name: 'generates RSA-OAEP 2048-bit keys with exponent 65537 and SHA-256',
       async run() {

@@ -3,6 +3,8 @@ export * from './context-bus.ts';
 export * from './decider.ts';
 export * from './events.ts';
 export * from './projection.ts';
+export * from './inline-projection.ts';
+export * from './start-projection.ts';
 export * from './staging.ts';
 export * from './rpc-client.ts';
 export * from './projected-service.ts';

@@ -1,6 +1,7 @@
 import type { RpcContract, RpcService } from '@veil/contracts';
 import type { Ports, RunningService } from '@veil/ports';
-import { startProjection, type ProjectionDefinition, type RunningProjection } from './projection.ts';
+import type { ProjectionDefinition, RunningProjection } from './projection.ts';
+import { startProjection } from './start-projection.ts';
 import { measureProjection } from './projection-metrics.ts';
 import { serveRpc, type RpcImplementation } from './rpc-client.ts';
 
@@ -18,6 +19,7 @@ const startMeasured = async (ports: Ports, log: Ports['log'], definition: Projec
     log,
     definition,
     onParked: (parked) => measured.parked(parked.context),
+    ...(ports.inlineProjections && { inline: ports.inlineProjections }),
   });
   started.projection = projection;
   await projection.catchUp();

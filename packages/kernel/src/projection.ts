@@ -2,6 +2,7 @@ import { DomainError, type Context, type EventOf } from '@veil/contracts';
 import type {
   ContextEventBus,
   ContextEventStore,
+  InlineProjections,
   Logger,
   ReadStore,
   RecordedEvent,
@@ -117,7 +118,25 @@ interface Waiter {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const startProjection = async (deps: {
+/** The document that sets an event aside, with the error its handler failed with. */
+export const parkedEvent = (
+  definition: Pick<ProjectionDefinition, 'name'>,
+  recorded: RecordedEvent,
+  error: unknown,
+  attempts: number,
+): ParkedEvent => ({
+  _id: `${definition.name}:${recorded.context}:${recorded.position}`,
+  projection: definition.name,
+  context: recorded.context,
+  position: recorded.position,
+  eventId: recorded.event.eventId,
+  eventType: recorded.event.type,
+  error: error instanceof Error ? error.message : String(error),
+  attempts,
+  parkedAt: new Date().toISOString(),
+});
+
+export interface ProjectionDeps {
   bus: ContextEventBus;
   readStore: ReadStore;
   log: Logger;
@@ -135,7 +154,15 @@ export const startProjection = async (deps: {
   handlerRetryMaxMs?: number;
   /** Told of every parked event (a metric counts them). */
   onParked?(parked: ParkedEvent): void;
-}): Promise<RunningProjection> => {
+  /**
+   * The log's commits, when it runs projections inside them (embedded mode): the projection
+   * then catches up by following the log and from there on is applied in each commit.
+   */
+  inline?: InlineProjections;
+}
+
+/** A projection that follows the log and stores what it staged with its checkpoints. */
+export const startFollowingProjection = async (deps: ProjectionDeps): Promise<RunningProjection> => {
   const { bus, readStore, log, definition } = deps;
   const batchSize = deps.batchSize ?? 1_000;
   const retryDelayMs = deps.retryDelayMs ?? 500;
@@ -267,15 +294,7 @@ export const startProjection = async (deps: {
       } catch (error) {
         const where = { projection: definition.name, context: recorded.context, position: recorded.position };
         if (attempt >= handlerAttempts) {
-          const parked: ParkedEvent = {
-            _id: `${definition.name}:${recorded.context}:${recorded.position}`,
-            ...where,
-            eventId: recorded.event.eventId,
-            eventType: recorded.event.type,
-            error: error instanceof Error ? error.message : String(error),
-            attempts: attempt,
-            parkedAt: new Date().toISOString(),
-          };
+          const parked = parkedEvent(definition, recorded, error, attempt);
           log.error(
             { err: error, ...where, eventType: parked.eventType, attempts: attempt },
             'event parked: the projection handler failed on it every time; going on without it',

@@ -1,6 +1,7 @@
 export type * from './event-store.port.ts';
 export type * from './rpc.port.ts';
 export type * from './read-store.port.ts';
+export type * from './inline-projections.port.ts';
 export { DuplicateKeyError } from './read-store.port.ts';
 export {
   checkFindOptions,

@@ -1,6 +1,7 @@
 import type { BlobStore } from './blob-store.port.ts';
 import type { Clock, IdGenerator, Logger } from './clock.port.ts';
 import type { ContextEventBus } from './event-store.port.ts';
+import type { InlineProjections } from './inline-projections.port.ts';
 import type { Metrics } from './metrics.port.ts';
 import type { RateLimits } from './rate-limit.port.ts';
 import type { ReadStore } from './read-store.port.ts';
@@ -21,4 +22,9 @@ export interface Ports {
   log: Logger;
   metrics: Metrics;
   tracing: Tracing;
+  /**
+   * Set when the event log stores the read models in its own commits (embedded mode): projections
+   * then run inside those commits instead of following the log (`startProjection`).
+   */
+  inlineProjections?: InlineProjections;
 }

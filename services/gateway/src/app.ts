@@ -10,6 +10,7 @@ import { requireAuth } from './middleware/auth.ts';
 import { observeRequests } from './middleware/observe-requests.ts';
 import type { RequestSummaryRecorder } from './middleware/request-summary.ts';
 import { notFound, problemDetails } from './middleware/problem-details.ts';
+import { operatorRole } from './middleware/operator.ts';
 import { writeLimits, type WriteBudgets } from './middleware/write-limits.ts';
 import { serviceClients } from './rpc-clients.ts';
 import { callRoutes, turnCredentialBudget, type TurnSettings } from './routes/v1/calls.routes.ts';
@@ -17,6 +18,7 @@ import { attachmentRoutes } from './routes/v1/attachment.routes.ts';
 import { chatRoutes } from './routes/v1/chat.routes.ts';
 import { mediaRoutes } from './routes/v1/media.routes.ts';
 import { messageRoutes } from './routes/v1/message.routes.ts';
+import { operatorRoutes } from './routes/v1/operator.routes.ts';
 import { pushRoutes } from './routes/v1/push.routes.ts';
 import { keyLogRoutes } from './routes/v1/key-log.routes.ts';
 import { userRoutes } from './routes/v1/user.routes.ts';
@@ -36,6 +38,8 @@ export interface AppDeps {
   trustProxyHops: number;
   /** Browsers reach the app over HTTPS: only then HSTS and upgrade-insecure-requests. */
   servedOverHttps?: boolean;
+  /** Usernames holding the operator role (reports and suspensions); none: no one. */
+  operators?: readonly string[];
   webDist?: string;
   /** The TURN servers calls may use; absent: none (calls try direct connections only). */
   turn?: TurnSettings;
@@ -104,7 +108,13 @@ export const createApp = (deps: AppDeps): Express => {
   api.use('/user', userRoutes({ services, blobs: deps.blobs, ids: deps.ids, requireAuth: auth, writes }));
   api.use('/users', auth, keyLogRoutes({ services }));
   api.use('/chat', auth, writes.byUser, chatRoutes({ services, blobs: deps.blobs, ids: deps.ids }));
-  api.use('/message', auth, writes.byUser, messageRoutes({ services }));
+  api.use('/message', auth, writes.byUser, messageRoutes({ services, reportBudget: writes.reports }));
+  api.use(
+    '/operator',
+    auth,
+    writes.byUser,
+    operatorRoutes({ services, role: operatorRole(services, deps.operators ?? []) }),
+  );
   api.use('/attachments', auth, writes.byUser, attachmentRoutes({ services, blobs: deps.blobs }));
   api.use('/push', auth, writes.byUser, pushRoutes({ services }));
   api.use(

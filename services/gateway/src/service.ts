@@ -29,6 +29,7 @@ export const start: StartService<GatewaySettings> = async ({ ports, settings, ht
     rpcTimeoutMs: settings.rpcTimeoutMs,
     trustProxyHops: settings.trustProxyHops,
     servedOverHttps: settings.servedOverHttps,
+    operators: settings.operators ?? [],
     ...(settings.webDist ? { webDist: settings.webDist } : {}),
     ...(settings.turn ? { turn: settings.turn } : {}),
   });

@@ -13,6 +13,8 @@ export interface GatewaySettings {
   /** Browsers reach the app over HTTPS: send HSTS and upgrade-insecure-requests. */
   servedOverHttps: boolean;
   rpcTimeoutMs: number;
+  /** Usernames holding the operator role (`VEIL_OPERATORS`); omitted: no one. */
+  operators?: string[];
   writeBudgets: WriteBudgets;
   /** STUN/TURN for calls (`TURN_*`); absent: none. */
   turn?: TurnSettings;

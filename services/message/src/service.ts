@@ -5,34 +5,38 @@ import { scheduleAttachmentSweep } from './handlers/attachment-sweep.ts';
 import { scheduleMessageExpiry } from './handlers/message-expiry.ts';
 import { ownWrites } from './handlers/own-writes.ts';
 import { pushHandlers } from './handlers/push.handlers.ts';
+import { reportHandlers } from './handlers/report.handlers.ts';
 import { startPushSender } from './handlers/push-sender.ts';
 import { messageRpcHandlers } from './handlers/rpc.handlers.ts';
 import { unreadHandlers } from './handlers/unread.handlers.ts';
 import { openPushReadModels, pushProjection } from './projections/push.projection.ts';
 import { openReadPointModels, readPointProjection } from './projections/read-points.projection.ts';
+import { openReportModels, reportProjection } from './projections/reports.projection.ts';
 import { openMessageReadModels, timelineProjection } from './projections/timeline.projection.ts';
 import { defaultAttachmentSettings, defaultExpiryCheckSeconds, type MessageSettings } from './settings.ts';
 
 export type { MessageSettings } from './settings.ts';
 
-/** The timeline's, the read points' and the push subscriptions' projections, for tools that rebuild them. */
+/** The timeline's, the read points', the push subscriptions' and the reports' projections, for tools that rebuild them. */
 export const openProjection: OpenProjection = async (readStore, log) => [
   timelineProjection(await openMessageReadModels(readStore), log),
   readPointProjection(await openReadPointModels(readStore)),
   pushProjection(await openPushReadModels(readStore)),
+  reportProjection(await openReportModels(readStore)),
 ];
 
 /**
  * The message service: stores ciphertext only, refuses non-members, records read receipts, keeps
  * unread counts, owns encrypted attachments (who may upload and read them; unsent uploads
- * are swept), expires disappearing messages, and owns browsers' push subscriptions and pushes
- * new messages to them, still encrypted.
+ * are swept), expires disappearing messages, owns browsers' push subscriptions and pushes
+ * new messages to them, still encrypted, and files the abuse reports it can verify.
  */
 export const start: StartService<Partial<MessageSettings>> = async ({ ports, settings }) => {
   const attachmentSettings = settings.attachments ?? defaultAttachmentSettings;
   const models = await openMessageReadModels(ports.readStore);
   const readPointModels = await openReadPointModels(ports.readStore);
   const pushModels = await openPushReadModels(ports.readStore);
+  const reportModels = await openReportModels(ports.readStore);
   const log = ports.log.child({ service: 'message' });
   const stopSweep = scheduleAttachmentSweep({
     ...ports,
@@ -51,9 +55,17 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
   const service = await startProjectedRpcService(ports, {
     contract: messageRpc,
     projection: timelineProjection(models, ports.bus),
-    companions: [readPointProjection(readPointModels), pushProjection(pushModels)],
+    companions: [
+      readPointProjection(readPointModels),
+      pushProjection(pushModels),
+      reportProjection(reportModels),
+    ],
     handlers: (projection, companions) => {
-      const [readPoints, push] = companions as [RunningProjection, RunningProjection];
+      const [readPoints, push, reports] = companions as [
+        RunningProjection,
+        RunningProjection,
+        RunningProjection,
+      ];
       // The push projection does not follow the message context: it has no part in these reads.
       const written = ownWrites([projection, readPoints], 'message');
       return {
@@ -75,6 +87,16 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
           clock: ports.clock,
           ids: ports.ids,
           settings: settings.push,
+        }),
+        ...reportHandlers({
+          store: ports.bus,
+          models: { ...models, ...reportModels },
+          timeline: projection,
+          reports,
+          clock: ports.clock,
+          ids: ports.ids,
+          rpc: ports.rpc,
+          log,
         }),
       };
     },

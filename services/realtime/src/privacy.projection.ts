@@ -16,6 +16,11 @@ export const startPrivacyProjection = async (deps: {
   log: Logger;
   /** A change after start (not during the first read). Must not throw. */
   onChange?: (userId: string, before: Privacy, after: Privacy) => void;
+  /**
+   * An account blocked or unblocked someone, after start: the same log, followed once. The list
+   * itself is the user service's; only the news of a change is passed on. Must not throw.
+   */
+  onBlocksChange?: (userId: string) => void;
   startTimeoutMs?: number;
 }): Promise<PrivacyProjection> => {
   const settings = new Map<string, Privacy>();
@@ -34,6 +39,8 @@ export const startPrivacyProjection = async (deps: {
         settings.set(userId, privacy);
         if (position > liveAfter) deps.onChange?.(userId, before, privacy);
       }
+      if ((event.type === 'UserBlocked' || event.type === 'UserUnblocked') && position > liveAfter)
+        deps.onBlocksChange?.((event.data as EventData<'UserBlocked'>).userId);
       if (position >= liveAfter) caughtUp();
     },
   });

@@ -117,6 +117,8 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
             ?.visibilityChanged(userId, after.onlineVisibleTo === 'contacts')
             .catch((error: unknown) => log.warn({ err: error }, 'presence visibility change failed'));
       },
+      // The account's other browsers fetch its block list again (each replica tells its own sockets).
+      onBlocksChange: (userId) => io.local.to(userRoom(userId)).emit('blocks updated'),
     });
     cleanups.push(() => privacy.stop());
 

@@ -3,7 +3,14 @@ import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { Avatar } from '../components/avatar.tsx';
-import { ChatsIcon, LoginIcon, LogoutIcon, RegisterIcon, UsersIcon } from '../components/icons.tsx';
+import {
+  ChatsIcon,
+  LoginIcon,
+  LogoutIcon,
+  RegisterIcon,
+  ShieldIcon,
+  UsersIcon,
+} from '../components/icons.tsx';
 import { selectCurrentUser } from '../lib/session.slice.ts';
 import { useAppSelector } from './hooks.ts';
 
@@ -48,7 +55,13 @@ const NavItem = ({ to, label, icon, badge }: NavItemProps) => (
  * Logout asks first whether to keep this browser's keys. The Chats item carries the number of
  * chats with unread messages.
  */
-export const NavBar = ({ unreadChats = 0 }: { unreadChats?: number }) => {
+export const NavBar = ({
+  unreadChats = 0,
+  operator = false,
+}: {
+  unreadChats?: number;
+  operator?: boolean;
+}) => {
   const user = useAppSelector(selectCurrentUser);
   const [confirmingLogout, setConfirmingLogout] = useState(false);
   const { t } = useTranslation();
@@ -78,6 +91,7 @@ export const NavBar = ({ unreadChats = 0 }: { unreadChats?: number }) => {
           />
         )}
         <NavItem to="/users" label={t('nav.users')} icon={<UsersIcon />} />
+        {operator && <NavItem to="/operator" label={t('nav.operator')} icon={<ShieldIcon />} />}
       </ul>
       {user && (
         <div className="nav__user">

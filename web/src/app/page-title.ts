@@ -10,6 +10,7 @@ const pageNames = {
   '/all-chats': 'pages.chats',
   '/users': 'pages.users',
   '/profile': 'pages.profile',
+  '/operator': 'pages.operator',
 } as const;
 
 const pageKey = (pathname: string) => pageNames[pathname as keyof typeof pageNames] ?? 'pages.notFound';

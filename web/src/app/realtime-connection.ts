@@ -62,7 +62,9 @@ export const useRealtimeConnection = () => {
 
     const onConnect = () => socket.emit('setup', { _id: userId });
     const onError = (error: ErrorBody) => {
-      if (error.code === 'TOKEN_EXPIRED') void renew();
+      // An ended session (a logout elsewhere, a password change, a suspension) cannot renew: the
+      // failed refresh logs this tab out at once instead of at its next request.
+      if (error.code === 'TOKEN_EXPIRED' || error.code === 'TOKEN_REVOKED') void renew();
       else console.warn('Realtime error', error);
     };
     const onDisconnect = (reason: string) => {

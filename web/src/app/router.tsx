@@ -73,6 +73,14 @@ export const createRouter = () =>
             </RequireLogin>
           );
         }),
+        lazyPage('/operator', async () => {
+          const { OperatorPage } = await import('../features/operator/components/operator-page.tsx');
+          return (
+            <RequireLogin>
+              <OperatorPage />
+            </RequireLogin>
+          );
+        }),
         { path: '*', element: <NotFoundPage /> },
       ],
     },

@@ -5,6 +5,7 @@ import { useMessageNotifications } from '../features/chats/notifications/use-mes
 import { useOutboxRunner } from '../features/chats/outbox/use-outbox.ts';
 import { useSearchIndexer } from '../features/chats/search/use-message-search.ts';
 import { DeviceLinkCenter } from '../features/device-link/components/device-link-center.tsx';
+import { useGetOperatorStatusQuery } from '../features/operator/api/operator.api.ts';
 import { KeyBackupCenter } from '../features/key-backup/components/key-backup-center.tsx';
 import { selectCurrentUser } from '../lib/session.slice.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
@@ -28,7 +29,14 @@ export interface UnreadSummary {
  * crypto, the socket or the search engine; it stays mounted after a logout, where each part
  * does its logged-out work (disconnect, clear).
  */
-const SessionServices = ({ onUnread }: { onUnread: (unread: UnreadSummary) => void }) => {
+const SessionServices = ({
+  onUnread,
+  onOperator,
+}: {
+  onUnread: (unread: UnreadSummary) => void;
+  /** Whether the account holds the operator role (the nav then shows the operator page). */
+  onOperator: (operator: boolean) => void;
+}) => {
   const me = useAppSelector(selectCurrentUser);
   useRealtimeConnection();
   useSessionKeys();
@@ -40,6 +48,9 @@ const SessionServices = ({ onUnread }: { onUnread: (unread: UnreadSummary) => vo
   const messages = me ? unreadTotal(data) : 0;
   const chats = me ? Object.values(data ?? {}).filter((chat) => chat.unread > 0).length : 0;
   useEffect(() => onUnread({ messages, chats }), [messages, chats, onUnread]);
+  const { data: role } = useGetOperatorStatusQuery(me?._id ?? '', { skip: !me });
+  const operator = Boolean(me && role?.operator);
+  useEffect(() => onOperator(operator), [operator, onOperator]);
   return (
     <>
       <ConnectionBanner />

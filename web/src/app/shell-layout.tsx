@@ -30,18 +30,19 @@ export const ShellLayout = () => {
       setUnread((now) => (now.messages === next.messages && now.chats === next.chats ? now : next)),
     [],
   );
+  const [operator, setOperator] = useState(false);
   const shown = me ? unread : noUnread;
   usePageTitle(shown.messages);
   return (
     <div className="shell">
-      <NavBar unreadChats={shown.chats} />
+      <NavBar unreadChats={shown.chats} operator={Boolean(me) && operator} />
       <div className="shell__main">
         <header className="topbar">
           <ThemeToggle />
         </header>
         {session && (
           <Suspense fallback={null}>
-            <SessionServices onUnread={onUnread} />
+            <SessionServices onUnread={onUnread} onOperator={setOperator} />
           </Suspense>
         )}
         <main className="shell__content" id="content">

@@ -9,7 +9,7 @@ import { veilBaseQuery } from './base-query.ts';
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: veilBaseQuery,
-  tagTypes: ['Chat', 'Messages', 'User', 'Profile', 'KeyStatus', 'Blocks'],
+  tagTypes: ['Chat', 'Messages', 'User', 'Profile', 'KeyStatus', 'Blocks', 'Reports', 'Suspensions'],
   endpoints: () => ({}),
 });
 

@@ -1,6 +1,7 @@
 import type { PublicUser } from '@veil/contracts';
 import { useMemo } from 'react';
 import { api } from './api.ts';
+import { getSocket } from './realtime.ts';
 
 /**
  * The account's block list (docs/api.md, "Blocking"), shared by the chats, the Users page and
@@ -11,6 +12,14 @@ export const blocksApi = api.injectEndpoints({
     getBlocks: build.query<PublicUser[], void>({
       query: () => ({ url: 'user/blocks' }),
       providesTags: ['Blocks'],
+      // A block made in another browser of the account shows here at once.
+      async onCacheEntryAdded(_arg, { cacheEntryRemoved, dispatch }) {
+        const socket = getSocket();
+        const refetch = () => void dispatch(blocksApi.util.invalidateTags(['Blocks']));
+        socket.on('blocks updated', refetch);
+        await cacheEntryRemoved;
+        socket.off('blocks updated', refetch);
+      },
     }),
     setBlocked: build.mutation<PublicUser[], { userId: string; blocked: boolean }>({
       query: ({ userId, blocked }) => ({ url: `user/blocks/${userId}`, method: blocked ? 'PUT' : 'DELETE' }),

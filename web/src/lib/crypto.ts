@@ -2,6 +2,7 @@ import { callRecordText } from './call-record-text.ts';
 import type { MessageView, SealedReaction } from '@veil/contracts';
 import {
   decodeMessageContent,
+  frankingHolds,
   sealGroupPayload,
   sealIndividualPayload,
   readMessage,
@@ -97,7 +98,10 @@ export const readSealedForUser = async (
   sentAt: string,
   userId: string,
 ): Promise<
-  Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'attachments' | 'forwarded' | 'call'> & {
+  Pick<
+    DisplayMessage,
+    'decryptedContent' | 'readState' | 'attachments' | 'forwarded' | 'frankingKey' | 'call'
+  > & {
     /** The commitment to the key this reader unwrapped (`keyCommitmentOf`), when it read it. */
     keyCommitment?: string;
   }
@@ -111,7 +115,7 @@ export const readSealedForUser = async (
   if (!reading.ok && reading.failure === 'no-key-fits' && copy)
     reading = await readMessage({ ...envelope, encryptedKeys: { [userId]: copy } }, userId, privateKeys);
   if (reading.ok) {
-    const { text, attachments, forwarded, call } = decodeMessageContent(reading.text);
+    const { text, attachments, forwarded, franking, call } = decodeMessageContent(reading.text);
     return {
       // A call's entry reads as what it says, in this reader's language, everywhere text is shown.
       decryptedContent: call ? callRecordText(call) : text,
@@ -120,6 +124,7 @@ export const readSealedForUser = async (
       keyCommitment: reading.keyCommitment,
       ...(attachments.length && { attachments }),
       ...(forwarded && { forwarded: true as const }),
+      ...(franking && { frankingKey: franking }),
     };
   }
   // The published key is needed only to tell a reset key from a missing or damaged one.
@@ -151,6 +156,22 @@ export const readReactionsForUser = async (
 };
 
 /**
+ * Whether a message signed with a franking tag (version 3) carries the key that gives that tag
+ * for the text read here, so a report of it will verify (docs/crypto.md, "Message franking").
+ * Only the message as sent carries one: an edit or a deletion is checked by its own signature.
+ */
+const frankingFits = async (
+  message: MessageView,
+  read: Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'frankingKey' | 'call'>,
+): Promise<boolean> => {
+  const tag = message.signature?.version === 3 ? message.signature.franking : undefined;
+  if (!tag || message.deleted || message.editedAt || read.readState !== 'read') return true;
+  // A call's entry is sent with no text (what it shows is written from the call): that is what it franks.
+  const franked = read.call ? '' : read.decryptedContent;
+  return Boolean(read.frankingKey) && frankingHolds(franked, read.frankingKey!, tag);
+};
+
+/**
  * Decrypts a message (and the message it replies to) for `userId` with the account's keys in this
  * browser. Given where it is shown (`context`), it is verified too, and a message whose signature
  * does not hold shows why instead of its text (and without its files).
@@ -173,11 +194,18 @@ export const decryptForUser = async (
     ),
     context ? verifyMessage(message, context, userId) : undefined,
   ]);
-  // A signature that holds, over a key other than the one this reader unwrapped: a two-faced message.
+  // A signature that holds, over a key other than the one this reader unwrapped: a two-faced
+  // message; over a franking tag that the text and key inside do not give: a message its sender
+  // made unreportable.
+  const shownSignature = shownSignatureOf(message);
   const verification: Verification | undefined =
-    checked?.status === 'verified' && !commitmentHolds(shownSignatureOf(message), keyCommitment)
-      ? { status: 'failed', reason: 'key-commitment' }
-      : checked;
+    checked?.status !== 'verified'
+      ? checked
+      : !commitmentHolds(shownSignature, keyCommitment)
+        ? { status: 'failed', reason: 'key-commitment' }
+        : !(await frankingFits(message, read))
+          ? { status: 'failed', reason: 'franking' }
+          : checked;
   const shown =
     verification?.status === 'failed'
       ? {

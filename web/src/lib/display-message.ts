@@ -19,6 +19,11 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
   forwarded?: true;
   /** A call's entry in the timeline (said inside the ciphertext); its text says what it was. */
   call?: CallRecord;
+  /**
+   * The franking key sealed inside it (docs/crypto.md, "Message franking"): what a report of it
+   * reveals with its text. Kept in memory only; absent on messages sent before franking.
+   */
+  frankingKey?: string;
   /** Its sender's signature and who it was sealed for, as checked here; absent: not checked. */
   verification?: Verification;
 }

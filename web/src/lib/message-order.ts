@@ -36,7 +36,7 @@ export interface Sequenced {
 }
 
 const isV2 = (m: Sequenced): m is Sequenced & { signature: MessageSignature & { counter: number } } =>
-  m.signature?.version === 2 && typeof m.signature.counter === 'number';
+  m.signature?.version !== undefined && typeof m.signature.counter === 'number';
 
 /** Whether a signed time is too far from the stored one (either way). */
 export const outOfTime = (signedAt: string, storedAt: string): boolean => {

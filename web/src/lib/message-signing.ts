@@ -46,6 +46,8 @@ export interface Outgoing {
     encryptedKeys: Readonly<Record<string, string>>;
     /** The commitment to the message key (`keyCommitmentOf`), from sealing it. */
     keyCommitment: string;
+    /** The franking tag of its text (`frankText`; the key is sealed inside): signed as version 3. */
+    franking?: string;
   };
 }
 
@@ -77,7 +79,10 @@ const chatRefOf = (m: Pick<Outgoing, 'chatId' | 'isGroupChat' | 'memberIds' | 's
   return m.isGroupChat ? m.chatId : directChatRef(m.senderId, other);
 };
 
-/** What a version 2 signature object carries beside its value (`messageSignatureSchema`). */
+/**
+ * What a version 2 signature object carries beside its value (`messageSignatureSchema`); with a
+ * franking tag, version 3.
+ */
 const signatureObject = (
   value: string,
   signedAt: string,
@@ -88,7 +93,7 @@ const signatureObject = (
 ): MessageSignature => ({
   value,
   signedAt,
-  version: 2,
+  ...(sequence.franking !== undefined ? { version: 3, franking: sequence.franking } : { version: 2 }),
   ...(sequence.keyCommitment !== null && { keyCommitment: sequence.keyCommitment }),
   keyLogHeads: { ...sequence.keyLogHeads },
   counter: sequence.counter,
@@ -109,7 +114,12 @@ export const signOutgoing = async (message: Outgoing): Promise<MessageSignature 
   const chat = chatRefOf(message);
   const keyLogHeads = await keyLogHeadsOf(message.senderId, message.memberIds);
   const sequence = await takeNextSequence(message.senderId, chat, message.clientMessageId);
-  const v2: SignatureSequence = { keyCommitment: message.sealed.keyCommitment, keyLogHeads, ...sequence };
+  const v2: SignatureSequence = {
+    keyCommitment: message.sealed.keyCommitment,
+    keyLogHeads,
+    ...sequence,
+    ...(message.sealed.franking !== undefined && { franking: message.sealed.franking }),
+  };
   const signed: SignedMessage = {
     ciphertext: message.sealed.ciphertext,
     iv: message.sealed.iv,

@@ -51,6 +51,8 @@ export type VerificationFailure =
   | 'key-log-unavailable'
   | 'key-log-broken'
   | 'key-commitment'
+  /** A version 3 signature whose franking tag the text and franking key inside do not give. */
+  | 'franking'
   /** An edit older (by its sender's counter) than the edit this reader already shows. */
   | 'rolled-back';
 
@@ -59,8 +61,8 @@ export const isOlderEdit = (
   incoming: MessageSignature | undefined,
   shown: MessageSignature | undefined,
 ): boolean =>
-  incoming?.version === 2 &&
-  shown?.version === 2 &&
+  incoming?.version !== undefined &&
+  shown?.version !== undefined &&
   (incoming.counter ?? 0) <= (shown.counter ?? 0) &&
   incoming.value !== shown.value;
 
@@ -241,7 +243,7 @@ const afterVerified = async (
   accountId: string,
 ): Promise<Verification> => {
   const signature = shownSignatureOf(message);
-  if (signature?.version !== 2) return { status: 'verified' };
+  if (signature?.version === undefined) return { status: 'verified' };
   if (message.sender._id === accountId && signature.counter)
     observeOwnCounter(accountId, signed.chat, {
       counter: signature.counter,

@@ -2,23 +2,24 @@ import type { MessageSignature } from '@veil/contracts';
 import type { ActionSequence, SignatureSequence } from '@veil/crypto';
 
 /**
- * A version 2 signature's message fields, as the signature object carries them, for the signed
- * encoding; undefined: version 1. The page and the service worker both read these: nothing here
- * fetches or stores.
+ * A version 2 (or 3: with the franking tag) signature's message fields, as the signature object
+ * carries them, for the signed encoding; undefined: version 1. The page and the service worker
+ * both read these: nothing here fetches or stores.
  */
 export const sequenceOf = (signature: MessageSignature | undefined): SignatureSequence | undefined =>
-  signature?.version === 2
+  signature?.version !== undefined
     ? {
         keyCommitment: signature.keyCommitment ?? '',
         keyLogHeads: signature.keyLogHeads ?? {},
         counter: signature.counter ?? 0,
         prev: signature.prev ?? null,
+        ...(signature.version === 3 && { franking: signature.franking ?? '' }),
       }
     : undefined;
 
 /** The same for an action: no commitment when nothing is sealed, and the version an edit replaces. */
 export const actionSequenceOf = (signature: MessageSignature | undefined): ActionSequence | undefined =>
-  signature?.version === 2
+  signature?.version !== undefined
     ? {
         keyCommitment: signature.keyCommitment ?? null,
         keyLogHeads: signature.keyLogHeads ?? {},
@@ -35,4 +36,5 @@ export const actionSequenceOf = (signature: MessageSignature | undefined): Actio
 export const commitmentHolds = (
   signature: MessageSignature | undefined,
   unwrapped: string | undefined,
-): boolean => signature?.version !== 2 || unwrapped === undefined || signature.keyCommitment === unwrapped;
+): boolean =>
+  signature?.version === undefined || unwrapped === undefined || signature.keyCommitment === unwrapped;

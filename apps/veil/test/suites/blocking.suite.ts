@@ -73,6 +73,21 @@ export const blockingSuite = (options: Partial<StartVeilOptions> = {}) => {
       expect((await unblock(mallory, carol)).body.data).toEqual([]);
     });
 
+    it('tells the blocker’s own sockets that the list changed, and no one else', async () => {
+      const [blockersSocket, blockedSocket] = await Promise.all([
+        sockets.connect(carol),
+        sockets.connect(dave),
+      ]);
+      const told = { carol: 0, dave: 0 };
+      blockersSocket.on('blocks updated', () => void told.carol++);
+      blockedSocket.on('blocks updated', () => void told.dave++);
+      await block(carol, dave);
+      await expect.poll(() => told.carol).toBe(1);
+      await unblock(carol, dave);
+      await expect.poll(() => told.carol).toBe(2);
+      expect(told.dave).toBe(0);
+    });
+
     it('refuses bad input with a clear 4xx', async () => {
       expect((await block(alice, alice)).body).toMatchObject({ success: false, code: 'VALIDATION_FAILED' });
       const notAnId = await api.put('/api/v1/user/blocks/not.an.id', {}, alice.accessToken);

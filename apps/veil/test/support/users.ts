@@ -42,9 +42,9 @@ export const createUser = async (
   api: Api,
   base = 'user',
   password = 'correct horse battery',
-  made: { keys?: CryptoKeyPair; fields?: Record<string, string> } = {},
+  made: { keys?: CryptoKeyPair; fields?: Record<string, string>; username?: string } = {},
 ): Promise<TestUser> => {
-  const username = uniqueName(base);
+  const username = made.username ?? uniqueName(base);
   const keys = made.keys ?? (await generateUserKeyPair());
   const publicKey = await exportPublicKeySpkiBase64(keys.publicKey);
   const registered = await api.call('POST', '/api/v1/user/register', {
@@ -69,7 +69,7 @@ export const createUser = async (
  * A user registered as the browser registers: both keys in the form, with the first key log
  * entry signed by the new signing key. `signing` is its ECDSA key pair.
  */
-export const createSigningUser = async (api: Api, base = 'user') => {
+export const createSigningUser = async (api: Api, base = 'user', username?: string) => {
   const [keys, signing] = await Promise.all([generateUserKeyPair(), generateSigningKeyPair()]);
   const [publicKey, signingKey] = await Promise.all([
     exportPublicKeySpkiBase64(keys.publicKey),
@@ -83,6 +83,7 @@ export const createSigningUser = async (api: Api, base = 'user') => {
   const user = await createUser(api, base, undefined, {
     keys,
     fields: { signingKey, keyLogEntry: JSON.stringify(entry) },
+    ...(username && { username }),
   });
   return { ...user, signing, signingKey };
 };

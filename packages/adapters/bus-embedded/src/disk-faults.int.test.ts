@@ -7,6 +7,7 @@ import { testEvent } from '@veil/ports/contract';
 import type { EventBus, Logger, RecordedEvent } from '@veil/ports';
 import { createEmbeddedBus } from './embedded-bus.ts';
 import { limitedDisk } from './testing/limited-disk.ts';
+import { notesCompanion } from './testing/notes-companion.ts';
 
 const logged: { level: string; msg: string }[] = [];
 const recording: Logger = {
@@ -104,6 +105,60 @@ describe('embedded log on a full disk', () => {
     await expect(bus.append('message', testEvent('claim'), { expectedVersion: 1 })).rejects.toMatchObject({
       code: 'VERSION_CONFLICT',
     });
+    await bus.close();
+  });
+});
+
+describe("embedded log whose commits carry another store's writes", () => {
+  it('refuses the whole commit when those writes do not fit, and stores both once space is freed', async () => {
+    const disk = limitedDisk();
+    const bus = await createEmbeddedBus({
+      dataDir,
+      log: recording,
+      pageLimit: disk.pageLimit,
+      companion: notesCompanion,
+    });
+    // A step as inline projections are: one note per event, written in the event's commit.
+    const outcomes: boolean[] = [];
+    const inline = bus.shared!.inlineProjections({
+      encode: (changes) => changes.map((change) => ('put' in change ? change.put : null)),
+      committed() {},
+    });
+    await inline.attach({
+      contexts: ['message'],
+      async catchUp() {},
+      async prepare(events) {
+        return events.map(({ position, event }) => ({
+          collection: 'notes',
+          put: { _id: String(position), text: 'x'.repeat((event.data as { noteSize: number }).noteSize) },
+        }));
+      },
+      settled: (stored) => void outcomes.push(stored),
+    });
+    const notes = () => {
+      const db = new DatabaseSync(logFile(), { readOnly: true });
+      const rows = db.prepare('SELECT id, length(text) AS size FROM notes ORDER BY id').all();
+      db.close();
+      return rows.map((row) => ({ ...row }));
+    };
+    await bus.append('message', testEvent('s', { n: 1, noteSize: 5 }));
+
+    // The event fits in the pages left; its note does not: nothing of the commit is stored.
+    disk.setFreePages(2);
+    const big = testEvent('s', { n: 2, noteSize: 60_000 });
+    await expect(bus.append('message', big)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(outcomes).toEqual([true, false]);
+    expect(storedData().map((data) => data.n)).toEqual([1]);
+    expect(notes()).toEqual([{ id: '1', size: 5 }]);
+
+    disk.setFreePages(Infinity);
+    expect(await bus.append('message', big)).toEqual({ position: 2, duplicate: false });
+    expect(outcomes).toEqual([true, false, true]);
+    expect(storedData().map((data) => data.n)).toEqual([1, 2]);
+    expect(notes()).toEqual([
+      { id: '1', size: 5 },
+      { id: '2', size: 60_000 },
+    ]);
     await bus.close();
   });
 });

@@ -1,7 +1,10 @@
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { DomainError, isValidStreamId } from '@veil/contracts';
-import type { EventBus, Logger, Subscription } from '@veil/ports';
+import type { EventBus, InlineProjections, Logger, Subscription } from '@veil/ports';
 import { openEventLog, type ContextLog, type EventLogOptions } from './event-log.ts';
+import { inlineProjections, type CommitEncoder } from './inline-projections.ts';
+import { logFileName } from './log-database.ts';
 import { slowDiskReporter } from './slow-disk.ts';
 import { createDurableGroup, followLog, type DurableGroup } from './subscriptions.ts';
 
@@ -17,6 +20,25 @@ export interface EmbeddedBusOptions {
   onCommit?(context: string, milliseconds: number, events: number): void;
   /** For fault tests: the pages the log's file may still grow by (see `testing/limited-disk.ts`). */
   pageLimit?: EventLogOptions['pageLimit'];
+  /**
+   * A module that keeps another store's data in the log's file, on the log's writer thread
+   * (`CommitCompanion` in log-writer.worker.ts): the read models, in embedded mode.
+   */
+  companion?: string;
+}
+
+/** The log's file and writer thread, as a store sharing them (`companion`) uses them. */
+export interface SharedLogFile {
+  file: string;
+  /** Runs one of the companion's requests on the writer thread, in a transaction of its own. */
+  request(request: unknown): Promise<unknown>;
+  /** Projections run inside the log's commits, their changes encoded for the companion. */
+  inlineProjections(encoder: CommitEncoder): InlineProjections;
+}
+
+export interface EmbeddedBus extends EventBus {
+  /** Present when the bus was made with a `companion`. */
+  readonly shared?: SharedLogFile;
 }
 
 /**
@@ -25,7 +47,7 @@ export interface EmbeddedBusOptions {
  * its `startAt` policy. (Nothing subscribes to one today; projections follow the log from the
  * checkpoint they store with their read models.)
  */
-export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<EventBus> => {
+export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<EmbeddedBus> => {
   await mkdir(options.dataDir, { recursive: true });
   const slowWriteMs = options.slowWriteMs ?? 100;
   const onSlowWrite = slowDiskReporter(options.log);
@@ -36,7 +58,16 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
       if (milliseconds > slowWriteMs) onSlowWrite(context, milliseconds, events);
     },
     ...(options.pageLimit && { pageLimit: options.pageLimit }),
+    ...(options.companion && { companion: options.companion }),
   });
+  let inline: InlineProjections | null = null;
+  const shared: SharedLogFile | undefined = options.companion
+    ? {
+        file: path.join(options.dataDir, logFileName),
+        request: (request) => eventLog.companionRequest(request),
+        inlineProjections: (encoder) => (inline ??= inlineProjections(eventLog, encoder)),
+      }
+    : undefined;
   const groups = new Map<string, DurableGroup>();
   const subscriptions = new Set<Subscription>();
   const maxDeliveries = options.maxDeliveries ?? 10;
@@ -58,6 +89,7 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Ev
   };
 
   return {
+    ...(shared && { shared }),
     // Event ids are UNIQUE in the log's table, and an erased event keeps its id (log-database.ts).
     deduplicatesForever: true,
     async append(context, event, appendOptions = {}) {

@@ -40,8 +40,25 @@ export interface ContextLog {
   onDurable(listener: () => void): () => void;
 }
 
+/**
+ * Work done with every commit (inline projections): `prepare` gets the commit's events before it
+ * is made and resolves with what the writer's companion stores in the same transaction
+ * (undefined: nothing); a rejection refuses the commit. `settled` says whether that commit is
+ * durable, before any of its appends is acknowledged.
+ */
+export interface CommitStep {
+  prepare(events: readonly RecordedEvent[]): Promise<unknown>;
+  settled(stored: boolean): void;
+}
+
 export interface EventLog {
   context(name: string): ContextLog;
+  /** Sets the work done with every commit (one at most). */
+  withEveryCommit(step: CommitStep): void;
+  /** Runs `work` while no commit is being prepared or made; commits wait for it. */
+  betweenCommits<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs a request of the writer's companion (`companion` option), in a transaction of its own. */
+  companionRequest(request: unknown): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -53,6 +70,8 @@ export interface EventLogOptions {
   pageLimit?: Int32Array;
   /** Newest events held in memory per context for followers at the head (default 2,048). */
   recentEvents?: number;
+  /** A module sharing the writer thread's connection (`CommitCompanion` in log-writer.worker.ts). */
+  companion?: string;
 }
 
 interface Pending {
@@ -60,6 +79,8 @@ interface Pending {
   position: number;
   event: DomainEvent;
   json: string;
+  /** The event as followers get it, made once it is first handed out. */
+  recorded?: RecordedEvent;
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
 }
@@ -121,7 +142,11 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
     // This connection only reads from now on; the writer thread owns every write.
     db.exec('PRAGMA query_only = ON');
     sql = queries(db);
-    writer = await startLogWriter({ file, ...(options.pageLimit && { pageLimit: options.pageLimit }) });
+    writer = await startLogWriter({
+      file,
+      ...(options.pageLimit && { pageLimit: options.pageLimit }),
+      ...(options.companion && { companion: options.companion }),
+    });
   } catch (error) {
     db.close();
     throw explainLogFileError(file, error);
@@ -154,6 +179,22 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
   const contexts = new Map<string, ContextState>();
   let queue: Pending[] = [];
   let flushing: Promise<void> | null = null;
+  let commitStep: CommitStep | null = null;
+  /** Commits, and the work that must not overlap them, one after another. */
+  let lane: Promise<unknown> = Promise.resolve();
+  const betweenCommits = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = lane.then(work);
+    lane = run.catch(() => {});
+    return run;
+  };
+  /**
+   * While a commit's step is prepared: the newest position of each context in it, and the
+   * erasures asked for meanwhile, made in that commit's transaction (a projection applying a
+   * deletion erases the content it deletes, perhaps an event of the same commit).
+   */
+  let preparing: { newest: Map<string, number>; erasures: Map<string, Set<number>> } | null = null;
+  const recordOf = (p: Pending) =>
+    (p.recorded ??= deepFreeze({ context: p.context, position: p.position, event: p.event }));
   /** Appends refused since commits last failed (0: the log is healthy). */
   let refusedSinceFailure = 0;
 
@@ -174,9 +215,11 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
     for (const p of failed) p.reject(unwritable());
   };
 
-  const settle = (batch: Pending[], milliseconds: number) => {
+  const settle = (batch: Pending[], milliseconds: number, erasures: Map<string, Set<number>>) => {
     endSnapshot();
     const counts = new Map<string, number>();
+    for (const [context, positions] of erasures)
+      for (const position of positions) contexts.get(context)?.recent.forget(position);
     for (const p of batch) {
       const state = contexts.get(p.context)!;
       state.durable = p.position;
@@ -185,13 +228,15 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
         state.pendingIds.delete(p.event.eventId);
       if (state.pendingVersions.get(p.event.streamId) === p.position)
         state.pendingVersions.delete(p.event.streamId);
-      state.recent.add(deepFreeze({ context: p.context, position: p.position, event: p.event }));
+      if (!erasures.get(p.context)?.has(p.position)) state.recent.add(recordOf(p));
       counts.set(p.context, (counts.get(p.context) ?? 0) + 1);
     }
     if (refusedSinceFailure) {
       log.info({ refusedAppends: refusedSinceFailure }, 'the event log writes to disk again');
       refusedSinceFailure = 0;
     }
+    // Before anyone hears of the commit: a read after an acknowledged append sees its read models.
+    commitStep?.settled(true);
     for (const p of batch) p.resolve({ position: p.position, duplicate: false });
     for (const [context, events] of counts) {
       onCommit?.(context, milliseconds, events);
@@ -199,27 +244,56 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
     }
   };
 
+  /** Prepares the commit step for `batch` (if any), then makes the commit; false if it was refused. */
+  const commitOne = async (batch: Pending[]) => {
+    const erasures = new Map<string, Set<number>>();
+    let milliseconds: number;
+    let prepared = false;
+    try {
+      let companion: unknown;
+      if (commitStep) {
+        const newest = new Map<string, number>();
+        for (const p of batch) newest.set(p.context, p.position);
+        preparing = { newest, erasures };
+        try {
+          prepared = true;
+          companion = await commitStep.prepare(batch.map(recordOf));
+        } finally {
+          preparing = null;
+        }
+      }
+      const erased = [...erasures]
+        .filter(([, positions]) => positions.size)
+        .map(([context, positions]) => ({ context, positions: [...positions] }));
+      milliseconds = await writer.commit({
+        contexts: batch.map((p) => p.context),
+        positions: batch.map((p) => p.position),
+        streams: batch.map((p) => p.event.streamId),
+        eventIds: batch.map((p) => p.event.eventId),
+        events: batch.map((p) => p.json),
+        ...(erased.length && { erasures: erased }),
+        ...(companion !== undefined && { companion }),
+      });
+    } catch (error) {
+      if (prepared) commitStep?.settled(false);
+      const failed = [...batch, ...queue];
+      queue = [];
+      refuse(failed, error);
+      return false;
+    }
+    settle(batch, milliseconds, erasures);
+    return true;
+  };
+
   const flush = async () => {
     try {
       while (queue.length) {
-        const batch = queue;
-        queue = [];
-        let milliseconds: number;
-        try {
-          milliseconds = await writer.commit({
-            contexts: batch.map((p) => p.context),
-            positions: batch.map((p) => p.position),
-            streams: batch.map((p) => p.event.streamId),
-            eventIds: batch.map((p) => p.event.eventId),
-            events: batch.map((p) => p.json),
-          });
-        } catch (error) {
-          const failed = [...batch, ...queue];
+        const refused = await betweenCommits(async () => {
+          const batch = queue;
           queue = [];
-          refuse(failed, error);
-          return;
-        }
-        settle(batch, milliseconds);
+          return batch.length ? !(await commitOne(batch)) : false;
+        });
+        if (refused) return;
       }
     } finally {
       // Cleared in the same turn as the last look at the queue: an append made by a caller that
@@ -309,6 +383,15 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
           );
         },
         async erase(positions) {
+          if (preparing) {
+            // Asked while a commit is prepared: blanked in that commit's transaction, which may
+            // hold the events themselves. Waiting for it here would wait for itself.
+            const newest = preparing.newest.get(context) ?? state.durable;
+            let erasures = preparing.erasures.get(context);
+            if (!erasures) preparing.erasures.set(context, (erasures = new Set()));
+            for (const p of positions) if (p >= 1 && p <= newest) erasures.add(p);
+            return;
+          }
           const durable = [...new Set(positions)].filter((p) => p >= 1 && p <= state.durable);
           if (!durable.length) return;
           await writer.erase({ context, positions: durable });
@@ -334,6 +417,11 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
   };
   return {
     context: (name) => stateOf(name).view,
+    withEveryCommit(step) {
+      commitStep = step;
+    },
+    betweenCommits,
+    companionRequest: (request) => writer.companion(request),
     close: () => (closed ??= close()),
   };
 };

@@ -1,6 +1,13 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { CommitRequest, EraseRequest, FromWriter, ToWriter, WriterData } from './log-writer.worker.ts';
+import type {
+  CommitRequest,
+  CompanionRequest,
+  EraseRequest,
+  FromWriter,
+  ToWriter,
+  WriterData,
+} from './log-writer.worker.ts';
 
 /** A group commit the writer could not make durable; nothing of it was stored. */
 export class CommitFailedError extends Error {
@@ -17,12 +24,20 @@ export interface LogWriter {
   commit(batch: Omit<CommitRequest, 'type'>): Promise<number>;
   /** Blanks durable events' content in one transaction. */
   erase(request: Omit<EraseRequest, 'type'>): Promise<void>;
+  /** Runs a request of the companion (`WriterData.companion`) and resolves with its answer. */
+  companion(request: CompanionRequest['request']): Promise<unknown>;
   close(): Promise<void>;
 }
 
 const workerUrl = new URL('./log-writer.worker.ts', import.meta.url);
 
-const answerTypes: ReadonlySet<unknown> = new Set<FromWriter['type']>(['ready', 'committed', 'failed', 'closed']);
+const answerTypes: ReadonlySet<unknown> = new Set<FromWriter['type']>([
+  'ready',
+  'committed',
+  'answered',
+  'failed',
+  'closed',
+]);
 /**
  * Whether a message from the thread is one of its answers. Node posts messages of its own on the
  * same channel (under `node --watch`, one per module the thread loads): taken for an answer, one
@@ -53,9 +68,9 @@ export const startLogWriter = async (data: WriterData): Promise<LogWriter> => {
   worker.on('exit', (code) => fail(new Error(`the event log's writer thread stopped (exit code ${code})`)));
   await first;
 
-  /** Sends one request once the one before it is answered, and resolves with the time it took. */
+  /** Sends one request once the one before it is answered, and resolves with its answer. */
   let previous: Promise<unknown> = Promise.resolve();
-  const request = (message: ToWriter): Promise<number> => {
+  const request = (message: ToWriter): Promise<FromWriter> => {
     const answer = previous
       .catch(() => {})
       .then(async () => {
@@ -66,15 +81,22 @@ export const startLogWriter = async (data: WriterData): Promise<LogWriter> => {
           throw new CommitFailedError(error.message, undefined);
         });
         if (reply.type === 'failed') throw new CommitFailedError(reply.message, reply.code);
-        return reply.type === 'committed' ? reply.milliseconds : 0;
+        return reply;
       });
     previous = answer;
     return answer;
   };
 
   return {
-    commit: (batch) => request({ type: 'commit', ...batch }),
+    commit: async (batch) => {
+      const reply = await request({ type: 'commit', ...batch });
+      return reply.type === 'committed' ? reply.milliseconds : 0;
+    },
     erase: async (erasure) => void (await request({ type: 'erase', ...erasure })),
+    companion: async (companionRequest) => {
+      const reply = await request({ type: 'companion', request: companionRequest });
+      return reply.type === 'answered' ? reply.answer : undefined;
+    },
     async close() {
       await previous.catch(() => {});
       if (gone) return;

@@ -11,6 +11,25 @@ export interface WriterData {
   file: string;
   /** For fault tests: pages the file may still grow by (-1: no limit), read before each commit. */
   pageLimit?: Int32Array;
+  /** A module whose `openCommitCompanion` shares this thread's connection (`CommitCompanion`). */
+  companion?: string;
+}
+
+/**
+ * What another store keeping its data in the log's file does on this thread (the read models,
+ * in embedded mode): `apply` stores a commit's payload inside the commit's transaction (a
+ * throw rolls the whole commit back); `handle` answers one of its own requests, in a
+ * transaction of its own.
+ */
+export interface CommitCompanion {
+  apply(payload: unknown): void;
+  handle(request: unknown): unknown;
+}
+
+/** Durable events whose content a commit blanks (erasures asked for while it was prepared). */
+export interface Erasure {
+  context: string;
+  positions: number[];
 }
 
 /** One group commit: column arrays, one entry per event. */
@@ -21,6 +40,16 @@ export interface CommitRequest {
   streams: string[];
   eventIds: string[];
   events: string[];
+  /** Erased in the same transaction, after the events are in. */
+  erasures?: Erasure[];
+  /** Stored by the companion in the same transaction. */
+  companion?: unknown;
+}
+
+/** A request of the companion's own. */
+export interface CompanionRequest {
+  type: 'companion';
+  request: unknown;
 }
 
 /** Overwrites durable events' content for good (the rows and positions stay). */
@@ -30,15 +59,16 @@ export interface EraseRequest {
   positions: number[];
 }
 
-export type ToWriter = CommitRequest | EraseRequest | { type: 'close' };
+export type ToWriter = CommitRequest | EraseRequest | CompanionRequest | { type: 'close' };
 
 export type FromWriter =
   | { type: 'ready' }
   | { type: 'committed'; milliseconds: number }
+  | { type: 'answered'; answer: unknown }
   | { type: 'failed'; message: string; code: number | undefined }
   | { type: 'closed' };
 
-const { file, pageLimit } = workerData as WriterData;
+const { file, pageLimit, companion: companionModule } = workerData as WriterData;
 const port = parentPort!;
 const reply = (message: FromWriter) => port.postMessage(message);
 
@@ -49,6 +79,11 @@ db.exec('PRAGMA synchronous = FULL');
 db.exec('PRAGMA secure_delete = ON');
 const insert = db.prepare(insertEventSql);
 const blank = db.prepare("UPDATE events SET event = '' WHERE context = ? AND position = ?");
+const companion: CommitCompanion | null = companionModule
+  ? (
+      (await import(companionModule)) as { openCommitCompanion(db: unknown): CommitCompanion }
+    ).openCommitCompanion(db)
+  : null;
 /** SQLite refuses to grow the file past this many pages with SQLITE_FULL, as a full disk does. */
 const applyPageLimit = () => {
   const limit = Atomics.load(pageLimit!, 0);
@@ -75,7 +110,11 @@ const transaction = (write: () => void) => {
   }
 };
 
-const commit = (request: CommitRequest) =>
+// The WAL still holds the pages as they were: fold it into the file and cut it to nothing, so
+// no copy of the erased content stays on disk (rare: deletions only).
+const foldWal = () => db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+
+const commit = (request: CommitRequest) => {
   transaction(() => {
     for (let i = 0; i < request.positions.length; i++) {
       insert.run(
@@ -86,20 +125,33 @@ const commit = (request: CommitRequest) =>
         request.events[i]!,
       );
     }
+    for (const { context, positions } of request.erasures ?? [])
+      for (const position of positions) blank.run(context, position);
+    if (request.companion !== undefined) companion!.apply(request.companion);
   });
+  if (request.erasures?.length) foldWal();
+};
 
 const erase = ({ context, positions }: EraseRequest) => {
   transaction(() => {
     for (const position of positions) blank.run(context, position);
   });
-  // The WAL still holds the pages as they were: fold it into the file and cut it to nothing, so
-  // no copy of the erased content stays on disk (rare: deletions only).
-  db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+  foldWal();
+};
+
+const answer = ({ request }: CompanionRequest) => {
+  try {
+    if (pageLimit) applyPageLimit();
+    reply({ type: 'answered', answer: companion!.handle(request) });
+  } catch (error) {
+    reply({ type: 'failed', message: (error as Error).message, code: sqliteCode(error) });
+  }
 };
 
 port.on('message', (message: ToWriter) => {
   if (message.type === 'commit') return commit(message);
   if (message.type === 'erase') return erase(message);
+  if (message.type === 'companion') return answer(message);
   db.close();
   reply({ type: 'closed' });
   port.close();

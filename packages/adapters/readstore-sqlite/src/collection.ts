@@ -73,7 +73,8 @@ export const openCollection = (
   name: string,
   options: { create?: boolean; flagsFrom?: SqliteCollection } = {},
 ): SqliteCollection => {
-  if (!namePattern.test(name) || /^(sqlite_|_veil_)/i.test(name)) {
+  // `events` is the embedded event log's table when both share a file.
+  if (!namePattern.test(name) || /^(sqlite_|_veil_|events$)/i.test(name)) {
     throw new Error(`Invalid collection name ${JSON.stringify(name)}`);
   }
   const table = quote(name);

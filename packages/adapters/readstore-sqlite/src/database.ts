@@ -59,7 +59,12 @@ const metaSchema = `
   );
 `;
 
-export const openDatabase = (file: string): DatabaseSync => {
+/**
+ * Opens the read-model database. `shared`: the read models live in the embedded event log's
+ * file, which has opened and checked it and owns its schema version; only the read models'
+ * table of indexes is added to it.
+ */
+export const openDatabase = (file: string, options: { shared?: boolean } = {}): DatabaseSync => {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const db = new DatabaseSync(file, { timeout: 1_000 });
   try {
@@ -73,6 +78,11 @@ export const openDatabase = (file: string): DatabaseSync => {
     // file's free space: SQLite zeroes it. Earlier page images can stay in the WAL until it
     // wraps around after the next checkpoints (docs/storage.md).
     db.exec('PRAGMA secure_delete = ON');
+    if (options.shared) {
+      db.exec(metaSchema.replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS'));
+      registerFoldCase(db);
+      return db;
+    }
     db.exec('BEGIN IMMEDIATE');
     const version = Number(db.prepare('PRAGMA user_version').get()!.user_version);
     if (version > schemaVersion) {
@@ -128,7 +138,7 @@ export const holdFileLock = (file: string): { release(): void } => {
     if (sqliteCode(error) === SQLITE_BUSY)
       throw new ReadModelFileError(
         'in-use',
-        `The read-model database ${file} is in use by another Veil process (same DATA_DIR). ` +
+        `The data file ${file} is in use by another Veil process (same DATA_DIR). ` +
           'Stop that process first.',
         { cause: error },
       );

@@ -1,2 +1,7 @@
-export { createSqliteReadStore } from './sqlite-read-store.ts';
-export { ReadModelFileError, rebuildCommand, removeDatabase as removeSqliteReadStore } from './database.ts';
+export { createSqliteReadStore, logCompanionModule } from './sqlite-read-store.ts';
+export {
+  holdFileLock as lockReadModelFile,
+  ReadModelFileError,
+  rebuildCommand,
+  removeDatabase as removeSqliteReadStore,
+} from './database.ts';

@@ -3,7 +3,14 @@ import type { Change, Collection, Doc, IndexSpec, ReadStore } from '@veil/ports'
 import { openCollection, type SqliteCollection } from './collection.ts';
 import { explainFileErrors, holdFileLock, openDatabase } from './database.ts';
 import { DocumentCache } from './document-cache.ts';
-import { failureError, startReadModelWriter, type WireChange } from './writer.ts';
+import type { FromWriter, ToWriter } from './writer-core.ts';
+import {
+  failureError,
+  startReadModelWriter,
+  startWriterThread,
+  type WireChange,
+  type WriterTransport,
+} from './writer.ts';
 
 /** JSON of documents read by id kept in memory (characters, about as many bytes): 16 MB. */
 const cachedChars = 16 * 1024 * 1024;
@@ -16,8 +23,38 @@ const cachedChars = 16 * 1024 * 1024;
  * memory (`:memory:`, for tests) has one connection, so it reads and writes on the calling thread.
  * The file opens at the first use, so a process without read models (a gateway) never creates one.
  */
-export const createSqliteReadStore = (options: { file: string }): ReadStore => {
-  const { file } = options;
+/**
+ * The embedded event log's writer thread, when the read models live in the log's file: it runs
+ * the read store's requests (loaded into it as `logCompanionModule`), each in a transaction of
+ * its own.
+ */
+export interface SharedLogWriter {
+  request(message: unknown): Promise<unknown>;
+}
+
+/** Where the log's writer thread loads the read store's part from (log-companion.ts). */
+export const logCompanionModule = new URL('./log-companion.ts', import.meta.url).href;
+
+/**
+ * Read-model changes stored by the log's writer inside the commit that appends their events
+ * (inline projections): `encode` readies them for the thread before the commit; `committed`
+ * is called once that commit is durable, before anyone hears of it, so a read after sees them.
+ */
+export interface CommitEncoder {
+  encode(changes: readonly Change[]): unknown;
+  committed(payload: unknown): void;
+}
+
+export type SqliteReadStore = ReadStore & {
+  /** Present when the read models share the event log's file (`sharedLog`). */
+  readonly commitEncoder?: CommitEncoder;
+};
+
+export const createSqliteReadStore = (options: {
+  file: string;
+  sharedLog?: SharedLogWriter;
+}): SqliteReadStore => {
+  const { file, sharedLog } = options;
   let backend: Promise<Backend> | undefined;
   let open: Backend | undefined;
   let closed = false;
@@ -25,7 +62,7 @@ export const createSqliteReadStore = (options: { file: string }): ReadStore => {
 
   const start = () => {
     if (closed) throw new Error(`The read store ${file} is closed`);
-    return (backend ??= (file === ':memory:' ? inThread(file) : withWriterThread(file)).then(
+    return (backend ??= (file === ':memory:' ? inThread(file) : withWriter(file, sharedLog)).then(
       (started) => (open = started),
     ));
   };
@@ -62,8 +99,15 @@ export const createSqliteReadStore = (options: { file: string }): ReadStore => {
     };
   };
 
+  const encoder: CommitEncoder = {
+    encode: (changes) =>
+      ready().encode(changes.map((change) => ({ ...change, target: targetOf(change.collection) }))),
+    // A commit of the log's that settles after the store closed has nothing left to refresh.
+    committed: (payload) => open?.committed(payload as WireChange[]),
+  };
   return {
     transactional: true,
+    ...(sharedLog && { commitEncoder: encoder }),
     async collection<T extends Doc>(name: string, indexes: IndexSpec[] = []) {
       const store = await start();
       const known = collections.get(name);
@@ -102,6 +146,10 @@ interface Backend {
   open(name: string, indexes: IndexSpec[], before?: SqliteCollection): Promise<SqliteCollection>;
   /** Stores the changes, all or none. */
   write(changes: readonly TargetedChange[]): Promise<void>;
+  /** Readies changes for a commit of the event log's writer (shared file only). */
+  encode(changes: readonly TargetedChange[]): WireChange[];
+  /** Told that a commit of the log's writer stored these changes. */
+  committed(changes: readonly WireChange[]): void;
   close(): Promise<void>;
 }
 
@@ -135,18 +183,34 @@ const inThread = async (file: string): Promise<Backend> => {
         }),
       );
     },
+    encode() {
+      throw new Error('A read store in memory stores nothing in the event log');
+    },
+    committed() {},
     async close() {
       db.close();
     },
   };
 };
 
-const withWriterThread = async (file: string): Promise<Backend> => {
-  const lock = holdFileLock(file);
+/** The log's writer thread as the read store's writer: requests ride on its queue. */
+const sharedTransport = (shared: SharedLogWriter): WriterTransport => ({
+  request: async (message: Exclude<ToWriter, { type: 'close' }>) =>
+    (await shared.request(message)) as FromWriter,
+  // The thread is the log's: the log closes it.
+  close: async () => {},
+});
+
+/**
+ * A reading connection on this thread beside a writer thread: the read store's own, or the event
+ * log's when the read models share its file (then the log's owner holds the file's lock).
+ */
+const withWriter = async (file: string, shared: SharedLogWriter | undefined): Promise<Backend> => {
+  const lock = shared ? { release() {} } : holdFileLock(file);
   let db: DatabaseSync | undefined;
   try {
     // Checks the file (damaged, newer, foreign) and creates its schema before the writer starts.
-    db = openDatabase(file);
+    db = openDatabase(file, { shared: Boolean(shared) });
     db.exec('PRAGMA query_only = ON');
     const reader = db;
     const cache = new DocumentCache(cachedChars);
@@ -161,20 +225,31 @@ const withWriterThread = async (file: string): Promise<Backend> => {
       snapshot = false;
       reader.exec('COMMIT');
     };
+    const stored = (changes: readonly WireChange[]) => {
+      endSnapshot();
+      for (const change of changes) {
+        if ('json' in change) cache.stored(change.collection, change.id, change.json);
+        else if ('delete' in change) cache.deleted(change.collection, change.delete);
+        else cache.cleared(change.collection);
+      }
+    };
     const writer = await startReadModelWriter(
-      { file },
+      shared ? sharedTransport(shared) : await startWriterThread({ file }),
       {
         errorOf: (failure) => failureError(failure, (error) => explainFileErrors(file, error)),
-        onCommitted(writes) {
-          endSnapshot();
-          for (const change of writes.flat()) {
-            if ('json' in change) cache.stored(change.collection, change.id, change.json);
-            else if ('delete' in change) cache.deleted(change.collection, change.delete);
-            else cache.cleared(change.collection);
-          }
-        },
+        onCommitted: (writes) => stored(writes.flat()),
       },
     );
+    const encode = (changes: readonly TargetedChange[]) =>
+      changes.map((change): WireChange => {
+        const collection = change.target.name;
+        if ('put' in change) {
+          // Queries planned from now on expect this document's keys, before it is stored.
+          change.target.expectKeysOf(change.put);
+          return { collection, id: change.put._id, json: JSON.stringify(change.put) };
+        }
+        return 'delete' in change ? { collection, delete: change.delete } : { collection, clear: true };
+      });
     const read = <T>(work: () => T): T => {
       if (!snapshot) {
         reader.exec('BEGIN');
@@ -198,18 +273,9 @@ const withWriterThread = async (file: string): Promise<Backend> => {
         endSnapshot();
         return openCollection(reader, name, { create: false, ...(before && { flagsFrom: before }) });
       },
-      write(changes) {
-        const wire = changes.map((change): WireChange => {
-          const collection = change.target.name;
-          if ('put' in change) {
-            // Queries planned from now on expect this document's keys, before it is stored.
-            change.target.expectKeysOf(change.put);
-            return { collection, id: change.put._id, json: JSON.stringify(change.put) };
-          }
-          return 'delete' in change ? { collection, delete: change.delete } : { collection, clear: true };
-        });
-        return writer.write(wire);
-      },
+      write: (changes) => writer.write(encode(changes)),
+      encode,
+      committed: stored,
       async close() {
         await writer.close();
         endSnapshot();

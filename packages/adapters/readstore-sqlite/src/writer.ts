@@ -2,9 +2,10 @@ import { once } from 'node:events';
 import { setImmediate as turnEnded } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { DuplicateKeyError, type IndexSpec } from '@veil/ports';
-import type { FromWriter, ToWriter, WireChange, WriteFailure, WriterData } from './writer.worker.ts';
+import type { FromWriter, ToWriter, WireChange, WriteFailure } from './writer-core.ts';
+import type { WriterData } from './writer.worker.ts';
 
-export type { WireChange } from './writer.worker.ts';
+export type { WireChange } from './writer-core.ts';
 
 export interface ReadModelWriter {
   /** Creates a collection's table and indexes (idempotent). */
@@ -31,20 +32,15 @@ const answerTypes: ReadonlySet<unknown> = new Set<FromWriter['type']>(['ready', 
 const isAnswer = (message: unknown): message is FromWriter =>
   typeof message === 'object' && message !== null && answerTypes.has((message as { type?: unknown }).type);
 
-/**
- * The thread that writes the read-model file (writer.worker.ts). One request is in flight at a
- * time; writes asked for meanwhile go together in the next one, so the busier the service, the
- * more each commit carries.
- */
-export const startReadModelWriter = async (
-  data: WriterData,
-  options: {
-    errorOf(failure: WriteFailure): Error;
-    /** Told of the writes of each commit that stored them, before any of their callers is. */
-    onCommitted(writes: readonly WireChange[][]): void;
-  },
-): Promise<ReadModelWriter> => {
-  const { errorOf } = options;
+/** How requests reach the file's writer, and how it is let go. */
+export interface WriterTransport {
+  /** One request, once the one before it is answered. */
+  request(message: Exclude<ToWriter, { type: 'close' }>): Promise<FromWriter>;
+  close(): Promise<void>;
+}
+
+/** The read store's own writer thread (writer.worker.ts). */
+export const startWriterThread = async (data: WriterData): Promise<WriterTransport> => {
   const worker = new Worker(workerUrl, { workerData: data });
   let answer: ((message: FromWriter) => void) | null = null;
   let gone: Error | null = null;
@@ -66,17 +62,42 @@ export const startReadModelWriter = async (
   worker.on('exit', (code) => stopped(new Error(`the read-model writer thread stopped (exit code ${code})`)));
   await ready;
 
-  /** One request, once the one before it is answered. */
   let previous: Promise<unknown> = Promise.resolve();
-  const request = (message: ToWriter): Promise<FromWriter> => {
-    const reply = previous.then(() => {
-      const next = answered();
-      if (!gone) worker.postMessage(message);
-      return next;
-    });
-    previous = reply.catch(() => {});
-    return reply;
+  return {
+    request(message) {
+      const reply = previous.then(() => {
+        const next = answered();
+        if (!gone) worker.postMessage(message);
+        return next;
+      });
+      previous = reply.catch(() => {});
+      return reply;
+    },
+    async close() {
+      await previous;
+      if (gone) return;
+      const exited = once(worker, 'exit');
+      worker.postMessage({ type: 'close' } satisfies ToWriter);
+      await exited;
+    },
   };
+};
+
+/**
+ * The read-model file's writer as the read store sees it. One request is in flight at a time;
+ * writes asked for meanwhile go together in the next one, so the busier the service, the more
+ * each commit carries.
+ */
+export const startReadModelWriter = async (
+  transport: WriterTransport,
+  options: {
+    errorOf(failure: WriteFailure): Error;
+    /** Told of the writes of each commit that stored them, before any of their callers is. */
+    onCommitted(writes: readonly WireChange[][]): void;
+  },
+): Promise<ReadModelWriter> => {
+  const { errorOf } = options;
+  const request = (message: Exclude<ToWriter, { type: 'close' }>) => transport.request(message);
 
   let queue: Queued[] = [];
   let sending: Promise<void> | null = null;
@@ -85,7 +106,10 @@ export const startReadModelWriter = async (
       const batch = queue;
       queue = [];
       const reply = await request({ type: 'write', writes: batch.map((queued) => queued.changes) }).catch(
-        (error: Error): FromWriter => ({ type: 'failed', failure: { message: error.message, code: undefined } }),
+        (error: Error): FromWriter => ({
+          type: 'failed',
+          failure: { message: error.message, code: undefined },
+        }),
       );
       const failureAt = (at: number) =>
         reply.type === 'failed' ? reply.failure : reply.type === 'done' ? (reply.failures[at] ?? null) : null;
@@ -113,11 +137,7 @@ export const startReadModelWriter = async (
     },
     async close() {
       await sending;
-      await previous;
-      if (gone) return;
-      const exited = once(worker, 'exit');
-      worker.postMessage({ type: 'close' } satisfies ToWriter);
-      await exited;
+      await transport.close();
     },
   };
 };

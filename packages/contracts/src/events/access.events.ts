@@ -12,7 +12,7 @@ export const SessionRevoked = defineEvent(
   z.object({
     userId: idSchema,
     sessionId: idSchema,
-    reason: z.enum(['reuse', 'logout', 'password-change']),
+    reason: z.enum(['reuse', 'logout', 'password-change', 'suspension']),
   }),
 );
 

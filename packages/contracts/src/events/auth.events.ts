@@ -32,7 +32,7 @@ export const RefreshFamilyRevoked = defineEvent(
   z.object({
     userId: idSchema,
     familyId: idSchema,
-    reason: z.enum(['reuse', 'logout', 'password-change']),
+    reason: z.enum(['reuse', 'logout', 'password-change', 'suspension']),
   }),
 );
 
@@ -46,12 +46,28 @@ export const CredentialsAbandoned = defineEvent(
   z.object({ userId: idSchema, username: z.string() }),
 );
 
+/**
+ * An operator suspended the account (docs/decisions.md, "Operators and suspension"): its
+ * sessions end and it cannot log in; its messages stay as they are. Appended to `cred-<userId>`.
+ */
+export const AccountSuspended = defineEvent(
+  'AccountSuspended',
+  z.object({ userId: idSchema, by: idSchema, reportId: idSchema.optional() }),
+);
+/** An operator lifted the account's suspension: it may log in again. */
+export const AccountUnsuspended = defineEvent(
+  'AccountUnsuspended',
+  z.object({ userId: idSchema, by: idSchema }),
+);
+
 export const authEventSchema = z.discriminatedUnion('type', [
   CredentialsRegistered,
   CredentialsAbandoned,
   PasswordChanged,
   RefreshTokenIssued,
   RefreshFamilyRevoked,
+  AccountSuspended,
+  AccountUnsuspended,
 ]);
 export type AuthEvent = z.infer<typeof authEventSchema>;
 

@@ -6,6 +6,7 @@ import { authEventSchema } from './auth.events.ts';
 import { chatEventSchema } from './chat.events.ts';
 import { messageEventSchema } from './message.events.ts';
 import { pushEventSchema } from './push.events.ts';
+import { reportEventSchema } from './report.events.ts';
 import { userEventSchema } from './user.events.ts';
 
 /** Every context's event union: what may be appended to it, and what its readers may meet. */
@@ -17,6 +18,7 @@ export const eventSchemasByContext = {
   message: messageEventSchema,
   attachment: attachmentEventSchema,
   push: pushEventSchema,
+  report: reportEventSchema,
 } as const satisfies Record<Context, z.ZodType>;
 
 /** The events of one context (of several: their union), as appended to and read from its log. */

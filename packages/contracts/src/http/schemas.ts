@@ -129,6 +129,10 @@ const sha256HexSchema = (what: string) =>
  * hash of the sender and of each member it was sealed for as the sender saw them, the sender's
  * counter in the chat and its previous message there (`null`: none), and for an edit the version
  * it replaces. Without `version`, none of them may be there.
+ *
+ * Version 3 (`version: 3`) is version 2 with the message's franking tag (`franking`, 32 bytes,
+ * base64: docs/crypto.md, "Message franking"), which a report of the message is checked against.
+ * Only a message carries one; actions keep version 2.
  */
 export const messageSignatureSchema = z
   .strictObject({
@@ -136,7 +140,9 @@ export const messageSignatureSchema = z
       .string({ error: 'signature.value is required' })
       .refine((s) => isPaddedBase64(s) && atob(s).length === 64, 'signature.value must be 64 bytes, base64'),
     signedAt: z.iso.datetime({ error: 'signature.signedAt must be an ISO 8601 time' }),
-    version: z.literal(2, { error: 'signature.version must be 2 when given' }).optional(),
+    version: z
+      .union([z.literal(2), z.literal(3)], { error: 'signature.version must be 2 or 3 when given' })
+      .optional(),
     keyCommitment: z
       .string()
       .refine(
@@ -159,8 +165,20 @@ export const messageSignatureSchema = z
       .union([clientMessageIdSchema, sha256HexSchema('signature.replaces')])
       .nullable()
       .optional(),
+    franking: z
+      .string()
+      .refine(
+        (s) => isPaddedBase64(s) && atob(s).length === 32,
+        'signature.franking must be 32 bytes, base64',
+      )
+      .optional(),
   })
   .superRefine((signature, ctx) => {
+    if ((signature.version === 3) !== (signature.franking !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        message: 'signature.franking goes with signature.version 3, and only with it',
+      });
     const v2Fields = (['keyCommitment', 'keyLogHeads', 'counter', 'prev', 'replaces'] as const).filter(
       (field) => signature[field] !== undefined,
     );
@@ -171,7 +189,7 @@ export const messageSignatureSchema = z
     }
     for (const field of ['keyLogHeads', 'counter', 'prev'] as const)
       if (signature[field] === undefined)
-        ctx.addIssue({ code: 'custom', message: `signature.${field} is required with version 2` });
+        ctx.addIssue({ code: 'custom', message: `signature.${field} is required from version 2 on` });
   });
 export type MessageSignature = z.infer<typeof messageSignatureSchema>;
 

@@ -138,6 +138,8 @@ export interface ServerToClientEvents {
    * members before and after; and to one account's own sockets when it archived or pinned the chat.
    */
   'chat updated': (notice: { chatId: string }) => void;
+  /** This account blocked or unblocked someone (in any of its browsers): fetch the list again. */
+  'blocks updated': () => void;
   typing: (notice: TypingNotice) => void;
   'stop typing': (notice: TypingNotice) => void;
   /** To the browser that opened the link: another browser of the account joined it. */

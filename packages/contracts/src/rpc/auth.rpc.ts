@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from '../events/event.ts';
+import type { SuspendedAccount } from '../http/report.schemas.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 export interface TokenPair {
@@ -21,4 +22,14 @@ export const authRpc = defineRpcService('auth', {
     z.object({ userId: idSchema, currentPassword: z.string(), password: z.string(), clientIp: z.string() }),
   ),
   logout: operation<Record<string, never>>()(z.object({ refreshToken: z.string() })),
+  /**
+   * An operator suspends an account: its sessions end and it cannot log in until unsuspended
+   * (`by` is the operator, from the verified token; the gateway checks the role).
+   */
+  suspend: operation<Record<string, never>>()(
+    z.object({ userId: idSchema, by: idSchema, reportId: idSchema.optional() }),
+  ),
+  unsuspend: operation<Record<string, never>>()(z.object({ userId: idSchema, by: idSchema })),
+  /** Every suspended account, most recently suspended first. */
+  suspended: operation<{ accounts: Omit<SuspendedAccount, 'username'>[] }>()(z.object({})),
 });

@@ -10,6 +10,7 @@ import {
 } from '../http/schemas.ts';
 import { attachmentOperations } from './attachment.rpc.ts';
 import { pushOperations } from './push.rpc.ts';
+import { reportOperations } from './report.rpc.ts';
 import { defineRpcService, operation } from './rpc.ts';
 
 const seenReport = z.object({ chatId: idSchema, messageId: idSchema });
@@ -95,4 +96,5 @@ export const messageRpc = defineRpcService('message', {
   userApplied: operation<Record<string, never>>()(z.object({ position: z.number().int().nonnegative() })),
   ...attachmentOperations,
   ...pushOperations,
+  ...reportOperations,
 });

@@ -113,6 +113,8 @@ export const refreshFamilyDecider: Decider<RefreshFamilyCommand, RefreshFamilySt
       case 'CredentialsRegistered':
       case 'CredentialsAbandoned':
       case 'PasswordChanged':
+      case 'AccountSuspended':
+      case 'AccountUnsuspended':
         return state;
       default: {
         const unhandled: never = event;

@@ -43,6 +43,8 @@ type Deps = Pick<Ports, 'clock' | 'ids' | 'log'> & {
 };
 
 const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'Invalid username or password');
+const suspendedAccount = () =>
+  new DomainError('ACCOUNT_SUSPENDED', 'This account has been suspended by the operators of this server');
 const tokenReused = () =>
   new DomainError('TOKEN_REUSED', 'Refresh token was already used; please log in again');
 
@@ -100,13 +102,23 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
     if (event?.type !== 'RefreshTokenIssued')
       throw new Error('A login or a refresh decides a token or a revocation');
     const { userId, familyId } = event.data;
+    let positions: number[];
     try {
-      await appendDecided(deps, 'auth', refreshFamilyStreamId(familyId), [event], version);
+      positions = await appendDecided(deps, 'auth', refreshFamilyStreamId(familyId), [event], version);
     } catch (error) {
       // Someone rotated this very token a moment ago: two uses of one token, so treat it as reuse.
       if (!isVersionConflict(error) || command.type !== 'RotateToken') throw error;
       await recordRevocation({ userId, familyId, reason: 'reuse' });
       throw tokenReused();
+    }
+    if (command.type === 'StartFamily') {
+      // A suspension appended while this login ran: either it is applied by now, or it comes
+      // after this family, which its revocations then include (`suspend`).
+      await projection.waitFor('auth', positions.at(-1)!);
+      if (await models.suspensions.get(userId)) {
+        await recordRevocation({ userId, familyId, reason: 'suspension' });
+        throw suspendedAccount();
+      }
     }
     const access = await deps.signAccessToken(userId, familyId, deps.clock.now());
     return {
@@ -151,6 +163,8 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
         throw invalidCredentials();
       }
       await deps.throttle.recordSuccess(username, clientIp);
+      // Said only to whoever knows the password: a suspension is not revealed to guessers.
+      if (await models.suspensions.get(account._id)) throw suspendedAccount();
       const familyId = deps.ids.next();
       const { refreshToken, next } = mintNext(familyId);
       const command = { type: 'StartFamily', userId: account._id, familyId, next } as const;
@@ -167,8 +181,9 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
       const account = state.userId ? await models.credentials.get(state.userId) : null;
       const { refreshToken: nextToken, next } = mintNext(familyId);
       const presented = { tokenId, digest: digestRefreshToken(refreshToken) };
+      const suspended = account ? await models.suspensions.get(account._id) : null;
       const standing = account && {
-        disabled: account.disabled,
+        disabled: account.disabled || Boolean(suspended),
         passwordChangedAt: account.passwordChangedAt,
       };
       return recordIssue(
@@ -199,6 +214,51 @@ export const authRpcHandlers = (deps: Deps): RpcImplementation<typeof authRpc.op
       }
       await projection.waitFor('auth', position);
       return {};
+    },
+
+    /**
+     * Suspension is an event of the account's credentials stream; then every live session ends
+     * (its access tokens refused by the gateways, its sockets dropped, its refresh tokens dead).
+     * Its messages are left as they are. Suspending a suspended account ends any session left.
+     */
+    async suspend({ userId, by, reportId }) {
+      const account = await models.credentials.get(userId);
+      if (!account || account.disabled) throw new DomainError('USER_NOT_FOUND', 'User not found');
+      let { position } = (await models.suspensions.get(userId))
+        ? { position: 0 }
+        : await store.append(
+            'auth',
+            newEvent(deps, 'AccountSuspended', credentialsStreamId(userId), {
+              userId,
+              by,
+              ...(reportId && { reportId }),
+            }),
+          );
+      // Applied first: a login that passed the check before it holds a family listed below.
+      await projection.waitFor('auth', position);
+      for (const family of await models.families.find({ userId, revoked: false })) {
+        position = await recordRevocation({ userId, familyId: family._id, reason: 'suspension' });
+      }
+      await projection.waitFor('auth', position);
+      deps.log.info({ audit: 'account-suspended', userId, by, reportId }, 'account suspended');
+      return {};
+    },
+
+    async unsuspend({ userId, by }) {
+      if (!(await models.suspensions.get(userId)))
+        throw new DomainError('NOT_FOUND', 'This account is not suspended');
+      const { position } = await store.append(
+        'auth',
+        newEvent(deps, 'AccountUnsuspended', credentialsStreamId(userId), { userId, by }),
+      );
+      await projection.waitFor('auth', position);
+      deps.log.info({ audit: 'account-unsuspended', userId, by }, 'account unsuspended');
+      return {};
+    },
+
+    async suspended() {
+      const docs = await models.suspensions.find({}, { sort: { at: -1 }, limit: 1000 });
+      return { accounts: docs.map((doc) => ({ userId: doc._id, suspendedAt: doc.at, suspendedBy: doc.by })) };
     },
 
     async logout({ refreshToken }) {

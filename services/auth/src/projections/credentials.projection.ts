@@ -25,8 +25,16 @@ export interface PendingRegistrationDoc {
   abandoned: boolean;
 }
 
+/** An account an operator suspended: it may neither log in nor refresh (docs/decisions.md). */
+export interface SuspensionDoc {
+  _id: string;
+  at: string;
+  by: string;
+}
+
 export type AuthReadModels = {
   credentials: Collection<CredentialDoc>;
+  suspensions: Collection<SuspensionDoc>;
   families: Collection<FamilyDoc>;
   pendingRegistrations: Collection<PendingRegistrationDoc>;
 };
@@ -35,6 +43,7 @@ export const openAuthReadModels = async (readStore: ReadStore): Promise<AuthRead
   credentials: await readStore.collection<CredentialDoc>('auth_credentials', [
     { fields: { usernameLower: 1 } },
   ]),
+  suspensions: await readStore.collection<SuspensionDoc>('auth_suspensions', [{ fields: { at: 1 } }]),
   families: await readStore.collection<FamilyDoc>('auth_refresh_families', [{ fields: { userId: 1 } }]),
   pendingRegistrations: await readStore.collection<PendingRegistrationDoc>('auth_pending_registrations', [
     { fields: { claimedAt: 1 } },
@@ -47,7 +56,7 @@ export const credentialsProjection = (
   name: 'auth_credentials',
   contexts: ['auth', 'user'],
   models,
-  async handle({ event }, { credentials, families, pendingRegistrations: pending }) {
+  async handle({ event }, { credentials, suspensions, families, pendingRegistrations: pending }) {
     switch (event.type) {
       case 'CredentialsRegistered':
         await credentials.put({
@@ -95,6 +104,12 @@ export const credentialsProjection = (
         return;
       case 'RefreshFamilyRevoked':
         await families.put({ _id: event.data.familyId, userId: event.data.userId, revoked: true });
+        return;
+      case 'AccountSuspended':
+        await suspensions.put({ _id: event.data.userId, at: event.occurredAt, by: event.data.by });
+        return;
+      case 'AccountUnsuspended':
+        await suspensions.delete(event.data.userId);
         return;
       case 'UserRenamed': {
         const doc = await credentials.get(event.data.userId);

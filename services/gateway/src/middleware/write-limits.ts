@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { DomainError, retryAfterSeconds, userWriteBudget } from '@veil/contracts';
+import { DomainError, limits as veilLimits, retryAfterSeconds, userWriteBudget } from '@veil/contracts';
 import type { Logger, RateLimit, RateLimits } from '@veil/ports';
 import { currentUserId } from './auth.ts';
 
@@ -38,6 +38,11 @@ export const writeLimits = (limits: RateLimits, budgets: WriteBudgets, log: Logg
     };
   return {
     byUser: guard(limits.limit(userWriteBudget(budgets.perUserPerMinute)), (_req, res) => currentUserId(res)),
+    /** Abuse reports: a budget of their own per user and hour, on top of the writes budget. */
+    reports: guard(
+      limits.limit({ name: 'reports-user', points: veilLimits.reportsPerUserPerHour, windowSeconds: 3600 }),
+      (_req, res) => currentUserId(res),
+    ),
     byIp: guard(
       limits.limit({ name: 'http-writes-ip', points: budgets.perIpPerMinute, windowSeconds: 60 }),
       (req) => req.ip ?? 'unknown',

@@ -55,7 +55,7 @@ export const decideSend = (command: SendMessage, state: SendState): EventData<'M
   // The same answer whichever of the two blocked (docs/decisions.md, "Blocking").
   if (state.blocked) throw new DomainError('CONTACT_UNAVAILABLE', 'This user is not available');
   checkSealedForMembers(command, state.members, limits.messageCiphertextMaxChars, 'Message is too large');
-  checkSignatureFits(command.signature, Object.keys(command.encryptedKeys), true);
+  checkSignatureFits(command.signature, Object.keys(command.encryptedKeys), true, 'message');
   if (command.signature && !command.clientMessageId) {
     throw new DomainError(
       'VALIDATION_FAILED',

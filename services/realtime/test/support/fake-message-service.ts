@@ -64,6 +64,9 @@ export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<
   const handle: RpcServeHandle = await serveRpc(rpc, messageRpc, {
     send: notHere,
     userApplied: notHere,
+    report: notHere,
+    reports: notHere,
+    closeReport: notHere,
     unread: notHere,
     history: notHere,
     edit: notHere,

@@ -166,6 +166,9 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
     },
 
     async blocks({ userId }) {
+      // Asked for right after a block made elsewhere (the realtime gateway says so as soon as it
+      // is logged): the list answers with it.
+      await directory.upToDate(['user']);
       return { users: await blockedUsers(userId) };
     },
 

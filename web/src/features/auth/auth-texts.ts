@@ -7,7 +7,8 @@ import { t } from '../../lib/i18n.ts';
 export const loginErrorText = (error: ApiError): string => {
   switch (error.kind) {
     case 'http':
-      return t('auth.loginFailedCredentials');
+      // A suspended account is told so (only after the right password); anything else reads as bad credentials.
+      return error.code === 'ACCOUNT_SUSPENDED' ? errorText(error) : t('auth.loginFailedCredentials');
     case 'unsuccessful':
       return errorText(error) || t('auth.loginFailed');
     default:

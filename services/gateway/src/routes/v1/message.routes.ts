@@ -8,11 +8,13 @@ import {
   parseWith,
   reactionBodySchema,
   reactionOf,
+  reportBodySchema,
   rewrapBodySchema,
   sendGroupBodySchema,
   sendCommandOf,
   sendIndividualBodySchema,
 } from '@veil/contracts';
+import type { RequestHandler } from 'express';
 import { currentUserId } from '../../middleware/auth.ts';
 import type { ServiceClients } from '../../rpc-clients.ts';
 import { respond } from './respond.ts';
@@ -22,7 +24,14 @@ import { respond } from './respond.ts';
  * A body may carry a `clientMessageId`; a retry with the same one answers with the stored message
  * (docs/realtime.md, "Retries are safe").
  */
-export const messageRoutes = ({ services }: { services: ServiceClients }): Router => {
+export const messageRoutes = ({
+  services,
+  reportBudget,
+}: {
+  services: ServiceClients;
+  /** Reports spend a budget of their own: each is read by a person. */
+  reportBudget: RequestHandler;
+}): Router => {
   const router = Router();
 
   router.post('/sendIndividualMessage/:recipientId', async (req, res) => {
@@ -86,6 +95,25 @@ export const messageRoutes = ({ services }: { services: ServiceClients }): Route
       ...(body.signature && query.for === 'everyone' && { signature: body.signature }),
     });
     respond(res, 200, 'Message deleted', deleted);
+  });
+
+  /**
+   * Reports another member's message (and optionally a few before it) to the operators, with the
+   * decrypted text and franking key of each; the message service verifies them against the
+   * franking tags their senders signed (docs/crypto.md, "Message franking").
+   */
+  router.post('/:messageId/report', reportBudget, async (req, res) => {
+    const messageId = parseWith(idSchema, req.params.messageId);
+    const body = parseWith(reportBodySchema, req.body);
+    const { report } = await services.message.report({
+      reporterId: currentUserId(res),
+      messageId,
+      text: body.text,
+      frankingKey: body.frankingKey,
+      earlier: body.earlier ?? [],
+      reason: body.reason,
+    });
+    respond(res, 201, 'Report filed', { reportId: report._id });
   });
 
   router.put('/:messageId/reaction', async (req, res) => {

@@ -13,6 +13,8 @@ export interface MessageMenuActions {
   onEdit?: () => void;
   onDeleteForMe: () => void;
   onDeleteForEveryone?: () => void;
+  /** Reports it to the server's operators (others' messages a report can verify). */
+  onReport?: () => void;
 }
 
 interface MessageActionsMenuProps extends MessageMenuActions {
@@ -161,6 +163,11 @@ export const MessageActionsMenu = ({ label, ...actions }: MessageActionsMenuProp
           {actions.onForward && <MenuItem onClick={run(actions.onForward)}>{t('messages.forward')}</MenuItem>}
           {actions.onEdit && <MenuItem onClick={run(actions.onEdit)}>{t('messages.edit')}</MenuItem>}
           <MenuItem onClick={run(actions.onDeleteForMe)}>{t('messages.deleteForMe')}</MenuItem>
+          {actions.onReport && (
+            <MenuItem onClick={run(actions.onReport)} danger>
+              {t('report.action')}
+            </MenuItem>
+          )}
           {actions.onDeleteForEveryone && (
             <MenuItem onClick={run(actions.onDeleteForEveryone)} danger>
               {t('messages.deleteForEveryone')}

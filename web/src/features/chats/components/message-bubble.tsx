@@ -11,6 +11,8 @@ import { replyPreview } from '../messages.model.ts';
 import { AttachmentList } from '../attachments/attachment-view.tsx';
 import { MessageActionsMenu } from './message-actions-menu.tsx';
 import { ForwardDialog } from './forward-dialog.tsx';
+import { ReportDialog } from './report-dialog.tsx';
+import { earlierForReport, isReportable } from '../report/reportable.ts';
 import { MessageEditForm } from './message-edit-form.tsx';
 import { ReactionBar } from './reaction-bar.tsx';
 import { SealStatus } from './seal-status.tsx';
@@ -42,6 +44,8 @@ interface MessageBubbleProps {
   quoted: DisplayMessage | null;
   /** What the chat's order and replay rules say of it; absent: nothing. */
   orderFlag?: OrderFlag | undefined;
+  /** The chat's messages as shown now (read when a report is opened, not at every render). */
+  shownMessages: () => readonly DisplayMessage[];
 }
 
 /** The text, or why it cannot be read here; with no key here, the way to restore it. */
@@ -113,10 +117,12 @@ export const MessageBubble = memo(function MessageBubble({
   context,
   quoted: quotedMessage,
   orderFlag,
+  shownMessages,
 }: MessageBubbleProps) {
   const { _id: id } = message;
   const [editing, setEditing] = useState(false);
   const [forwarding, setForwarding] = useState(false);
+  const [reporting, setReporting] = useState<DisplayMessage[] | null>(null);
   const { t, i18n } = useTranslation();
   const ref = useCallback((element: HTMLLIElement | null) => track?.(id, element), [track, id]);
   const quoted = quotedMessage?.deleted ? t('messages.deleted') : (quotedMessage?.decryptedContent ?? '');
@@ -213,6 +219,9 @@ export const MessageBubble = memo(function MessageBubble({
         })}
         {...(changeable && readable && !message.call && { onEdit: () => setEditing(true) })}
         onDeleteForMe={() => void actions.deleteForMe(message)}
+        {...(isReportable(message, myId) && {
+          onReport: () => setReporting(earlierForReport(shownMessages(), id)),
+        })}
         {...(changeable && {
           onDeleteForEveryone: () => {
             if (window.confirm(t('messages.deleteForEveryoneConfirm')))
@@ -220,6 +229,14 @@ export const MessageBubble = memo(function MessageBubble({
           },
         })}
       />
+      {reporting && (
+        <ReportDialog
+          message={message}
+          senderName={sender}
+          earlier={reporting}
+          onClose={() => setReporting(null)}
+        />
+      )}
       {forwarding && (
         <ForwardDialog
           text={message.decryptedContent}

@@ -82,6 +82,10 @@ export const MessageList = ({
   const onRetry = useCallback((id: string) => dispatch(retryRequested(id)), [dispatch]);
   const onDiscard = useCallback((id: string) => dispatch(messageDiscarded(id)), [dispatch]);
   const context = useMemo(() => chatContextOf(chat, myId, group), [chat, myId, group]);
+  // Read by a bubble when a report opens: one stable function, so new messages re-render no bubble.
+  const shown = useRef(messages);
+  shown.current = messages;
+  const shownMessages = useCallback(() => shown.current, []);
   const positionOf = new Map(messages.map((message, index) => [message._id, index] as const));
   // A quote shows the replied message as checked here when it is loaded (a forgery's text never).
   const quotedOf = (message: DisplayMessage) =>
@@ -162,6 +166,7 @@ export const MessageList = ({
                   context={context}
                   quoted={quotedOf(message)}
                   orderFlag={flags.get(message._id)}
+                  shownMessages={shownMessages}
                 />
               </BlockedMessage>
             </Fragment>

@@ -1,6 +1,6 @@
 import { current } from '@reduxjs/toolkit';
 import type { ChatView, PublicUser } from '@veil/contracts';
-import { editVersionOf, encodeMessageContent } from '@veil/crypto';
+import { editVersionOf, encodeMessageContent, frankText } from '@veil/crypto';
 import { useCallback, useMemo, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { errorText } from '../../../lib/api-error.ts';
@@ -196,9 +196,15 @@ export const useMessageActions = (
       },
       forward: (message, to) =>
         guarded(t('messages.forwardFailed'), async () => {
+          const franking = await frankText(message.decryptedContent);
           await sealForMembers(
             // Marked as forwarded inside the ciphertext, as Signal and WhatsApp label it.
-            encodeMessageContent({ text: message.decryptedContent, attachments: [], forwarded: true }),
+            encodeMessageContent({
+              text: message.decryptedContent,
+              attachments: [],
+              forwarded: true,
+              franking: franking.key,
+            }),
             async (payload, memberIds) => {
               // A new message of mine in that chat, signed as every message is.
               const clientMessageId = crypto.randomUUID();
@@ -215,6 +221,7 @@ export const useMessageActions = (
                   iv: payload.iv,
                   encryptedKeys: payload.encryptedKeys,
                   keyCommitment: payload.keyCommitment,
+                  franking: franking.tag,
                 },
               });
               const signed = { ...withoutCommitment(payload), ...(signature && { signature }) };

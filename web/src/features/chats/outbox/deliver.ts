@@ -1,7 +1,7 @@
 import { callRecordText } from '../../../lib/call-record-text.ts';
 import { current } from '@reduxjs/toolkit';
 import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contracts';
-import { encodeMessageContent, type AttachmentRef } from '@veil/crypto';
+import { encodeMessageContent, frankText, type AttachmentRef } from '@veil/crypto';
 import type { useAppDispatch } from '../../../app/hooks.ts';
 import { encryptForGroup, encryptForIndividual, withoutCommitment } from '../../../lib/crypto.ts';
 import type { DisplayMessage } from '../../../lib/display-message.ts';
@@ -44,10 +44,14 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   ).unwrap();
   const replyTo = item.replyTo?._id;
   const attachments = item.attachments ?? [];
-  // Files travel inside the ciphertext (their keys, names and types) and by blob id beside it.
+  // Files travel inside the ciphertext (their keys, names and types) and by blob id beside it,
+  // and so does the franking key: a member who reports the message reveals it with the text.
+  // A call's entry franks its text (empty): what it shows is written from the call.
+  const franking = await frankText(item.text);
   const plaintext = encodeMessageContent({
     text: item.text,
     attachments,
+    franking: franking.key,
     ...(item.call && { call: item.call }),
   });
   const files = attachments.length ? { attachments: attachments.map((file) => file.blobId) } : {};
@@ -66,7 +70,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
       clientMessageId,
       replyTo: replyTo ?? null,
       createdAt: item.queuedAt,
-      sealed,
+      sealed: { ...sealed, franking: franking.tag },
     });
     return signature ? { signature } : {};
   };
@@ -143,7 +147,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
   const recipientId = chat.isGroupChat ? undefined : chat.participants[0]?._id;
   if (!chat.isGroupChat && !recipientId) throw new Error('This chat has nobody to send to');
   const sent = chat.isGroupChat ? await sendToGroup() : await sendToPerson(recipientId!);
-  remember(dispatch, me, chat._id, sent, item, attachments);
+  remember(dispatch, me, chat._id, sent, item, attachments, franking.key);
 };
 
 /** The sender's own copy: built from what it sent, so nothing is decrypted again. */
@@ -154,6 +158,7 @@ const remember = (
   { encrypted, receipt }: Sent,
   { text: written, replyTo, clientMessageId, call }: OutboxItem,
   attachments: AttachmentRef[],
+  frankingKey: string,
 ) => {
   const text = call ? callRecordText(call) : written;
   const display: DisplayMessage = {
@@ -169,6 +174,7 @@ const remember = (
     decryptedContent: text,
     readState: 'read',
     reactionTexts: {},
+    frankingKey,
     ...(attachments.length && { attachments }),
     ...(call && { call }),
   };

@@ -3,6 +3,7 @@ import {
   checkMessageSignature,
   decodeMessageContent,
   directChatRef,
+  frankingHolds,
   readMessage,
   type CallRecord,
 } from '@veil/crypto';
@@ -108,7 +109,10 @@ const textOf = async (push: PushPayload): Promise<string> => {
   // A key other than the one the signature commits to: a two-faced message, shown as none.
   if (!reading.ok || !genuine || !commitmentHolds(message.signature, reading.keyCommitment))
     return newMessageText();
-  const { text, attachments, call } = decodeMessageContent(reading.text);
+  const { text, attachments, franking, call } = decodeMessageContent(reading.text);
+  // A franking tag its text and key do not give: shown as none, as the open chat refuses it.
+  const tag = message.signature?.version === 3 ? message.signature.franking : undefined;
+  if (tag && !(franking && (await frankingHolds(text, franking, tag)))) return newMessageText();
   if (call) return callText(call);
   return previewText(text, attachments) || newMessageText();
 };
