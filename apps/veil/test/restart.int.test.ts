@@ -26,6 +26,7 @@ const projections = [
   'message_timeline',
   'message_read_points',
   'message_push',
+  'message_reports',
 ];
 
 let dataDir: string;
@@ -196,7 +197,9 @@ describe('the embedded app across restarts', () => {
     veil = await start();
     api = createApi(veil.url);
     const building = veil.logs.filter((line) => line.msg === 'building the read model from the event log');
-    expect(building.map((line) => line.projection).sort()).toEqual([...projections].sort());
+    // Every projection with events to build from (no report was filed: that one has none).
+    const withEvents = projections.filter((name) => name !== 'message_reports');
+    expect(building.map((line) => line.projection).sort()).toEqual([...withEvents].sort());
     for (const line of building) expect(line.events).toBeGreaterThan(0);
     const applied = caughtUp(veil.logs);
     for (const line of building) expect(applied[line.projection as string]).toBe(line.events);

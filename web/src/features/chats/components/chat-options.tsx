@@ -5,10 +5,19 @@ import { BlockButton } from '../../../components/block-button.tsx';
 import { ChatListPrefs } from './chat-list-prefs.tsx';
 
 /**
- * The chat header's menu: pin, archive and, in a one-to-one chat, block. A disclosure (a button
- * that shows and hides its options), closed with Escape or a click elsewhere.
+ * The chat header's menu: pin, archive and, in a one-to-one chat, block; on a phone also the
+ * safety number (`onVerify`), whose header button gives its room to the call buttons there. A
+ * disclosure (a button that shows and hides its options), closed with Escape or a click elsewhere.
  */
-export const ChatOptions = ({ chat, other }: { chat: ChatView; other: PublicUser | undefined }) => {
+export const ChatOptions = ({
+  chat,
+  other,
+  onVerify,
+}: {
+  chat: ChatView;
+  other: PublicUser | undefined;
+  onVerify?: () => void;
+}) => {
   const [open, setOpen] = useState(false);
   const { t } = useTranslation();
   const panelId = useId();
@@ -40,6 +49,18 @@ export const ChatOptions = ({ chat, other }: { chat: ChatView; other: PublicUser
         {t('chatList.options')}
       </button>
       <div className="chat-options__panel" id={panelId} hidden={!open}>
+        {onVerify && (
+          <button
+            type="button"
+            className="button chat-options__phone-only"
+            onClick={() => {
+              setOpen(false);
+              onVerify();
+            }}
+          >
+            {t('chats.verify')}
+          </button>
+        )}
         <ChatListPrefs chat={chat} />
         {other && <BlockButton user={other} />}
       </div>

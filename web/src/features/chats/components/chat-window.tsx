@@ -167,7 +167,11 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
             {checkedKeys && (
               <>
                 {checkedKeys.verified && <span className="verified-badge">{t('chats.verified')}</span>}
-                <button type="button" className="button" onClick={() => setVerifying(true)}>
+                <button
+                  type="button"
+                  className="button chat-header__verify"
+                  onClick={() => setVerifying(true)}
+                >
                   {t('chats.verify')}
                 </button>
               </>
@@ -176,7 +180,11 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
               <CallButtons chatId={chatId} peerId={other._id} peerName={other.username} />
             )}
             <MuteButton userId={me._id} chatId={chatId} />
-            <ChatOptions chat={chat} other={other} />
+            <ChatOptions
+              chat={chat}
+              other={other}
+              onVerify={checkedKeys ? () => setVerifying(true) : undefined}
+            />
           </>
         }
       />

@@ -58,6 +58,23 @@ export const useHistoryScroll = ({
     askForOlder();
   }, [container, messages, myId, askForOlder]);
 
+  // The list's own box changes (the header takes a second row once its buttons load, a bar
+  // opens below): a reader who was at the bottom stays there.
+  useLayoutEffect(() => {
+    if (!container) return;
+    let height = container.clientHeight;
+    const observer = new ResizeObserver(() => {
+      const before = last.current;
+      const wasAtBottom = before.height - before.top - height < edgePx;
+      height = container.clientHeight;
+      if (!before.initialised || !wasAtBottom) return;
+      container.scrollTop = container.scrollHeight;
+      last.current = { ...before, height: container.scrollHeight, top: container.scrollTop };
+    });
+    observer.observe(container);
+    return () => observer.disconnect();
+  }, [container]);
+
   const onScroll = useCallback(() => {
     if (!container) return;
     last.current.top = container.scrollTop;
