@@ -14,12 +14,13 @@ import {
   type ParkedEvent,
   type ProjectionDefinition,
 } from '@veil/kernel';
-import type { Collection, Doc, EventBus, Logger } from '@veil/ports';
+import type { Collection, Doc, EventBus } from '@veil/ports';
 import { describeReadStoreContract, testData, testEvent } from '@veil/ports/contract';
 import { createSqliteReadStore, logCompanionModule } from '@veil/readstore-sqlite';
 import { createApi } from './support/api-client.ts';
 import { startTestVeil } from './support/test-veil.ts';
 import { createUser, sendDirect } from './support/users.ts';
+import { silent } from './support/silent-logger.ts';
 
 /**
  * Embedded mode: the event log and the read models in one SQLite file with one writer. Each
@@ -36,14 +37,6 @@ interface Tally extends Doc {
   events: number;
 }
 type Models = { entries: Collection<Entry>; tallies: Collection<Tally> };
-
-const silent: Logger = {
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-  child: () => silent,
-};
 
 /**
  * One entry per event and a tally of events read back through its own unstored writes. A tag

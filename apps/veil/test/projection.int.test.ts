@@ -15,6 +15,7 @@ import {
 import type { Change, Collection, Doc, EventBus, Logger, ReadStore } from '@veil/ports';
 import { testData, testEvent } from '@veil/ports/contract';
 import { createSqliteReadStore } from '@veil/readstore-sqlite';
+import { silent } from './support/silent-logger.ts';
 
 /**
  * The projection runner on the embedded log and a SQLite file: documents and checkpoint are
@@ -29,14 +30,6 @@ interface Tally extends Doc {
   events: number;
 }
 type Models = { entries: Collection<Entry>; tallies: Collection<Tally> };
-
-const silent: Logger = {
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-  child: () => silent,
-};
 
 /** A logger that keeps what it is given, to read the catch-up lines. */
 const recordingLogger = () => {
@@ -124,7 +117,8 @@ const append = async (bus: EventBus, count: number, tag = (i: number) => `t${i}`
 };
 
 const checkpointOf = async (store: ReadStore) =>
-  (await (await store.collection<Checkpoint>(checkpointCollection)).get('test_entries:message'))?.position ?? 0;
+  (await (await store.collection<Checkpoint>(checkpointCollection)).get('test_entries:message'))?.position ??
+  0;
 
 describe('projections store their documents and checkpoint together', () => {
   it('stores each batch of documents with the checkpoint of exactly those events, in few writes', async () => {

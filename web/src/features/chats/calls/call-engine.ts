@@ -56,6 +56,20 @@ let queue: Promise<void> = Promise.resolve();
 /** Calls this browser has finished with: their late signals are ignored. */
 const finished = new Set<string>();
 
+/** A call as it starts, in either direction: nothing connected, muted or ended yet. */
+const startingCall = (
+  call: Pick<CallState, 'callId' | 'chatId' | 'peerId' | 'media' | 'direction' | 'phase'>,
+): CallState => ({
+  ...call,
+  connectedAt: null,
+  endedAt: null,
+  muted: false,
+  cameraOff: false,
+  localStream: null,
+  remoteStream: null,
+  end: null,
+});
+
 const newCallId = (): string =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -195,21 +209,7 @@ export const startCall = async (chatId: string, peerId: string, media: CallMedia
   if (!me || live) return;
   const callId = newCallId();
   live = {
-    state: {
-      callId,
-      chatId,
-      peerId,
-      media,
-      direction: 'outgoing',
-      phase: 'calling',
-      connectedAt: null,
-      endedAt: null,
-      muted: false,
-      cameraOff: false,
-      localStream: null,
-      remoteStream: null,
-      end: null,
-    },
+    state: startingCall({ callId, chatId, peerId, media, direction: 'outgoing', phase: 'calling' }),
     pc: null,
     peerFingerprint: null,
     pending: [],
@@ -315,21 +315,14 @@ const onOffer = (body: CallSignalBody) => {
     return;
   }
   live = {
-    state: {
+    state: startingCall({
       callId: body.callId,
       chatId: body.chatId,
       peerId: body.from,
       media: body.media,
       direction: 'incoming',
       phase: 'incoming',
-      connectedAt: null,
-      endedAt: null,
-      muted: false,
-      cameraOff: false,
-      localStream: null,
-      remoteStream: null,
-      end: null,
-    },
+    }),
     pc: null,
     peerFingerprint: body.fingerprint ?? null,
     pending: [],
