@@ -1,3 +1,4 @@
+/// <reference path="./bloomfilter.d.ts" />
 import { BloomFilter } from 'bloomfilter';
 import type { DatabaseSync } from 'node:sqlite';
 import { setImmediate as turnEnded } from 'node:timers/promises';
