@@ -36,6 +36,9 @@ describe('privacy switches (browser)', { timeout: 180_000 }, () => {
       await page.getByLabel('Who sees when I am online').selectOption(change.onlineVisibleTo);
     await page.getByText('Privacy settings saved').waitFor();
   };
+  /** The green dot on the chat named `title` in the chat list. */
+  const dotOf = (page: Page, title: string) =>
+    page.getByTestId('chat-item').filter({ hasText: title }).getByTestId('online-dot');
   const ticksOf = (page: Page, text: string) =>
     messageWithText(page, text).getByTestId('ticks').getAttribute('aria-label');
   const badgeOf = async (page: Page, title: string) => {
@@ -137,8 +140,6 @@ describe('privacy switches (browser)', { timeout: 180_000 }, () => {
     await sayHi(alice.page, bob.name);
     await sayHi(carol.page, bob.name);
     await sayHi(carol.page, alice.name);
-    const dotOf = (page: Page, title: string) =>
-      page.getByTestId('chat-item').filter({ hasText: title }).getByTestId('online-dot');
     await dotOf(alice.page, bob.name).waitFor();
     await dotOf(carol.page, bob.name).waitFor();
 
@@ -196,11 +197,7 @@ describe('privacy switches (browser)', { timeout: 180_000 }, () => {
     // A fresh page: its lists come with Carol's dot, the times before it.
     await alice.page.reload();
     await alice.page.getByTestId('chat-title').filter({ hasText: bob.name }).waitFor();
-    await alice.page
-      .getByTestId('chat-item')
-      .filter({ hasText: carol.name })
-      .getByTestId('online-dot')
-      .waitFor();
+    await dotOf(alice.page, carol.name).waitFor();
     expect(await status.count()).toBe(0);
   });
 });
