@@ -82,3 +82,20 @@ export const callers = async (veil: { newPage(): Promise<Page> }) => {
 export const callPanel = (page: Page) => page.getByTestId('call-panel');
 export const incomingCall = (page: Page) => page.getByTestId('incoming-call');
 export const callStatus = (page: Page) => page.getByTestId('call-status');
+
+/** Media bytes each of the page's connected connections has received (audio and video), oldest first. */
+export const bytesReceivedPerConnection = (page: Page): Promise<number[]> =>
+  page.evaluate(async () => {
+    const made =
+      (window as unknown as { veilPeerConnections?: RTCPeerConnection[] }).veilPeerConnections ?? [];
+    const received: number[] = [];
+    for (const pc of made) {
+      if (pc.connectionState !== 'connected') continue;
+      let total = 0;
+      (await pc.getStats()).forEach((report: { type: string; bytesReceived?: number }) => {
+        if (report.type === 'inbound-rtp') total += report.bytesReceived ?? 0;
+      });
+      received.push(total);
+    }
+    return received;
+  });

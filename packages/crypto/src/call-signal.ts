@@ -25,7 +25,9 @@ export type CallSignalKind =
   | 'decline'
   /** The callee is already in a call. */
   | 'busy'
-  | 'hangup';
+  | 'hangup'
+  /** A group call: a member started it and rings the others (docs/calls.md, "Group calls"). */
+  | 'invite';
 
 export const callSignalKinds: readonly CallSignalKind[] = [
   'ringing',
@@ -35,6 +37,7 @@ export const callSignalKinds: readonly CallSignalKind[] = [
   'decline',
   'busy',
   'hangup',
+  'invite',
 ];
 
 export type CallMedia = 'audio' | 'video';
@@ -65,7 +68,16 @@ export interface CallSignalBody extends CallRouting {
   fingerprint?: string;
   /** `ice`: one candidate. */
   candidate?: CallIceCandidate;
+  /** A group call's signal: who the sender knows to be in the call (signed with the rest). */
+  group?: GroupCallRoster;
 }
+
+export interface GroupCallRoster {
+  participants: string[];
+}
+
+/** More ids than any call holds: a roster longer than this is out of shape. */
+const rosterMaxIds = 64;
 
 export interface SealedCallSignal {
   ciphertext: string;
@@ -162,6 +174,14 @@ const candidateOf = (value: unknown): CallIceCandidate | undefined => {
   };
 };
 
+const rosterOf = (value: unknown): GroupCallRoster | null | undefined => {
+  if (value === undefined) return undefined;
+  const participants = (value as Partial<GroupCallRoster> | null)?.participants;
+  if (!Array.isArray(participants) || participants.length > rosterMaxIds || !participants.every(isString))
+    return null;
+  return { participants: [...new Set(participants)] };
+};
+
 /** The body as read, if it has the shape of one and names exactly the signed routing. */
 const bodyOf = (text: string, routing: CallRouting): CallSignalBody | null => {
   let raw: Partial<CallSignalBody>;
@@ -181,6 +201,8 @@ const bodyOf = (text: string, routing: CallRouting): CallSignalBody | null => {
   )
     return null;
   const candidate = candidateOf(raw.candidate);
+  const group = rosterOf(raw.group);
+  if (group === null) return null;
   return {
     ...routing,
     kind: raw.kind as CallSignalKind,
@@ -189,6 +211,7 @@ const bodyOf = (text: string, routing: CallRouting): CallSignalBody | null => {
     ...(isString(raw.sdp) && { sdp: raw.sdp }),
     ...(isString(raw.fingerprint) && { fingerprint: raw.fingerprint }),
     ...(candidate && { candidate }),
+    ...(group && { group }),
   };
 };
 

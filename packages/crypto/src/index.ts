@@ -217,5 +217,6 @@ export {
   type CallSignalFailure,
   type CallSignalKind,
   type CallSignalOpening,
+  type GroupCallRoster,
   type SealedCallSignal,
 } from './call-signal.ts';

@@ -30,6 +30,8 @@ export interface AttachmentRef extends AttachmentKey {
 export interface CallRecord {
   media: 'audio' | 'video';
   seconds: number | null;
+  /** A group call's entry: who took part while its caller was in it (the others missed it). */
+  group?: { joined: string[] };
 }
 
 export interface MessageContent {
@@ -94,7 +96,12 @@ const attachmentOf = (value: unknown): AttachmentRef | null => {
 const callRecordOf = (value: unknown): CallRecord | undefined => {
   const c = value as Partial<CallRecord> | null | undefined;
   if (!c || (c.media !== 'audio' && c.media !== 'video')) return undefined;
-  return { media: c.media, seconds: isSize(c.seconds) ? c.seconds : null };
+  const joined = (c.group as { joined?: unknown } | undefined)?.joined;
+  return {
+    media: c.media,
+    seconds: isSize(c.seconds) ? c.seconds : null,
+    ...(Array.isArray(joined) && { group: { joined: joined.filter(isString) } }),
+  };
 };
 
 /** Reads a decrypted plaintext of either version; a version 2 body that does not parse reads as its raw text. */

@@ -139,6 +139,40 @@ export const callSignalCases = (c: CryptoModule): CryptoCase[] => {
       },
     },
     {
+      name: "a group call's roster is signed with the signal, and one out of shape is refused",
+      async run() {
+        const { open, body, recipients, alice, sealed } = await setUp();
+        const invite = await c.sealCallSignal(
+          { ...body, kind: 'invite', sdp: undefined as never, group: { participants: ['alice', 'alice'] } },
+          recipients,
+          alice.signingKey,
+        );
+        const opened = await open(invite);
+        assert(
+          opened.ok && opened.body.kind === 'invite' && opened.body.group?.participants.join() === 'alice',
+          'an invitation names who is in the call, once each',
+        );
+        const single = await open(sealed);
+        assert(single.ok && single.body.group === undefined, 'a one-to-one signal names no roster');
+        const odd = await c.sealCallSignal(
+          { ...body, kind: 'invite', group: { participants: [7] } as never },
+          recipients,
+          alice.signingKey,
+        );
+        assert(failureOf(await open(odd)) === 'mismatch', 'a roster that is not a list of ids');
+        const crowded = await c.sealCallSignal(
+          {
+            ...body,
+            kind: 'invite',
+            group: { participants: Array.from({ length: 65 }, (_, i) => `u${i}`) },
+          },
+          recipients,
+          alice.signingKey,
+        );
+        assert(failureOf(await open(crowded)) === 'mismatch', 'a roster longer than any call');
+      },
+    },
+    {
       name: 'a call signal sealed for someone else does not open',
       async run() {
         const { body, alice, open } = await setUp();
@@ -180,6 +214,14 @@ export const callSignalCases = (c: CryptoModule): CryptoCase[] => {
           '\u0000veil:2\n{"text":"","attachments":[],"call":{"media":"fax"}}',
         );
         assert(odd.call === undefined, 'an unknown medium is no call');
+        const group = c.decodeMessageContent(
+          c.encodeMessageContent({
+            text: '',
+            attachments: [],
+            call: { media: 'audio', seconds: 180, group: { joined: ['alice', 'bob'] } },
+          }),
+        );
+        assert(group.call?.group?.joined.join() === 'alice,bob', 'a group call names who joined');
       },
     },
   ];

@@ -118,7 +118,7 @@ export const readSealedForUser = async (
     const { text, attachments, forwarded, franking, call } = decodeMessageContent(reading.text);
     return {
       // A call's entry reads as what it says, in this reader's language, everywhere text is shown.
-      decryptedContent: call ? callRecordText(call) : text,
+      decryptedContent: call ? callRecordText(call, userId) : text,
       ...(call && { call }),
       readState: 'read',
       keyCommitment: reading.keyCommitment,

@@ -843,6 +843,18 @@ export const ar: Translation = {
     hangUp: 'إنهاء المكالمة',
     remoteVideo: 'فيديو {{name}}',
     localVideo: 'الفيديو الخاص بك',
+    group: {
+      incomingVoice: '{{name}} يتصل بـ {{group}}',
+      incomingVideo: '{{name}} يجري مكالمة فيديو مع {{group}}',
+      calling: 'جارٍ الاتصال بالمجموعة…',
+      join: 'انضمام',
+      joinLabel: 'الانضمام إلى المكالمة في {{group}}',
+      you: 'أنت',
+      mutedMark: 'مكتوم',
+      participants: 'الأشخاص في المكالمة',
+      notAMemberWarning:
+        'رُفضت إشارة مكالمة من {{name}}: العضوية الموقّعة للمجموعة لا تضمه. ربما حاول أحد، وقد يكون الخادم، إضافته إلى المكالمة.',
+    },
     refusedWarning:
       'رُفضت مكالمة من {{name}}: لم تكن موقّعة بمفاتيحه. ربما حاول أحد، قد يكون الخادم، أن يتوسط بينكما.',
     phase: {
@@ -874,6 +886,8 @@ export const ar: Translation = {
       'device-busy': 'الميكروفون أو الكاميرا قيد الاستخدام من برنامج آخر',
       'permission-denied':
         'لا يُسمح لـ Veil باستخدام الميكروفون أو الكاميرا: اسمح بذلك في إعدادات الموقع في متصفحك',
+      full: 'المكالمة ممتلئة: يمكن أن يشارك 8 أشخاص على الأكثر',
+      'call-over': 'انتهت المكالمة: لا أحد غيرك فيها',
       'media-failed': 'تعذر فتح الميكروفون أو الكاميرا',
     },
     record: {
@@ -881,6 +895,10 @@ export const ar: Translation = {
       video: 'مكالمة فيديو، {{count}} د',
       missedVoice: 'مكالمة صوتية فائتة',
       missedVideo: 'مكالمة فيديو فائتة',
+      groupVoice: 'مكالمة صوتية جماعية، {{count}} د',
+      groupVideo: 'مكالمة فيديو جماعية، {{count}} د',
+      missedGroupVoice: 'مكالمة صوتية جماعية فائتة',
+      missedGroupVideo: 'مكالمة فيديو جماعية فائتة',
     },
   },
   crypto: {

@@ -850,6 +850,18 @@ export const de: Translation = {
     hangUp: 'Auflegen',
     remoteVideo: 'Video von {{name}}',
     localVideo: 'Dein Video',
+    group: {
+      incomingVoice: '{{name}} ruft {{group}} an',
+      incomingVideo: '{{name}} ruft {{group}} per Video an',
+      calling: 'Die Gruppe wird angerufen…',
+      join: 'Beitreten',
+      joinLabel: 'Dem Anruf in {{group}} beitreten',
+      you: 'Du',
+      mutedMark: 'stumm',
+      participants: 'Personen im Anruf',
+      notAMemberWarning:
+        'Ein Anrufsignal von {{name}} wurde abgelehnt: Laut der signierten Mitgliedschaft gehört diese Person nicht zur Gruppe. Jemand, vielleicht der Server, hat womöglich versucht, sie dem Anruf hinzuzufügen.',
+    },
     refusedWarning:
       'Ein Anruf von {{name}} wurde abgewiesen: Er war nicht mit den Schlüsseln dieser Person signiert. Jemand, vielleicht der Server, hat womöglich versucht, sich dazwischenzuschalten.',
     phase: {
@@ -881,6 +893,8 @@ export const de: Translation = {
       'device-busy': 'Mikrofon oder Kamera wird von einem anderen Programm benutzt',
       'permission-denied':
         'Veil darf Mikrofon oder Kamera nicht benutzen: Erlaube es in den Website-Einstellungen deines Browsers',
+      full: 'Der Anruf ist voll: höchstens 8 Personen können teilnehmen',
+      'call-over': 'Der Anruf ist vorbei: niemand sonst ist darin',
       'media-failed': 'Mikrofon oder Kamera ließ sich nicht öffnen',
     },
     record: {
@@ -888,6 +902,10 @@ export const de: Translation = {
       video: 'Videoanruf, {{count}} Min.',
       missedVoice: 'Verpasster Sprachanruf',
       missedVideo: 'Verpasster Videoanruf',
+      groupVoice: 'Gruppen-Sprachanruf, {{count}} Min.',
+      groupVideo: 'Gruppen-Videoanruf, {{count}} Min.',
+      missedGroupVoice: 'Verpasster Gruppen-Sprachanruf',
+      missedGroupVideo: 'Verpasster Gruppen-Videoanruf',
     },
   },
   crypto: {

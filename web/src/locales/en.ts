@@ -816,6 +816,18 @@ export const en = {
     hangUp: 'Hang up',
     remoteVideo: 'Video of {{name}}',
     localVideo: 'Your video',
+    group: {
+      incomingVoice: '{{name}} is calling {{group}}',
+      incomingVideo: '{{name}} is video calling {{group}}',
+      calling: 'Ringing the group…',
+      join: 'Join',
+      joinLabel: 'Join the call in {{group}}',
+      you: 'You',
+      mutedMark: 'muted',
+      participants: 'People in the call',
+      notAMemberWarning:
+        'A call signal from {{name}} was refused: the group’s signed membership does not hold them. Someone, perhaps the server, may have tried to add them to the call.',
+    },
     refusedWarning:
       'A call from {{name}} was refused: it was not signed with their keys. Someone, perhaps the server, may have tried to get in the middle.',
     phase: {
@@ -847,6 +859,8 @@ export const en = {
       'device-busy': 'The microphone or camera is in use by another program',
       'permission-denied':
         'Veil may not use the microphone or camera: allow it in the site settings of your browser',
+      full: 'This call is full: at most 8 people can be in a call',
+      'call-over': 'The call is over: no one else is in it',
       'media-failed': 'The microphone or camera could not be opened',
     },
     record: {
@@ -854,6 +868,10 @@ export const en = {
       video: 'Video call, {{count}} min',
       missedVoice: 'Missed voice call',
       missedVideo: 'Missed video call',
+      groupVoice: 'Group voice call, {{count}} min',
+      groupVideo: 'Group video call, {{count}} min',
+      missedGroupVoice: 'Missed group voice call',
+      missedGroupVideo: 'Missed group video call',
     },
   },
   crypto: {

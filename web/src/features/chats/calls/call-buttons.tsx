@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { CallMedia } from '@veil/crypto';
 import { PhoneIcon, VideoIcon } from '../../../components/icons.tsx';
 import { startCall } from './call-engine.ts';
-import { useCalls } from './call-center.tsx';
+import { useCalls } from './call-view.tsx';
 
 /** Voice and video call buttons for a one-to-one chat's header: icons, named for screen readers. */
 export const CallButtons = ({

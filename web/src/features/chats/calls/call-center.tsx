@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
 import { useBlockedIds } from '../../../lib/blocks.api.ts';
@@ -13,11 +13,10 @@ import {
   toggleCamera,
   toggleMute,
 } from './call-engine.ts';
-import { callsView, subscribeCalls, type CallState } from './call-store.ts';
-import { useCallRecords } from './use-call-records.ts';
-
-/** The screen's view of calls. */
-export const useCalls = () => useSyncExternalStore(subscribeCalls, callsView);
+import type { CallState, RefusedCall } from './call-store.ts';
+import { CallTimer, useCalls, useStream } from './call-view.tsx';
+import { GroupCallPanel, IncomingGroupCall } from './group-call-panel.tsx';
+import { useCallRecords, useGroupCallRecords } from './use-call-records.ts';
 
 /** The other side's name, from the chat the call is in. */
 const usePeerName = (chatId: string, peerId: string): string => {
@@ -36,23 +35,26 @@ export const CallCenter = ({ me }: { me: string }) => {
   blockedRef.current = blocked;
   useEffect(() => startCalls(me, (id) => blockedRef.current.has(id)), [me]);
   useEffect(() => setCallBlocking((id) => blockedRef.current.has(id)), [blocked]);
-  const { call, refused } = useCalls();
+  const { call, group, refused } = useCalls();
   useCallRecords(call);
+  useGroupCallRecords(group);
   return (
     <>
-      {refused && <RefusedCallWarning chatId={refused.chatId} peerId={refused.peerId} />}
+      {refused && <RefusedCallWarning refused={refused} />}
       {call?.phase === 'incoming' && <IncomingCall call={call} />}
       {call && call.phase !== 'incoming' && <CallPanel call={call} />}
+      {group?.phase === 'incoming' && <IncomingGroupCall call={group} me={me} />}
+      {group && group.phase !== 'incoming' && <GroupCallPanel call={group} me={me} />}
     </>
   );
 };
 
-const RefusedCallWarning = ({ chatId, peerId }: { chatId: string; peerId: string }) => {
+const RefusedCallWarning = ({ refused }: { refused: RefusedCall }) => {
   const { t } = useTranslation();
-  const name = usePeerName(chatId, peerId);
+  const name = usePeerName(refused.chatId, refused.peerId);
   return (
     <div className="call-warning form__error" role="alert" data-testid="call-refused">
-      <p>{t('calls.refusedWarning', { name })}</p>
+      <p>{t(refused.reason === 'not-a-member' ? 'calls.group.notAMemberWarning' : 'calls.refusedWarning', { name })}</p>
       <button type="button" className="button" onClick={dismissCall}>
         {t('common.dismiss')}
       </button>
@@ -103,39 +105,10 @@ const IncomingCall = ({ call }: { call: CallState }) => {
   );
 };
 
-const twoDigits = (n: number) => String(n).padStart(2, '0');
-export const formatCallDuration = (seconds: number): string => {
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  return `${hours ? `${hours}:${twoDigits(minutes)}` : minutes}:${twoDigits(seconds % 60)}`;
-};
-
-/** Seconds since `since`, counting while mounted. */
-const useElapsed = (since: number | null): number => {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (since === null) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [since]);
-  return since === null ? 0 : Math.max(0, Math.floor((now - since) / 1000));
-};
-
-const useStream = (stream: MediaStream | null) => {
-  const element = useRef<HTMLVideoElement & HTMLAudioElement>(null);
-  useEffect(() => {
-    if (element.current && element.current.srcObject !== stream) element.current.srcObject = stream;
-  }, [stream]);
-  return element;
-};
-
 const CallStatus = ({ call }: { call: CallState }) => {
   const { t } = useTranslation();
-  const elapsed = useElapsed(
-    call.phase === 'active' || call.phase === 'reconnecting' ? call.connectedAt : null,
-  );
   if (call.phase === 'ended') return <>{t(`calls.end.${call.end ?? 'hung-up'}`)}</>;
-  if (call.phase === 'active') return <time dateTime={`PT${elapsed}S`}>{formatCallDuration(elapsed)}</time>;
+  if (call.phase === 'active') return <CallTimer since={call.connectedAt} />;
   return <>{t(`calls.phase.${call.phase}`)}</>;
 };
 

@@ -1,23 +1,11 @@
 import type { CallSignalDelivery } from '@veil/contracts';
-import {
-  sameFingerprint,
-  sdpFingerprint,
-  type CallIceCandidate,
-  type CallMedia,
-  type CallSignalBody,
-  type CallSignalKind,
-} from '@veil/crypto';
-import { KeysUncheckedError } from '../../../lib/checked-keys.ts';
+import type { CallIceCandidate, CallMedia, CallSignalBody, CallSignalKind } from '@veil/crypto';
 import { getSocket } from '../../../lib/realtime.ts';
-import {
-  CallMediaError,
-  fetchIceConfig,
-  openLocalMedia,
-  remoteCertificateFingerprint,
-  stopMedia,
-} from './call-media.ts';
-import { CallSignalError, openDeliveredSignal, sendCallSignal } from './call-signals.ts';
+import { certificateHolds, endForError, localDescription, newCallId } from './call-connection.ts';
+import { fetchIceConfig, openLocalMedia, stopMedia } from './call-media.ts';
+import { openDeliveredSignal, sendCallSignal } from './call-signals.ts';
 import { callsView, setCallsView, updateCall, type CallEnd, type CallState } from './call-store.ts';
+import { groupCallSignal, inGroupCall, startGroupCalls, stopGroupCalls } from './group-call-engine.ts';
 
 /**
  * One-to-one calls over WebRTC (docs/calls.md). The set-up travels as sealed, signed signals
@@ -69,9 +57,6 @@ const startingCall = (
   remoteStream: null,
   end: null,
 });
-
-const newCallId = (): string =>
-  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 const set = (change: Partial<CallState>) => {
   if (!live) return;
@@ -131,27 +116,6 @@ const later = (ms: number, work: () => void) => {
   live?.timers.push(timer);
 };
 
-const endForError = (error: unknown): CallEnd => {
-  if (error instanceof CallMediaError) return error.problem;
-  if (error instanceof KeysUncheckedError) return 'keys-unchecked';
-  if (error instanceof CallSignalError) {
-    if (error.code === 'OFFLINE') return 'offline';
-    if (error.code === 'NO_SIGNING_KEY') return 'keys-unchecked';
-  }
-  console.warn('A call failed', error);
-  return 'connection-lost';
-};
-
-/** Whether the connection met the certificate the other side signed (checked once connected). */
-const certificateHolds = async (pc: RTCPeerConnection, signed: string): Promise<boolean> => {
-  for (let attempt = 0; attempt < 10; attempt += 1) {
-    const met = await remoteCertificateFingerprint(pc);
-    if (met) return sameFingerprint(met, signed);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return false;
-};
-
 const connectionOf = async (callId: string, stream: MediaStream): Promise<RTCPeerConnection> => {
   const pc = new RTCPeerConnection(await fetchIceConfig());
   for (const track of stream.getTracks()) pc.addTrack(track, stream);
@@ -206,7 +170,7 @@ const flushCandidates = async () => {
 
 /** Calls `peerId` in `chatId`: opens the microphone (and camera), then offers. */
 export const startCall = async (chatId: string, peerId: string, media: CallMedia): Promise<void> => {
-  if (!me || live) return;
+  if (!me || live || inGroupCall()) return;
   const callId = newCallId();
   live = {
     state: startingCall({ callId, chatId, peerId, media, direction: 'outgoing', phase: 'calling' }),
@@ -223,12 +187,7 @@ export const startCall = async (chatId: string, peerId: string, media: CallMedia
     set({ localStream: stream });
     const pc = await connectionOf(callId, stream);
     live.pc = pc;
-    const offer = await pc.createOffer();
-    await pc.setLocalDescription(offer);
-    const sdp = pc.localDescription?.sdp ?? offer.sdp ?? '';
-    const fingerprint = sdpFingerprint(sdp);
-    if (!fingerprint) throw new Error('The offer names no DTLS fingerprint');
-    await signal('offer', { sdp, fingerprint });
+    await signal('offer', await localDescription(pc, 'offer'));
     later(reachMs, () => {
       if (live?.state.callId === callId && live.state.phase === 'calling') finish('unreachable', 'hangup');
     });
@@ -257,12 +216,7 @@ export const acceptCall = async (media: CallMedia): Promise<void> => {
     live.offer = null;
     await pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp ?? '' });
     await flushCandidates();
-    const answer = await pc.createAnswer();
-    await pc.setLocalDescription(answer);
-    const sdp = pc.localDescription?.sdp ?? answer.sdp ?? '';
-    const fingerprint = sdpFingerprint(sdp);
-    if (!fingerprint) throw new Error('The answer names no DTLS fingerprint');
-    await signal('answer', { sdp, fingerprint, media });
+    await signal('answer', { ...(await localDescription(pc, 'answer')), media });
   } catch (error) {
     if (live?.state.callId === callId) finish(endForError(error), 'hangup');
   }
@@ -299,8 +253,8 @@ export const dismissCall = (): void => {
 /** An offer from the other side: ring, or say "busy" when already in another call. */
 const onOffer = (body: CallSignalBody) => {
   if (isBlocked(body.from)) return;
-  if (live) {
-    if (live.state.callId !== body.callId) {
+  if (live || inGroupCall()) {
+    if (live?.state.callId !== body.callId) {
       const busy: CallSignalBody = {
         ...body,
         kind: 'busy',
@@ -397,6 +351,7 @@ const handle = async (delivery: CallSignalDelivery) => {
     return;
   }
   const body = opened.body;
+  if (body.group) return groupCallSignal(body);
   if (body.from === me) return onOwnSignal(body);
   if (body.to !== me) return;
   if (body.kind === 'offer') return onOffer(body);
@@ -410,6 +365,7 @@ const handle = async (delivery: CallSignalDelivery) => {
 export const startCalls = (accountId: string, blocked: (userId: string) => boolean): (() => void) => {
   me = accountId;
   isBlocked = blocked;
+  startGroupCalls(accountId, (userId) => isBlocked(userId));
   const socket = getSocket();
   const onSignal = (delivery: CallSignalDelivery) => {
     queue = queue
@@ -423,8 +379,9 @@ export const startCalls = (accountId: string, blocked: (userId: string) => boole
   return () => {
     socket.off('call signal', onSignal);
     hangUp();
+    stopGroupCalls();
     me = null;
-    setCallsView({ call: null, refused: null });
+    setCallsView({ call: null, refused: null, group: null, ongoing: {} });
   };
 };
 

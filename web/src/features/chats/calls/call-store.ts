@@ -3,8 +3,9 @@ import type { MediaProblem } from './call-media.ts';
 
 /**
  * What the screen shows of calls: the one call of this browser (at most one at a time, as in
- * Signal), and a warning about a call that was refused because it did not check. A small store
- * of its own (`useSyncExternalStore`): media streams do not belong in Redux.
+ * Signal: a one-to-one call or a group call), the group calls going on in this account's groups
+ * (for their "Join" button), and a warning about a call that was refused because it did not
+ * check. A small store of its own (`useSyncExternalStore`): media streams do not belong in Redux.
  */
 
 /** How a call ended, as the screen says it. */
@@ -23,6 +24,10 @@ export type CallEnd =
   | 'refused'
   | 'offline'
   | 'keys-unchecked'
+  /** Group calls: the call already holds as many people as a call can. */
+  | 'full'
+  /** Group calls: no one was left in the call to join, or everyone else left. */
+  | 'call-over'
   | MediaProblem;
 
 export type CallPhase =
@@ -55,19 +60,68 @@ export interface CallState {
   end: CallEnd | null;
 }
 
-/** A call that arrived and was refused before it rang: its signals did not check. */
+/** Someone else in a group call, as this browser's connection with them stands. */
+export interface GroupCallPeer {
+  userId: string;
+  connected: boolean;
+  stream: MediaStream | null;
+  /** As that person's browser says over the connection. */
+  muted: boolean;
+  cameraOff: boolean;
+}
+
+export type GroupCallPhase = 'incoming' | 'connecting' | 'active' | 'ended';
+
+/** This browser's group call: a mesh, one connection per other participant. */
+export interface GroupCallState {
+  callId: string;
+  chatId: string;
+  /** Who started it. */
+  callerId: string;
+  media: CallMedia;
+  direction: 'outgoing' | 'incoming';
+  phase: GroupCallPhase;
+  /** When this browser first connected with someone in it. */
+  connectedAt: number | null;
+  endedAt: number | null;
+  muted: boolean;
+  cameraOff: boolean;
+  localStream: MediaStream | null;
+  peers: GroupCallPeer[];
+  /** Everyone this browser was connected with over the call (its timeline entry names them). */
+  joined: string[];
+  end: CallEnd | null;
+}
+
+/** A group call going on in one of this account's groups, as its members' signals told. */
+export interface OngoingGroupCall {
+  callId: string;
+  chatId: string;
+  callerId: string;
+  media: CallMedia;
+  participants: string[];
+}
+
+/**
+ * A call signal that was refused: it did not check (`signature`), or it came from someone the
+ * group's signed membership does not hold (`not-a-member`).
+ */
 export interface RefusedCall {
   peerId: string;
   chatId: string;
   at: number;
+  reason?: 'signature' | 'not-a-member';
 }
 
 export interface CallsView {
   call: CallState | null;
+  group: GroupCallState | null;
+  /** By chat id. */
+  ongoing: Readonly<Record<string, OngoingGroupCall>>;
   refused: RefusedCall | null;
 }
 
-let view: CallsView = { call: null, refused: null };
+let view: CallsView = { call: null, group: null, ongoing: {}, refused: null };
 const listeners = new Set<() => void>();
 
 export const callsView = (): CallsView => view;
@@ -87,3 +141,19 @@ export const updateCall = (callId: string, change: Partial<CallState>): void => 
   if (view.call?.callId !== callId) return;
   setCallsView({ call: { ...view.call, ...change } });
 };
+
+/** Changes the group call, if it is still `callId`. */
+export const updateGroupCall = (callId: string, change: Partial<GroupCallState>): void => {
+  if (view.group?.callId !== callId) return;
+  setCallsView({ group: { ...view.group, ...change } });
+};
+
+/** Sets (or, with null, ends) what is known of the group call going on in `chatId`. */
+export const setOngoingGroupCall = (chatId: string, call: OngoingGroupCall | null): void => {
+  const { [chatId]: _was, ...others } = view.ongoing;
+  setCallsView({ ongoing: call ? { ...others, [chatId]: call } : others });
+};
+
+/** Whether this browser is in a call of either kind, or one rings here. */
+export const busyWithACall = (): boolean =>
+  Boolean((view.call && view.call.phase !== 'ended') || (view.group && view.group.phase !== 'ended'));

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useQueueMessage } from '../outbox/use-outbox.ts';
-import type { CallEnd, CallState } from './call-store.ts';
+import type { CallEnd, CallState, GroupCallState } from './call-store.ts';
 
 /** Calls that ended before any offer left this browser: nothing to record. */
 const neverOffered: ReadonlySet<CallEnd> = new Set<CallEnd>([
@@ -12,6 +12,11 @@ const neverOffered: ReadonlySet<CallEnd> = new Set<CallEnd>([
   'offline',
   'keys-unchecked',
 ]);
+
+const secondsOf = (call: { connectedAt: number | null; endedAt: number | null }): number | null =>
+  call.connectedAt !== null && call.endedAt !== null
+    ? Math.max(0, Math.round((call.endedAt - call.connectedAt) / 1000))
+    : null;
 
 /**
  * The caller's browser leaves each call it made in the chat's timeline when it ends: an ordinary
@@ -25,10 +30,25 @@ export const useCallRecords = (call: CallState | null): void => {
     if (!call || call.phase !== 'ended' || call.direction !== 'outgoing') return;
     if (!call.end || neverOffered.has(call.end) || recorded.current.has(call.callId)) return;
     recorded.current.add(call.callId);
-    const seconds =
-      call.connectedAt !== null && call.endedAt !== null
-        ? Math.max(0, Math.round((call.endedAt - call.connectedAt) / 1000))
-        : null;
-    queue(call.chatId, '', null, [], { media: call.media, seconds });
+    queue(call.chatId, '', null, [], { media: call.media, seconds: secondsOf(call) });
+  }, [call, queue]);
+};
+
+/**
+ * The browser that started a group call leaves it in the group's timeline when it leaves the
+ * call: how long it was in, and who took part meanwhile, so everyone else reads it as missed.
+ */
+export const useGroupCallRecords = (call: GroupCallState | null): void => {
+  const queue = useQueueMessage();
+  const recorded = useRef(new Set<string>());
+  useEffect(() => {
+    if (!call || call.phase !== 'ended' || call.direction !== 'outgoing') return;
+    if (!call.end || neverOffered.has(call.end) || recorded.current.has(call.callId)) return;
+    recorded.current.add(call.callId);
+    queue(call.chatId, '', null, [], {
+      media: call.media,
+      seconds: secondsOf(call),
+      group: { joined: call.joined },
+    });
   }, [call, queue]);
 };

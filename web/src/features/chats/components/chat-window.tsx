@@ -24,6 +24,7 @@ import { useTypingUsers } from '../hooks/use-typing-users.ts';
 import { chatTitle } from '../messages.model.ts';
 import { MuteButton } from '../notifications/mute-button.tsx';
 import { CallButtons } from '../calls/call-buttons.tsx';
+import { GroupCallButtons } from '../calls/group-call-buttons.tsx';
 import { useBlockedIds } from '../../../lib/blocks.api.ts';
 import { BlockedComposer } from './blocked-composer.tsx';
 import { ChatOptions } from './chat-options.tsx';
@@ -180,6 +181,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
             {other && !blockedOther && (
               <CallButtons chatId={chatId} peerId={other._id} peerName={other.username} />
             )}
+            {chat.isGroupChat && !removed && <GroupCallButtons chatId={chatId} groupName={title} />}
             <MuteButton userId={me._id} chatId={chatId} />
             <ChatOptions
               chat={chat}

@@ -160,7 +160,7 @@ const remember = (
   attachments: AttachmentRef[],
   frankingKey: string,
 ) => {
-  const text = call ? callRecordText(call) : written;
+  const text = call ? callRecordText(call, me._id) : written;
   const display: DisplayMessage = {
     ...encrypted,
     ...receipt,

@@ -1,0 +1,49 @@
+import { sameFingerprint, sdpFingerprint } from '@veil/crypto';
+import { KeysUncheckedError } from '../../../lib/checked-keys.ts';
+import { CallMediaError, remoteCertificateFingerprint } from './call-media.ts';
+import { CallSignalError } from './call-signals.ts';
+import type { CallEnd } from './call-store.ts';
+
+/** What one-to-one and group calls share about a peer connection (docs/calls.md). */
+
+/** A random 128-bit call id, hex. */
+export const newCallId = (): string =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** Whether the connection met the certificate the other side signed (checked once connected). */
+export const certificateHolds = async (pc: RTCPeerConnection, signed: string): Promise<boolean> => {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const met = await remoteCertificateFingerprint(pc);
+    if (met) return sameFingerprint(met, signed);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
+};
+
+/**
+ * Makes and sets this side's offer or answer; answers its SDP with the DTLS fingerprint it names,
+ * which the signal carrying it signs.
+ */
+export const localDescription = async (
+  pc: RTCPeerConnection,
+  type: 'offer' | 'answer',
+): Promise<{ sdp: string; fingerprint: string }> => {
+  const made = type === 'offer' ? await pc.createOffer() : await pc.createAnswer();
+  await pc.setLocalDescription(made);
+  const sdp = pc.localDescription?.sdp ?? made.sdp ?? '';
+  const fingerprint = sdpFingerprint(sdp);
+  if (!fingerprint) throw new Error(`The ${type} names no DTLS fingerprint`);
+  return { sdp, fingerprint };
+};
+
+/** How a call that failed ends, as the screen says it. */
+export const endForError = (error: unknown): CallEnd => {
+  if (error instanceof CallMediaError) return error.problem;
+  if (error instanceof KeysUncheckedError) return 'keys-unchecked';
+  if (error instanceof CallSignalError) {
+    if (error.code === 'OFFLINE') return 'offline';
+    if (error.code === 'NO_SIGNING_KEY') return 'keys-unchecked';
+  }
+  console.warn('A call failed', error);
+  return 'connection-lost';
+};

@@ -1,0 +1,176 @@
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Avatar } from '../../../components/avatar.tsx';
+import { useGetChatByIdQuery } from '../api/chat-by-id.api.ts';
+import { useSignedChat } from '../hooks/use-verified-group.ts';
+import { CallTimer, useStream } from './call-view.tsx';
+import type { GroupCallPeer, GroupCallState } from './call-store.ts';
+import {
+  acceptGroupCall,
+  declineGroupCall,
+  dismissGroupCall,
+  leaveGroupCall,
+  toggleGroupCamera,
+  toggleGroupMute,
+} from './group-call-engine.ts';
+
+/** The group's name as its signed chain gives it, and its members' names. */
+export const useGroupCallNames = (chatId: string, me: string) => {
+  const { t } = useTranslation();
+  const { data: served } = useGetChatByIdQuery(chatId);
+  const { chat } = useSignedChat(served, me);
+  return {
+    title: chat?.chatName ?? '',
+    nameOf: (userId: string) =>
+      chat?.participants.find((person) => person._id === userId)?.username ?? t('common.someone'),
+  };
+};
+
+/** A group call ringing: "<name> is calling <group>", join with or without video, or decline. */
+export const IncomingGroupCall = ({ call, me }: { call: GroupCallState; me: string }) => {
+  const { t } = useTranslation();
+  const { title, nameOf } = useGroupCallNames(call.chatId, me);
+  const accept = useRef<HTMLButtonElement>(null);
+  useEffect(() => accept.current?.focus(), []);
+  const video = call.media === 'video';
+  return (
+    <section
+      className="call-panel call-panel--incoming"
+      role="alertdialog"
+      aria-labelledby="incoming-group-call-title"
+      data-testid="incoming-call"
+    >
+      <Avatar name={title} picture={undefined} />
+      <h2 id="incoming-group-call-title" className="call-panel__title">
+        {t(video ? 'calls.group.incomingVideo' : 'calls.group.incomingVoice', {
+          name: nameOf(call.callerId),
+          group: title,
+        })}
+      </h2>
+      <div className="call-panel__controls">
+        {video && (
+          <button ref={accept} type="button" className="button button--primary" onClick={() => acceptGroupCall('video')}>
+            {t('calls.acceptVideo')}
+          </button>
+        )}
+        <button
+          ref={video ? undefined : accept}
+          type="button"
+          className="button button--primary"
+          onClick={() => acceptGroupCall('audio')}
+        >
+          {t(video ? 'calls.acceptAsVoice' : 'calls.accept')}
+        </button>
+        <button type="button" className="button button--danger" onClick={declineGroupCall}>
+          {t('calls.decline')}
+        </button>
+      </div>
+    </section>
+  );
+};
+
+/** One participant's tile: their video (or their initial), their name, and whether they are muted. */
+const PeerTile = ({ peer, name }: { peer: GroupCallPeer; name: string }) => {
+  const { t } = useTranslation();
+  const media = useStream(peer.stream);
+  const showsVideo = Boolean(peer.stream?.getVideoTracks().length) && !peer.cameraOff;
+  return (
+    <li className="group-call__tile" data-testid="group-call-tile" data-connected={peer.connected}>
+      {showsVideo ? (
+        <video ref={media} className="group-call__video" autoPlay playsInline aria-label={t('calls.remoteVideo', { name })} />
+      ) : (
+        <>
+          <Avatar name={name} picture={undefined} decorative />
+          <audio ref={media} autoPlay />
+        </>
+      )}
+      <span className="group-call__name">
+        <bdi>{name}</bdi>
+        {peer.muted && <span className="group-call__muted">{t('calls.group.mutedMark')}</span>}
+        {!peer.connected && <span className="group-call__muted">{t('calls.phase.connecting')}</span>}
+      </span>
+    </li>
+  );
+};
+
+const OwnTile = ({ call }: { call: GroupCallState }) => {
+  const { t } = useTranslation();
+  const media = useStream(call.localStream);
+  const showsVideo = Boolean(call.localStream?.getVideoTracks().length) && !call.cameraOff;
+  return (
+    <li className="group-call__tile group-call__tile--own">
+      {showsVideo ? (
+        <video ref={media} className="group-call__video" autoPlay playsInline muted aria-label={t('calls.localVideo')} />
+      ) : (
+        <Avatar name={t('calls.group.you')} picture={undefined} decorative />
+      )}
+      <span className="group-call__name">
+        {t('calls.group.you')}
+        {call.muted && <span className="group-call__muted">{t('calls.group.mutedMark')}</span>}
+      </span>
+    </li>
+  );
+};
+
+const GroupCallStatus = ({ call }: { call: GroupCallState }) => {
+  const { t } = useTranslation();
+  if (call.phase === 'ended') return <>{t(`calls.end.${call.end ?? 'hung-up'}`)}</>;
+  if (call.phase === 'active') return <CallTimer since={call.connectedAt} />;
+  return <>{t(call.direction === 'outgoing' ? 'calls.group.calling' : 'calls.phase.connecting')}</>;
+};
+
+/** The group call in progress: a grid of tiles (stacked on a phone), the controls, the timer. */
+export const GroupCallPanel = ({ call, me }: { call: GroupCallState; me: string }) => {
+  const { t } = useTranslation();
+  const { title, nameOf } = useGroupCallNames(call.chatId, me);
+  const ended = call.phase === 'ended';
+  return (
+    <section
+      className="call-panel call-panel--group"
+      aria-labelledby="group-call-title"
+      data-testid="call-panel"
+      data-phase={call.phase}
+    >
+      <div className="call-panel__head">
+        <Avatar name={title} picture={undefined} />
+        <div>
+          <h2 id="group-call-title" className="call-panel__title">
+            <bdi>{title}</bdi>
+          </h2>
+          <p className="call-panel__status" role="status" data-testid="call-status">
+            <GroupCallStatus call={call} />
+          </p>
+        </div>
+      </div>
+      {!ended && (
+        <ul className="group-call__grid" aria-label={t('calls.group.participants')}>
+          <OwnTile call={call} />
+          {call.peers.map((peer) => (
+            <PeerTile key={peer.userId} peer={peer} name={nameOf(peer.userId)} />
+          ))}
+        </ul>
+      )}
+      <div className="call-panel__controls">
+        {ended ? (
+          <button type="button" className="button" onClick={dismissGroupCall}>
+            {t('common.close')}
+          </button>
+        ) : (
+          <>
+            <button type="button" className="button" aria-pressed={call.muted} onClick={toggleGroupMute}>
+              {t(call.muted ? 'calls.unmute' : 'calls.mute')}
+            </button>
+            {call.localStream?.getVideoTracks().length ? (
+              <button type="button" className="button" aria-pressed={call.cameraOff} onClick={toggleGroupCamera}>
+                {t(call.cameraOff ? 'calls.cameraOn' : 'calls.cameraOff')}
+              </button>
+            ) : null}
+            <button type="button" className="button button--danger" onClick={leaveGroupCall}>
+              {t('calls.hangUp')}
+            </button>
+          </>
+        )}
+      </div>
+    </section>
+  );
+};
