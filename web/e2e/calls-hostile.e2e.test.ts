@@ -7,9 +7,17 @@ import {
   type CallSignalBody,
 } from '@veil/crypto';
 import type { Page } from 'playwright-core';
+import type { SocketEvent } from '@veil/test-env';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callStatus, callers, incomingCall } from './calls-support.ts';
-import { currentUserId } from './flows.ts';
+import { callStatus, callers, incomingCall, keepPeerConnections } from './calls-support.ts';
+import {
+  createGroupOverApi,
+  currentUserId,
+  openChat,
+  openGroupInfo,
+  signedUpPerson,
+  uniqueName,
+} from './flows.ts';
 import { useVeilWeb } from './harness.ts';
 
 /**
@@ -151,5 +159,52 @@ describe('a hostile server on calls (browser)', { timeout: 240_000 }, () => {
     // Each holds a character base64 and ids never do, so no ciphertext can contain it by chance.
     for (const clear of ['a=fingerprint:', 'candidate:', 'IN IP4', '127.0.0.1', 'UDP/TLS'])
       expect(carried).not.toContain(clear);
+  });
+
+  it('refuses a group call the server passes on from someone no longer in the group, with the warning', async () => {
+    const proxy = veil().proxy;
+    const people = [];
+    for (const prefix of ['hal', 'hbo', 'hda'])
+      people.push(await signedUpPerson(veil(), prefix, keepPeerConnections));
+    const [alice, bob, dave] = people as [(typeof people)[0], (typeof people)[0], (typeof people)[0]];
+    const [bobId, daveId] = await Promise.all([currentUserId(bob.page), currentUserId(dave.page)]);
+    const group = uniqueName('Crew');
+    await createGroupOverApi(alice.page, group, [bobId, daveId]);
+    // Alice, its admin, opens the group first: her browser signs its state.
+    await openChat(alice.page, group);
+    await alice.page.getByRole('button', { name: `Voice call with ${group}` }).waitFor();
+    await openChat(bob.page, group);
+    await openChat(dave.page, group);
+
+    // Dave calls the group; the server keeps his invitation to Bob instead of passing it on.
+    let kept: SocketEvent | undefined;
+    proxy.rewriteEvents('toClient', (event, { viewer }) => {
+      if (event.name !== 'call signal' || viewer !== bobId) return undefined;
+      if ((event.args[0] as CallSignalDelivery).from !== daveId) return undefined;
+      kept ??= event;
+      return null;
+    });
+    await dave.page.getByRole('button', { name: `Voice call with ${group}` }).click();
+    await incomingCall(alice.page).getByRole('button', { name: 'Decline' }).click();
+    await expect.poll(() => kept !== undefined, poll).toBe(true);
+    await dave.page.getByRole('button', { name: 'Hang up' }).click();
+
+    // Alice removes Dave (a signed change); then the server hands Bob the invitation it kept.
+    const panel = await openGroupInfo(alice.page);
+    await panel.getByRole('button', { name: `Remove ${dave.name}` }).click();
+    await panel.getByRole('button', { name: `Remove ${dave.name}` }).waitFor({ state: 'detached' });
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await bob.page
+      .getByTestId('system-line')
+      .filter({ hasText: `removed ${dave.name}` })
+      .waitFor();
+    proxy.injectEvent('toClient', kept!, bobId);
+
+    // Dave is no member any more, so Bob's browser does not know his name either.
+    await expect
+      .poll(() => refusal(bob.page).textContent(), poll)
+      .toContain('A call signal from Someone was refused: the group’s signed membership does not hold them');
+    expect(await incomingCall(bob.page).count()).toBe(0);
+    expect(await bob.page.getByRole('button', { name: `Join the call in ${group}` }).count()).toBe(0);
   });
 });

@@ -1,6 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createGroupOverApi, currentUserId, messageWithText, openChat, signedUpPerson, uniqueName } from './flows.ts';
+import {
+  createGroupOverApi,
+  currentUserId,
+  messageWithText,
+  openChat,
+  signedUpPerson,
+  uniqueName,
+} from './flows.ts';
 import { useVeilWeb } from './harness.ts';
 import {
   bytesReceivedPerConnection,
@@ -21,7 +28,8 @@ describe('group calls (browser)', { timeout: 300_000 }, () => {
   /** Three people in a group, each with it open. */
   const threeInAGroup = async () => {
     const people = [];
-    for (const prefix of ['gal', 'gbo', 'gca']) people.push(await signedUpPerson(veil(), prefix, keepPeerConnections));
+    for (const prefix of ['gal', 'gbo', 'gca'])
+      people.push(await signedUpPerson(veil(), prefix, keepPeerConnections));
     const [alice, bob, carol] = people as [(typeof people)[0], (typeof people)[0], (typeof people)[0]];
     const ids = await Promise.all([bob.page, carol.page].map(currentUserId));
     const group = uniqueName('Team');
@@ -95,7 +103,9 @@ describe('group calls (browser)', { timeout: 300_000 }, () => {
       await receivingOnEach(page, 1);
     }
     // While Alice and Bob talk, Carol's group shows the call she can join.
-    await expect.poll(() => carol.page.getByRole('button', { name: `Join the call in ${group}` }).count(), poll).toBe(1);
+    await expect
+      .poll(() => carol.page.getByRole('button', { name: `Join the call in ${group}` }).count(), poll)
+      .toBe(1);
 
     await bob.page.getByRole('button', { name: 'Hang up' }).click();
     await expect

@@ -54,7 +54,11 @@ const RefusedCallWarning = ({ refused }: { refused: RefusedCall }) => {
   const name = usePeerName(refused.chatId, refused.peerId);
   return (
     <div className="call-warning form__error" role="alert" data-testid="call-refused">
-      <p>{t(refused.reason === 'not-a-member' ? 'calls.group.notAMemberWarning' : 'calls.refusedWarning', { name })}</p>
+      <p>
+        {t(refused.reason === 'not-a-member' ? 'calls.group.notAMemberWarning' : 'calls.refusedWarning', {
+          name,
+        })}
+      </p>
       <button type="button" className="button" onClick={dismissCall}>
         {t('common.dismiss')}
       </button>

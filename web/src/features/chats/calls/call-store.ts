@@ -142,12 +142,6 @@ export const updateCall = (callId: string, change: Partial<CallState>): void => 
   setCallsView({ call: { ...view.call, ...change } });
 };
 
-/** Changes the group call, if it is still `callId`. */
-export const updateGroupCall = (callId: string, change: Partial<GroupCallState>): void => {
-  if (view.group?.callId !== callId) return;
-  setCallsView({ group: { ...view.group, ...change } });
-};
-
 /** Sets (or, with null, ends) what is known of the group call going on in `chatId`. */
 export const setOngoingGroupCall = (chatId: string, call: OngoingGroupCall | null): void => {
   const { [chatId]: _was, ...others } = view.ongoing;

@@ -12,7 +12,9 @@ export const GroupCallButtons = ({ chatId, groupName }: { chatId: string; groupN
   const { call, group, ongoing } = useCalls();
   const going = ongoing[chatId];
   const inThisCall = group?.chatId === chatId && group.phase !== 'ended' && group.phase !== 'incoming';
-  const busy = Boolean((call && call.phase !== 'ended') || (group && group.phase !== 'ended' && group.phase !== 'incoming'));
+  const busy = Boolean(
+    (call && call.phase !== 'ended') || (group && group.phase !== 'ended' && group.phase !== 'incoming'),
+  );
   if (going && !inThisCall)
     return (
       <button

@@ -7,7 +7,6 @@ import {
   callsView,
   setCallsView,
   setOngoingGroupCall,
-  updateGroupCall,
   type CallEnd,
   type GroupCallPeer,
   type GroupCallState,
@@ -80,7 +79,9 @@ export const inGroupCall = (): boolean => group !== null;
 
 const publish = (current: Group) => {
   if (group !== current) return;
-  const peers = [...current.peers.values()].map((peer) => peer.view).sort((a, b) => (a.userId < b.userId ? -1 : 1));
+  const peers = [...current.peers.values()]
+    .map((peer) => peer.view)
+    .sort((a, b) => (a.userId < b.userId ? -1 : 1));
   setCallsView({ group: { ...current.state, peers } });
 };
 
@@ -127,7 +128,9 @@ const sendQuietly = (current: Group, to: string, kind: CallSignalKind, extra: Pa
 
 /** A signal from someone the group's signed membership does not hold: refused with the warning. */
 const refuse = (body: CallSignalBody) =>
-  setCallsView({ refused: { peerId: body.from, chatId: body.chatId, at: Date.now(), reason: 'not-a-member' } });
+  setCallsView({
+    refused: { peerId: body.from, chatId: body.chatId, at: Date.now(), reason: 'not-a-member' },
+  });
 
 const closePeer = (peer: Peer) => {
   if (peer.reconnecting) clearTimeout(peer.reconnecting);
@@ -161,7 +164,8 @@ const finish = (end: CallEnd) => {
     group: { ...current.state, phase: 'ended', end, endedAt: Date.now(), localStream: null, peers: [] },
   });
   setTimeout(() => {
-    if (callsView().group?.callId === callId && callsView().group?.phase === 'ended') setCallsView({ group: null });
+    if (callsView().group?.callId === callId && callsView().group?.phase === 'ended')
+      setCallsView({ group: null });
   }, endShownMs);
 };
 
@@ -177,7 +181,8 @@ const dropPeer = (current: Group, userId: string) => {
 
 const shareOwnState = (current: Group) => {
   const state = JSON.stringify({ muted: current.state.muted, cameraOff: current.state.cameraOff });
-  for (const peer of current.peers.values()) if (peer.channel?.readyState === 'open') peer.channel.send(state);
+  for (const peer of current.peers.values())
+    if (peer.channel?.readyState === 'open') peer.channel.send(state);
 };
 
 const attachChannel = (current: Group, peer: Peer, channel: RTCDataChannel) => {
@@ -199,7 +204,9 @@ const connected = async (current: Group, userId: string, peer: Peer) => {
   if (!peer.fingerprint || !(await certificateHolds(peer.pc, peer.fingerprint))) {
     if (current.peers.get(userId) !== peer) return;
     dropPeer(current, userId);
-    setCallsView({ refused: { peerId: userId, chatId: current.state.chatId, at: Date.now(), reason: 'signature' } });
+    setCallsView({
+      refused: { peerId: userId, chatId: current.state.chatId, at: Date.now(), reason: 'signature' },
+    });
     return;
   }
   if (group !== current || current.peers.get(userId) !== peer) return;
@@ -330,7 +337,11 @@ export const startGroupCall = async (chatId: string, media: CallMedia): Promise<
   if (!me || busyWithACall()) return;
   const self = me;
   const callId = newCallId();
-  const current = groupOf({ callId, chatId, callerId: self, media, direction: 'outgoing', phase: 'connecting' }, [], []);
+  const current = groupOf(
+    { callId, chatId, callerId: self, media, direction: 'outgoing', phase: 'connecting' },
+    [],
+    [],
+  );
   group = current;
   publish(current);
   try {
@@ -376,7 +387,14 @@ export const joinGroupCall = async (chatId: string, media: CallMedia): Promise<v
   const members = await groupCallMembers(me, chatId).catch(() => null);
   if (!members || group) return;
   const current = groupOf(
-    { callId: ongoing.callId, chatId, callerId: ongoing.callerId, media: ongoing.media, direction: 'incoming', phase: 'incoming' },
+    {
+      callId: ongoing.callId,
+      chatId,
+      callerId: ongoing.callerId,
+      media: ongoing.media,
+      direction: 'incoming',
+      phase: 'incoming',
+    },
     members,
     ongoing.participants,
   );

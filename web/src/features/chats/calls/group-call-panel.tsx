@@ -49,7 +49,12 @@ export const IncomingGroupCall = ({ call, me }: { call: GroupCallState; me: stri
       </h2>
       <div className="call-panel__controls">
         {video && (
-          <button ref={accept} type="button" className="button button--primary" onClick={() => acceptGroupCall('video')}>
+          <button
+            ref={accept}
+            type="button"
+            className="button button--primary"
+            onClick={() => acceptGroupCall('video')}
+          >
             {t('calls.acceptVideo')}
           </button>
         )}
@@ -77,7 +82,13 @@ const PeerTile = ({ peer, name }: { peer: GroupCallPeer; name: string }) => {
   return (
     <li className="group-call__tile" data-testid="group-call-tile" data-connected={peer.connected}>
       {showsVideo ? (
-        <video ref={media} className="group-call__video" autoPlay playsInline aria-label={t('calls.remoteVideo', { name })} />
+        <video
+          ref={media}
+          className="group-call__video"
+          autoPlay
+          playsInline
+          aria-label={t('calls.remoteVideo', { name })}
+        />
       ) : (
         <>
           <Avatar name={name} picture={undefined} decorative />
@@ -100,7 +111,14 @@ const OwnTile = ({ call }: { call: GroupCallState }) => {
   return (
     <li className="group-call__tile group-call__tile--own">
       {showsVideo ? (
-        <video ref={media} className="group-call__video" autoPlay playsInline muted aria-label={t('calls.localVideo')} />
+        <video
+          ref={media}
+          className="group-call__video"
+          autoPlay
+          playsInline
+          muted
+          aria-label={t('calls.localVideo')}
+        />
       ) : (
         <Avatar name={t('calls.group.you')} picture={undefined} decorative />
       )}
@@ -161,7 +179,12 @@ export const GroupCallPanel = ({ call, me }: { call: GroupCallState; me: string 
               {t(call.muted ? 'calls.unmute' : 'calls.mute')}
             </button>
             {call.localStream?.getVideoTracks().length ? (
-              <button type="button" className="button" aria-pressed={call.cameraOff} onClick={toggleGroupCamera}>
+              <button
+                type="button"
+                className="button"
+                aria-pressed={call.cameraOff}
+                onClick={toggleGroupCamera}
+              >
                 {t(call.cameraOff ? 'calls.cameraOn' : 'calls.cameraOff')}
               </button>
             ) : null}
