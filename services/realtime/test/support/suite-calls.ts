@@ -88,6 +88,35 @@ export const describeCalls = (world: World) => {
       expect(carols.all('call signal')).toHaveLength(0);
     });
 
+    it("relays a group call's pairwise signals to each member alone, and refuses one to or from outside the group", async () => {
+      const members = world.users(8);
+      const [alice, bob, carol] = members as [string, string, string];
+      const [mallory] = world.users(1) as [string];
+      const chatId = await world.group(members);
+      const caller = await world.connect(alice);
+      const others = await Promise.all(members.slice(1).map((member) => world.connect(member)));
+      const mal = await world.connect(mallory);
+
+      // The caller rings each of the seven others with a signal of their own.
+      for (const member of members.slice(1))
+        expect(codeOf(await ask(caller, signal(chatId, member, alice, `invite-${member}`)))).toBe('accepted');
+      for (const [index, client] of others.entries()) {
+        await client.next('call signal');
+        expect(tags(client)).toEqual([`invite-${members[index + 1]}`]);
+      }
+      // Two members who join connect with each other through the same chat.
+      expect(codeOf(await ask(others[0]!, signal(chatId, carol, bob, 'offer')))).toBe('accepted');
+      await expect.poll(() => tags(others[1]!)).toEqual([`invite-${carol}`, 'offer']);
+
+      // Nobody outside the group is reached, nor reaches in.
+      expect(codeOf(await ask(caller, signal(chatId, mallory, alice)))).toBe('NOT_A_MEMBER');
+      expect(codeOf(await ask(mal, signal(chatId, bob, mallory)))).toBe('CHAT_NOT_FOUND');
+      expect(codeOf(await ask(caller, signal(chatId, bob, alice, 'barrier')))).toBe('accepted');
+      await expect.poll(() => tags(others[0]!)).toEqual([`invite-${bob}`, 'barrier']);
+      expect(mal.all('call signal')).toHaveLength(0);
+      expect(others.slice(2).every((client) => client.all('call signal').length === 1)).toBe(true);
+    });
+
     it('refuses malformed and oversized signals with a clear error', async () => {
       const { alice, bob, chatId } = await pair();
       const caller = await world.connect(alice);
