@@ -8,7 +8,8 @@ import {
   signedUpPerson,
   uniqueName,
 } from './flows.ts';
-import { useVeilWeb } from './harness.ts';
+import { axeViolations, useTheme } from './axe.ts';
+import { desktop, phone390, useVeilWeb } from './harness.ts';
 import {
   bytesReceivedPerConnection,
   callPanel,
@@ -117,5 +118,46 @@ describe('group calls (browser)', { timeout: 300_000 }, () => {
     await messageWithText(alice.page, 'Group voice call, 1 min').waitFor();
     await messageWithText(bob.page, 'Group voice call, 1 min').waitFor();
     await messageWithText(carol.page, 'Missed group voice call').waitFor();
+  });
+
+  it('shows ringing and the grid without axe violations, in both themes, and stacks the tiles on a phone', async () => {
+    const { alice, bob, carol, group } = await threeInAGroup();
+    const audit = async (page: Page, state: string) => {
+      const found: string[] = [];
+      for (const size of [desktop, phone390]) {
+        await page.setViewportSize(size);
+        for (const theme of ['light', 'dark'] as const) {
+          await useTheme(page, theme);
+          for (const violation of await axeViolations(page))
+            found.push(`${state}, ${theme}, ${size.width}px: ${violation.id} ${violation.targets.join(' ')}`);
+        }
+      }
+      await page.setViewportSize(desktop);
+      return found;
+    };
+    // The call buttons fit the group header's one row on a phone.
+    await alice.page.setViewportSize(phone390);
+    const header = await alice.page.locator('.chat-header').boundingBox();
+    const button = await alice.page.getByRole('button', { name: `Video call with ${group}` }).boundingBox();
+    expect(button!.y + button!.height).toBeLessThanOrEqual(header!.y + header!.height);
+    expect(button!.x + button!.width).toBeLessThanOrEqual(390);
+    await alice.page.setViewportSize(desktop);
+
+    await alice.page.getByRole('button', { name: `Video call with ${group}` }).click();
+    await incomingCall(carol.page).waitFor();
+    const found = await audit(carol.page, 'ringing');
+    await incomingCall(bob.page).getByRole('button', { name: 'Accept with video' }).click();
+    await expect.poll(() => callPanel(alice.page).getAttribute('data-phase'), poll).toBe('active');
+    found.push(...(await audit(alice.page, 'in a group call')));
+    expect(found).toEqual([]);
+
+    await alice.page.setViewportSize(phone390);
+    const tiles = callPanel(alice.page).getByRole('listitem');
+    await expect.poll(() => tiles.count(), poll).toBe(2);
+    const [own, other] = [await tiles.nth(0).boundingBox(), await tiles.nth(1).boundingBox()];
+    expect(other!.x).toBe(own!.x);
+    expect(other!.y).toBeGreaterThanOrEqual(own!.y + own!.height);
+    expect(own!.x + own!.width).toBeLessThanOrEqual(390);
+    await alice.page.getByRole('button', { name: 'Hang up' }).click();
   });
 });
