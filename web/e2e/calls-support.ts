@@ -1,5 +1,8 @@
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { axeViolations, useTheme } from './axe.ts';
 import { openChat, sayHi, signedUpPerson } from './flows.ts';
+import { desktop, phone390 } from './harness.ts';
 
 /**
  * Makes the page keep every RTCPeerConnection it creates, so a test can read the connections'
@@ -99,3 +102,28 @@ export const bytesReceivedPerConnection = (page: Page): Promise<number[]> =>
     }
     return received;
   });
+
+/** Axe's findings on a call screen in both themes, at desktop and phone widths, each named by `state`. */
+export const auditCallScreen = async (page: Page, state: string): Promise<string[]> => {
+  const found: string[] = [];
+  for (const size of [desktop, phone390]) {
+    await page.setViewportSize(size);
+    for (const theme of ['light', 'dark'] as const) {
+      await useTheme(page, theme);
+      for (const violation of await axeViolations(page))
+        found.push(`${state}, ${theme}, ${size.width}px: ${violation.id} ${violation.targets.join(' ')}`);
+    }
+  }
+  await page.setViewportSize(desktop);
+  return found;
+};
+
+/** The call button named `name` fits the chat header's one row on a phone. */
+export const expectCallButtonInHeaderRow = async (page: Page, name: string): Promise<void> => {
+  await page.setViewportSize(phone390);
+  const header = await page.locator('.chat-header').boundingBox();
+  const call = await page.getByRole('button', { name }).boundingBox();
+  expect(call!.y + call!.height).toBeLessThanOrEqual(header!.y + header!.height);
+  expect(call!.x + call!.width).toBeLessThanOrEqual(phone390.width);
+  await page.setViewportSize(desktop);
+};

@@ -1,13 +1,13 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { axeViolations, useTheme } from './axe.ts';
-import { desktop, phone390, useVeilWeb } from './harness.ts';
+import { useVeilWeb } from './harness.ts';
 import { messageWithText, sameUserElsewhere } from './flows.ts';
 import {
+  auditCallScreen,
   bytesReceived,
   callPanel,
   callStatus,
   callers,
+  expectCallButtonInHeaderRow,
   incomingCall,
   keepPeerConnections,
   senderTracks,
@@ -119,35 +119,17 @@ describe('calls (browser)', { timeout: 240_000 }, () => {
 
   it('shows ringing and a call in progress without axe violations, in both themes, at desktop and phone widths', async () => {
     const { alice, bob } = await callers(veil());
-    const audit = async (page: Page, state: string) => {
-      const found: string[] = [];
-      for (const size of [desktop, phone390]) {
-        await page.setViewportSize(size);
-        for (const theme of ['light', 'dark'] as const) {
-          await useTheme(page, theme);
-          for (const violation of await axeViolations(page))
-            found.push(`${state}, ${theme}, ${size.width}px: ${violation.id} ${violation.targets.join(' ')}`);
-        }
-      }
-      await page.setViewportSize(desktop);
-      return found;
-    };
     // The call buttons fit the chat header's one row on a phone.
-    await alice.page.setViewportSize(phone390);
-    const header = await alice.page.locator('.chat-header').boundingBox();
-    const call = await alice.page.getByRole('button', { name: `Video call with ${bob.name}` }).boundingBox();
-    expect(call!.y + call!.height).toBeLessThanOrEqual(header!.y + header!.height);
-    expect(call!.x + call!.width).toBeLessThanOrEqual(390);
-    await alice.page.setViewportSize(desktop);
+    await expectCallButtonInHeaderRow(alice.page, `Video call with ${bob.name}`);
 
     await alice.page.getByRole('button', { name: `Video call with ${bob.name}` }).click();
     await incomingCall(bob.page).waitFor();
     // Audited once Bob has read Alice's greeting: the unread count is the nav's business, not the call's.
     await bob.page.getByRole('link', { name: 'All-chats', exact: true }).waitFor();
-    const found = await audit(bob.page, 'ringing');
+    const found = await auditCallScreen(bob.page, 'ringing');
     await incomingCall(bob.page).getByRole('button', { name: 'Accept with video' }).click();
     await expect.poll(() => callPanel(alice.page).getAttribute('data-phase'), poll).toBe('active');
-    found.push(...(await audit(alice.page, 'in a call')));
+    found.push(...(await auditCallScreen(alice.page, 'in a call')));
     expect(found).toEqual([]);
     await alice.page.getByRole('button', { name: 'Hang up' }).click();
   });

@@ -8,12 +8,13 @@ import {
   signedUpPerson,
   uniqueName,
 } from './flows.ts';
-import { axeViolations, useTheme } from './axe.ts';
-import { desktop, phone390, useVeilWeb } from './harness.ts';
+import { phone390, useVeilWeb } from './harness.ts';
 import {
+  auditCallScreen,
   bytesReceivedPerConnection,
   callPanel,
   callStatus,
+  expectCallButtonInHeaderRow,
   incomingCall,
   keepPeerConnections,
 } from './calls-support.ts';
@@ -122,33 +123,15 @@ describe('group calls (browser)', { timeout: 300_000 }, () => {
 
   it('shows ringing and the grid without axe violations, in both themes, and stacks the tiles on a phone', async () => {
     const { alice, bob, carol, group } = await threeInAGroup();
-    const audit = async (page: Page, state: string) => {
-      const found: string[] = [];
-      for (const size of [desktop, phone390]) {
-        await page.setViewportSize(size);
-        for (const theme of ['light', 'dark'] as const) {
-          await useTheme(page, theme);
-          for (const violation of await axeViolations(page))
-            found.push(`${state}, ${theme}, ${size.width}px: ${violation.id} ${violation.targets.join(' ')}`);
-        }
-      }
-      await page.setViewportSize(desktop);
-      return found;
-    };
     // The call buttons fit the group header's one row on a phone.
-    await alice.page.setViewportSize(phone390);
-    const header = await alice.page.locator('.chat-header').boundingBox();
-    const button = await alice.page.getByRole('button', { name: `Video call with ${group}` }).boundingBox();
-    expect(button!.y + button!.height).toBeLessThanOrEqual(header!.y + header!.height);
-    expect(button!.x + button!.width).toBeLessThanOrEqual(390);
-    await alice.page.setViewportSize(desktop);
+    await expectCallButtonInHeaderRow(alice.page, `Video call with ${group}`);
 
     await alice.page.getByRole('button', { name: `Video call with ${group}` }).click();
     await incomingCall(carol.page).waitFor();
-    const found = await audit(carol.page, 'ringing');
+    const found = await auditCallScreen(carol.page, 'ringing');
     await incomingCall(bob.page).getByRole('button', { name: 'Accept with video' }).click();
     await expect.poll(() => callPanel(alice.page).getAttribute('data-phase'), poll).toBe('active');
-    found.push(...(await audit(alice.page, 'in a group call')));
+    found.push(...(await auditCallScreen(alice.page, 'in a group call')));
     expect(found).toEqual([]);
 
     await alice.page.setViewportSize(phone390);

@@ -14,9 +14,9 @@ import {
   toggleMute,
 } from './call-engine.ts';
 import type { CallState, RefusedCall } from './call-store.ts';
-import { CallTimer, useCalls, useStream } from './call-view.tsx';
+import { CallControls, CallPanelHead, CallTimer, useCalls, useStream } from './call-view.tsx';
 import { GroupCallPanel, IncomingGroupCall } from './group-call-panel.tsx';
-import { useCallRecords, useGroupCallRecords } from './use-call-records.ts';
+import { useCallRecords } from './use-call-records.ts';
 
 /** The other side's name, from the chat the call is in. */
 const usePeerName = (chatId: string, peerId: string): string => {
@@ -37,7 +37,7 @@ export const CallCenter = ({ me }: { me: string }) => {
   useEffect(() => setCallBlocking((id) => blockedRef.current.has(id)), [blocked]);
   const { call, group, refused } = useCalls();
   useCallRecords(call);
-  useGroupCallRecords(group);
+  useCallRecords(group);
   return (
     <>
       {refused && <RefusedCallWarning refused={refused} />}
@@ -130,21 +130,9 @@ const CallPanel = ({ call }: { call: CallState }) => {
       data-testid="call-panel"
       data-phase={call.phase}
     >
-      <div className="call-panel__head">
-        <Avatar name={name} picture={undefined} />
-        <div>
-          <h2 id="call-title" className="call-panel__title">
-            <bdi>{name}</bdi>
-          </h2>
-          <p
-            className={`call-panel__status${warning ? ' form__error' : ''}`}
-            role={warning ? 'alert' : 'status'}
-            data-testid="call-status"
-          >
-            <CallStatus call={call} />
-          </p>
-        </div>
-      </div>
+      <CallPanelHead titleId="call-title" name={name} warning={warning}>
+        <CallStatus call={call} />
+      </CallPanelHead>
       {call.media === 'video' && !ended ? (
         <div className="call-panel__videos">
           <video
@@ -166,27 +154,14 @@ const CallPanel = ({ call }: { call: CallState }) => {
       ) : (
         !ended && <audio ref={remote} autoPlay />
       )}
-      <div className="call-panel__controls">
-        {ended ? (
-          <button type="button" className="button" onClick={dismissCall}>
-            {t('common.close')}
-          </button>
-        ) : (
-          <>
-            <button type="button" className="button" aria-pressed={call.muted} onClick={toggleMute}>
-              {t(call.muted ? 'calls.unmute' : 'calls.mute')}
-            </button>
-            {call.localStream?.getVideoTracks().length ? (
-              <button type="button" className="button" aria-pressed={call.cameraOff} onClick={toggleCamera}>
-                {t(call.cameraOff ? 'calls.cameraOn' : 'calls.cameraOff')}
-              </button>
-            ) : null}
-            <button type="button" className="button button--danger" onClick={hangUp}>
-              {t('calls.hangUp')}
-            </button>
-          </>
-        )}
-      </div>
+      <CallControls
+        call={call}
+        ended={ended}
+        onMute={toggleMute}
+        onCamera={toggleCamera}
+        onHangUp={hangUp}
+        onClose={dismissCall}
+      />
     </section>
   );
 };

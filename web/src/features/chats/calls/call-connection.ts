@@ -6,6 +6,15 @@ import type { CallEnd } from './call-store.ts';
 
 /** What one-to-one and group calls share about a peer connection (docs/calls.md). */
 
+/** How long a caller waits for the other side to be reached (a browser that rings, or answers). */
+export const reachMs = 15_000;
+/** How long a call rings before it counts as unanswered (Signal: about a minute). */
+export const ringMs = 45_000;
+/** How long a dropped connection may take to come back before it is given up. */
+export const reconnectMs = 15_000;
+/** How long the end of a call stays on screen. */
+export const endShownMs = 6_000;
+
 /** A random 128-bit call id, hex. */
 export const newCallId = (): string =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');

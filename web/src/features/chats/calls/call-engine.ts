@@ -1,7 +1,16 @@
 import type { CallSignalDelivery } from '@veil/contracts';
 import type { CallIceCandidate, CallMedia, CallSignalBody, CallSignalKind } from '@veil/crypto';
 import { getSocket } from '../../../lib/realtime.ts';
-import { certificateHolds, endForError, localDescription, newCallId } from './call-connection.ts';
+import {
+  certificateHolds,
+  endForError,
+  endShownMs,
+  localDescription,
+  newCallId,
+  reachMs,
+  reconnectMs,
+  ringMs,
+} from './call-connection.ts';
 import { fetchIceConfig, openLocalMedia, stopMedia } from './call-media.ts';
 import { openDeliveredSignal, sendCallSignal } from './call-signals.ts';
 import { callsView, setCallsView, updateCall, type CallEnd, type CallState } from './call-store.ts';
@@ -14,15 +23,6 @@ import { groupCallSignal, inGroupCall, startGroupCalls, stopGroupCalls } from '.
  * sides signed. Once connected, each side compares the certificate its connection met with the
  * fingerprint the other signed, and ends the call with a warning when they differ.
  */
-
-/** How long a caller waits for any browser of the other side to ring. */
-const reachMs = 15_000;
-/** How long a call rings before it counts as unanswered (Signal: about a minute). */
-const ringMs = 45_000;
-/** How long a dropped connection may take to come back before the call ends. */
-const reconnectMs = 15_000;
-/** How long the end of a call stays on screen. */
-const endShownMs = 6_000;
 
 interface Live {
   state: CallState;

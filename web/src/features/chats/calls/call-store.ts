@@ -149,5 +149,5 @@ export const setOngoingGroupCall = (chatId: string, call: OngoingGroupCall | nul
 };
 
 /** Whether this browser is in a call of either kind, or one rings here. */
-export const busyWithACall = (): boolean =>
-  Boolean((view.call && view.call.phase !== 'ended') || (view.group && view.group.phase !== 'ended'));
+export const busyWithACall = (shown: CallsView = view): boolean =>
+  Boolean((shown.call && shown.call.phase !== 'ended') || (shown.group && shown.group.phase !== 'ended'));

@@ -1,4 +1,6 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Avatar } from '../../../components/avatar.tsx';
 import { callsView, subscribeCalls } from './call-store.ts';
 
 /** What one-to-one and group call screens share. */
@@ -38,3 +40,75 @@ export const useStream = (stream: MediaStream | null) => {
   }, [stream]);
   return element;
 };
+
+/** A call's buttons: mute, camera (with a camera), hang up; once it ended, close. */
+export const CallControls = ({
+  call,
+  ended,
+  onMute,
+  onCamera,
+  onHangUp,
+  onClose,
+}: {
+  call: { muted: boolean; cameraOff: boolean; localStream: MediaStream | null };
+  ended: boolean;
+  onMute: () => void;
+  onCamera: () => void;
+  onHangUp: () => void;
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation();
+  return (
+    <div className="call-panel__controls">
+      {ended ? (
+        <button type="button" className="button" onClick={onClose}>
+          {t('common.close')}
+        </button>
+      ) : (
+        <>
+          <button type="button" className="button" aria-pressed={call.muted} onClick={onMute}>
+            {t(call.muted ? 'calls.unmute' : 'calls.mute')}
+          </button>
+          {call.localStream?.getVideoTracks().length ? (
+            <button type="button" className="button" aria-pressed={call.cameraOff} onClick={onCamera}>
+              {t(call.cameraOff ? 'calls.cameraOn' : 'calls.cameraOff')}
+            </button>
+          ) : null}
+          <button type="button" className="button button--danger" onClick={onHangUp}>
+            {t('calls.hangUp')}
+          </button>
+        </>
+      )}
+    </div>
+  );
+};
+
+/** A call panel's head: who (or which group) the call is with, and its state or timer. */
+export const CallPanelHead = ({
+  titleId,
+  name,
+  warning = false,
+  children,
+}: {
+  titleId: string;
+  name: string;
+  /** The state is a warning (a refused call): read out at once. */
+  warning?: boolean;
+  children: ReactNode;
+}) => (
+  <div className="call-panel__head">
+    <Avatar name={name} picture={undefined} />
+    <div>
+      <h2 id={titleId} className="call-panel__title">
+        <bdi>{name}</bdi>
+      </h2>
+      <p
+        className={`call-panel__status${warning ? ' form__error' : ''}`}
+        role={warning ? 'alert' : 'status'}
+        data-testid="call-status"
+      >
+        {children}
+      </p>
+    </div>
+  </div>
+);

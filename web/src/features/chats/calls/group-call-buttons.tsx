@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { PhoneIcon, VideoIcon } from '../../../components/icons.tsx';
+import { StartCallButtons } from './call-buttons.tsx';
 import { useCalls } from './call-view.tsx';
 import { joinGroupCall, startGroupCall } from './group-call-engine.ts';
 
@@ -28,27 +28,6 @@ export const GroupCallButtons = ({ chatId, groupName }: { chatId: string; groupN
       </button>
     );
   return (
-    <>
-      <button
-        type="button"
-        className="button chat-header__call"
-        disabled={busy}
-        aria-label={t('calls.voiceCallTo', { name: groupName })}
-        title={t('calls.voiceCall')}
-        onClick={() => void startGroupCall(chatId, 'audio')}
-      >
-        <PhoneIcon />
-      </button>
-      <button
-        type="button"
-        className="button chat-header__call"
-        disabled={busy}
-        aria-label={t('calls.videoCallTo', { name: groupName })}
-        title={t('calls.videoCall')}
-        onClick={() => void startGroupCall(chatId, 'video')}
-      >
-        <VideoIcon />
-      </button>
-    </>
+    <StartCallButtons name={groupName} busy={busy} onStart={(media) => void startGroupCall(chatId, media)} />
   );
 };

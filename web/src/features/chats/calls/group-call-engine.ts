@@ -1,5 +1,14 @@
 import type { CallIceCandidate, CallMedia, CallSignalBody, CallSignalKind } from '@veil/crypto';
-import { certificateHolds, endForError, localDescription, newCallId } from './call-connection.ts';
+import {
+  certificateHolds,
+  endForError,
+  endShownMs,
+  localDescription,
+  newCallId,
+  reachMs,
+  reconnectMs,
+  ringMs,
+} from './call-connection.ts';
 import { fetchIceConfig, openLocalMedia, stopMedia } from './call-media.ts';
 import { sendCallSignal } from './call-signals.ts';
 import {
@@ -25,15 +34,6 @@ import { groupCallMembers } from './group-call-members.ts';
 
 /** The most people in one call: each sends its media to every other (7 streams out at 8). */
 export const groupCallLimit = 8;
-/** How long an invite rings. */
-const ringMs = 45_000;
-/** How long a caller waits for anyone to join, and a joiner to connect with anyone. */
-const reachMs = 15_000;
-/** How long a dropped connection with one participant may take to come back. */
-const reconnectMs = 15_000;
-/** How long the end of a call stays on screen. */
-const endShownMs = 6_000;
-
 interface Peer {
   pc: RTCPeerConnection;
   /** This side offered: it joined after them. */

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
 import { useGetChatByIdQuery } from '../api/chat-by-id.api.ts';
 import { useSignedChat } from '../hooks/use-verified-group.ts';
-import { CallTimer, useStream } from './call-view.tsx';
-import type { GroupCallPeer, GroupCallState } from './call-store.ts';
+import { CallControls, CallPanelHead, CallTimer, useStream } from './call-view.tsx';
+import type { GroupCallState } from './call-store.ts';
 import {
   acceptGroupCall,
   declineGroupCall,
@@ -74,57 +74,46 @@ export const IncomingGroupCall = ({ call, me }: { call: GroupCallState; me: stri
   );
 };
 
-/** One participant's tile: their video (or their initial), their name, and whether they are muted. */
-const PeerTile = ({ peer, name }: { peer: GroupCallPeer; name: string }) => {
+/** One person's tile: their video (or their initial), their name, and whether they are muted. */
+const Tile = ({
+  name,
+  stream,
+  cameraOff,
+  muted,
+  own = false,
+  connecting = false,
+}: {
+  name: string;
+  stream: MediaStream | null;
+  cameraOff: boolean;
+  muted: boolean;
+  own?: boolean;
+  connecting?: boolean;
+}) => {
   const { t } = useTranslation();
-  const media = useStream(peer.stream);
-  const showsVideo = Boolean(peer.stream?.getVideoTracks().length) && !peer.cameraOff;
+  const media = useStream(stream);
+  const showsVideo = Boolean(stream?.getVideoTracks().length) && !cameraOff;
   return (
-    <li className="group-call__tile" data-testid="group-call-tile" data-connected={peer.connected}>
+    <li className="group-call__tile" data-testid="group-call-tile">
       {showsVideo ? (
         <video
           ref={media}
           className="group-call__video"
           autoPlay
           playsInline
-          aria-label={t('calls.remoteVideo', { name })}
+          muted={own}
+          aria-label={own ? t('calls.localVideo') : t('calls.remoteVideo', { name })}
         />
       ) : (
         <>
           <Avatar name={name} picture={undefined} decorative />
-          <audio ref={media} autoPlay />
+          {!own && <audio ref={media} autoPlay />}
         </>
       )}
       <span className="group-call__name">
         <bdi>{name}</bdi>
-        {peer.muted && <span className="group-call__muted">{t('calls.group.mutedMark')}</span>}
-        {!peer.connected && <span className="group-call__muted">{t('calls.phase.connecting')}</span>}
-      </span>
-    </li>
-  );
-};
-
-const OwnTile = ({ call }: { call: GroupCallState }) => {
-  const { t } = useTranslation();
-  const media = useStream(call.localStream);
-  const showsVideo = Boolean(call.localStream?.getVideoTracks().length) && !call.cameraOff;
-  return (
-    <li className="group-call__tile group-call__tile--own">
-      {showsVideo ? (
-        <video
-          ref={media}
-          className="group-call__video"
-          autoPlay
-          playsInline
-          muted
-          aria-label={t('calls.localVideo')}
-        />
-      ) : (
-        <Avatar name={t('calls.group.you')} picture={undefined} decorative />
-      )}
-      <span className="group-call__name">
-        {t('calls.group.you')}
-        {call.muted && <span className="group-call__muted">{t('calls.group.mutedMark')}</span>}
+        {muted && <span className="group-call__muted">{t('calls.group.mutedMark')}</span>}
+        {connecting && <span className="group-call__muted">{t('calls.phase.connecting')}</span>}
       </span>
     </li>
   );
@@ -149,51 +138,38 @@ export const GroupCallPanel = ({ call, me }: { call: GroupCallState; me: string 
       data-testid="call-panel"
       data-phase={call.phase}
     >
-      <div className="call-panel__head">
-        <Avatar name={title} picture={undefined} />
-        <div>
-          <h2 id="group-call-title" className="call-panel__title">
-            <bdi>{title}</bdi>
-          </h2>
-          <p className="call-panel__status" role="status" data-testid="call-status">
-            <GroupCallStatus call={call} />
-          </p>
-        </div>
-      </div>
+      <CallPanelHead titleId="group-call-title" name={title}>
+        <GroupCallStatus call={call} />
+      </CallPanelHead>
       {!ended && (
         <ul className="group-call__grid" aria-label={t('calls.group.participants')}>
-          <OwnTile call={call} />
+          <Tile
+            name={t('calls.group.you')}
+            stream={call.localStream}
+            cameraOff={call.cameraOff}
+            muted={call.muted}
+            own
+          />
           {call.peers.map((peer) => (
-            <PeerTile key={peer.userId} peer={peer} name={nameOf(peer.userId)} />
+            <Tile
+              key={peer.userId}
+              name={nameOf(peer.userId)}
+              stream={peer.stream}
+              cameraOff={peer.cameraOff}
+              muted={peer.muted}
+              connecting={!peer.connected}
+            />
           ))}
         </ul>
       )}
-      <div className="call-panel__controls">
-        {ended ? (
-          <button type="button" className="button" onClick={dismissGroupCall}>
-            {t('common.close')}
-          </button>
-        ) : (
-          <>
-            <button type="button" className="button" aria-pressed={call.muted} onClick={toggleGroupMute}>
-              {t(call.muted ? 'calls.unmute' : 'calls.mute')}
-            </button>
-            {call.localStream?.getVideoTracks().length ? (
-              <button
-                type="button"
-                className="button"
-                aria-pressed={call.cameraOff}
-                onClick={toggleGroupCamera}
-              >
-                {t(call.cameraOff ? 'calls.cameraOn' : 'calls.cameraOff')}
-              </button>
-            ) : null}
-            <button type="button" className="button button--danger" onClick={leaveGroupCall}>
-              {t('calls.hangUp')}
-            </button>
-          </>
-        )}
-      </div>
+      <CallControls
+        call={call}
+        ended={ended}
+        onMute={toggleGroupMute}
+        onCamera={toggleGroupCamera}
+        onHangUp={leaveGroupCall}
+        onClose={dismissGroupCall}
+      />
     </section>
   );
 };

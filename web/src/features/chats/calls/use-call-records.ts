@@ -21,24 +21,11 @@ const secondsOf = (call: { connectedAt: number | null; endedAt: number | null })
 /**
  * The caller's browser leaves each call it made in the chat's timeline when it ends: an ordinary
  * message, sealed and signed like any other, so both sides see it, and one never answered counts
- * as unread for the callee (a missed call) (docs/calls.md, "In the timeline").
+ * as unread for the callee (a missed call) (docs/calls.md, "In the timeline"). The browser that
+ * started a group call does so when it leaves the call, naming who took part meanwhile, so
+ * everyone else reads it as missed.
  */
-export const useCallRecords = (call: CallState | null): void => {
-  const queue = useQueueMessage();
-  const recorded = useRef(new Set<string>());
-  useEffect(() => {
-    if (!call || call.phase !== 'ended' || call.direction !== 'outgoing') return;
-    if (!call.end || neverOffered.has(call.end) || recorded.current.has(call.callId)) return;
-    recorded.current.add(call.callId);
-    queue(call.chatId, '', null, [], { media: call.media, seconds: secondsOf(call) });
-  }, [call, queue]);
-};
-
-/**
- * The browser that started a group call leaves it in the group's timeline when it leaves the
- * call: how long it was in, and who took part meanwhile, so everyone else reads it as missed.
- */
-export const useGroupCallRecords = (call: GroupCallState | null): void => {
+export const useCallRecords = (call: CallState | GroupCallState | null): void => {
   const queue = useQueueMessage();
   const recorded = useRef(new Set<string>());
   useEffect(() => {
@@ -48,7 +35,7 @@ export const useGroupCallRecords = (call: GroupCallState | null): void => {
     queue(call.chatId, '', null, [], {
       media: call.media,
       seconds: secondsOf(call),
-      group: { joined: call.joined },
+      ...('joined' in call && { group: { joined: call.joined } }),
     });
   }, [call, queue]);
 };
