@@ -10,7 +10,7 @@ import {
   ringMs,
 } from './call-connection.ts';
 import { fetchIceConfig, openLocalMedia, stopMedia } from './call-media.ts';
-import { sendCallSignal } from './call-signals.ts';
+import { CallSignalError, sendCallSignal } from './call-signals.ts';
 import {
   busyWithACall,
   callsView,
@@ -98,6 +98,24 @@ const later = (current: Group, ms: number, work: () => void) => {
 const rosterOf = (current: Group): string[] =>
   [...(current.state.phase === 'incoming' || !me ? [] : [me]), ...current.roster].sort();
 
+/** A refill of the gateway's per-socket bucket of call signals (10 a second). */
+const refillMs = 120;
+
+/**
+ * Sends again while the gateway says the socket's burst is spent: ringing a large group is one
+ * invite per member, more than the burst of 60 lets through at once.
+ */
+const paced = async (sendOnce: () => Promise<void>): Promise<void> => {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await sendOnce();
+    } catch (error) {
+      if (!(error instanceof CallSignalError) || error.code !== 'RATE_LIMITED' || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, refillMs));
+    }
+  }
+};
+
 const send = (
   current: Group,
   to: string,
@@ -116,7 +134,7 @@ const send = (
     group: { participants: rosterOf(current) },
     ...extra,
   };
-  const sent = sending.then(() => sendCallSignal(body));
+  const sent = sending.then(() => paced(() => sendCallSignal(body)));
   sending = sent.catch(() => undefined);
   return sent;
 };
