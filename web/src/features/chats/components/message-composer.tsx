@@ -8,11 +8,14 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
+import type { MessageMention } from '@veil/crypto';
 import { SendIcon } from '../../../components/icons.tsx';
+import { MentionPicker } from '../mentions/mention-picker.tsx';
+import { useMentionPicker, type MentionMember } from '../mentions/use-mention-picker.ts';
 
 interface MessageComposerProps {
   /** Resolves true once the message is sent (or safely queued to be sent). */
-  onSend: (text: string) => Promise<boolean>;
+  onSend: (text: string, mentions: MessageMention[]) => Promise<boolean>;
   onKeystroke: () => void;
   /** Beside the input: the attach button. */
   accessory?: ReactNode;
@@ -22,7 +25,11 @@ interface MessageComposerProps {
   draft?: string;
   /** What the box holds, after every change once the draft has loaded (to keep it as the draft). */
   onTextChange?: (text: string) => void;
+  /** Who "@" offers (a group's other members); none: no picker. */
+  members?: readonly MentionMember[];
 }
+
+const nobody: readonly MentionMember[] = [];
 
 /**
  * The message box: Enter sends, Shift+Enter starts a new line, empty or blank text does nothing.
@@ -35,8 +42,11 @@ export const MessageComposer = ({
   canSendEmpty = false,
   draft,
   onTextChange,
+  members = nobody,
 }: MessageComposerProps) => {
   const [text, setText] = useState(draft ?? '');
+  // The members picked in this text; a draft brings back its text only.
+  const [mentions, setMentions] = useState<MessageMention[]>([]);
   // Whether the draft is in the box: until then, what the box holds is not kept over it.
   const [restored, setRestored] = useState(draft !== undefined);
   useEffect(() => {
@@ -50,6 +60,15 @@ export const MessageComposer = ({
   }, [text, restored, onTextChange]);
   const input = useRef<HTMLTextAreaElement>(null);
   const { t } = useTranslation();
+  const picker = useMentionPicker({
+    value: { text, mentions },
+    members,
+    input,
+    onChange: (next) => {
+      setText(next.text);
+      setMentions(next.mentions);
+    },
+  });
 
   useLayoutEffect(() => {
     const box = input.current;
@@ -61,14 +80,19 @@ export const MessageComposer = ({
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!text.trim() && !canSendEmpty) return;
-    const sending = text;
+    const sending = { text, mentions };
     setText('');
+    setMentions([]);
     // On failure the text comes back, unless the user already typed something new.
-    if (!(await onSend(sending))) setText((now) => now || sending);
+    if (!(await onSend(sending.text, sending.mentions)) && !input.current?.value) {
+      setText(sending.text);
+      setMentions(sending.mentions);
+    }
     input.current?.focus();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (picker.onKeyDown(event)) return;
     // Enter while composing (an input method's candidate list) picks the candidate instead.
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
@@ -77,6 +101,15 @@ export const MessageComposer = ({
 
   return (
     <form className="composer" onSubmit={(e) => void submit(e)}>
+      {picker.open && (
+        <MentionPicker
+          listId={picker.listId}
+          options={picker.options}
+          activeIndex={picker.activeIndex}
+          optionId={picker.optionId}
+          onPick={picker.pick}
+        />
+      )}
       {accessory}
       <textarea
         ref={input}
@@ -88,9 +121,11 @@ export const MessageComposer = ({
         autoComplete="off"
         rows={1}
         value={text}
+        {...picker.inputProps}
         onKeyDown={onKeyDown}
+        onSelect={picker.trackCaret}
         onChange={(e) => {
-          setText(e.target.value);
+          picker.change(e.target.value, e.target.selectionStart);
           onKeystroke();
         }}
       />
