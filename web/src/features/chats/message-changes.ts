@@ -26,7 +26,7 @@ export const edited = (
 };
 
 export const tombstone = (message: DisplayMessage): DisplayMessage => {
-  const { reactions: _reactions, editedAt: _editedAt, ...rest } = message;
+  const { reactions: _reactions, editedAt: _editedAt, mentions: _mentions, ...rest } = message;
   return {
     ...rest,
     deleted: true,
