@@ -186,12 +186,33 @@ describe('mentions (browser)', { timeout: 240_000 }, () => {
     expect(await editor.inputValue()).toBe(mentionText);
     await editor.fill(`Look @${bob.name} see that`);
     await editor.press('Enter');
-    const editedAtBob = messageWithText(bob.page, `Look @${bob.name} see that`);
+    const editedAtBob = messageWithText(bob.page, `Look @${bob.name} see that`).first();
     await editedAtBob.getByText('edited', { exact: true }).waitFor();
     await editedAtBob
       .getByTestId('mention-of-me')
       .filter({ hasText: `@${bob.name}` })
       .waitFor();
+
+    // A reply quotes it, and a forward carries its text without the mention; neither breaks.
+    const editedText = `Look @${bob.name} see that`;
+    const editedAtCarol = messageWithText(carol.page, editedText);
+    await editedAtCarol.getByText('edited', { exact: true }).waitFor();
+    await editedAtCarol.getByRole('button', { name: /^Reply to / }).click();
+    await sendMessage(carol.page, 'Noted');
+    await messageWithText(bob.page, 'Noted')
+      .getByTestId('message-quote')
+      .filter({ hasText: editedText })
+      .waitFor();
+    await (await openMessageMenu(editedAtCarol)).getByRole('menuitem', { name: 'Forward' }).click();
+    await carol.page
+      .getByRole('dialog', { name: 'Forward message' })
+      .getByRole('button', { name: `Forward to ${groupName}` })
+      .click();
+    const forwardedAtBob = messageWithText(bob.page, editedText).filter({
+      has: bob.page.getByTestId('forwarded-label'),
+    });
+    await forwardedAtBob.waitFor();
+    expect(await forwardedAtBob.getByTestId('mention-of-me').count()).toBe(0);
 
     // A member's client that forges the range of its mention of Carol out of the text: the
     // message reads as plain text everywhere, and nothing breaks.
