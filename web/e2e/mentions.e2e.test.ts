@@ -11,6 +11,7 @@ import {
   uniqueName,
 } from './flows.ts';
 import { useVeilWeb } from './harness.ts';
+import { axeViolations, useTheme } from './axe.ts';
 
 /** What a page's init script keeps for the test: whether the tab is hidden, the notifications shown. */
 interface NotificationRecord {
@@ -60,6 +61,14 @@ const forgeMentionRanges = async (page: Page) => {
       return seal.call(this, algorithm, key, data);
     } as SubtleCrypto['encrypt'];
   });
+};
+
+/** axe finds nothing in the chat list, the messages and the composer as they are now, in either theme. */
+const expectAccessible = async (page: Page) => {
+  for (const theme of ['dark', 'light'] as const) {
+    await useTheme(page, theme);
+    expect(await axeViolations(page, ['.chat-list', '.message-list', '.composer'])).toEqual([]);
+  }
 };
 
 /** Mentions in a group of three browsers: picking, sealing, showing, notifying, the badge, edits, forgeries. */
@@ -117,6 +126,7 @@ describe('mentions (browser)', { timeout: 240_000 }, () => {
       const id = await composer.getAttribute('aria-activedescendant');
       return id ? alice.page.locator(`[id="${id}"]`).textContent() : null;
     };
+    await expectAccessible(alice.page);
     const first = await activeOption();
     expect(await options.filter({ hasText: first! }).getAttribute('aria-selected')).toBe('true');
     await composer.press('ArrowDown');
@@ -152,6 +162,7 @@ describe('mentions (browser)', { timeout: 240_000 }, () => {
       .getByRole('button', { name: /You were mentioned/ })
       .filter({ hasText: groupName })
       .waitFor();
+    await expectAccessible(bob.page);
     await carol.page.goto('/all-chats');
     const carolsRow = carol.page.getByTestId('chat-item').filter({ hasText: groupName });
     await carolsRow.getByTestId('unread-badge').filter({ hasText: '2' }).waitFor();
@@ -171,6 +182,8 @@ describe('mentions (browser)', { timeout: 240_000 }, () => {
       .filter({ hasText: `@${bob.name}` })
       .waitFor();
     expect(await atCarol.getByTestId('mention-of-me').count()).toBe(0);
+    await expectAccessible(bob.page);
+    await expectAccessible(carol.page);
     // A mention of me stands out more than a mention of someone else.
     const look = (page: Page, testId: string) =>
       page
