@@ -40,6 +40,7 @@ describe('benchmark harness (quick)', () => {
     for (const target of [embedded, relay, durableRelay]) {
       expect(target).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });
       expect(target?.cpuCores).toBeGreaterThan(0);
+      expect(target?.rssMb).toBeGreaterThan(0);
     }
     // The generator reports itself beside every figure.
     expect(embedded).toMatchObject({

@@ -31,8 +31,9 @@ import { runChangesBench } from './changes-bench.ts';
 import { runDirectoryBench } from './directory-bench.ts';
 import { medianDelivery, sweepCapacity, type CapacityResult, type DeliverySummary } from './capacity.ts';
 import { GENERATOR_LIMITS, parseCapacityRates } from './sweep.ts';
-import { cpuSecondsByProcess, cpuSecondsOf } from './process-cpu.ts';
+import { cpuSecondsByProcess, cpuSecondsOf, residentBytesOf } from './process-cpu.ts';
 import { round } from './stats.ts';
+import { prepareHistory } from './stored-history.ts';
 import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-process.ts';
 
 /**
@@ -96,6 +97,8 @@ export interface BenchOptions {
   searchMessages?: number;
   /** ejabberd beside the relays, where it is installed (skipped with the reason otherwise). */
   ejabberd?: boolean;
+  /** Messages already stored when the embedded Veil starts for the delivery runs (0 or absent: none). */
+  storedMessages?: number;
   /** Rounds of NATS killed and started again under a cluster (0 or absent: skipped). */
   natsRestartRounds?: number;
   port: number;
@@ -131,10 +134,11 @@ export const runBench = async (options: BenchOptions) => {
       const server = Object.entries(byProcess)
         .filter(([label]) => label !== 'nats-server' && label !== 'redis-server')
         .reduce((sum, [, seconds]) => sum + seconds, 0);
-      return { server, byProcess };
+      return { server, byProcess, residentBytes: await residentBytesOf(pid) };
     };
+  const history = options.storedMessages ? await prepareHistory(options.storedMessages) : undefined;
   const start: Record<DeliveryMode, () => Promise<VeilProcess>> = {
-    embedded: () => startVeilProcess(options.port),
+    embedded: () => startVeilProcess(options.port, history ? { DATA_DIR: history.dataDir } : {}),
     cluster: () => startVeilCluster(options.port + 100),
   };
   /** Starts a target, builds its load (accounts, chats, payloads), hands it to `body`, stops it. */
@@ -149,7 +153,10 @@ export const runBench = async (options: BenchOptions) => {
           : await startRelay(options.port + 201, 'durable');
       try {
         return await usingTarget(await relayTarget(relay.url, delivery), (load) =>
-          body(load, async () => ({ server: await cpuSecondsOf(relay.pid) })),
+          body(load, async () => ({
+            server: await cpuSecondsOf(relay.pid),
+            residentBytes: await residentBytesOf(relay.pid),
+          })),
         );
       } finally {
         await relay.stop();
@@ -159,7 +166,10 @@ export const runBench = async (options: BenchOptions) => {
       const server = await startEjabberd(options.port + 202);
       try {
         return await usingTarget(await ejabberdTarget(server, delivery), (load) =>
-          body(load, async () => ({ server: await cpuSecondsOf(server.pid) })),
+          body(load, async () => ({
+            server: await cpuSecondsOf(server.pid),
+            residentBytes: await residentBytesOf(server.pid),
+          })),
         );
       } finally {
         await server.stop();
@@ -208,6 +218,7 @@ export const runBench = async (options: BenchOptions) => {
       );
     }
   }
+  await history?.remove();
   const summaryOf = (target: Target) => (runs[target].length ? medianDelivery(runs[target]) : undefined);
   const [embedded, cluster, relay, durableRelay, ejabberd] = [
     summaryOf('embedded'),
@@ -504,6 +515,7 @@ const main = async () => {
       link: { type: 'string' },
       search: { type: 'string' },
       'nats-restart': { type: 'string' },
+      stored: { type: 'string' },
       ejabberd: { type: 'boolean', default: false },
       port: { type: 'string', default: '18900' },
     },
@@ -540,6 +552,7 @@ const main = async () => {
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
     searchMessages: Number(values.search ?? (quick ? 2000 : 100_000)),
     natsRestartRounds: Number(values['nats-restart'] ?? (quick ? 0 : 3)),
+    storedMessages: Number(values.stored ?? 0),
     ejabberd: values.ejabberd ?? false,
     changes: Number(values.changes ?? (quick ? 5 : 200)),
     port: Number(values.port),

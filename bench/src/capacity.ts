@@ -36,6 +36,10 @@ export const medianDelivery = (runs: DeliveryResult[]) => ({
   cpuCores: runs.every((r) => r.serverCpuCores !== null)
     ? round(median(runs.map((r) => r.serverCpuCores!)), 2)
     : null,
+  /** The server's resident memory after the load, the largest of the runs (MiB). */
+  rssMb: runs.every((r) => r.serverRssMb !== null)
+    ? round(Math.max(...runs.map((r) => r.serverRssMb!)), 0)
+    : null,
   /** Each process's median CPU milliseconds per send, when the runs split them. */
   cpuMsPerSendByProcess: medianByProcess(runs),
   /**

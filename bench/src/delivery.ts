@@ -38,9 +38,14 @@ export type SendPath = 'socket' | 'http';
 /**
  * The server's CPU seconds so far, when it runs apart from the generator: `server` is every
  * process and thread of its own; `byProcess`, when given, splits it by process and adds the
- * servers it uses (NATS, Redis).
+ * servers it uses (NATS, Redis). `residentBytes`, when given, is the server's memory (VmRSS of
+ * its processes) at the moment of probing.
  */
-export type CpuProbe = () => Promise<{ server: number; byProcess?: Record<string, number> }>;
+export type CpuProbe = () => Promise<{
+  server: number;
+  byProcess?: Record<string, number>;
+  residentBytes?: number;
+}>;
 
 export interface DeliveryResult {
   offeredRate: number;
@@ -56,6 +61,8 @@ export interface DeliveryResult {
   serverCpuMsPerSend: number | null;
   /** The server's CPU over the same window in cores (1 = one core fully busy; null: not probed). */
   serverCpuCores: number | null;
+  /** The server's resident memory in MiB once the load has drained (null: not probed). */
+  serverRssMb: number | null;
   /** CPU milliseconds per message sent of each process, when the probe splits them. */
   cpuMsPerSendByProcess: Record<string, number> | null;
   /** What the load generator itself spent over the same window (sweep.ts decides if it was the limit). */
@@ -207,6 +214,7 @@ export const runDelivery = async (
       latencyMs: summarize(latencies),
       serverCpuMsPerSend: cpuSeconds === null ? null : (cpuSeconds * 1000) / Math.max(1, sentAt.size),
       serverCpuCores: cpuSeconds === null ? null : cpuSeconds / ((finished - started) / 1000),
+      serverRssMb: cpuAtEnd?.residentBytes === undefined ? null : cpuAtEnd.residentBytes / 1024 / 1024,
       cpuMsPerSendByProcess: cpuAtEnd?.byProcess
         ? Object.fromEntries(
             Object.entries(cpuAtEnd.byProcess).map(([label, seconds]) => [

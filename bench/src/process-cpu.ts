@@ -57,6 +57,20 @@ const treeOf = (stats: ProcStat[], rootPid: number): ProcStat[] => {
   return tree;
 };
 
+/** The resident memory (VmRSS) of a process and all its live descendants, in bytes. */
+export const residentBytesOf = async (rootPid: number): Promise<number> => {
+  let bytes = 0;
+  for (const stat of treeOf(await processTable(), rootPid)) {
+    try {
+      const status = await readFile(`/proc/${stat.pid}/status`, 'utf8');
+      bytes += Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return bytes;
+};
+
 export const cpuSecondsOf = async (rootPid: number): Promise<number> =>
   treeOf(await processTable(), rootPid).reduce((sum, stat) => sum + stat.ticks, 0) / ticksPerSecond;
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { startVeil } from '@veil/app';
 import { freePort } from '@veil/test-env';
-import { meta, writeLog } from './log-file.ts';
+import { writeHistory } from './stored-history.ts';
 import { spawnServer } from './server-process.ts';
 import { round, summarize } from './stats.ts';
 
@@ -78,47 +78,7 @@ export const runReplayBench = async (messageEvents: number) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'veil-replay-'));
   const eventsDir = path.join(dataDir, 'events');
   await mkdir(eventsDir, { recursive: true });
-  const users = Array.from({ length: 20 }, (_, i) => `U${String(i).padStart(25, '0')}`);
-  const chats = Array.from({ length: 10 }, (_, i) => ({
-    id: `C${String(i).padStart(25, '0')}`,
-    members: [users[i * 2]!, users[i * 2 + 1]!],
-  }));
-  const content = Buffer.alloc(96, 7).toString('base64');
-  const key = Buffer.alloc(256, 9).toString('base64');
-
-  const userEvents = await writeLog(
-    path.join(eventsDir, 'user.jsonl'),
-    users.map((userId, i) => ({
-      ...meta('UserRegistered', `user-${userId}`, i),
-      data: { userId, username: `user${i}`, publicKey: 'AAAA', pictureKey: null },
-    })),
-  );
-  const chatEvents = await writeLog(
-    path.join(eventsDir, 'chat.jsonl'),
-    chats.map((chat, i) => ({
-      ...meta('DirectChatCreated', `chat-${chat.id}`, i),
-      data: { chatId: chat.id, members: chat.members, createdBy: chat.members[0] },
-    })),
-  );
-  const messages = function* () {
-    for (let i = 0; i < messageEvents; i++) {
-      const chat = chats[i % chats.length]!;
-      const messageId = `M${String(i).padStart(25, '0')}`;
-      yield {
-        ...meta('MessageSent', `msg-${messageId}`, i),
-        data: {
-          messageId,
-          chatId: chat.id,
-          senderId: chat.members[i % 2]!,
-          content,
-          iv: 'AAAAAAAAAAAAAAAA',
-          encryptedKeys: { [chat.members[0]!]: key, [chat.members[1]!]: key },
-          replyTo: null,
-        },
-      };
-    }
-  };
-  const messageCount = await writeLog(path.join(eventsDir, 'message.jsonl'), messages());
+  const { chats, userEvents, chatEvents, messageCount } = await writeHistory(eventsDir, messageEvents);
 
   const start = () => startVeil({ dataDir, services: ['user', 'auth', 'chat', 'message'] });
   /** The first start builds the read models; nothing of that process is kept. */

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { setImmediate as turnEnded } from 'node:timers/promises';
 import { deepFreeze, DomainError, type DomainEvent } from '@veil/contracts';
 import type { AppendResult, Logger, RecordedEvent } from '@veil/ports';
 import { importJsonlLogs } from './jsonl-import.ts';
+import { openKnownKeys } from './known-keys.ts';
 import { checkNewestPages, explainLogFileError, logFileName, openLogDatabase } from './log-database.ts';
 import { startLogWriter, type LogWriter } from './log-writer.ts';
 import { RecentEvents } from './recent-events.ts';
@@ -119,10 +120,10 @@ const queries = (db: DatabaseSync) => ({
   last: db.prepare(
     "SELECT position, event FROM events WHERE context = ? AND stream = ? AND event != '' ORDER BY position DESC LIMIT 1",
   ),
-  /** Both checks of an append in one statement: its event id stored before, and its stream's version. */
-  idAndVersion: db.prepare(
-    'SELECT (SELECT position FROM events WHERE context = ?1 AND event_id = ?2) AS stored, ' +
-      "(SELECT max(position) FROM events WHERE context = ?1 AND stream = ?3 AND event != '') AS version",
+  /** The checks of an append: its event id stored before, and its stream's version. */
+  storedId: db.prepare('SELECT position FROM events WHERE context = ? AND event_id = ?'),
+  version: db.prepare(
+    "SELECT max(position) AS position FROM events WHERE context = ? AND stream = ? AND event != ''",
   ),
 });
 
@@ -163,19 +164,20 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
     db.exec('COMMIT');
   };
   /** Runs a read, turning a damaged page into the error that names the file and the way out. */
-  const read = <T>(statement: StatementSync, run: (statement: StatementSync) => T): T => {
+  const read = <T>(work: () => T): T => {
     try {
       if (!snapshot) {
         db.exec('BEGIN');
         snapshot = true;
         setImmediate(endSnapshot);
       }
-      return run(statement);
+      return work();
     } catch (error) {
       throw explainLogFileError(file, error);
     }
   };
 
+  const known = openKnownKeys(db, read);
   const contexts = new Map<string, ContextState>();
   let queue: Pending[] = [];
   let flushing: Promise<void> | null = null;
@@ -307,13 +309,19 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
     // A repeat is answered only once the stored copy is durable: a retry must not be
     // acknowledged while the original still waits for its commit.
     if (waiting) return waiting.durable.then(() => ({ position: waiting.position, duplicate: true }));
-    const checked = read(sql.idAndVersion, (s) => s.get(context, event.eventId, event.streamId)) as {
-      stored: number | null;
-      version: number | null;
-    };
-    if (checked.stored !== null) return Promise.resolve({ position: checked.stored, duplicate: true });
+    const stored = known.mayHaveEvent(context, event.eventId)
+      ? (read(() => sql.storedId.get(context, event.eventId)) as { position: number } | undefined)
+      : undefined;
+    if (stored) return Promise.resolve({ position: stored.position, duplicate: true });
     // Appends still waiting for their commit are newer than anything stored.
-    const version = state.pendingVersions.get(event.streamId) ?? Number(checked.version ?? 0);
+    const version =
+      state.pendingVersions.get(event.streamId) ??
+      (known.mayHaveStream(context, event.streamId)
+        ? Number(
+            (read(() => sql.version.get(context, event.streamId)) as { position: number | null }).position ??
+              0,
+          )
+        : 0);
     if (expectedVersion !== undefined && expectedVersion !== version)
       return Promise.reject(
         new DomainError(
@@ -322,6 +330,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
         ),
       );
     const position = state.next++;
+    known.add(context, event.eventId, event.streamId);
     state.pendingVersions.set(event.streamId, position);
     state.pendingEvents.set(position, event);
     const appended = new Promise<AppendResult>((resolve, reject) => {
@@ -339,7 +348,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
     const known = contexts.get(context);
     if (known) return known;
     const pendingRecord = (position: number, event: DomainEvent) => deepFreeze({ context, position, event });
-    const head = Number((read(sql.head, (s) => s.get(context)) as { position: number | null }).position ?? 0);
+    const head = Number((read(() => sql.head.get(context)) as { position: number | null }).position ?? 0);
     const state: ContextState = {
       durable: head,
       next: head + 1,
@@ -357,14 +366,14 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
           return (
             state.recent.after(position, until, limit) ??
             rows(
-              read(sql.after, (s) => s.all(context, position, until, limit)),
+              read(() => sql.after.all(context, position, until, limit)),
               context,
             )
           );
         },
         readStream(streamId) {
           const events = rows(
-            read(sql.stream, (s) => s.all(context, streamId)),
+            read(() => sql.stream.all(context, streamId)),
             context,
           );
           const stored = events.at(-1)?.position ?? 0;
@@ -377,7 +386,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
           if (pending !== undefined) return pendingRecord(pending, state.pendingEvents.get(pending)!);
           return (
             rows(
-              read(sql.last, (s) => s.all(context, streamId)),
+              read(() => sql.last.all(context, streamId)),
               context,
             )[0] ?? null
           );
@@ -410,7 +419,8 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
 
   let closed: Promise<void> | null = null;
   const close = async () => {
-    await flushing;
+    known.stop();
+    await Promise.all([flushing, known.filled]);
     await writer.close();
     endSnapshot();
     db.close();

@@ -33,6 +33,8 @@ export interface SqliteCollection {
   /** The stored JSON of a document, or null. */
   getJson(id: string): string | null;
   getMany(ids: readonly string[]): Doc[];
+  /** The stored JSON of the documents of these ids that exist, by id. */
+  getManyJson(ids: readonly string[]): Map<string, string>;
   /** `json` is the document as JSON, when the caller has it already. */
   put(doc: Doc, json?: string): void;
   delete(id: string): void;
@@ -82,7 +84,7 @@ export const openCollection = (
     db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id NOT NULL PRIMARY KEY, doc TEXT NOT NULL)`);
   const statements = {
     get: db.prepare(`SELECT doc FROM ${table} WHERE id = ?`),
-    getMany: db.prepare(`SELECT doc FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`),
+    getMany: db.prepare(`SELECT id, doc FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`),
     upsert: db.prepare(
       `INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc ` +
         'RETURNING rowid AS rid',
@@ -231,6 +233,10 @@ export const openCollection = (
     getJson,
     getMany(ids) {
       return parseRows(statements.getMany.all(JSON.stringify(ids)));
+    },
+    getManyJson(ids) {
+      const rows = statements.getMany.all(JSON.stringify(ids)) as { id: string; doc: string }[];
+      return new Map(rows.map((row) => [row.id, row.doc]));
     },
     put(doc, json = JSON.stringify(doc)) {
       if (typeof doc?._id !== 'string') throw new Error(`A document of ${name} needs a string _id`);

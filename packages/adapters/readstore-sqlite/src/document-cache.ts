@@ -5,12 +5,17 @@
  * thread (its page cache is dropped whenever the file changes). Entries change only once a write
  * is committed, so a hit is always what the file holds; a put refreshes a document only if it is
  * here already, so writes of documents nobody reads by id (new messages) do not push out the ones
- * that are (memberships, chats, names). Bounded by the size of the JSON it holds, oldest read first.
+ * that are (memberships, chats, names). A document found missing is remembered as missing too (a
+ * send asks for blocks that mostly do not exist), until a put of it commits. Bounded by the size
+ * of the JSON it holds, oldest read first.
  */
 export class DocumentCache {
+  /** What `get` answers for a document known not to exist (no stored JSON is empty). */
+  static readonly missing = '';
+
   readonly #maxChars: number;
   #chars = 0;
-  /** `collection \0 id` -> JSON; Map order is the eviction order. */
+  /** `collection \0 id` -> JSON, or `missing`; Map order is the eviction order. */
   readonly #entries = new Map<string, string>();
 
   constructor(maxChars: number) {
@@ -21,6 +26,7 @@ export class DocumentCache {
     return `${collection}\u0000${id}`;
   }
 
+  /** The cached JSON, `missing` when the document is known not to exist, undefined when unknown. */
   get(collection: string, id: string): string | undefined {
     const key = DocumentCache.#key(collection, id);
     const json = this.#entries.get(key);
@@ -31,7 +37,7 @@ export class DocumentCache {
     return json;
   }
 
-  /** A document read from the file. */
+  /** A document read from the file, or `missing` when the file has none with this id. */
   remember(collection: string, id: string, json: string) {
     if (json.length > this.#maxChars / 64) return;
     this.#set(DocumentCache.#key(collection, id), json);
@@ -64,11 +70,12 @@ export class DocumentCache {
     const old = this.#entries.get(key);
     if (old !== undefined) this.#remove(key, old);
     this.#entries.set(key, json);
-    this.#chars += json.length;
+    // A missing entry still costs its key and slot.
+    this.#chars += Math.max(json.length, key.length);
   }
 
   #remove(key: string, json: string) {
     this.#entries.delete(key);
-    this.#chars -= json.length;
+    this.#chars -= Math.max(json.length, key.length);
   }
 }

@@ -22,6 +22,16 @@ describe('the cache of documents read by id', () => {
     expect(cache.get('messages', 'm1')).toBeUndefined();
   });
 
+  it('remembers a document found missing until a put of it commits', () => {
+    const cache = new DocumentCache(1_000);
+    cache.remember('blocks', 'u1', DocumentCache.missing);
+    expect(cache.get('blocks', 'u1')).toBe(DocumentCache.missing);
+    cache.stored('blocks', 'u1', '{"_id":"u1","blocked":["u2"]}');
+    expect(cache.get('blocks', 'u1')).toBe('{"_id":"u1","blocked":["u2"]}');
+    cache.deleted('blocks', 'u1');
+    expect(cache.get('blocks', 'u1')).toBeUndefined();
+  });
+
   it('drops the least recently read first when full, and never holds more than its size', () => {
     const cache = new DocumentCache(64 * 20);
     const doc = (id: string) => JSON.stringify({ _id: id }).padEnd(20);

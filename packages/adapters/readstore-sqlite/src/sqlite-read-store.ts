@@ -90,7 +90,7 @@ export const createSqliteReadStore = (options: {
     return {
       name,
       get: async (id) => explained(() => ready().get(inner(), id)),
-      getMany: async (ids) => read(() => inner().getMany(ids)),
+      getMany: async (ids) => explained(() => ready().getMany(inner(), ids)),
       put: async (doc) => ready().write([{ target: inner(), put: doc }]),
       delete: async (id) => ready().write([{ target: inner(), delete: id }]),
       find: async (filter, findOptions) => read(() => inner().find(filter, findOptions)),
@@ -142,6 +142,8 @@ interface Backend {
   read<T>(work: () => T): T;
   /** A document by id, read through `read`. */
   get(target: SqliteCollection, id: string): Doc | null;
+  /** The documents of these ids that exist, each once, read through `read`. */
+  getMany(target: SqliteCollection, ids: readonly string[]): Doc[];
   /** Creates the collection and its indexes; answers with the collection to read it through. */
   open(name: string, indexes: IndexSpec[], before?: SqliteCollection): Promise<SqliteCollection>;
   /** Stores the changes, all or none. */
@@ -169,6 +171,7 @@ const inThread = async (file: string): Promise<Backend> => {
   return {
     read: (work) => work(),
     get: (target, id) => target.get(id),
+    getMany: (target, ids) => target.getMany(ids),
     async open(name, indexes, before) {
       const collection = before ?? transaction(() => openCollection(db, name));
       transaction(() => indexes.forEach((spec) => collection.addIndex(spec)));
@@ -263,10 +266,24 @@ const withWriter = async (file: string, shared: SharedLogWriter | undefined): Pr
       get(target, id) {
         let json = cache.get(target.name, id);
         if (json === undefined) {
-          json = read(() => target.getJson(id)) ?? undefined;
-          if (json !== undefined) cache.remember(target.name, id, json);
+          json = read(() => target.getJson(id)) ?? DocumentCache.missing;
+          cache.remember(target.name, id, json);
         }
-        return json === undefined ? null : (JSON.parse(json) as Doc);
+        return json === DocumentCache.missing ? null : (JSON.parse(json) as Doc);
+      },
+      getMany(target, ids) {
+        const unique = [...new Set(ids)];
+        const jsons = unique.map((id) => cache.get(target.name, id));
+        const unknown = unique.filter((_, i) => jsons[i] === undefined);
+        if (unknown.length) {
+          const found = read(() => target.getManyJson(unknown));
+          unique.forEach((id, i) => {
+            if (jsons[i] !== undefined) return;
+            jsons[i] = found.get(id) ?? DocumentCache.missing;
+            cache.remember(target.name, id, jsons[i]);
+          });
+        }
+        return jsons.flatMap((json) => (json === DocumentCache.missing ? [] : [JSON.parse(json!) as Doc]));
       },
       async open(name, indexes, before) {
         await writer.collection(name, indexes);

@@ -56,6 +56,21 @@ export const describeReadStoreContract = (name: string, make: () => Promise<Read
     );
 
     it(
+      'sees a document put after it was read as missing, by one id and by many, and its deletion',
+      withItems(async (c) => {
+        expect(await c.get('late')).toBeNull();
+        expect(await c.getMany(['late', 'a', 'late'])).toEqual([items[0]]);
+        const late: Item = { _id: 'late', name: 'Late', n: 7, tags: [], nested: { flags: {} } };
+        await c.put(late);
+        expect(await c.get('late')).toEqual(late);
+        expect(ids(await c.getMany(['a', 'late'])).sort()).toEqual(['a', 'late']);
+        await c.delete('late');
+        expect(await c.getMany(['late'])).toEqual([]);
+        expect(await c.get('late')).toBeNull();
+      }),
+    );
+
+    it(
       'filters by equality, array membership, $in, ranges and dotted paths',
       withItems(async (c) => {
         expect(ids(await c.find({ n: 2 }))).toEqual(['b']);
