@@ -47,11 +47,16 @@ const recordNotifications = async (page: Page) => {
 const forgeMentionRanges = async (page: Page) => {
   await page.addInitScript(() => {
     const seal = SubtleCrypto.prototype.encrypt;
-    SubtleCrypto.prototype.encrypt = function (algorithm, key, data) {
+    SubtleCrypto.prototype.encrypt = function (
+      this: SubtleCrypto,
+      algorithm: AlgorithmIdentifier,
+      key: CryptoKey,
+      data: BufferSource,
+    ) {
       const forging = (window as unknown as { forgeMentions?: boolean }).forgeMentions;
       const name = typeof algorithm === 'string' ? algorithm : algorithm.name;
       if (forging && name === 'AES-GCM' && data instanceof Uint8Array) {
-        const text = String.fromCharCode(...data);
+        const text = String.fromCharCode(...Array.from(data));
         const forged = text.replace(
           /("mentions":\[\{"userId":"[^"]*","start":\d+,"length":)(\d+)/,
           (_all, head: string, length: string) => head + '9'.repeat(length.length),
@@ -59,7 +64,7 @@ const forgeMentionRanges = async (page: Page) => {
         if (forged !== text) data = Uint8Array.from(forged, (c) => c.charCodeAt(0));
       }
       return seal.call(this, algorithm, key, data);
-    } as SubtleCrypto['encrypt'];
+    };
   });
 };
 
