@@ -36,6 +36,9 @@ describe('privacy switches (browser)', { timeout: 180_000 }, () => {
       await page.getByLabel('Who sees when I am online').selectOption(change.onlineVisibleTo);
     await page.getByText('Privacy settings saved').waitFor();
   };
+  /** The green dot on the chat named `title` in the chat list. */
+  const dotOf = (page: Page, title: string) =>
+    page.getByTestId('chat-item').filter({ hasText: title }).getByTestId('online-dot');
   const ticksOf = (page: Page, text: string) =>
     messageWithText(page, text).getByTestId('ticks').getAttribute('aria-label');
   const badgeOf = async (page: Page, title: string) => {
@@ -137,8 +140,6 @@ describe('privacy switches (browser)', { timeout: 180_000 }, () => {
     await sayHi(alice.page, bob.name);
     await sayHi(carol.page, bob.name);
     await sayHi(carol.page, alice.name);
-    const dotOf = (page: Page, title: string) =>
-      page.getByTestId('chat-item').filter({ hasText: title }).getByTestId('online-dot');
     await dotOf(alice.page, bob.name).waitFor();
     await dotOf(carol.page, bob.name).waitFor();
 
@@ -161,5 +162,42 @@ describe('privacy switches (browser)', { timeout: 180_000 }, () => {
     await setPrivacy(bob.page, { onlineVisibleTo: 'contacts' });
     await dotOf(alice.page, bob.name).waitFor();
     await dotOf(carol.page, bob.name).waitFor();
+  });
+
+  it("shows a contact's last-seen time in the chat header once their last tab closes, and nothing once they hide their online state", async () => {
+    const veil = veilWeb();
+    const alice = await signedUpPerson(veil, 'pal');
+    const bob = await signedUpPerson(veil, 'pbo');
+    const carol = await signedUpPerson(veil, 'pca');
+    await sayHi(alice.page, carol.name);
+    await sayHi(alice.page, bob.name);
+    const status = alice.page.getByTestId('chat-status');
+    await status.getByText('online', { exact: true }).waitFor();
+
+    const closedFrom = Date.now();
+    await bob.page.close();
+    await status.getByText(/^last seen today at /).waitFor();
+    const closedBy = Date.now();
+    // The moment his tab closed, as Alice's browser writes a time.
+    const clock = (ms: number) =>
+      alice.page.evaluate(
+        (at) => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(at),
+        ms,
+      );
+    const shown = (await status.textContent())?.replace('last seen today at ', '');
+    expect([await clock(closedFrom), await clock(closedBy)]).toContain(shown);
+
+    // Bob comes back in another tab and hides his online state: Alice sees neither.
+    const bobAgain = await bob.page.context().newPage();
+    await bobAgain.goto('/all-chats');
+    await status.getByText('online', { exact: true }).waitFor();
+    await setPrivacy(bobAgain, { onlineVisibleTo: 'nobody' });
+    await status.waitFor({ state: 'detached' });
+    await bobAgain.close();
+    // A fresh page: its lists come with Carol's dot, the times before it.
+    await alice.page.reload();
+    await alice.page.getByTestId('chat-title').filter({ hasText: bob.name }).waitFor();
+    await dotOf(alice.page, carol.name).waitFor();
+    expect(await status.count()).toBe(0);
   });
 });

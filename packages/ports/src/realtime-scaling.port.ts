@@ -1,22 +1,35 @@
 import type { Logger } from './clock.port.ts';
 
 /**
- * Where presence lives: per user, how many sockets are connected on which replica.
+ * Where presence lives: per user, how many sockets are connected on which replica, and when
+ * each user was last seen (their last socket went away).
  * `connect`/`disconnect` report the transitions (first socket anywhere, last socket anywhere),
  * which is all the announcer needs.
  */
 export interface PresenceStore {
   /** One more socket of `userId` on this replica. True when the user was offline everywhere before. */
   connect(userId: string): Promise<boolean>;
-  /** One socket fewer. True when it was the user's last socket on any live replica. */
-  disconnect(userId: string): Promise<boolean>;
+  /**
+   * One socket fewer. True when it was the user's last socket on any live replica; then `at`
+   * (milliseconds since the epoch, the server's clock) is recorded as their last-seen time.
+   */
+  disconnect(userId: string, at: number): Promise<boolean>;
   /** The subset of `userIds` that is online. */
   onlineAmong(userIds: readonly string[]): Promise<string[]>;
   /**
-   * Starts background upkeep (heartbeat, sweeping crashed replicas). `onExpired` receives users
-   * that went offline because their replica stopped answering, so they can be announced.
+   * When each of `userIds` was last seen, for those with a recorded time (in milliseconds since
+   * the epoch). A user online now keeps the time of their previous departure.
    */
-  start(onExpired: (userIds: string[]) => void, onRevived: (userIds: string[]) => void): Promise<void>;
+  lastSeenAmong(userIds: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Starts background upkeep (heartbeat, sweeping crashed replicas). `onExpired` receives users
+   * that went offline because their replica stopped answering, so they can be announced, and the
+   * moment of the sweep, recorded as their last-seen time.
+   */
+  start(
+    onExpired: (userIds: string[], at: number) => void,
+    onRevived: (userIds: string[]) => void,
+  ): Promise<void>;
   /** Stops upkeep and withdraws this replica's entries. */
   stop(): Promise<void>;
 }
@@ -26,6 +39,8 @@ export interface PresenceOptions {
   instanceId: string;
   /** How long a silent replica's users stay online. */
   ttlSeconds: number;
+  /** The server's clock (milliseconds since the epoch): a swept replica's users were last seen then. */
+  now: () => number;
   log: Logger;
 }
 

@@ -125,6 +125,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
     const store = await ports.realtimeScaling.presence({
       instanceId: settings.instanceId,
       ttlSeconds: settings.presenceTtlSeconds ?? defaultPresenceTtlSeconds,
+      now,
       log,
     });
     const livePresence = createPresence({
@@ -132,6 +133,7 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
       store,
       membership,
       visible: (userId) => privacy.of(userId).onlineVisibleTo === 'contacts',
+      now,
     });
     late.presence = livePresence;
     await livePresence.start();

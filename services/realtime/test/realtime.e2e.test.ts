@@ -95,7 +95,7 @@ describe('realtime gateway, a replica crashes', () => {
     await setup?.cluster.teardown();
   });
 
-  it("announces the crashed replica's users offline to their contacts on a live replica", async () => {
+  it("announces the crashed replica's users offline to their contacts on a live replica, last seen at the sweep", async () => {
     crashed = await spawnReplica({
       natsPrefix: setup.natsPrefix,
       redisUrl: redisUrl(),
@@ -112,9 +112,13 @@ describe('realtime gateway, a replica crashes', () => {
     const d = await world.connect(dave, 1); // the child process
     await world.seesOnline(e, dave);
 
+    const killedAt = Date.now();
     await crashed.kill();
     // Bound: TTL plus one sweep period (~2.7 s here); the event timeout (10 s) is the assertion.
     expect((await e.next('offline'))[0]).toBe(dave);
+    // Last seen when the live replica swept the dead one's entries.
+    const [{ at }] = await e.next('last seen', (n) => n.userId === dave);
+    expect(Date.parse(at!)).toBeGreaterThanOrEqual(killedAt);
     expect(await d.disconnected).toBe('transport close');
   });
 });

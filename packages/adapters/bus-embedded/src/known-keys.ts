@@ -1,3 +1,5 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- bloomfilter ships no types: the reference brings its declaration to every project compiling this module
+/// <reference path="./bloomfilter.d.ts" />
 import { BloomFilter } from 'bloomfilter';
 import type { DatabaseSync } from 'node:sqlite';
 import { setImmediate as turnEnded } from 'node:timers/promises';

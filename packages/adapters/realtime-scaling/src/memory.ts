@@ -1,25 +1,39 @@
 import type { ExpiringRecords, PresenceStore, RealtimeScaling } from '@veil/ports';
 import { createMemoryRecords } from './memory-records.ts';
 
-/** One replica alone: presence is a count per user in this process. */
+/**
+ * One replica alone: presence is a count per user in this process, and last-seen times live as
+ * long as the process (presence is ephemeral in the embedded mode, docs/realtime.md).
+ */
 export const createMemoryPresence = (): PresenceStore => {
   const sockets = new Map<string, number>();
+  const lastSeen = new Map<string, number>();
   return {
     async connect(userId) {
       const count = (sockets.get(userId) ?? 0) + 1;
       sockets.set(userId, count);
       return count === 1;
     },
-    async disconnect(userId) {
+    async disconnect(userId, at) {
       const count = (sockets.get(userId) ?? 0) - 1;
       if (count > 0) {
         sockets.set(userId, count);
         return false;
       }
-      return sockets.delete(userId);
+      if (!sockets.delete(userId)) return false;
+      lastSeen.set(userId, at);
+      return true;
     },
     async onlineAmong(userIds) {
       return userIds.filter((id) => (sockets.get(id) ?? 0) > 0);
+    },
+    async lastSeenAmong(userIds) {
+      const known = new Map<string, number>();
+      for (const id of userIds) {
+        const at = lastSeen.get(id);
+        if (at !== undefined) known.set(id, at);
+      }
+      return known;
     },
     async start() {},
     async stop() {

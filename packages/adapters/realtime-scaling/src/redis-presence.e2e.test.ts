@@ -16,6 +16,8 @@ describe('redis presence', () => {
     const redis = new Redis(redisUrl());
     clients.push(redis);
     const expired: string[][] = [];
+    /** When each report of `expired` said its users were last seen. */
+    const expiredAt: number[] = [];
     const revived: string[][] = [];
     const waiters: (() => void)[] = [];
     const store = createRedisPresence({
@@ -23,10 +25,11 @@ describe('redis presence', () => {
       keyPrefix: prefix,
       instanceId,
       ttlSeconds,
+      now: Date.now,
       log: quiet,
     });
     await store.start(
-      (ids) => (expired.push(ids), waiters.splice(0).forEach((w) => w())),
+      (ids, at) => (expired.push(ids), expiredAt.push(at), waiters.splice(0).forEach((w) => w())),
       (ids) => (revived.push(ids), waiters.splice(0).forEach((w) => w())),
     );
     stores.push(store);
@@ -34,7 +37,7 @@ describe('redis presence', () => {
     const until = async (check: () => boolean) => {
       while (!check()) await new Promise<void>((resolve) => waiters.push(resolve));
     };
-    return { redis, store, expired, revived, until };
+    return { redis, store, expired, expiredAt, revived, until };
   };
 
   afterEach(async () => {
@@ -43,7 +46,7 @@ describe('redis presence', () => {
     await deleteRedisKeysUnder(redisUrl(), prefix);
   });
 
-  it("a silent replica's users are swept and reported offline by a live one", async () => {
+  it("a silent replica's users are swept and reported offline by a live one, last seen at the sweep", async () => {
     const live = await replica('live');
     const doomed = await replica('doomed');
     await doomed.store.connect('carol');
@@ -52,10 +55,14 @@ describe('redis presence', () => {
     // Crash: the connection dies without any cleanup, so the heartbeat stops.
     doomed.redis.disconnect();
     await doomed.store.stop().catch(() => undefined);
+    const crashedAt = Date.now();
 
     await live.until(() => live.expired.flat().includes('carol'));
     expect(live.expired.flat()).toEqual(['carol']);
     expect(await live.store.onlineAmong(['carol', 'dave'])).toEqual(['dave']);
+    const [sweptAt] = live.expiredAt as [number];
+    expect(sweptAt).toBeGreaterThanOrEqual(crashedAt);
+    expect(await live.store.lastSeenAmong(['carol', 'dave'])).toEqual(new Map([['carol', sweptAt]]));
   });
 
   it('a replica swept while alive puts its users back and reports them revived', async () => {
@@ -73,7 +80,7 @@ describe('redis presence', () => {
     await a.until(() => a.revived.flat().includes('erin'));
     expect(await b.store.onlineAmong(['erin'])).toEqual(['erin']);
     // The restored count is a's real one: its one disconnect takes erin offline.
-    expect(await a.store.disconnect('erin')).toBe(true);
+    expect(await a.store.disconnect('erin', Date.now())).toBe(true);
   });
 
   it('a restart with the same instance id clears its stale entries', async () => {
@@ -84,5 +91,8 @@ describe('redis presence', () => {
     const restarted = await replica('same');
     expect(restarted.expired.flat()).toEqual(['frank']);
     expect(await restarted.store.onlineAmong(['frank'])).toEqual([]);
+    expect(await restarted.store.lastSeenAmong(['frank'])).toEqual(
+      new Map([['frank', restarted.expiredAt[0]]]),
+    );
   });
 });

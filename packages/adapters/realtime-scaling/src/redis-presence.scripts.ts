@@ -6,6 +6,7 @@
  *                     P presence:inst:<id>       set   users with sockets on that instance
  *                     P presence:hb:<id>         string, expires: the instance's heartbeat
  *                     P presence:instances       set   instances that have registered
+ *                     P presence:last-seen       hash  userId -> when their last socket went (ms)
  * The sweep script touches keys derived from a prefix argument, so this targets a standalone
  * Redis (or Sentinel), not Redis Cluster. See docs/realtime.md.
  */
@@ -20,9 +21,10 @@ return total
 `;
 
 /**
- * KEYS: user hash, instance set. ARGV: instanceId, userId.
- * Returns the user's total sockets after, or -1 when this instance's entry was already swept
- * (its users were announced offline then; nothing to announce now).
+ * KEYS: user hash, instance set, last-seen hash. ARGV: instanceId, userId, now (ms).
+ * Returns the user's total sockets after (at 0 `now` is their last-seen time), or -1 when this
+ * instance's entry was already swept (its users were announced offline then, and their last-seen
+ * time recorded; nothing to announce now).
  */
 export const disconnectScript = `
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return -1 end
@@ -33,6 +35,7 @@ if n <= 0 then
 end
 local total = 0
 for _, v in ipairs(redis.call('HVALS', KEYS[1])) do total = total + tonumber(v) end
+if total == 0 then redis.call('HSET', KEYS[3], ARGV[2], ARGV[3]) end
 return total
 `;
 
@@ -57,9 +60,10 @@ return redis.call('SADD', KEYS[2], ARGV[2])
 `;
 
 /**
- * Removes a silent instance's entries. KEYS: its heartbeat key, its instance set, instances set.
- * ARGV: instanceId, user-hash key prefix, force ('1' sweeps even with a live heartbeat: own stale
- * entries at start). Returns the users left with no socket anywhere.
+ * Removes a silent instance's entries. KEYS: its heartbeat key, its instance set, instances set,
+ * last-seen hash. ARGV: instanceId, user-hash key prefix, force ('1' sweeps even with a live
+ * heartbeat: own stale entries at start), now (ms). Returns the users left with no socket
+ * anywhere; they were last seen `now`.
  */
 export const sweepScript = `
 if ARGV[3] ~= '1' and redis.call('EXISTS', KEYS[1]) == 1 then return {} end
@@ -71,6 +75,7 @@ for _, uid in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   for _, v in ipairs(redis.call('HVALS', key)) do total = total + tonumber(v) end
   if total <= 0 then
     redis.call('DEL', key)
+    redis.call('HSET', KEYS[4], uid, ARGV[4])
     table.insert(offline, uid)
   end
 end

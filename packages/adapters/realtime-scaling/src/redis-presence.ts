@@ -21,17 +21,20 @@ export interface RedisPresenceOptions {
   keyPrefix: string;
   instanceId: string;
   ttlSeconds: number;
+  /** The server's clock (ms): a swept replica's users were last seen at the sweep. */
+  now: () => number;
   log: Logger;
 }
 
 export const createRedisPresence = (options: RedisPresenceOptions): PresenceStore => {
-  const { redis, instanceId, log } = options;
+  const { redis, instanceId, now, log } = options;
   const p = `${options.keyPrefix}presence:`;
   const keys = {
     user: (userId: string) => `${p}user:${userId}`,
     instance: (id: string) => `${p}inst:${id}`,
     heartbeat: (id: string) => `${p}hb:${id}`,
     instances: `${p}instances`,
+    lastSeen: `${p}last-seen`,
   };
   const ttlMs = Math.max(1, Math.round(options.ttlSeconds * 1000));
   const periodMs = Math.max(100, Math.floor(ttlMs / 3));
@@ -47,12 +50,13 @@ export const createRedisPresence = (options: RedisPresenceOptions): PresenceStor
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let tick: Promise<void> = Promise.resolve();
-  let handlers: { onExpired(ids: string[]): void; onRevived(ids: string[]): void } | undefined;
+  let handlers: { onExpired(ids: string[], at: number): void; onRevived(ids: string[]): void } | undefined;
 
-  const sweep = async (id: string, force: boolean): Promise<string[]> =>
+  /** Removes an instance's entries; the users it leaves offline were last seen at `at`. */
+  const sweep = async (id: string, force: boolean, at: number): Promise<string[]> =>
     (await run.sweep(
-      [keys.heartbeat(id), keys.instance(id), keys.instances],
-      [id, `${p}user:`, force ? '1' : '0'],
+      [keys.heartbeat(id), keys.instance(id), keys.instances, keys.lastSeen],
+      [id, `${p}user:`, force ? '1' : '0', at],
     )) as string[];
 
   const heartbeat = async () => {
@@ -83,10 +87,11 @@ export const createRedisPresence = (options: RedisPresenceOptions): PresenceStor
     for (const [index, id] of others.entries()) {
       const [error, exists] = results[index] ?? [null, 1];
       if (error || exists === 1) continue;
-      const offline = await sweep(id, false);
+      const at = now();
+      const offline = await sweep(id, false, at);
       if (offline.length > 0) {
         log.info({ deadInstance: id, users: offline.length }, 'swept a silent replica');
-        handlers?.onExpired(offline);
+        handlers?.onExpired(offline, at);
       }
     }
   };
@@ -110,13 +115,13 @@ export const createRedisPresence = (options: RedisPresenceOptions): PresenceStor
       const total = await run.connect([keys.user(userId), keys.instance(instanceId)], [instanceId, userId]);
       return total === 1;
     },
-    async disconnect(userId) {
+    async disconnect(userId, at) {
       const count = (local.get(userId) ?? 0) - 1;
       if (count > 0) local.set(userId, count);
       else local.delete(userId);
       const total = await run.disconnect(
-        [keys.user(userId), keys.instance(instanceId)],
-        [instanceId, userId],
+        [keys.user(userId), keys.instance(instanceId), keys.lastSeen],
+        [instanceId, userId, at],
       );
       return total === 0;
     },
@@ -130,12 +135,20 @@ export const createRedisPresence = (options: RedisPresenceOptions): PresenceStor
         return !error && Number(fields) > 0;
       });
     },
+    async lastSeenAmong(userIds) {
+      const known = new Map<string, number>();
+      if (userIds.length === 0) return known;
+      const times = await redis.hmget(keys.lastSeen, ...userIds);
+      for (const [i, at] of times.entries()) if (at !== null) known.set(userIds[i]!, Number(at));
+      return known;
+    },
     async start(onExpired, onRevived) {
       handlers = { onExpired, onRevived };
       running = true;
       // A previous process with this id may have left entries (crash + quick restart): clear them.
-      const stale = await sweep(instanceId, true);
-      if (stale.length > 0) onExpired(stale);
+      const at = now();
+      const stale = await sweep(instanceId, true, at);
+      if (stale.length > 0) onExpired(stale, at);
       await heartbeat();
       loop();
     },
@@ -146,7 +159,7 @@ export const createRedisPresence = (options: RedisPresenceOptions): PresenceStor
       await tick;
       handlers = undefined;
       // Sockets were closed before this (their disconnects already counted down); drop what is left.
-      await sweep(instanceId, true);
+      await sweep(instanceId, true, now());
       await redis.del(keys.heartbeat(instanceId));
       local.clear();
     },

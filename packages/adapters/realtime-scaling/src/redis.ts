@@ -18,8 +18,8 @@ export const createRedisScaling = (options: {
   const connected = () => (clients ??= connectRedis({ url: options.url, keyPrefix, log: options.log }));
   return {
     socketAdapter: async () => (await connected()).adapter,
-    presence: async ({ instanceId, ttlSeconds, log }) =>
-      createRedisPresence({ redis: (await connected()).data, keyPrefix, instanceId, ttlSeconds, log }),
+    presence: async ({ instanceId, ttlSeconds, now, log }) =>
+      createRedisPresence({ redis: (await connected()).data, keyPrefix, instanceId, ttlSeconds, now, log }),
     records: async (namespace) =>
       createRedisRecords({ redis: (await connected()).data, keyPrefix, namespace }),
     async close() {

@@ -20,7 +20,12 @@ describePresenceContract(
     const scalings = ['a', 'b'].map(() => createRedisScaling({ url: redisUrl(), keyPrefix, log: quiet }));
     const replicas: PresenceStore[] = [];
     for (const [i, scaling] of scalings.entries()) {
-      const store = await scaling.presence({ instanceId: `replica-${i}`, ttlSeconds: 30, log: quiet });
+      const store = await scaling.presence({
+        instanceId: `replica-${i}`,
+        ttlSeconds: 30,
+        now: Date.now,
+        log: quiet,
+      });
       await store.start(
         () => {},
         () => {},

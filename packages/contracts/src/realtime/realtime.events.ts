@@ -114,10 +114,29 @@ export interface ReactionNotice extends MessageRef {
   removalSignature?: MessageSignature;
 }
 
+/** When a contact's last socket went away (ISO 8601, the server's clock). */
+export interface LastSeen {
+  userId: string;
+  at: string;
+}
+
+/** A contact went offline at `at`; `at: null`: their last-seen time is no longer shared with you. */
+export interface LastSeenNotice {
+  userId: string;
+  at: string | null;
+}
+
 export interface ServerToClientEvents {
   'online list': (userIds: string[]) => void;
+  /**
+   * With every `online list`: the last-seen times of the contacts who are offline, when both
+   * sides share their online state (empty otherwise). Replaces what the client knew.
+   */
+  'last seen list': (entries: LastSeen[]) => void;
   offline: (userId: string) => void;
   online: (userId: string) => void;
+  /** After a contact's `offline`, or when one starts or stops sharing their online state. */
+  'last seen': (notice: LastSeenNotice) => void;
   'message received': (payload: { message: MessageView }) => void;
   /** The user's own message, sent from any of their devices: for the others' chat lists. */
   'message sent': (payload: { message: MessageView }) => void;

@@ -32,18 +32,38 @@ export const describePresenceContract = (
         expect(await store!.connect(alice)).toBe(true);
         expect(await store!.connect(alice)).toBe(false);
         expect(await store!.onlineAmong([alice, bob])).toEqual([alice]);
-        expect(await store!.disconnect(alice)).toBe(false);
-        expect(await store!.disconnect(alice)).toBe(true);
+        expect(await store!.disconnect(alice, Date.now())).toBe(false);
+        expect(await store!.disconnect(alice, Date.now())).toBe(true);
         expect(await store!.onlineAmong([alice])).toEqual([]);
       }),
     );
 
     it(
-      'does not go below zero or announce on a stray disconnect',
+      'does not go below zero, announce or record a last-seen time on a stray disconnect',
       withStores(async ([store]) => {
         const ghost = someone();
-        expect(await store!.disconnect(ghost)).toBe(false);
+        expect(await store!.disconnect(ghost, 1_000)).toBe(false);
+        expect(await store!.lastSeenAmong([ghost])).toEqual(new Map());
         expect(await store!.connect(ghost)).toBe(true);
+      }),
+    );
+
+    it(
+      "records the moment of a user's last disconnect as their last-seen time, and keeps it while they are back",
+      withStores(async ([store]) => {
+        const alice = someone();
+        const never = someone();
+        await store!.connect(alice);
+        await store!.connect(alice);
+        expect(await store!.disconnect(alice, 1_700_000_000_000)).toBe(false);
+        expect(await store!.lastSeenAmong([alice])).toEqual(new Map()); // one socket is still there
+        expect(await store!.disconnect(alice, 1_700_000_060_000)).toBe(true);
+        expect(await store!.lastSeenAmong([alice, never])).toEqual(new Map([[alice, 1_700_000_060_000]]));
+        await store!.connect(alice);
+        expect(await store!.lastSeenAmong([alice])).toEqual(new Map([[alice, 1_700_000_060_000]]));
+        await store!.disconnect(alice, 1_700_000_120_000);
+        expect(await store!.lastSeenAmong([alice])).toEqual(new Map([[alice, 1_700_000_120_000]]));
+        expect(await store!.lastSeenAmong([])).toEqual(new Map());
       }),
     );
 
@@ -56,10 +76,27 @@ export const describePresenceContract = (
         const carol = someone();
         expect(await one.connect(carol)).toBe(true);
         expect(await two.connect(carol)).toBe(false);
-        expect(await one.disconnect(carol)).toBe(false);
+        expect(await one.disconnect(carol, 1_700_000_000_000)).toBe(false);
         expect(await two.onlineAmong([carol])).toEqual([carol]);
-        expect(await two.disconnect(carol)).toBe(true);
+        expect(await two.disconnect(carol, 1_700_000_060_000)).toBe(true);
         expect(await one.onlineAmong([carol])).toEqual([]);
+      }),
+    );
+
+    it.runIf(sharedByReplicas)(
+      `shares last-seen times: the one recorded on one replica is read on another${
+        sharedByReplicas ? '' : " (skipped: this store is one replica's own, nothing to share)"
+      }`,
+      withStores(async (replicas) => {
+        const [one, two] = replicas as [PresenceStore, PresenceStore];
+        const dave = someone();
+        await one.connect(dave);
+        await two.connect(dave);
+        // Leaving one replica while the other holds a socket is no departure.
+        await one.disconnect(dave, 1_700_000_000_000);
+        expect(await two.lastSeenAmong([dave])).toEqual(new Map());
+        await two.disconnect(dave, 1_700_000_060_000);
+        expect(await one.lastSeenAmong([dave])).toEqual(new Map([[dave, 1_700_000_060_000]]));
       }),
     );
   });

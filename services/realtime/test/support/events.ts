@@ -1,4 +1,11 @@
-import { chatStreamId, messageStreamId, type ChatEvent, type MessageEvent } from '@veil/contracts';
+import {
+  chatStreamId,
+  messageStreamId,
+  userStreamId,
+  type ChatEvent,
+  type MessageEvent,
+  type UserEvent,
+} from '@veil/contracts';
 import { ulid } from 'ulid';
 
 /** Real domain events for tests, valid against the contract schemas. */
@@ -56,4 +63,11 @@ export const messageSeen = (messageId: string, chatId: string, userId: string): 
   ...meta(messageStreamId(messageId)),
   type: 'MessageSeen',
   data: { messageId, chatId, userId },
+});
+
+/** The user service's record of a changed privacy switch (the other two switches left on). */
+export const privacyChanged = (userId: string, onlineVisibleTo: 'contacts' | 'nobody'): UserEvent => ({
+  ...meta(userStreamId(userId)),
+  type: 'PrivacyChanged',
+  data: { userId, privacy: { readReceipts: true, typing: true, onlineVisibleTo } },
 });

@@ -3,6 +3,7 @@ import type { RealtimeCluster } from './harness.ts';
 import { describeAccess } from './suite-access.ts';
 import { describeCalls } from './suite-calls.ts';
 import { describeDelivery } from './suite-delivery.ts';
+import { describeLastSeen } from './suite-last-seen.ts';
 import { describeLinks } from './suite-link.ts';
 import { describePresence } from './suite-presence.ts';
 import { createWorld } from './suite-world.ts';
@@ -32,6 +33,7 @@ export const describeRealtimeSuite = (name: string, setup: () => Promise<Realtim
 
     describeDelivery(world, current);
     describePresence(world, current);
+    describeLastSeen(world);
     describeAccess(world, current);
     describeLinks(world);
     describeCalls(world);

@@ -1,4 +1,4 @@
-import type { ChatEvent, MessageEvent } from '@veil/contracts';
+import type { ChatEvent, MessageEvent, UserEvent } from '@veil/contracts';
 import { ulid } from 'ulid';
 import { signToken, testOrigin, type RealtimeCluster } from './harness.ts';
 import { directChatCreated, groupChatCreated, messageSent } from './events.ts';
@@ -27,6 +27,11 @@ export const createWorld = (cluster: () => RealtimeCluster) => {
       const chatId = ulid();
       await world.appendChat(groupChatCreated(chatId, members));
       return chatId;
+    },
+
+    /** An event of the user log, as the user service appends it (a privacy switch). */
+    async appendUser(event: UserEvent) {
+      return cluster().bus.append('user', event);
     },
 
     async append(event: MessageEvent) {

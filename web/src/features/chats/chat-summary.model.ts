@@ -8,7 +8,8 @@ export const badgeText = (count: number): string => (count > 99 ? '99+' : String
 const sameDay = (a: Date, b: Date) =>
   a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 
-const daysBetween = (earlier: Date, later: Date) => {
+/** Calendar days from `earlier` to `later` (0: the same day), by the reader's clock. */
+export const daysBetween = (earlier: Date, later: Date) => {
   const start = new Date(earlier.getFullYear(), earlier.getMonth(), earlier.getDate());
   const end = new Date(later.getFullYear(), later.getMonth(), later.getDate());
   return Math.round((end.getTime() - start.getTime()) / 86_400_000);
@@ -16,7 +17,7 @@ const daysBetween = (earlier: Date, later: Date) => {
 
 /** Formatters are costly to make (a list shows hundreds of times): one per locale and style. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
-const formatter = (locale: string | undefined, options: Intl.DateTimeFormatOptions) => {
+export const formatter = (locale: string | undefined, options: Intl.DateTimeFormatOptions) => {
   const key = `${locale ?? ''}|${JSON.stringify(options)}`;
   let made = formatters.get(key);
   if (!made) formatters.set(key, (made = new Intl.DateTimeFormat(locale, options)));
@@ -24,15 +25,20 @@ const formatter = (locale: string | undefined, options: Intl.DateTimeFormatOptio
 };
 
 /**
- * "Yesterday" (or "Today") in the reader's language, capitalised, for a day that is one; else
- * undefined. The one source of the word for the list and the history's day headings, so both
- * always agree.
+ * "yesterday" (or "today") in the reader's language, as it reads inside a sentence, for a day
+ * that is one; else undefined. The one source of the word for the list, the history's day
+ * headings and a contact's last-seen time, so all always agree.
  */
-const nearDay = (at: Date, now: Date, locale?: string): string | undefined => {
+export const nearDayWord = (at: Date, now: Date, locale?: string): string | undefined => {
   const days = daysBetween(at, now);
   if (days !== 0 && days !== 1) return undefined;
-  const word = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-days, 'day');
-  return word.charAt(0).toLocaleUpperCase(locale) + word.slice(1);
+  return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-days, 'day');
+};
+
+/** The near-day word capitalised, as a heading or a list shows it alone. */
+const nearDay = (at: Date, now: Date, locale?: string): string | undefined => {
+  const word = nearDayWord(at, now, locale);
+  return word && word.charAt(0).toLocaleUpperCase(locale) + word.slice(1);
 };
 
 /**

@@ -4,13 +4,15 @@ import { useSearchParams } from 'react-router';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { useGetChatsQuery } from '../api/chats.api.ts';
-import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
+import { useGetPresenceQuery } from '../api/presence.api.ts';
 import { useGetUnreadQuery } from '../api/unread.api.ts';
 import { useGroupUpdates } from '../hooks/use-group-updates.ts';
 import { ChatList } from './chat-list.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { ChatWindow } from './chat-window.tsx';
 import { CreateGroupPanel } from './create-group-panel.tsx';
+
+const noOne: string[] = [];
 
 /**
  * /all-chats: the chat list and the open chat. The open chat is in the URL (`?chat=<id>`), so
@@ -24,7 +26,11 @@ export const AllChatsPage = () => {
   const focusId = params.get('message');
   const focusSeq = Number(params.get('seq')) || undefined;
   const { data: chats, isLoading, isFetching, refetch } = useGetChatsQuery();
-  const { data: onlineIds = [] } = useGetOnlineUsersQuery(me?._id ?? '', { skip: !me });
+  const { onlineIds } = useGetPresenceQuery(me?._id ?? '', {
+    skip: !me,
+    // Last-seen times change nothing in the list: it re-renders only when who is online does.
+    selectFromResult: ({ data }) => ({ onlineIds: data?.online ?? noOne }),
+  });
   const { data: unread } = useGetUnreadQuery(me?._id ?? '', { skip: !me });
   // Small screens show one pane: without an open chat, that is the list.
   const [listOpen, setListOpen] = useState(!chatId);

@@ -6,12 +6,15 @@ import { ChatListButton } from './chat-list-button.tsx';
 import { DisappearingTimerSelect } from './disappearing-timer-select.tsx';
 import type { VerifiedGroup } from '../../../lib/group-chain.ts';
 import { GroupInfoPanel } from './group-info-panel.tsx';
+import { lastSeenText } from '../last-seen.model.ts';
 
 interface ChatHeaderProps {
   chat: ChatView;
   me: PublicUser;
   title: string;
   online: boolean;
+  /** When the other party of a one-to-one chat was last seen (ISO 8601), if the server shares it. */
+  lastSeen?: string | undefined;
   onShowList: () => void;
   /** Buttons at the header's end (the safety number). */
   actions?: ReactNode;
@@ -19,8 +22,17 @@ interface ChatHeaderProps {
   group?: VerifiedGroup | undefined;
 }
 
-export const ChatHeader = ({ chat, me, title, online, onShowList, actions, group }: ChatHeaderProps) => {
-  const { t } = useTranslation();
+export const ChatHeader = ({
+  chat,
+  me,
+  title,
+  online,
+  lastSeen,
+  onShowList,
+  actions,
+  group,
+}: ChatHeaderProps) => {
+  const { t, i18n } = useTranslation();
   return (
     <header className="chat-header">
       <ChatListButton onClick={onShowList} />
@@ -36,6 +48,11 @@ export const ChatHeader = ({ chat, me, title, online, onShowList, actions, group
         {chat.isGroupChat && (
           <p className="chat-header__members">
             {chat.participants.map((p) => p.username).join(t('common.listSeparator'))}
+          </p>
+        )}
+        {!chat.isGroupChat && (online || lastSeen) && (
+          <p className="chat-header__status" data-testid="chat-status">
+            {online ? t('chats.online') : lastSeenText(lastSeen!, new Date(), i18n.resolvedLanguage)}
           </p>
         )}
       </div>

@@ -11,7 +11,7 @@ import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.sli
 import { isPassingFailure, useAutoRetry } from '../../../lib/use-auto-retry.ts';
 import { useGetChatByIdQuery } from '../api/chat-by-id.api.ts';
 import { useGetMessagesQuery } from '../api/messages.api.ts';
-import { useGetOnlineUsersQuery } from '../api/presence.api.ts';
+import { useGetPresenceQuery } from '../api/presence.api.ts';
 import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
 import { useUnexpired } from '../hooks/use-unexpired.ts';
 import { useSignedChat } from '../hooks/use-verified-group.ts';
@@ -84,7 +84,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
     loaded: Boolean(chat && history),
     retry: retryLoad,
   });
-  const { data: online = [] } = useGetOnlineUsersQuery(me._id);
+  const { data: presence } = useGetPresenceQuery(me._id);
   const blockedIds = useBlockedIds();
   const [replyTo, setReplyTo] = useState<DisplayMessage | null>(null);
   const [keyMissing, setKeyMissing] = useState(false);
@@ -164,7 +164,8 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
         chat={chat}
         me={me}
         title={title}
-        online={otherId !== undefined && online.includes(otherId)}
+        online={otherId !== undefined && Boolean(presence?.online.includes(otherId))}
+        lastSeen={otherId === undefined ? undefined : presence?.lastSeen[otherId]}
         onShowList={onShowList}
         group={group}
         actions={
