@@ -1,42 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   createGroupOverApi,
   currentUserId,
   messageWithText,
   openChat,
+  notificationRecord,
   openMessageMenu,
+  recordNotifications,
   sendMessage,
   signedUpPerson,
+  turnOnNotifications,
   uniqueName,
 } from './flows.ts';
 import { useVeilWeb } from './harness.ts';
 import { axeViolations, useTheme } from './axe.ts';
-
-/** What a page's init script keeps for the test: whether the tab is hidden, the notifications shown. */
-interface NotificationRecord {
-  hiddenForTest?: boolean;
-  shown: { title: string; body?: string }[];
-}
-
-/** The test decides whether the tab is hidden, and records the notifications the page shows. */
-const recordNotifications = async (page: Page) => {
-  await page.addInitScript(() => {
-    const state = window as unknown as NotificationRecord;
-    state.shown = [];
-    Object.defineProperty(Document.prototype, 'visibilityState', {
-      get: () => (state.hiddenForTest ? 'hidden' : 'visible'),
-      configurable: true,
-    });
-    const Shown = window.Notification;
-    window.Notification = class extends Shown {
-      constructor(title: string, options?: NotificationOptions) {
-        super(title, options);
-        state.shown.push({ title, ...(options?.body !== undefined && { body: options.body }) });
-      }
-    } as typeof Notification;
-  });
-};
 
 /**
  * A member's client that lies about its mentions: when the test says so, the length of the first
@@ -95,16 +73,10 @@ describe('mentions (browser)', { timeout: 240_000 }, () => {
       await currentUserId(bob.page),
       await currentUserId(carol.page),
     ]);
-    const shown = () => bob.page.evaluate(() => (window as unknown as NotificationRecord).shown);
-    const hide = (hidden: boolean) =>
-      bob.page.evaluate((value) => ((window as unknown as NotificationRecord).hiddenForTest = value), hidden);
+    const { shown, hide } = notificationRecord(bob.page);
 
     // Bob turns notifications on, mutes the group, and leaves it for the list with his tab hidden.
-    await bob.page.context().grantPermissions(['notifications'], { origin: veilWeb().url });
-    await bob.page.goto('/profile');
-    const toggle = bob.page.getByRole('switch', { name: /Notify me of new messages/ });
-    await toggle.click();
-    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await turnOnNotifications(bob.page);
     await openChat(bob.page, groupName);
     await bob.page.getByRole('button', { name: 'Mute' }).click();
     await bob.page.getByRole('button', { name: 'Unmute' }).waitFor();
@@ -174,18 +146,14 @@ describe('mentions (browser)', { timeout: 240_000 }, () => {
     expect(await carolsRow.getByTestId('mention-badge').count()).toBe(0);
 
     await openChat(bob.page, groupName);
-    const atBob = messageWithText(bob.page, mentionText);
-    await atBob
-      .getByTestId('mention-of-me')
-      .filter({ hasText: `@${bob.name}` })
-      .waitFor();
+    /** Bob's mention in a message, shown as `testId` says ("mention" of someone else, or "mention-of-me"). */
+    const bobMentioned = (message: Locator, testId: 'mention' | 'mention-of-me') =>
+      message.getByTestId(testId).filter({ hasText: `@${bob.name}` });
+    await bobMentioned(messageWithText(bob.page, mentionText), 'mention-of-me').waitFor();
     await bobsRow.getByTestId('mention-badge').waitFor({ state: 'detached' });
     await openChat(carol.page, groupName);
     const atCarol = messageWithText(carol.page, mentionText);
-    await atCarol
-      .getByTestId('mention')
-      .filter({ hasText: `@${bob.name}` })
-      .waitFor();
+    await bobMentioned(atCarol, 'mention').waitFor();
     expect(await atCarol.getByTestId('mention-of-me').count()).toBe(0);
     await expectAccessible(bob.page);
     await expectAccessible(carol.page);
@@ -206,10 +174,7 @@ describe('mentions (browser)', { timeout: 240_000 }, () => {
     await editor.press('Enter');
     const editedAtBob = messageWithText(bob.page, `Look @${bob.name} see that`).first();
     await editedAtBob.getByText('edited', { exact: true }).waitFor();
-    await editedAtBob
-      .getByTestId('mention-of-me')
-      .filter({ hasText: `@${bob.name}` })
-      .waitFor();
+    await bobMentioned(editedAtBob, 'mention-of-me').waitFor();
 
     // A reply quotes it, and a forward carries its text without the mention; neither breaks.
     const editedText = `Look @${bob.name} see that`;

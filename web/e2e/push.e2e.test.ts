@@ -10,6 +10,7 @@ import {
   sayHi,
   sendMessage,
   signedUpPerson,
+  turnOnNotifications,
   uniqueName,
 } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
@@ -89,11 +90,7 @@ describe('push notifications (browser)', { timeout: 150_000 }, () => {
    * page to it and hand that push to its worker, and how to read what the worker shows.
    */
   const pushesTo = async (page: Page) => {
-    await page.context().grantPermissions(['notifications'], { origin: veil.url });
-    await page.goto('/profile');
-    const toggle = page.getByRole('switch', { name: /Notify me of new messages/ });
-    await toggle.click();
-    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await turnOnNotifications(page);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     const { cdp, registrationId } = await workerRegistration(page);
 

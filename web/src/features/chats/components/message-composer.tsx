@@ -101,15 +101,7 @@ export const MessageComposer = ({
 
   return (
     <form className="composer" onSubmit={(e) => void submit(e)}>
-      {picker.open && (
-        <MentionPicker
-          listId={picker.listId}
-          options={picker.options}
-          activeIndex={picker.activeIndex}
-          optionId={picker.optionId}
-          onPick={picker.pick}
-        />
-      )}
+      <MentionPicker picker={picker} />
       {accessory}
       <textarea
         ref={input}

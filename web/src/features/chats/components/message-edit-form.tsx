@@ -37,15 +37,7 @@ export const MessageEditForm = ({ initial, members, onSave, onCancel }: MessageE
 
   return (
     <form className="message-edit" onSubmit={(event) => void submit(event)}>
-      {picker.open && (
-        <MentionPicker
-          listId={picker.listId}
-          options={picker.options}
-          activeIndex={picker.activeIndex}
-          optionId={picker.optionId}
-          onPick={picker.pick}
-        />
-      )}
+      <MentionPicker picker={picker} />
       <textarea
         ref={input}
         className="message-edit__input"

@@ -1,21 +1,18 @@
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
-import type { MentionMember } from './use-mention-picker.ts';
-
-interface MentionPickerProps {
-  listId: string;
-  options: readonly MentionMember[];
-  activeIndex: number;
-  optionId: (index: number) => string;
-  onPick: (member: MentionMember) => void;
-}
+import type { useMentionPicker } from './use-mention-picker.ts';
 
 /**
- * The members offered after "@", over the text box. The focus stays in the box (a press on an
- * option does not take it), which names the active option (`useMentionPicker`).
+ * The members offered after "@", over the text box, while `picker` is open. The focus stays in
+ * the box (a press on an option does not take it), which names the active option.
  */
-export const MentionPicker = ({ listId, options, activeIndex, optionId, onPick }: MentionPickerProps) => {
+export const MentionPicker = ({
+  picker: { open, listId, options, activeIndex, optionId, pick: onPick },
+}: {
+  picker: ReturnType<typeof useMentionPicker>;
+}) => {
   const { t } = useTranslation();
+  if (!open) return null;
   return (
     <ul className="mention-picker" role="listbox" id={listId} aria-label={t('mentions.picker')}>
       {options.map((member, index) => (
