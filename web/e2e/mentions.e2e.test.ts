@@ -120,6 +120,11 @@ describe('mentions (browser)', { timeout: 240_000 }, () => {
     await picker.waitFor({ state: 'detached' });
     expect(await composer.inputValue()).toBe(`Look @${bob.name} `);
     await composer.pressSequentially('see this');
+    // Kept as the chat's draft, the mention with it, while Alice looks elsewhere.
+    await alice.page.getByRole('link', { name: 'Users' }).click();
+    await alice.page.getByRole('link', { name: /^All-chats/ }).click();
+    await openChat(alice.page, groupName);
+    expect(await composer.inputValue()).toBe(`Look @${bob.name} see this`);
     await composer.press('Enter');
     const mentionText = `Look @${bob.name} see this`;
     await messageWithText(alice.page, mentionText).waitFor();

@@ -240,7 +240,7 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
             <BlockedComposer user={blockedOther} />
           ) : (
             <MessageComposer
-              draft={draft.text}
+              draft={draft.draft}
               onTextChange={draft.keep}
               onSend={onSend}
               onKeystroke={keystroke}

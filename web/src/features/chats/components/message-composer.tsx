@@ -11,7 +11,7 @@ import {
 import type { MessageMention } from '@veil/crypto';
 import { SendIcon } from '../../../components/icons.tsx';
 import { MentionPicker } from '../mentions/mention-picker.tsx';
-import { useMentionPicker, type MentionMember } from '../mentions/use-mention-picker.ts';
+import { useMentionPicker, type MentionedText, type MentionMember } from '../mentions/use-mention-picker.ts';
 
 interface MessageComposerProps {
   /** Resolves true once the message is sent (or safely queued to be sent). */
@@ -21,10 +21,10 @@ interface MessageComposerProps {
   accessory?: ReactNode;
   /** Files are waiting to be sent: a message without text may go. */
   canSendEmpty?: boolean;
-  /** The chat's draft: undefined while it loads. */
-  draft?: string;
+  /** The chat's draft, with the members picked in it: undefined while it loads. */
+  draft?: MentionedText | undefined;
   /** What the box holds, after every change once the draft has loaded (to keep it as the draft). */
-  onTextChange?: (text: string) => void;
+  onTextChange?: (value: MentionedText) => void;
   /** Who "@" offers (a group's other members); none: no picker. */
   members?: readonly MentionMember[];
 }
@@ -44,21 +44,24 @@ export const MessageComposer = ({
   onTextChange,
   members = nobody,
 }: MessageComposerProps) => {
-  const [text, setText] = useState(draft ?? '');
-  // The members picked in this text; a draft brings back its text only.
-  const [mentions, setMentions] = useState<MessageMention[]>([]);
+  const [text, setText] = useState(draft?.text ?? '');
+  // The members picked in this text.
+  const [mentions, setMentions] = useState<MessageMention[]>(draft?.mentions ?? []);
+  const input = useRef<HTMLTextAreaElement>(null);
   // Whether the draft is in the box: until then, what the box holds is not kept over it.
   const [restored, setRestored] = useState(draft !== undefined);
   useEffect(() => {
     if (restored || draft === undefined) return;
     // Typed while the draft loaded: what was typed wins.
-    setText((now) => now || draft);
+    if (!input.current?.value) {
+      setText(draft.text);
+      setMentions(draft.mentions);
+    }
     setRestored(true);
   }, [draft, restored]);
   useEffect(() => {
-    if (restored) onTextChange?.(text);
-  }, [text, restored, onTextChange]);
-  const input = useRef<HTMLTextAreaElement>(null);
+    if (restored) onTextChange?.({ text, mentions });
+  }, [text, mentions, restored, onTextChange]);
   const { t } = useTranslation();
   const picker = useMentionPicker({
     value: { text, mentions },
