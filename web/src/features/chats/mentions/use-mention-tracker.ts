@@ -19,9 +19,12 @@ export const useMentionTracker = () => {
     void loadUnreadMentions(me._id);
     return followNewMessages(({ message, read }) => {
       if (message.sender._id === me._id || isReadingChat(message.chat)) return;
-      void read({ userId: me._id, dispatch }).then((shown) => {
-        if (mentionsUser(shown.mentions, me._id)) markMentioned(me._id, message.chat);
-      });
+      read({ userId: me._id, dispatch })
+        .then((shown) => {
+          if (mentionsUser(shown.mentions, me._id)) markMentioned(me._id, message.chat);
+        })
+        // Not readable here (no key, its chat not loaded): it names nobody this browser can tell.
+        .catch(() => undefined);
     });
   }, [me, dispatch]);
 };
