@@ -110,6 +110,18 @@ export type DeliveryMode = 'embedded' | 'cluster';
 /** Every target a run measures: Veil in the chosen modes, the two relays beside it, and ejabberd when asked. */
 type Target = DeliveryMode | 'relay' | 'durableRelay' | 'ejabberd';
 
+/** The JS heap of a Veil process as its /metrics says (prom-client's Node.js gauges), in MiB. */
+const heapOf = async (url: string) => {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const gauge = (name: string) =>
+    round(Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024, 0);
+  return {
+    usedMb: gauge('nodejs_heap_size_used_bytes'),
+    totalMb: gauge('nodejs_heap_size_total_bytes'),
+    externalMb: gauge('nodejs_external_memory_bytes'),
+  };
+};
+
 export const runBench = async (options: BenchOptions) => {
   const delivery: DeliveryOptions = {
     users: options.users,
@@ -125,8 +137,9 @@ export const runBench = async (options: BenchOptions) => {
    * this machine: their figures are the run's only while nothing else uses them).
    */
   const veilCpuProbe =
-    (mode: DeliveryMode, pid: number): CpuProbe =>
+    (mode: DeliveryMode, veil: VeilProcess): CpuProbe =>
     async () => {
+      const pid = veil.pid;
       const byProcess = await cpuSecondsByProcess(
         pid,
         mode === 'cluster' ? ['nats-server', 'redis-server'] : [],
@@ -134,7 +147,12 @@ export const runBench = async (options: BenchOptions) => {
       const server = Object.entries(byProcess)
         .filter(([label]) => label !== 'nats-server' && label !== 'redis-server')
         .reduce((sum, [, seconds]) => sum + seconds, 0);
-      return { server, byProcess, residentBytes: await residentBytesOf(pid) };
+      return {
+        server,
+        byProcess,
+        residentBytes: await residentBytesOf(pid),
+        ...(mode === 'embedded' && { heap: await heapOf(veil.url) }),
+      };
     };
   const history = options.storedMessages ? await prepareHistory(options.storedMessages) : undefined;
   const start: Record<DeliveryMode, () => Promise<VeilProcess>> = {
@@ -178,7 +196,7 @@ export const runBench = async (options: BenchOptions) => {
     const veil = await start[target]();
     try {
       return await usingTarget(await veilTarget(veil, delivery), (load) =>
-        body(load, veilCpuProbe(target, veil.pid)),
+        body(load, veilCpuProbe(target, veil)),
       );
     } finally {
       await veil.stop();
@@ -337,7 +355,7 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     `\nDelivery (${users} users, ${rate} sends/s offered, Veil sends over ${sendOver}, ${durationSeconds} s after ${warmupSeconds} s of warm-up, median of ${repeats}; receivers on ${receiverWorkers} worker threads)`,
   );
   // Every row carries the generator's CPU and loop delay; a row it limited says so.
-  const row = ({ cpuMsPerSendByProcess: _split, ...summary }: DeliverySummary) => summary;
+  const row = ({ cpuMsPerSendByProcess: _split, heap: _heap, ...summary }: DeliverySummary) => summary;
   console.table({
     ...(embedded && { 'veil embedded': row(embedded) }),
     ...(cluster && { 'veil cluster': row(cluster) }),
@@ -355,12 +373,17 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     ['cluster', cluster],
   ] as const) {
     if (summary?.cpuMsPerSendByProcess) printCpuByProcess(mode, summary, rate);
+    if (summary?.heap)
+      console.log(
+        `Memory of veil ${mode} after the load: ${summary.rssMb} MiB resident, of which JS heap ` +
+          `${summary.heap.usedMb} MiB used of ${summary.heap.totalMb}, external ${summary.heap.externalMb} MiB`,
+      );
   }
   if (result.capacity) {
     const { embeddedVsRelay, embeddedVsDurableRelay, embeddedVsEjabberd, ...byTarget } = result.capacity;
     for (const [target, sweep] of Object.entries(byTarget)) {
       console.log(`Capacity at p99 <= ${sweep.budgetMs} ms: ${target}`);
-      console.table(sweep.steps.map(({ cpuMsPerSendByProcess: _split, ...step }) => step));
+      console.table(sweep.steps.map(({ cpuMsPerSendByProcess: _split, heap: _heap, ...step }) => step));
       console.log(
         sweep.capacity
           ? `  capacity: ${sweep.capacity.rate} sends/s (${sweep.capacity.deliveredPerSecond} deliveries/s at p99 ${sweep.capacity.p99} ms); the next step failed`

@@ -40,6 +40,8 @@ export const medianDelivery = (runs: DeliveryResult[]) => ({
   rssMb: runs.every((r) => r.serverRssMb !== null)
     ? round(Math.max(...runs.map((r) => r.serverRssMb!)), 0)
     : null,
+  /** The server's JS heap after the run with the most resident memory, where it reports it. */
+  heap: runs.reduce((a, b) => ((b.serverRssMb ?? 0) > (a.serverRssMb ?? 0) ? b : a)).serverHeap,
   /** Each process's median CPU milliseconds per send, when the runs split them. */
   cpuMsPerSendByProcess: medianByProcess(runs),
   /**

@@ -45,6 +45,8 @@ export type CpuProbe = () => Promise<{
   server: number;
   byProcess?: Record<string, number>;
   residentBytes?: number;
+  /** The server's JS heap (used, total) and external memory, in MiB, where it reports them. */
+  heap?: { usedMb: number; totalMb: number; externalMb: number };
 }>;
 
 export interface DeliveryResult {
@@ -63,6 +65,8 @@ export interface DeliveryResult {
   serverCpuCores: number | null;
   /** The server's resident memory in MiB once the load has drained (null: not probed). */
   serverRssMb: number | null;
+  /** Its JS heap then, where the server reports it. */
+  serverHeap: { usedMb: number; totalMb: number; externalMb: number } | null;
   /** CPU milliseconds per message sent of each process, when the probe splits them. */
   cpuMsPerSendByProcess: Record<string, number> | null;
   /** What the load generator itself spent over the same window (sweep.ts decides if it was the limit). */
@@ -215,6 +219,7 @@ export const runDelivery = async (
       serverCpuMsPerSend: cpuSeconds === null ? null : (cpuSeconds * 1000) / Math.max(1, sentAt.size),
       serverCpuCores: cpuSeconds === null ? null : cpuSeconds / ((finished - started) / 1000),
       serverRssMb: cpuAtEnd?.residentBytes === undefined ? null : cpuAtEnd.residentBytes / 1024 / 1024,
+      serverHeap: cpuAtEnd?.heap ?? null,
       cpuMsPerSendByProcess: cpuAtEnd?.byProcess
         ? Object.fromEntries(
             Object.entries(cpuAtEnd.byProcess).map(([label, seconds]) => [
