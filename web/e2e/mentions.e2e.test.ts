@@ -223,5 +223,19 @@ describe('mentions (browser)', { timeout: 240_000 }, () => {
     );
     await sendMessage(alice.page, 'Still here');
     await messageWithText(carol.page, 'Still here').waitFor();
+
+    // Bob renames himself: Carol's open chat shows his mention under the new name, though the
+    // sealed text still says the old one.
+    const renamed = uniqueName('mnr');
+    await bob.page.goto('/profile');
+    await bob.page.getByRole('button', { name: 'Edit Profile' }).click();
+    await bob.page.getByLabel('Username').fill(renamed);
+    await bob.page.getByRole('button', { name: 'Save' }).click();
+    await bob.page.getByText('Profile updated successfully!').waitFor();
+    await messageWithText(carol.page, `Look @${renamed} see that`)
+      .first()
+      .getByTestId('mention')
+      .filter({ hasText: `@${renamed}` })
+      .waitFor();
   });
 });
