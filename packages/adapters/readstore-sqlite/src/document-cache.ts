@@ -47,10 +47,16 @@ export class DocumentCache {
     }
   }
 
-  /** A put committed: the new JSON replaces a cached copy. */
+  /**
+   * A put committed: the new JSON replaces a cached copy. A document remembered as missing is
+   * forgotten instead, to be read when it is next asked for: every new message was first looked
+   * up (missing), and keeping them all would push out what is read by id.
+   */
   stored(collection: string, id: string, json: string) {
     const key = DocumentCache.#key(collection, id);
-    if (this.#entries.has(key)) this.#set(key, json);
+    const old = this.#entries.get(key);
+    if (old === DocumentCache.missing) this.#remove(key, old);
+    else if (old !== undefined) this.#set(key, json);
   }
 
   /** A delete committed. */
