@@ -7,6 +7,7 @@ import {
   openChat,
   openChatFromUsers,
   recordNotifications,
+  renameSelf,
   sayHi,
   sendMessage,
   signedUpPerson,
@@ -250,11 +251,7 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     await alice.page.getByTestId('chat-title').filter({ hasText: bob.name }).waitFor();
 
     const renamed = uniqueName('nbr');
-    await bob.page.goto('/profile');
-    await bob.page.getByRole('button', { name: 'Edit Profile' }).click();
-    await bob.page.getByLabel('Username').fill(renamed);
-    await bob.page.getByRole('button', { name: 'Save' }).click();
-    await bob.page.getByText('Profile updated successfully!').waitFor();
+    await renameSelf(bob.page, renamed);
 
     await alice.page.getByTestId('chat-title').filter({ hasText: renamed }).waitFor();
     await alice.page.getByTestId('chat-item').filter({ hasText: renamed }).waitFor();

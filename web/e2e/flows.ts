@@ -328,6 +328,15 @@ export const turnOnNotifications = async (page: Page) => {
   await expect.poll(() => toggle.isChecked()).toBe(true);
 };
 
+/** Renames the page's account from its profile, as its owner does; resolves once it is saved. */
+export const renameSelf = async (page: Page, username: string) => {
+  await page.goto('/profile');
+  await page.getByRole('button', { name: 'Edit Profile' }).click();
+  await page.getByLabel('Username').fill(username);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Profile updated successfully!').waitFor();
+};
+
 /** Opens the open group's "Group info" dialog. */
 export const openGroupInfo = async (page: Page) => {
   await page.getByRole('button', { name: 'Group info' }).click();

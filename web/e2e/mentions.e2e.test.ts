@@ -8,6 +8,7 @@ import {
   notificationRecord,
   openMessageMenu,
   recordNotifications,
+  renameSelf,
   sendMessage,
   signedUpPerson,
   turnOnNotifications,
@@ -227,11 +228,7 @@ describe('mentions (browser)', { timeout: 240_000 }, () => {
     // Bob renames himself: Carol's open chat shows his mention under the new name, though the
     // sealed text still says the old one.
     const renamed = uniqueName('mnr');
-    await bob.page.goto('/profile');
-    await bob.page.getByRole('button', { name: 'Edit Profile' }).click();
-    await bob.page.getByLabel('Username').fill(renamed);
-    await bob.page.getByRole('button', { name: 'Save' }).click();
-    await bob.page.getByText('Profile updated successfully!').waitFor();
+    await renameSelf(bob.page, renamed);
     await messageWithText(carol.page, `Look @${renamed} see that`)
       .first()
       .getByTestId('mention')
