@@ -9,7 +9,8 @@ import {
 } from '@veil/crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchBenchChromium } from './browser-bundle.ts';
 import { measureFirstLoad, type FirstLoadResult } from './first-load.ts';
 import { median, round } from './stats.ts';
 import { startVeilProcess } from './veil-process.ts';
@@ -38,7 +39,6 @@ export interface ChatListBenchResult {
   previewsDecrypted: number;
 }
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const webDist = path.join(import.meta.dirname, '../../web/dist');
 
 const json = async (res: Response) => {
@@ -105,11 +105,7 @@ export const runChatListBench = async (
   if (!existsSync(path.join(webDist, 'index.html')))
     throw new Error('Build the web client first: npm run build');
   const veil = await startVeilProcess(port);
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchBenchChromium();
   try {
     const firstLoad = await measureFirstLoad(browser, veil.url, Math.max(3, repeats));
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, baseURL: veil.url });

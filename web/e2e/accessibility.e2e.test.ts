@@ -76,6 +76,12 @@ describe('accessibility', () => {
       })),
     );
 
+    // The nav's chats item with an unread count: the name it is read out by comes from its own text.
+    await bob.page.goto('/users');
+    await sendMessage(page, 'Are you still there?');
+    await bob.page.getByRole('link', { name: 'All-chats, 1 unread' }).waitFor();
+    found.push(...(await auditEverywhere(bob.page, 'users, with an unread chat')));
+
     // The safety number of a one-to-one chat.
     await page.getByRole('button', { name: 'Verify safety number' }).click();
     await page.getByTestId('safety-number').waitFor();

@@ -16,35 +16,44 @@ export interface AxeViolation {
 }
 
 /**
- * Runs axe-core on the page as it is now. The script is evaluated through the DevTools protocol,
- * which the app's strict Content-Security-Policy does not govern (it would refuse an inline script).
+ * Runs axe-core on the page as it is now (or on the parts `within` selects). The script is
+ * evaluated through the DevTools protocol, which the app's strict Content-Security-Policy does
+ * not govern (it would refuse an inline script).
  */
-export const axeViolations = async (page: Page): Promise<AxeViolation[]> => {
+export const axeViolations = async (page: Page, within?: string[]): Promise<AxeViolation[]> => {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async (runTags) => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            context: Document,
-            options: object,
-          ) => Promise<{
-            violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-          }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: runTags },
-      resultTypes: ['violations'],
-    });
-    return result.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  }, tags);
+  return page.evaluate(
+    async ({ runTags, within }) => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (
+              context: Document | { include: string[][] },
+              options: object,
+            ) => Promise<{
+              violations: {
+                id: string;
+                impact: string | null;
+                help: string;
+                nodes: { target: string[] }[];
+              }[];
+            }>;
+          };
+        }
+      ).axe;
+      const result = await axe.run(within ? { include: within.map((selector) => [selector]) } : document, {
+        runOnly: { type: 'tag', values: runTags },
+        resultTypes: ['violations'],
+      });
+      return result.violations.map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        help: violation.help,
+        targets: violation.nodes.map((node) => node.target.join(' ')),
+      }));
+    },
+    { runTags: tags, within },
+  );
 };
 
 /** Puts the page in `theme` through the app's own toggle (so the store and <html> agree). */

@@ -3,11 +3,15 @@ import { describe, expect, it } from 'vitest';
 import {
   login,
   messageWithText,
+  notificationRecord,
   openChat,
   openChatFromUsers,
+  recordNotifications,
+  renameSelf,
   sayHi,
   sendMessage,
   signedUpPerson,
+  turnOnNotifications,
   uniqueName,
   signUpAndLogIn,
 } from './flows.ts';
@@ -247,11 +251,7 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     await alice.page.getByTestId('chat-title').filter({ hasText: bob.name }).waitFor();
 
     const renamed = uniqueName('nbr');
-    await bob.page.goto('/profile');
-    await bob.page.getByRole('button', { name: 'Edit Profile' }).click();
-    await bob.page.getByLabel('Username').fill(renamed);
-    await bob.page.getByRole('button', { name: 'Save' }).click();
-    await bob.page.getByText('Profile updated successfully!').waitFor();
+    await renameSelf(bob.page, renamed);
 
     await alice.page.getByTestId('chat-title').filter({ hasText: renamed }).waitFor();
     await alice.page.getByTestId('chat-item').filter({ hasText: renamed }).waitFor();
@@ -261,39 +261,12 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     const veil = suite();
     const alice = await signedUpPerson(veil, 'bal');
     const bob = await signedUpPerson(veil, 'bbo');
-    await alice.page.context().grantPermissions(['notifications'], { origin: veil.url });
     // The test decides whether the tab is hidden, and records the notifications shown.
-    await alice.page.addInitScript(() => {
-      const state = window as unknown as {
-        hiddenForTest?: boolean;
-        shown: { title: string; body?: string }[];
-      };
-      state.shown = [];
-      Object.defineProperty(Document.prototype, 'visibilityState', {
-        get: () => (state.hiddenForTest ? 'hidden' : 'visible'),
-        configurable: true,
-      });
-      const Shown = window.Notification;
-      window.Notification = class extends Shown {
-        constructor(title: string, options?: NotificationOptions) {
-          super(title, options);
-          state.shown.push({ title, ...(options?.body !== undefined && { body: options.body }) });
-        }
-      } as typeof Notification;
-    });
-    const shown = () => alice.page.evaluate(() => (window as unknown as { shown: unknown[] }).shown);
-    const hide = (hidden: boolean) =>
-      alice.page.evaluate(
-        (value) => ((window as unknown as { hiddenForTest: boolean }).hiddenForTest = value),
-        hidden,
-      );
+    await recordNotifications(alice.page);
+    const { shown, hide } = notificationRecord(alice.page);
 
     await sayHi(bob.page, alice.name);
-    await alice.page.goto('/profile');
-    const toggle = alice.page.getByRole('switch', { name: /Notify me of new messages/ });
-    // It turns on once the browser has said yes, so the click's own state is not the end of it.
-    await toggle.click();
-    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await turnOnNotifications(alice.page);
 
     await alice.page.getByRole('link', { name: 'Users' }).click();
     await hide(true);

@@ -283,6 +283,60 @@ export const createGroupOverApi = (page: Page, name: string, memberIds: string[]
     { groupName: name, participants: memberIds },
   );
 
+/** What `recordNotifications`' init script keeps in a page: whether the tab is hidden, the notifications shown. */
+interface NotificationRecord {
+  hiddenForTest?: boolean;
+  shown: { title: string; body?: string }[];
+}
+
+/**
+ * Makes `page`, before it loads the app, one whose tab the test hides and shows
+ * (`notificationRecord(page).hide`) and whose notifications it records (`.shown`).
+ */
+export const recordNotifications = async (page: Page): Promise<void> => {
+  await page.addInitScript(() => {
+    const state = window as unknown as NotificationRecord;
+    state.shown = [];
+    Object.defineProperty(Document.prototype, 'visibilityState', {
+      get: () => (state.hiddenForTest ? 'hidden' : 'visible'),
+      configurable: true,
+    });
+    const Shown = window.Notification;
+    window.Notification = class extends Shown {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options);
+        state.shown.push({ title, ...(options?.body !== undefined && { body: options.body }) });
+      }
+    } as typeof Notification;
+  });
+};
+
+/** The notifications a page prepared by `recordNotifications` showed since it loaded, and its tab's switch. */
+export const notificationRecord = (page: Page) => ({
+  shown: () => page.evaluate(() => (window as unknown as NotificationRecord).shown),
+  hide: (hidden: boolean) =>
+    page.evaluate((value) => void ((window as unknown as NotificationRecord).hiddenForTest = value), hidden),
+});
+
+/** Allows notifications for the page's origin and turns them on from the profile, as a user does. */
+export const turnOnNotifications = async (page: Page) => {
+  await page.context().grantPermissions(['notifications'], { origin: new URL(page.url()).origin });
+  await page.goto('/profile');
+  const toggle = page.getByRole('switch', { name: /Notify me of new messages/ });
+  // It turns on once the browser has said yes, so the click's own state is not the end of it.
+  await toggle.click();
+  await expect.poll(() => toggle.isChecked()).toBe(true);
+};
+
+/** Renames the page's account from its profile, as its owner does; resolves once it is saved. */
+export const renameSelf = async (page: Page, username: string) => {
+  await page.goto('/profile');
+  await page.getByRole('button', { name: 'Edit Profile' }).click();
+  await page.getByLabel('Username').fill(username);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Profile updated successfully!').waitFor();
+};
+
 /** Opens the open group's "Group info" dialog. */
 export const openGroupInfo = async (page: Page) => {
   await page.getByRole('button', { name: 'Group info' }).click();

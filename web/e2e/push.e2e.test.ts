@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CDPSession, Page } from 'playwright-core';
 import { startPushService, type TestPushService } from '@veil/test-env';
 import {
+  createGroupOverApi,
   currentUserId,
   logout,
   messageWithText,
@@ -9,6 +10,8 @@ import {
   sayHi,
   sendMessage,
   signedUpPerson,
+  turnOnNotifications,
+  uniqueName,
 } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 
@@ -81,28 +84,20 @@ describe('push notifications (browser)', { timeout: 150_000 }, () => {
       })),
     );
 
-  it('shows a pushed message, decrypted by the service worker, only while no Veil window is visible', async () => {
-    const [alice, bob, carol] = await Promise.all([
-      signedUpPerson(veil, 'pal'),
-      signedUpPerson(veil, 'pbo'),
-      signedUpPerson(veil, 'pca'),
-    ]);
-    await bob.page.context().grantPermissions(['notifications'], { origin: veil.url });
-    await sayHi(alice.page, bob.name);
-    await sayHi(carol.page, bob.name);
-
-    // Bob turns notifications on: the service worker is registered from that click.
-    await bob.page.goto('/profile');
-    const toggle = bob.page.getByRole('switch', { name: /Notify me of new messages/ });
-    await toggle.click();
-    await expect.poll(() => toggle.isChecked()).toBe(true);
-    await bob.page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    const { cdp, registrationId } = await workerRegistration(bob.page);
+  /**
+   * Turns notifications on in `page` (the service worker is registered from that click) and
+   * subscribes it at the test's push service. Answers how to push a message sent from another
+   * page to it and hand that push to its worker, and how to read what the worker shows.
+   */
+  const pushesTo = async (page: Page) => {
+    await turnOnNotifications(page);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    const { cdp, registrationId } = await workerRegistration(page);
 
     // This browser's subscription, at the test's push service (the browser could not make one).
-    const bobId = await currentUserId(bob.page);
-    const browser = pushService.subscription(`browser-${bobId}`);
-    const subscribed = await bob.page.evaluate(
+    const userId = await currentUserId(page);
+    const browser = pushService.subscription(`browser-${userId}`);
+    const subscribed = await page.evaluate(
       async (body) =>
         (
           await fetch('/api/v1/push/subscriptions', {
@@ -118,10 +113,13 @@ describe('push notifications (browser)', { timeout: 150_000 }, () => {
     );
     expect(subscribed).toBe(201);
 
-    /** `from` sends `text`; resolves with the push for it, opened with the subscription's keys. */
-    const pushFor = async (from: Page, text: string) => {
+    /**
+     * `from` sends `text` (typed as `write` types it, when given); resolves with the push for it,
+     * opened with the subscription's keys.
+     */
+    const pushFor = async (from: Page, text: string, write = () => sendMessage(from, text)) => {
       const before = pushService.received.length;
-      await sendMessage(from, text);
+      await write();
       await expect.poll(() => pushService.received.length, { timeout: 15_000 }).toBe(before + 1);
       const opened = browser.decrypt(pushService.received[before]!.body);
       expect(opened).not.toContain(text);
@@ -129,6 +127,24 @@ describe('push notifications (browser)', { timeout: 150_000 }, () => {
     };
     const deliver = (data: string) =>
       cdp.send('ServiceWorker.deliverPushMessage', { origin: veil.url, registrationId, data });
+    /** Hands `data` to the worker with no Veil window open, then opens Veil to read what shows. */
+    const shownFor = async (data: string) => {
+      await page.goto('about:blank');
+      await deliver(data);
+      await page.goto('/all-chats');
+    };
+    return { userId, pushFor, deliver, shownFor };
+  };
+
+  it('shows a pushed message, decrypted by the service worker, only while no Veil window is visible', async () => {
+    const [alice, bob, carol] = await Promise.all([
+      signedUpPerson(veil, 'pal'),
+      signedUpPerson(veil, 'pbo'),
+      signedUpPerson(veil, 'pca'),
+    ]);
+    await sayHi(alice.page, bob.name);
+    await sayHi(carol.page, bob.name);
+    const { userId: bobId, pushFor, deliver, shownFor } = await pushesTo(bob.page);
 
     // Bob has Veil open and visible: Carol's message shows there, and the worker shows nothing.
     await openChat(carol.page, bob.name);
@@ -144,12 +160,6 @@ describe('push notifications (browser)', { timeout: 150_000 }, () => {
     // signature checked, and Carol's, pushed while Veil was visible, is not there (a chat's
     // notifications share a tag: hers would be a second one).
     await openChat(alice.page, bob.name);
-    /** Hands `data` to the worker with no Veil window open, then opens Veil to read what shows. */
-    const shownFor = async (data: string) => {
-      await bob.page.goto('about:blank');
-      await deliver(data);
-      await bob.page.goto('/all-chats');
-    };
     await shownFor(await pushFor(alice.page, 'the train leaves at 7'));
     await expect
       .poll(() => notifications(bob.page), { timeout: 15_000 })
@@ -190,5 +200,50 @@ describe('push notifications (browser)', { timeout: 150_000 }, () => {
     // Logging out forgets the stored logs with the rest of the account's data here.
     await logout(bob.page);
     expect(await storedKeyLogs(bob.page, bobId)).toEqual([]);
+  });
+
+  it("shows a muted group's pushed message only when it mentions the account", async () => {
+    const [alice, bob] = await Promise.all([signedUpPerson(veil, 'pma'), signedUpPerson(veil, 'pmb')]);
+    const groupName = uniqueName('Pushed');
+    await createGroupOverApi(alice.page, groupName, [await currentUserId(bob.page)]);
+    // A one-to-one chat too, made before Bob subscribes (it pushes nothing), whose pushes are not muted.
+    await sayHi(alice.page, bob.name);
+    const { userId: bobId, pushFor, shownFor } = await pushesTo(bob.page);
+
+    await openChat(alice.page, groupName);
+    await pushFor(alice.page, 'Welcome');
+    await openChat(bob.page, groupName);
+    await messageWithText(bob.page, 'Welcome').waitFor();
+    await expect.poll(() => storedKeyLogs(bob.page, bobId)).toContain(await currentUserId(alice.page));
+    await bob.page.getByRole('button', { name: 'Mute' }).click();
+    await bob.page.getByRole('button', { name: 'Unmute' }).waitFor();
+
+    await openChat(alice.page, bob.name);
+    const marker = await pushFor(alice.page, 'not muted');
+    await openChat(alice.page, groupName);
+    const plain = await pushFor(alice.page, 'muted and plain');
+    const mentionText = `Hey @${bob.name} look`;
+    const mention = await pushFor(alice.page, mentionText, async () => {
+      const composer = alice.page.getByRole('textbox', { name: 'Message' });
+      await composer.pressSequentially(`Hey @${bob.name.slice(0, 4)}`);
+      await alice.page.getByRole('option', { name: bob.name }).waitFor();
+      await composer.press('Enter');
+      await composer.pressSequentially('look');
+      await composer.press('Enter');
+    });
+
+    // The mention shows through the mute; the plain message handed over after it would replace
+    // it (a chat's notifications share a tag) if it showed, and the one-to-one chat's, handed
+    // over last, shows beside it.
+    await shownFor(mention);
+    await expect
+      .poll(() => notifications(bob.page), { timeout: 15_000 })
+      .toEqual([{ title: alice.name, body: mentionText }]);
+    await shownFor(plain);
+    await shownFor(marker);
+    const byBody = (shown: { body: string }[]) => shown.map((n) => n.body).sort();
+    await expect
+      .poll(async () => byBody(await notifications(bob.page)), { timeout: 15_000 })
+      .toEqual([mentionText, 'not muted'].sort());
   });
 });

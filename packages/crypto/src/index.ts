@@ -172,6 +172,7 @@ export {
   type CallRecord,
   type MessageContent,
 } from './message-content.ts';
+export { maxMentions, sanitizeMentions, type MessageMention } from './mentions.ts';
 export {
   createVaultKey,
   openVault,

@@ -1,4 +1,5 @@
 import type { AttachmentKey } from './attachment.ts';
+import { sanitizeMentions, type MessageMention } from './mentions.ts';
 
 /**
  * What a message's plaintext holds. Version 1 (the seed contract's) is the text alone. Version 2 adds
@@ -46,6 +47,8 @@ export interface MessageContent {
    * reports the message hands it to the server with the text.
    */
   franking?: string;
+  /** Members named in the text (`mentions.ts`): said inside the ciphertext, so the server never knows who. */
+  mentions?: MessageMention[];
 }
 
 const marker = '\u0000veil:2\n';
@@ -56,8 +59,14 @@ export const encodeMessageContent = ({
   forwarded,
   franking,
   call,
+  mentions = [],
 }: MessageContent): string =>
-  attachments.length === 0 && !forwarded && !franking && !call && !text.startsWith('\u0000')
+  attachments.length === 0 &&
+  !forwarded &&
+  !franking &&
+  !call &&
+  mentions.length === 0 &&
+  !text.startsWith('\u0000')
     ? text
     : `${marker}${JSON.stringify({
         text,
@@ -65,6 +74,7 @@ export const encodeMessageContent = ({
         ...(forwarded && { forwarded: true }),
         ...(franking && { franking }),
         ...(call && { call }),
+        ...(mentions.length > 0 && { mentions }),
       })}`;
 
 const isString = (value: unknown): value is string => typeof value === 'string';
@@ -114,15 +124,19 @@ export const decodeMessageContent = (plaintext: string): MessageContent => {
       forwarded?: unknown;
       call?: unknown;
       franking?: unknown;
+      mentions?: unknown;
     };
     const call = callRecordOf(body.call);
+    const text = isString(body.text) ? body.text : '';
+    const mentions = sanitizeMentions(body.mentions, text);
     const attachments = Array.isArray(body.attachments) ? body.attachments.map(attachmentOf) : [];
     return {
-      text: isString(body.text) ? body.text : '',
+      text,
       attachments: attachments.filter((a): a is AttachmentRef => a !== null),
       ...(body.forwarded === true && { forwarded: true }),
       ...(call && { call }),
       ...(isString(body.franking) && { franking: body.franking }),
+      ...(mentions.length > 0 && { mentions }),
     };
   } catch {
     return { text: plaintext.slice(marker.length), attachments: [] };

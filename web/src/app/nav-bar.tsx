@@ -35,7 +35,6 @@ const NavItem = ({ to, label, icon, badge }: NavItemProps) => (
       to={to}
       className={({ isActive }) => `nav__link ${isActive ? 'nav__link--active' : ''}`}
       title={badge ? badge.fullLabel : label}
-      aria-label={badge?.fullLabel}
     >
       <span className="nav__icon">
         {icon}
@@ -45,7 +44,12 @@ const NavItem = ({ to, label, icon, badge }: NavItemProps) => (
           </span>
         )}
       </span>
-      <span className="nav__label">{label}</span>
+      {/* With a count, the name screen readers say is the full label, from the link's own text:
+          an aria-label would not contain the visible words and count as axe requires. */}
+      <span className="nav__label" aria-hidden={badge ? true : undefined}>
+        {label}
+      </span>
+      {badge && <span className="visually-hidden">{badge.fullLabel}</span>}
     </NavLink>
   </li>
 );

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { unreadTotal, useGetUnreadQuery } from '../features/chats/api/unread.api.ts';
 import { CallCenter } from '../features/chats/calls/call-center.tsx';
 import { useMessageNotifications } from '../features/chats/notifications/use-message-notifications.ts';
+import { useMentionTracker } from '../features/chats/mentions/use-mention-tracker.ts';
 import { useOutboxRunner } from '../features/chats/outbox/use-outbox.ts';
 import { useSearchIndexer } from '../features/chats/search/use-message-search.ts';
 import { DeviceLinkCenter } from '../features/device-link/components/device-link-center.tsx';
@@ -43,6 +44,7 @@ const SessionServices = ({
   useOutboxRunner();
   useProfileUpdates();
   useMessageNotifications();
+  useMentionTracker();
   useSearchIndexer(me?._id);
   const { data } = useGetUnreadQuery(me?._id ?? '', { skip: !me });
   const messages = me ? unreadTotal(data) : 0;

@@ -100,7 +100,7 @@ export const readSealedForUser = async (
 ): Promise<
   Pick<
     DisplayMessage,
-    'decryptedContent' | 'readState' | 'attachments' | 'forwarded' | 'frankingKey' | 'call'
+    'decryptedContent' | 'readState' | 'attachments' | 'forwarded' | 'frankingKey' | 'call' | 'mentions'
   > & {
     /** The commitment to the key this reader unwrapped (`keyCommitmentOf`), when it read it. */
     keyCommitment?: string;
@@ -115,7 +115,7 @@ export const readSealedForUser = async (
   if (!reading.ok && reading.failure === 'no-key-fits' && copy)
     reading = await readMessage({ ...envelope, encryptedKeys: { [userId]: copy } }, userId, privateKeys);
   if (reading.ok) {
-    const { text, attachments, forwarded, franking, call } = decodeMessageContent(reading.text);
+    const { text, attachments, forwarded, franking, call, mentions } = decodeMessageContent(reading.text);
     return {
       // A call's entry reads as what it says, in this reader's language, everywhere text is shown.
       decryptedContent: call ? callRecordText(call, userId) : text,
@@ -125,6 +125,8 @@ export const readSealedForUser = async (
       ...(attachments.length && { attachments }),
       ...(forwarded && { forwarded: true as const }),
       ...(franking && { frankingKey: franking }),
+      // A call's entry shows its own text, which the ranges were not counted over.
+      ...(mentions && !call && { mentions }),
     };
   }
   // The published key is needed only to tell a reset key from a missing or damaged one.

@@ -1,5 +1,5 @@
 import type { MessageView } from '@veil/contracts';
-import type { AttachmentRef, CallRecord } from '@veil/crypto';
+import type { AttachmentRef, CallRecord, MessageMention } from '@veil/crypto';
 import type { Verification } from './message-verification.ts';
 import type { ReadState } from './read-state.ts';
 
@@ -17,6 +17,8 @@ export interface DisplayMessage extends Omit<MessageView, 'replyTo'> {
   attachments?: AttachmentRef[];
   /** Its sender forwarded it from another chat (said inside the ciphertext). */
   forwarded?: true;
+  /** Members its text names (said inside the ciphertext, checked against the text); absent: none. */
+  mentions?: MessageMention[];
   /** A call's entry in the timeline (said inside the ciphertext); its text says what it was. */
   call?: CallRecord;
   /**

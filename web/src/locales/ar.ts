@@ -346,6 +346,10 @@ export const ar: Translation = {
     unreadable: '[تعذر فك التشفير]',
     missingKey: 'لم يُعثر على المفتاح الخاص في IndexedDB',
   },
+  mentions: {
+    picker: 'أعضاء للإشارة إليهم',
+    badge: 'تمت الإشارة إليك',
+  },
   notices: {
     created: 'أنشأ {{by}} المجموعة «{{name}}»',
     added: 'أضاف {{by}} {{them}}',

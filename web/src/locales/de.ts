@@ -329,6 +329,10 @@ export const de: Translation = {
     unreadable: '[Entschlüsselung fehlgeschlagen]',
     missingKey: 'Privater Schlüssel nicht in IndexedDB gefunden',
   },
+  mentions: {
+    picker: 'Mitglieder zum Erwähnen',
+    badge: 'Du wurdest erwähnt',
+  },
   notices: {
     created: '{{by}} hat die Gruppe „{{name}}“ erstellt',
     added: '{{by}} hat {{them}} hinzugefügt',

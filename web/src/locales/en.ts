@@ -327,6 +327,10 @@ export const en = {
     unreadable: '[Failed to decrypt]',
     missingKey: 'Private key not found in IndexedDB',
   },
+  mentions: {
+    picker: 'Members to mention',
+    badge: 'You were mentioned',
+  },
   notices: {
     created: '{{by}} created the group “{{name}}”',
     added: '{{by}} added {{them}}',

@@ -6,7 +6,7 @@ import { defineEvent, idSchema } from './event.ts';
 
 /**
  * The user context. Three kinds of streams:
- *  - `user-<userId>`       the profile aggregate
+ *  - `user-<userId>`       the profile (decided by the user service's `profile.decider.ts`)
  *  - `name-<lowercased>`   a username claim; appended with an expected sequence, so two
  *                          registrations or renames racing for one name cannot both win.
  *  - `keybackup-<userId>`  the account's encrypted key backup; its last event is the current one.

@@ -16,7 +16,7 @@ import {
 } from '@veil/kernel';
 import type { Collection, Ports } from '@veil/ports';
 import { blocksDecider } from '../domain/blocks.decider.ts';
-import { isActive, profileAggregate } from '../domain/profile.aggregate.ts';
+import { profileDecider } from '../domain/profile.decider.ts';
 import type { KeyBackupLimiter } from './key-backup-limits.ts';
 import {
   appendKeyBackup,
@@ -112,14 +112,10 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
     },
 
     async cancelRegistration({ userId, username }) {
-      const { state, version } = await loadAggregate(store, profileAggregate, userStreamId(userId));
-      if (isActive(state)) {
-        await store.append(
-          'user',
-          newEvent(deps, 'UserRegistrationCancelled', userStreamId(userId), { userId }),
-          { expectedVersion: version },
-        );
-      }
+      const streamId = userStreamId(userId);
+      const { state, version } = await loadAggregate(store, profileDecider, streamId);
+      const decided = profileDecider.decide({ type: 'CancelRegistration', userId }, state);
+      await appendDecided(deps, 'user', streamId, decided, version);
       // Also when already cancelled: a crash may have come between the two steps. Releasing a
       // name this user does not hold does nothing.
       const name = state.exists ? state.username : username;
@@ -154,14 +150,10 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
 
     async setPrivacy({ userId, privacy }) {
       const streamId = userStreamId(userId);
-      const { state, version } = await loadAggregate(store, profileAggregate, streamId);
-      if (!isActive(state)) throw new DomainError('USER_NOT_FOUND', 'User not found');
-      const { position } = await store.append(
-        'user',
-        newEvent(deps, 'PrivacyChanged', streamId, { userId, privacy }),
-        { expectedVersion: version },
-      );
-      await directory.waitFor('user', position);
+      const { state, version } = await loadAggregate(store, profileDecider, streamId);
+      const decided = profileDecider.decide({ type: 'SetPrivacy', userId, privacy }, state);
+      const [position] = await appendDecided(deps, 'user', streamId, decided, version);
+      await directory.waitFor('user', position!);
       return { privacy };
     },
 
@@ -194,39 +186,29 @@ export const userRpcHandlers = (deps: Deps): RpcImplementation<typeof userRpc.op
 
     async updateProfile({ userId, username: rawUsername, pictureKey }) {
       const streamId = userStreamId(userId);
-      const { state, version } = await loadAggregate(store, profileAggregate, streamId);
-      if (!isActive(state)) throw new DomainError('USER_NOT_FOUND', 'User not found');
-      let expectedVersion = version;
-      let position = 0;
-
-      const username = rawUsername === undefined ? state.username : parseUsername(rawUsername);
-      if (username !== state.username) {
-        const caseOnly = username.toLowerCase() === state.username.toLowerCase();
-        if (!caseOnly) await claimUsername(deps, username, userId);
-        try {
-          ({ position } = await store.append(
-            'user',
-            newEvent(deps, 'UserRenamed', streamId, { userId, username, previousUsername: state.username }),
-            { expectedVersion },
-          ));
-        } catch (error) {
-          if (!caseOnly) await releaseUsername(deps, username, userId);
-          throw error;
-        }
-        expectedVersion = position;
-        if (!caseOnly) await releaseUsername(deps, state.username, userId);
+      const { state, version } = await loadAggregate(store, profileDecider, streamId);
+      const username = rawUsername === undefined ? undefined : parseUsername(rawUsername);
+      const decided = profileDecider.decide(
+        { type: 'UpdateProfile', userId, ...(username !== undefined && { username }), pictureKey },
+        state,
+      );
+      // A new name (not only new capitals) is claimed before the rename is stored, and the old
+      // one given up after; a rename that fails to store gives the new claim back.
+      const renamed = decided.find((event) => event.type === 'UserRenamed');
+      const claimed = renamed && renamed.data.username.toLowerCase() !== state.username.toLowerCase();
+      if (claimed) await claimUsername(deps, renamed.data.username, userId);
+      let positions: number[];
+      try {
+        positions = await appendDecided(deps, 'user', streamId, decided, version);
+      } catch (error) {
+        if (claimed) await releaseUsername(deps, renamed.data.username, userId);
+        throw error;
       }
-
-      let replacedPictureKey: string | null = null;
-      if (pictureKey !== undefined && pictureKey !== state.pictureKey) {
-        ({ position } = await store.append(
-          'user',
-          newEvent(deps, 'ProfilePictureChanged', streamId, { userId, pictureKey }),
-          { expectedVersion },
-        ));
-        replacedPictureKey = state.pictureKey;
-      }
-
+      if (claimed) await releaseUsername(deps, state.username, userId);
+      const position = positions.at(-1);
+      const replacedPictureKey = decided.some((event) => event.type === 'ProfilePictureChanged')
+        ? state.pictureKey
+        : null;
       if (position) await directory.waitFor('user', position);
       return { user: toPublicUser(await requireUser(userId)), replacedPictureKey };
     },

@@ -15,13 +15,18 @@ export const canChangeForEveryone = (message: DisplayMessage, myId: string, now 
 export const edited = (
   message: DisplayMessage,
   change: Pick<DisplayMessage, 'content' | 'iv' | 'encryptedKeys' | 'decryptedContent' | 'readState'> &
-    Pick<DisplayMessage, 'verification' | 'editSignature'> & {
+    Pick<DisplayMessage, 'verification' | 'editSignature' | 'mentions'> & {
       editedAt: string;
     },
-): DisplayMessage => (message.deleted ? message : { ...message, ...change });
+): DisplayMessage => {
+  if (message.deleted) return message;
+  // The edit's mentions replace the old ones: ranges counted over the old text mean nothing now.
+  const { mentions: _old, ...rest } = message;
+  return { ...rest, ...change };
+};
 
 export const tombstone = (message: DisplayMessage): DisplayMessage => {
-  const { reactions: _reactions, editedAt: _editedAt, ...rest } = message;
+  const { reactions: _reactions, editedAt: _editedAt, mentions: _mentions, ...rest } = message;
   return {
     ...rest,
     deleted: true,

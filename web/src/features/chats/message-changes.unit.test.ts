@@ -53,6 +53,27 @@ describe('changes to shown messages', () => {
     expect(edited(message, { ...change, editedAt: sentAt }).decryptedContent).toBe('again');
   });
 
+  it("gives an edit the new text's mentions: none left when the edit names nobody", () => {
+    const mentioning = {
+      ...message,
+      decryptedContent: '@bob hi',
+      mentions: [{ userId: 'bob', start: 0, length: 4 }],
+    };
+    const change = {
+      content: 'c2',
+      iv: 'iv2',
+      encryptedKeys: {},
+      readState: 'read' as const,
+      editedAt: sentAt,
+    };
+    expect(edited(mentioning, { ...change, decryptedContent: 'hi all' })).not.toHaveProperty('mentions');
+    const moved = [{ userId: 'bob', start: 3, length: 4 }];
+    expect(edited(mentioning, { ...change, decryptedContent: 'hi @bob', mentions: moved }).mentions).toEqual(
+      moved,
+    );
+    expect(tombstone(mentioning)).not.toHaveProperty('mentions');
+  });
+
   it('sets, replaces and takes back one reaction per member, and counts them by emoji', () => {
     const more = reacted(reacted(reacted(message, 'alice', '👍'), 'carol', '🎉'), 'bob', '👍');
     expect(reactionCounts(more.reactionTexts, 'alice')).toEqual([

@@ -1,12 +1,13 @@
 import type { TFunction } from 'i18next';
 import type { ChatUnread, ChatView } from '@veil/contracts';
-import { memo, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
 import { IsolatedSentence } from '../../../components/isolated-sentence.tsx';
 import { badgeText, listTime, previewLine } from '../chat-summary.model.ts';
 import { usePreview } from '../hooks/use-preview.ts';
 import { useSignedGroupTitle } from '../hooks/use-signed-group-title.ts';
+import { clearMentioned, useMentioned } from '../mentions/unread-mentions.ts';
 
 interface ChatListItemProps {
   chat: ChatView;
@@ -32,6 +33,12 @@ export const ChatListItem = memo(({ chat, myId, summary, selected, online, onSel
   const preview = usePreview(row, chat, last, myId);
   // The open chat is being read: its count is on its way to zero.
   const unread = selected ? 0 : (summary?.unread ?? 0);
+  // An unread mention of me: it stays until the chat is read (here, or on another device).
+  const mentioned = useMentioned(myId, chat._id);
+  const read = selected || (summary !== undefined && unread === 0);
+  useEffect(() => {
+    if (mentioned && read) clearMentioned(myId, chat._id);
+  }, [mentioned, read, myId, chat._id]);
   const subtitle = chat.isGroupChat
     ? t('chats.groupSubtitle', { count: chat.participants.length })
     : t('chats.direct');
@@ -72,6 +79,16 @@ export const ChatListItem = memo(({ chat, myId, summary, selected, online, onSel
                 subtitle
               )}
             </span>
+            {mentioned && unread > 0 && (
+              <span
+                className="chat-item__badge chat-item__mention"
+                aria-label={t('mentions.badge')}
+                title={t('mentions.badge')}
+                data-testid="mention-badge"
+              >
+                @
+              </span>
+            )}
             {unread > 0 && (
               <span
                 className="chat-item__badge"

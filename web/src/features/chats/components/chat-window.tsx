@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@veil/contracts';
+import type { MessageMention } from '@veil/crypto';
 import { useCallback, useEffect, useState } from 'react';
 import { RetryNotice } from '../../../components/retry-notice.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
@@ -42,6 +43,8 @@ import { ReplyBar } from './reply-bar.tsx';
 import { SafetyNumberDialog } from './safety-number-dialog.tsx';
 import { TypingIndicator } from './typing-indicator.tsx';
 import { useDraft } from '../drafts/use-draft.ts';
+import { mentionableMembers } from '../mentions/use-mention-members.ts';
+import { clearMentioned } from '../mentions/unread-mentions.ts';
 
 const noMessages: DisplayMessage[] = [];
 
@@ -97,6 +100,8 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
   const [verifying, setVerifying] = useState(false);
   const { t } = useTranslation();
   useJoinChat(chatId, !chat?.removedFromGroup);
+  // Opening a chat reads its mentions of me (the list may not be shown beside it, on a phone).
+  useEffect(() => clearMentioned(me._id, chatId), [me._id, chatId]);
   const unreadAtOpen = useUnreadAtOpen(chatId, me._id);
   const messages = useUnexpired(history?.messages ?? noMessages);
   // What this browser decrypts for the screen also goes into its search index (edits and
@@ -113,12 +118,12 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
 
   const onReply = useCallback((message: DisplayMessage) => setReplyTo(message), []);
 
-  const onSend = async (text: string) => {
+  const onSend = async (text: string, mentions: MessageMention[] = []) => {
     stop();
     const replying = replyTo;
     setReplyTo(null);
     const files = await uploads.finish();
-    const sent = files !== null && (await send(text, replying, files));
+    const sent = files !== null && (await send(text, replying, files, mentions));
     if (sent) uploads.clear();
     if (!sent) setReplyTo((now) => now ?? replying);
     return sent;
@@ -237,11 +242,12 @@ export const ChatWindow = ({ chatId, me, onShowList, focus }: ChatWindowProps) =
             <BlockedComposer user={blockedOther} />
           ) : (
             <MessageComposer
-              draft={draft.text}
+              draft={draft.draft}
               onTextChange={draft.keep}
               onSend={onSend}
               onKeystroke={keystroke}
               canSendEmpty={uploads.items.length > 0}
+              members={mentionableMembers(chat, me._id)}
               accessory={
                 <AttachmentPicker
                   onPick={uploads.add}

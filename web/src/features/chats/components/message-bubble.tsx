@@ -3,7 +3,6 @@ import { memo, useCallback, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { restoreRequested } from '../../../lib/key-backup.slice.ts';
 import { ForwardIcon, ReplyIcon, TimerIcon } from '../../../components/icons.tsx';
-import { LinkifiedText } from '../../../components/linkified-text.tsx';
 import type { DisplayMessage } from '../../../lib/display-message.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
 import { canChangeForEveryone } from '../message-changes.ts';
@@ -14,6 +13,9 @@ import { ForwardDialog } from './forward-dialog.tsx';
 import { ReportDialog } from './report-dialog.tsx';
 import { earlierForReport, isReportable } from '../report/reportable.ts';
 import { MessageEditForm } from './message-edit-form.tsx';
+import { MentionedText } from '../mentions/mentioned-text.tsx';
+import { withCurrentNames } from '../mentions/mention-text.ts';
+import type { MentionMember } from '../mentions/use-mention-picker.ts';
 import { ReactionBar } from './reaction-bar.tsx';
 import { SealStatus } from './seal-status.tsx';
 import { SeenTicks } from './seen-ticks.tsx';
@@ -46,10 +48,22 @@ interface MessageBubbleProps {
   orderFlag?: OrderFlag | undefined;
   /** The chat's messages as shown now (read when a report is opened, not at every render). */
   shownMessages: () => readonly DisplayMessage[];
+  /** A member's current name for a mention; undefined: not a member (the mention stays text). */
+  mentionNameOf: (userId: string) => string | undefined;
+  /** Whom "@" offers in an edit. */
+  mentionMembers: readonly MentionMember[];
 }
 
 /** The text, or why it cannot be read here; with no key here, the way to restore it. */
-const MessageText = ({ message }: { message: DisplayMessage }) => {
+const MessageText = ({
+  message,
+  mentionNameOf,
+  myId,
+}: {
+  message: DisplayMessage;
+  mentionNameOf: (userId: string) => string | undefined;
+  myId: string;
+}) => {
   const dispatch = useAppDispatch();
   const { t } = useTranslation();
   const state = message.readState;
@@ -67,7 +81,16 @@ const MessageText = ({ message }: { message: DisplayMessage }) => {
         data-testid="message-text"
         dir="auto"
       >
-        {message.call ? message.decryptedContent : <LinkifiedText text={message.decryptedContent} />}
+        {message.call ? (
+          message.decryptedContent
+        ) : (
+          <MentionedText
+            text={message.decryptedContent}
+            mentions={message.mentions}
+            nameOf={mentionNameOf}
+            myId={myId}
+          />
+        )}
       </p>
     );
   return (
@@ -118,6 +141,8 @@ export const MessageBubble = memo(function MessageBubble({
   quoted: quotedMessage,
   orderFlag,
   shownMessages,
+  mentionNameOf,
+  mentionMembers,
 }: MessageBubbleProps) {
   const { _id: id } = message;
   const [editing, setEditing] = useState(false);
@@ -160,16 +185,20 @@ export const MessageBubble = memo(function MessageBubble({
         {message.attachments && !message.deleted && <AttachmentList attachments={message.attachments} />}
         {editing ? (
           <MessageEditForm
-            initial={message.decryptedContent}
+            // The names as shown now: the edit starts from what the reader sees.
+            initial={withCurrentNames(message.decryptedContent, message.mentions, mentionNameOf)}
+            members={mentionMembers}
             onCancel={() => setEditing(false)}
-            onSave={async (text) => {
-              const saved = await actions.edit(message, text);
+            onSave={async ({ text, mentions }) => {
+              const saved = await actions.edit(message, text, mentions);
               if (saved) setEditing(false);
               return saved;
             }}
           />
         ) : (
-          (message.decryptedContent || !message.attachments) && <MessageText message={message} />
+          (message.decryptedContent || !message.attachments) && (
+            <MessageText message={message} mentionNameOf={mentionNameOf} myId={myId} />
+          )
         )}
         <span className="message__meta">
           {message.editedAt && !message.deleted && (

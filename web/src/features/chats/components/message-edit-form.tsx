@@ -1,34 +1,45 @@
 import { useTranslation } from 'react-i18next';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
+import { MentionPicker } from '../mentions/mention-picker.tsx';
+import { useMentionPicker, type MentionedText, type MentionMember } from '../mentions/use-mention-picker.ts';
 
 interface MessageEditFormProps {
-  initial: string;
+  /** The text as shown, with the mentions in it. */
+  initial: MentionedText;
+  /** Whom "@" offers (a group's other members). */
+  members: readonly MentionMember[];
   /** Resolves true once saved. */
-  onSave: (text: string) => Promise<boolean>;
+  onSave: (edited: MentionedText) => Promise<boolean>;
   onCancel: () => void;
 }
 
 /**
  * Edits a message in place, in a box that keeps its line breaks and grows with the text, as the
  * composer does: Enter or Save stores it, Shift+Enter starts a new line, Escape or Cancel leaves it
- * as it was.
+ * as it was. Mentions move with the text around them, and "@" picks another member, as in the
+ * composer.
  */
-export const MessageEditForm = ({ initial, onSave, onCancel }: MessageEditFormProps) => {
+export const MessageEditForm = ({ initial, members, onSave, onCancel }: MessageEditFormProps) => {
   const { t } = useTranslation();
-  const [text, setText] = useState(initial);
+  const [value, setValue] = useState(initial);
   const [saving, setSaving] = useState(false);
-  const unchanged = !text.trim() || text === initial;
+  const input = useRef<HTMLTextAreaElement>(null);
+  const picker = useMentionPicker({ value, members, input, onChange: setValue });
+  const { text } = value;
+  const unchanged = !text.trim() || text === initial.text;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (unchanged) return onCancel();
     setSaving(true);
-    if (!(await onSave(text))) setSaving(false);
+    if (!(await onSave(value))) setSaving(false);
   };
 
   return (
     <form className="message-edit" onSubmit={(event) => void submit(event)}>
+      <MentionPicker picker={picker} />
       <textarea
+        ref={input}
         className="message-edit__input"
         dir="auto"
         aria-label={t('messages.editLabel')}
@@ -36,9 +47,12 @@ export const MessageEditForm = ({ initial, onSave, onCancel }: MessageEditFormPr
         rows={Math.min(8, text.split('\n').length)}
         value={text}
         disabled={saving}
-        onChange={(event) => setText(event.target.value)}
+        {...picker.inputProps}
+        onSelect={picker.trackCaret}
+        onChange={(event) => picker.change(event.target.value, event.target.selectionStart)}
         onFocus={(event) => event.target.setSelectionRange(text.length, text.length)}
         onKeyDown={(event) => {
+          if (picker.onKeyDown(event)) return;
           if (event.key === 'Escape') {
             event.preventDefault();
             onCancel();

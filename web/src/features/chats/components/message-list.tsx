@@ -24,6 +24,7 @@ import { MessageBubble } from './message-bubble.tsx';
 import { PendingMessage } from './pending-message.tsx';
 import { ScrollToNewest } from './scroll-to-newest.tsx';
 import { followNewMessages } from '../realtime/follow-new-messages.ts';
+import { useMentionMembers } from '../mentions/use-mention-members.ts';
 
 interface MessageListProps {
   chat: ChatView;
@@ -74,6 +75,7 @@ export const MessageList = ({
     (userId: string) => chat.participants.find((p) => p._id === userId)?.username ?? t('common.formerMember'),
     [chat.participants, t],
   );
+  const mention = useMentionMembers(chat, me);
   const dividerBefore = useNewMessagesDivider(messages, myId, unreadAtOpen);
   const announcements = useMessageAnnouncements(messages, myId, nameOf);
   const dispatch = useAppDispatch();
@@ -167,6 +169,8 @@ export const MessageList = ({
                   quoted={quotedOf(message)}
                   orderFlag={flags.get(message._id)}
                   shownMessages={shownMessages}
+                  mentionNameOf={mention.nameOf}
+                  mentionMembers={mention.members}
                 />
               </BlockedMessage>
             </Fragment>

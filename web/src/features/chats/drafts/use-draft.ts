@@ -1,16 +1,17 @@
 import { useCallback, useEffect, useState } from 'react';
+import type { MentionedText } from '../mentions/use-mention-picker.ts';
 import { keepDraft, loadDraft } from './drafts.ts';
 
-/** A chat's draft: undefined while it loads, then its text; `keep` stores what the composer holds. */
+/** A chat's draft: undefined while it loads, then its text and mentions; `keep` stores what the composer holds. */
 export const useDraft = (userId: string, chatId: string) => {
-  const [loaded, setLoaded] = useState<{ chatId: string; text: string }>();
+  const [loaded, setLoaded] = useState<{ chatId: string; draft: MentionedText }>();
   useEffect(() => {
     let live = true;
-    void loadDraft(userId, chatId).then((text) => live && setLoaded({ chatId, text }));
+    void loadDraft(userId, chatId).then((draft) => live && setLoaded({ chatId, draft }));
     return () => {
       live = false;
     };
   }, [userId, chatId]);
-  const keep = useCallback((text: string) => keepDraft(userId, chatId, text), [userId, chatId]);
-  return { text: loaded?.chatId === chatId ? loaded.text : undefined, keep };
+  const keep = useCallback((draft: MentionedText) => keepDraft(userId, chatId, draft), [userId, chatId]);
+  return { draft: loaded?.chatId === chatId ? loaded.draft : undefined, keep };
 };

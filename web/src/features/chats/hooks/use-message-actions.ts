@@ -1,6 +1,6 @@
 import { current } from '@reduxjs/toolkit';
 import type { ChatView, PublicUser } from '@veil/contracts';
-import { editVersionOf, encodeMessageContent, frankText } from '@veil/crypto';
+import { editVersionOf, encodeMessageContent, frankText, type MessageMention } from '@veil/crypto';
 import { useCallback, useMemo, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { errorText } from '../../../lib/api-error.ts';
@@ -28,7 +28,8 @@ const replacedVersionOf = async (message: DisplayMessage): Promise<string | null
   message.editSignature ? editVersionOf(message.editSignature.value) : (message.clientMessageId ?? null);
 
 export interface MessageActions {
-  edit(message: DisplayMessage, text: string): Promise<boolean>;
+  /** `mentions`: the members the new text names (they replace the old ones). */
+  edit(message: DisplayMessage, text: string, mentions?: MessageMention[]): Promise<boolean>;
   deleteForEveryone(message: DisplayMessage): Promise<void>;
   deleteForMe(message: DisplayMessage): Promise<void>;
   /** Sets `emoji` as my reaction, or takes it back when it already is. */
@@ -122,10 +123,16 @@ export const useMessageActions = (
 
   const actions = useMemo<MessageActions>(
     () => ({
-      edit: (message, text) =>
+      edit: (message, text, mentions = []) =>
         guarded(t('messages.editFailed'), async () => {
-          // The message's files stay with it: they are part of what is sealed again.
-          const sealedText = encodeMessageContent({ text, attachments: message.attachments ?? [] });
+          // The message's files stay with it: they are part of what is sealed again, with the
+          // mentions the new text makes.
+          const named = chat.isGroupChat ? mentions : [];
+          const sealedText = encodeMessageContent({
+            text,
+            attachments: message.attachments ?? [],
+            mentions: named,
+          });
           const { message: stored } = await sealForMembers(sealedText, async (payload, memberIds) => {
             const signature = await signAction(
               'edit',
@@ -148,6 +155,7 @@ export const useMessageActions = (
             editedAt,
             decryptedContent: text,
             readState: 'read' as const,
+            ...(named.length && { mentions: named }),
             // What this browser just sealed and signed.
             verification: { status: 'own' as const },
           };
@@ -253,6 +261,7 @@ export const useMessageActions = (
       dispatch,
       update,
       me._id,
+      chat.isGroupChat,
     ],
   );
   const clearError = useCallback(() => setError(''), []);

@@ -1,5 +1,5 @@
 import type { ChatView } from '@veil/contracts';
-import type { AttachmentRef } from '@veil/crypto';
+import type { AttachmentRef, MessageMention } from '@veil/crypto';
 import type { DisplayMessage } from '../../../lib/display-message.ts';
 import { useQueueMessage } from '../outbox/use-outbox.ts';
 
@@ -19,10 +19,12 @@ export const useSendMessage = (chat: ChatView | undefined) => {
     text: string,
     replyTo: DisplayMessage | null,
     attachments: AttachmentRef[] = [],
+    mentions: MessageMention[] = [],
   ): Promise<boolean> => {
     const recipientId = chat && !chat.isGroupChat ? chat.participants[0]?._id : undefined;
     if (!chat || (!text.trim() && !attachments.length) || (!chat.isGroupChat && !recipientId)) return false;
-    queue(chat._id, text, replyTo, attachments);
+    // Only a group's members can be named: a one-to-one chat sends none.
+    queue(chat._id, text, replyTo, attachments, undefined, chat.isGroupChat ? mentions : []);
     return true;
   };
 

@@ -8,11 +8,13 @@ import { chatTitle } from '../messages.model.ts';
 import { loadNotificationSettings, notificationSettings } from './notification-settings.ts';
 import { pushSupported, subscribeToPush } from './push/push-subscription.ts';
 import { followNewMessages, type ArrivedMessage } from '../realtime/follow-new-messages.ts';
+import { mentionsUser } from '../mentions/mention-text.ts';
 
 /**
  * A browser notification for each message that arrives while the tab is hidden, when the user
- * turned them on (and the browser allows them) and the chat is not muted: the sender, the chat,
- * and the text, decrypted here. Clicking it opens the chat.
+ * turned them on (and the browser allows them) and the chat is not muted, or is muted but the
+ * message mentions the user (as Signal does): the sender, the chat, and the text, decrypted here.
+ * Clicking it opens the chat.
  */
 export const useMessageNotifications = () => {
   const me = useAppSelector(selectCurrentUser);
@@ -28,9 +30,15 @@ export const useMessageNotifications = () => {
     });
     const onMessage = async ({ message, read }: ArrivedMessage) => {
       const settings = notificationSettings(me._id);
-      if (!settings.enabled || settings.muted.includes(message.chat)) return;
+      if (!settings.enabled) return;
       if (document.visibilityState !== 'hidden' || !('Notification' in window)) return;
       if (Notification.permission !== 'granted') return;
+      // Who a muted chat's message mentions is only known once it is read (and checked) here.
+      if (
+        settings.muted.includes(message.chat) &&
+        !mentionsUser((await read({ userId: me._id, dispatch })).mentions, me._id)
+      )
+        return;
       const chat = await dispatch(
         chatByIdApi.endpoints.getChatById.initiate(message.chat, { subscribe: false }),
       )

@@ -53,6 +53,7 @@ export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item
     attachments,
     franking: franking.key,
     ...(item.call && { call: item.call }),
+    ...(item.mentions && { mentions: item.mentions }),
   });
   const files = attachments.length ? { attachments: attachments.map((file) => file.blobId) } : {};
   const { clientMessageId } = item;
@@ -156,7 +157,7 @@ const remember = (
   me: PublicUser,
   chatId: string,
   { encrypted, receipt }: Sent,
-  { text: written, replyTo, clientMessageId, call }: OutboxItem,
+  { text: written, replyTo, clientMessageId, call, mentions }: OutboxItem,
   attachments: AttachmentRef[],
   frankingKey: string,
 ) => {
@@ -177,6 +178,7 @@ const remember = (
     frankingKey,
     ...(attachments.length && { attachments }),
     ...(call && { call }),
+    ...(mentions?.length && { mentions }),
   };
   dispatch(
     messagesApi.util.updateQueryData('getMessages', { chatId, userId: me._id }, (draft) => {

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { AttachmentRef, CallRecord } from '@veil/crypto';
+import type { AttachmentRef, CallRecord, MessageMention } from '@veil/crypto';
 import type { DisplayMessage } from '../../../lib/display-message.ts';
 
 /**
@@ -17,6 +17,8 @@ export interface OutboxItem {
   attachments?: AttachmentRef[];
   /** A call's entry, sent by the caller's browser when the call ended; `text` is empty. */
   call?: CallRecord;
+  /** Members the text names, picked in the composer: sealed with the text. */
+  mentions?: MessageMention[];
   queuedAt: string;
   status: 'sending' | 'failed';
   /** A try got no answer (no network): it goes by itself once there is one. */

@@ -6,7 +6,7 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { KeysUncheckedError } from '../../../lib/checked-keys.ts';
 import { NoConnectionError } from '../../../lib/fetch-data.ts';
 import type { DisplayMessage } from '../../../lib/display-message.ts';
-import type { AttachmentRef, CallRecord } from '@veil/crypto';
+import type { AttachmentRef, CallRecord, MessageMention } from '@veil/crypto';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import { sendFailureText } from '../../../lib/send-errors.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
@@ -141,6 +141,7 @@ export const useQueueMessage = () => {
       replyTo: DisplayMessage | null,
       attachments: AttachmentRef[] = [],
       call?: CallRecord,
+      mentions: MessageMention[] = [],
     ) => {
       const item: OutboxItem = {
         // One key per message, kept across all its attempts: the server stores it once.
@@ -150,6 +151,7 @@ export const useQueueMessage = () => {
         replyTo,
         ...(attachments.length && { attachments }),
         ...(call && { call }),
+        ...(mentions.length && { mentions }),
         queuedAt: new Date().toISOString(),
         status: 'sending',
       };

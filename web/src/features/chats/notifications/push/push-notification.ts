@@ -15,6 +15,7 @@ import { ar } from '../../../../locales/ar.ts';
 import { de } from '../../../../locales/de.ts';
 import { en } from '../../../../locales/en.ts';
 import { previewText } from '../../preview-text.ts';
+import { mentionsUser } from '../../mentions/mention-text.ts';
 import { readNotificationSettings } from '../notification-store.ts';
 
 /**
@@ -47,7 +48,8 @@ export const chatUrl = (chatId: string) => `/all-chats?chat=${encodeURIComponent
 
 /**
  * The notification for one push, worked out in the service worker: null when nothing should
- * show (not a Veil push, notifications off for that account, the chat muted). The text is
+ * show (not a Veil push, notifications off for that account, the chat muted and the message
+ * not mentioning this account, which only its decrypted and checked content says). The text is
  * decrypted here with the account's private keys from IndexedDB; the push carried only the
  * ciphertext and the key wrapped for this account. It shows only if the sender's signature holds
  * against the sender's key log as a page of this account last checked it; otherwise the
@@ -58,8 +60,10 @@ export const notificationForPush = async (data: unknown): Promise<PushNotificati
   if (!parsed.success) return null;
   const push = parsed.data;
   const settings = await readNotificationSettings(push.userId);
-  if (!settings.enabled || settings.muted.includes(push.chatId)) return null;
-  return { title: push.sender.username ?? newMessageText(), body: await textOf(push), chatId: push.chatId };
+  if (!settings.enabled) return null;
+  const { text, mentionsMe } = await contentOf(push);
+  if (settings.muted.includes(push.chatId) && !mentionsMe) return null;
+  return { title: push.sender.username ?? newMessageText(), body: text, chatId: push.chatId };
 };
 
 /**
@@ -94,9 +98,11 @@ const isSenders = async (push: PushPayload): Promise<boolean> => {
   return legacyOnlyBeforeSignedLog(log, push.sentAt, verdict).status !== 'failed';
 };
 
-const textOf = async (push: PushPayload): Promise<string> => {
+/** What a push shows, and whether it mentions this account (only a readable, genuine message can). */
+const contentOf = async (push: PushPayload): Promise<{ text: string; mentionsMe: boolean }> => {
   const { message, userId } = push;
-  if (!message) return newMessageText();
+  const unread = { text: newMessageText(), mentionsMe: false };
+  if (!message) return unread;
   const keys = await readAccountKeys(userId);
   const [reading, genuine] = await Promise.all([
     readMessage(
@@ -107,12 +113,14 @@ const textOf = async (push: PushPayload): Promise<string> => {
     isSenders(push),
   ]);
   // A key other than the one the signature commits to: a two-faced message, shown as none.
-  if (!reading.ok || !genuine || !commitmentHolds(message.signature, reading.keyCommitment))
-    return newMessageText();
-  const { text, attachments, franking, call } = decodeMessageContent(reading.text);
+  if (!reading.ok || !genuine || !commitmentHolds(message.signature, reading.keyCommitment)) return unread;
+  const { text, attachments, franking, call, mentions } = decodeMessageContent(reading.text);
   // A franking tag its text and key do not give: shown as none, as the open chat refuses it.
   const tag = message.signature?.version === 3 ? message.signature.franking : undefined;
-  if (tag && !(franking && (await frankingHolds(text, franking, tag)))) return newMessageText();
-  if (call) return callText(call);
-  return previewText(text, attachments) || newMessageText();
+  if (tag && !(franking && (await frankingHolds(text, franking, tag)))) return unread;
+  if (call) return { text: callText(call), mentionsMe: false };
+  return {
+    text: previewText(text, attachments) || newMessageText(),
+    mentionsMe: mentionsUser(mentions, userId),
+  };
 };
