@@ -52,15 +52,23 @@ export const startEjabberd = async (port: number): Promise<EjabberdProcess> => {
     `ERL_OPTIONS="-env ERL_CRASH_DUMP_BYTES 0"\nEJABBERD_PID_PATH=${dir}/ejabberd.pid\n`,
   );
   await copyFile('/etc/ejabberd/inetrc', path.join(dir, 'inetrc')).catch(() => undefined);
+  // As root, ejabberdctl would switch to the ejabberd user through `su`, whose session allows
+  // 1,024 open files: too few for a thousand clients. Switching with `setpriv` keeps this
+  // process's limits (no login session), and ejabberdctl then runs as it is.
+  let command = [ctl];
+  const env = { ...process.env };
   if (userInfo().username === 'root') {
     const { uid, gid } = statSync('/var/lib/ejabberd');
     for (const file of ['', 'ejabberd.yml', 'ejabberdctl.cfg', 'inetrc'])
       await chown(path.join(dir, file), uid, gid).catch(() => undefined);
+    command = ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--init-groups', ctl];
+    env.HOME = '/var/lib/ejabberd';
   }
-  const child = spawn(ctl, [...args, 'foreground'], { stdio: 'ignore', detached: true });
+  const run = (more: string[]) => [command[0]!, [...command.slice(1), ...args, ...more]] as const;
+  const child = spawn(...run(['foreground']), { stdio: 'ignore', detached: true, env });
   const apiUrl = `http://127.0.0.1:${port}/api`;
   const stop = async () => {
-    spawnSync(ctl, [...args, 'stop'], { stdio: 'ignore', timeout: 30_000 });
+    spawnSync(...run(['stop']), { stdio: 'ignore', timeout: 30_000, env });
     const exited =
       child.exitCode !== null ||
       (await Promise.race([
