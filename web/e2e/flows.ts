@@ -203,10 +203,16 @@ export const sayHi = async (page: Page, username: string) => {
   await messageWithText(page, `Hi ${username}`).waitFor();
 };
 
-/** Opens the chat named `title` from the chat list (it may arrive live, so this waits for it). */
+/**
+ * Opens the chat named `title` from the chat list (it may arrive live, so this waits for it). The
+ * title is matched on the row's title only: a group's preview may name the same person.
+ */
 export const openChat = async (page: Page, title: string) => {
   if (!page.url().includes('/all-chats')) await page.goto('/all-chats');
-  await page.getByTestId('chat-item').filter({ hasText: title }).click();
+  await page
+    .getByTestId('chat-item')
+    .filter({ has: page.getByTestId('chat-item-title').filter({ hasText: title }) })
+    .click();
   await page.getByTestId('chat-title').filter({ hasText: title }).waitFor();
 };
 

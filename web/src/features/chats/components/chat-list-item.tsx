@@ -58,7 +58,7 @@ export const ChatListItem = memo(({ chat, myId, summary, selected, online, onSel
         />
         <span className="chat-item__text">
           <span className="chat-item__top">
-            <span className="chat-item__title">
+            <span className="chat-item__title" data-testid="chat-item-title">
               <bdi>{title}</bdi>
             </span>
             {last && (
