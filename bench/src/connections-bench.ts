@@ -3,6 +3,7 @@ import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import { createAccessTokenSigner } from '@veil/tokens';
 import { startVeilProcess } from './veil-process.ts';
+import { residentBytesOf } from './process-cpu.ts';
 
 /**
  * Connections: how many authenticated idle sockets one Veil process holds, and its resident
@@ -10,10 +11,6 @@ import { startVeilProcess } from './veil-process.ts';
  * key the process under test generated in its data dir (registering 10,000 users through the
  * slow password hash would measure the hash, not the sockets).
  */
-const rssBytes = async (pid: number) => {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
-};
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000));
 
@@ -25,7 +22,7 @@ export const runConnectionsBench = async (steps: number[], port: number) => {
     const keys = JSON.parse(await readFile(path.join(veil.dataDir, 'keys', 'access-token.jwk.json'), 'utf8'));
     const sign = await createAccessTokenSigner(keys.privateJwk, 3600);
     await settle();
-    const baseline = await rssBytes(veil.pid);
+    const baseline = await residentBytesOf(veil.pid);
     let failed = 0;
     for (const target of steps) {
       while (sockets.length < target) {
@@ -51,7 +48,7 @@ export const runConnectionsBench = async (steps: number[], port: number) => {
         if (failed > target) break;
       }
       await settle();
-      const rss = await rssBytes(veil.pid);
+      const rss = await residentBytesOf(veil.pid);
       results.push({
         sockets: sockets.length,
         rssMiB: Number((rss / 1024 / 1024).toFixed(1)),

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -6,6 +6,7 @@ import { startVeil } from '@veil/app';
 import { freePort } from '@veil/test-env';
 import { writeHistory } from './stored-history.ts';
 import { spawnServer } from './server-process.ts';
+import { residentBytesOf } from './process-cpu.ts';
 import { round, summarize } from './stats.ts';
 
 /**
@@ -25,11 +26,6 @@ const heapUsedBytes = () => {
   return process.memoryUsage().heapUsed;
 };
 
-/** Resident memory of a process, from /proc (Linux). */
-const rssOf = async (pid: number) => {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024;
-};
 
 /**
  * `npm start` on the data dir, as an operator restarts it: the time from spawning the process
@@ -69,7 +65,7 @@ const processStart = async (dataDir: string) => {
     'SIGTERM',
   );
   const seconds = (performance.now() - started) / 1000;
-  const rssBytes = await rssOf(server.pid);
+  const rssBytes = await residentBytesOf(server.pid);
   await server.stop();
   return { seconds, rssBytes };
 };
