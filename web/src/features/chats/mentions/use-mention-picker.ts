@@ -1,5 +1,5 @@
 import type { MessageMention } from '@veil/crypto';
-import { useEffect, useId, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { insertMention, membersMatching, mentionQueryAt, shiftMentions } from './mention-text.ts';
 
 export interface MentionMember {
@@ -39,6 +39,8 @@ export const useMentionPicker = ({
   const [active, setActive] = useState(0);
   // Where the "@" was that Escape closed the picker for.
   const [closedAt, setClosedAt] = useState<number | null>(null);
+  // Where the caret goes once the picked mention's text is in the box.
+  const caretAfterPick = useRef<number | null>(null);
   const listId = useId();
   const query =
     caret === null || members.length === 0 ? null : mentionQueryAt(value.text, caret, value.mentions);
@@ -49,6 +51,17 @@ export const useMentionPicker = ({
 
   // A new query starts at its best match.
   useEffect(() => setActive(0), [query?.start, query?.query]);
+
+  // In the commit that puts the picked mention in the box, before the browser handles another key:
+  // a caret placed any later (a frame, a timeout) would pull keys typed meanwhile back before them.
+  useLayoutEffect(() => {
+    const at = caretAfterPick.current;
+    const box = input.current;
+    if (at === null || !box || box.value !== value.text) return;
+    caretAfterPick.current = null;
+    box.focus();
+    box.setSelectionRange(at, at);
+  }, [value.text, input]);
 
   /** Follows the caret (typing, clicks, arrow keys): the query is the word before it. */
   const trackCaret = () => setCaret(input.current?.selectionStart ?? null);
@@ -67,11 +80,7 @@ export const useMentionPicker = ({
     const next = insertMention(value.text, value.mentions, { start: query.start, caret }, member);
     onChange({ text: next.text, mentions: next.mentions });
     setCaret(next.caret);
-    // After React has put the new text in the box.
-    requestAnimationFrame(() => {
-      input.current?.focus();
-      input.current?.setSelectionRange(next.caret, next.caret);
-    });
+    caretAfterPick.current = next.caret;
   };
 
   /** Handles the picker's keys while it is open; true when the key was its. */
