@@ -30,8 +30,6 @@ export interface FanoutDeps {
   log: Logger;
   tracing: Pick<Tracing, 'run'>;
   metrics: Pick<RealtimeMetrics, 'delivered' | 'quoted'>;
-  /** The bound of the messages kept for quoting; `defaultQuoteCacheBytes` if absent. */
-  quoteCacheBytes?: number;
   /** Whether a user sends (and so sees) read receipts. */
   sendsReceipts: (userId: string) => boolean;
   sendingSockets: Pick<SendingSockets, 'take'>;
@@ -53,7 +51,7 @@ export interface Fanout extends Subscription {
  */
 export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
   const { io, membership, messages, log, metrics } = deps;
-  const quotes = createQuoteCache(deps.quoteCacheBytes);
+  const quotes = createQuoteCache();
   let emittedUpTo = await deps.bus.headPosition('message');
 
   /** Members from the chat log; if the chat is still unknown after catching up, fall back to persisted data. */
