@@ -15,9 +15,23 @@ interface Followed {
   state: MessageState | null;
 }
 
-/** What a followed message costs, about: its fields as JSON (ciphertext and keys are ASCII), plus the entry. */
-const entryOverheadBytes = 200;
-const approximateBytes = (followed: Followed) => JSON.stringify(followed.state).length + entryOverheadBytes;
+/** What a followed message costs beyond its ciphertext and keys: ids, times, signatures, the entry. */
+const entryOverheadBytes = 600;
+const lengthOfValues = (map: Record<string, unknown> | undefined) => {
+  let length = 0;
+  for (const key in map) length += key.length + JSON.stringify(map[key]).length;
+  return length;
+};
+/**
+ * What a followed message costs, about: its ciphertext and wrapped keys dominate (ASCII), counted
+ * without serialising the whole message again on the path of every send.
+ */
+const approximateBytes = ({ state }: Followed) => {
+  if (!state) return entryOverheadBytes;
+  let length = entryOverheadBytes + state.content.length + state.iv.length;
+  for (const id in state.encryptedKeys) length += id.length + state.encryptedKeys[id]!.length;
+  return length + lengthOfValues(state.reactions) + lengthOfValues(state.rewrappedKeys);
+};
 
 export interface QuoteCache {
   /**
