@@ -81,10 +81,19 @@ module.exports = {
       to: { path: '^(packages|services)/', pathNot: '^packages/(contracts|crypto)/' },
     },
     {
-      name: 'web-features-do-not-import-each-other',
+      name: 'web-features-import-each-other-through-their-index',
+      comment:
+        "A feature's index.ts is its public entry point: another feature imports that file alone, never the files behind it.",
       severity: 'error',
       from: { path: '^web/src/features/([^/]+)/' },
-      to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
+      to: { path: '^web/src/features/', pathNot: '^web/src/features/($1/|[^/]+/index\\.ts$)' },
+    },
+    {
+      name: 'web-shared-code-imports-no-feature',
+      comment: 'lib/ and components/ sit below every feature (and app/ above them all), so features can share them without a cycle.',
+      severity: 'error',
+      from: { path: '^web/src/(lib|components)/' },
+      to: { path: '^web/src/(features|app)/' },
     },
     {
       name: 'nothing-imports-the-composition-root',

@@ -1,7 +1,6 @@
 import type { ChatView } from '@veil/contracts';
 import type { AppDispatch } from '../../app/store.ts';
-import type { VerifiedGroup } from '../../lib/group-chain.ts';
-import type { ChatContext } from '../../lib/message-verification.ts';
+import type { VerifiedGroup, ChatContext } from '../keys/index.ts';
 import { chatByIdApi } from './api/chat-by-id.api.ts';
 
 /**

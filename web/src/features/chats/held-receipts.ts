@@ -1,4 +1,4 @@
-import type { DisplayMessage } from '../../lib/display-message.ts';
+import type { DisplayMessage } from '../messages/index.ts';
 
 /**
  * A read receipt can overtake the message it is about: the recipient may see a message (and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DisplayMessage } from '../../lib/display-message.ts';
+import type { DisplayMessage } from '../messages/index.ts';
 import { holdReceipt, withHeldReceipts } from './held-receipts.ts';
 
 const message = (id: string): DisplayMessage =>

@@ -1,4 +1,4 @@
-import type { DisplayMessage } from '../../lib/display-message.ts';
+import type { DisplayMessage } from '../messages/index.ts';
 
 /**
  * Changes to messages already shown, as pure functions over a chat's history: an edit, a

@@ -1,5 +1,5 @@
 import type { ChatView } from '@veil/contracts';
-import type { DisplayMessage } from '../../lib/display-message.ts';
+import type { DisplayMessage } from '../messages/index.ts';
 
 /** A chat's loaded history: a window of consecutive messages, oldest first. */
 export interface MessageWindow {

@@ -1,8 +1,7 @@
 import type { MessageView } from '@veil/contracts';
-import { readSealedForUser } from '../../lib/crypto.ts';
+import { readSealedForUser } from '../messages/index.ts';
 import { t } from '../../lib/i18n.ts';
-import { keyLogOf } from '../../lib/key-logs.ts';
-import { verifyMessage, type ChatContext } from '../../lib/message-verification.ts';
+import { keyLogOf, verifyMessage, type ChatContext } from '../keys/index.ts';
 import { previewText } from './preview-text.ts';
 
 /**

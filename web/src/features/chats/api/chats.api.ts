@@ -1,6 +1,6 @@
 import type { ChatView, PublicUser } from '@veil/contracts';
 import { api, listTag } from '../../../lib/api.ts';
-import { newGroupId, signedCreation, signingFailed } from '../../../lib/group-chain.ts';
+import { newGroupId, signedCreation, signingFailed } from '../../keys/index.ts';
 import type { SessionState } from '../../../lib/session.slice.ts';
 import { onSocketConnect } from '../../../lib/realtime.ts';
 import { followNewMessages, type ArrivedMessage } from '../realtime/follow-new-messages.ts';

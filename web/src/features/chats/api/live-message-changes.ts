@@ -5,11 +5,13 @@ import type {
   ReactionNotice,
   SealedReaction,
 } from '@veil/contracts';
-import { readSealedForUser } from '../../../lib/crypto.ts';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
-import type { Verification } from '../../../lib/message-verification.ts';
-import { commitmentHolds } from '../../../lib/signature-fields.ts';
-import { unverifiedDeletionText, unverifiedText } from '../../../lib/signature-texts.ts';
+import { readSealedForUser, type DisplayMessage } from '../../messages/index.ts';
+import {
+  type Verification,
+  commitmentHolds,
+  unverifiedDeletionText,
+  unverifiedText,
+} from '../../keys/index.ts';
 import type { VeilSocket } from '../../../lib/realtime.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
 import { forgetPreview } from '../previews.ts';

@@ -10,16 +10,9 @@ import type {
 import type { GroupPayload } from '@veil/crypto';
 import { api } from '../../../lib/api.ts';
 import type { ApiError } from '../../../lib/api-error.ts';
-import {
-  isOlderEdit,
-  verifyMessage,
-  verifyReaction,
-  verifyReactionRemoval,
-} from '../../../lib/message-verification.ts';
+import { isOlderEdit, verifyMessage, verifyReaction, verifyReactionRemoval } from '../../keys/index.ts';
 import type { BaseQueryCall } from '../../../lib/base-query.ts';
-import { decryptAllForUser } from '../../../lib/crypto.ts';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
-import { sendMessageOverHttp } from '../../../lib/messaging.api.ts';
+import { decryptAllForUser, type DisplayMessage, sendMessageOverHttp } from '../../messages/index.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
 import type { AppDispatch } from '../../../app/store.ts';
 import { loadChatContext } from '../chat-context.ts';

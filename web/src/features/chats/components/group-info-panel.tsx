@@ -14,7 +14,7 @@ import {
   useRenameGroupMutation,
   useSetGroupPictureMutation,
 } from '../api/group.api.ts';
-import type { VerifiedGroup } from '../../../lib/group-chain.ts';
+import type { VerifiedGroup } from '../../keys/index.ts';
 import { GroupSigningStatus } from './group-notice-line.tsx';
 
 interface GroupInfoPanelProps {

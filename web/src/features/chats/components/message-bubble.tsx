@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { memo, useCallback, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
-import { restoreRequested } from '../../../lib/key-backup.slice.ts';
+import { restoreRequested, type ChatContext } from '../../keys/index.ts';
 import { ForwardIcon, ReplyIcon, TimerIcon } from '../../../components/icons.tsx';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import type { DisplayMessage, OrderFlag } from '../../messages/index.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
 import { canChangeForEveryone } from '../message-changes.ts';
 import { replyPreview } from '../messages.model.ts';
@@ -19,8 +19,6 @@ import type { MentionMember } from '../mentions/use-mention-picker.ts';
 import { ReactionBar } from './reaction-bar.tsx';
 import { SealStatus } from './seal-status.tsx';
 import { SeenTicks } from './seen-ticks.tsx';
-import type { OrderFlag } from '../../../lib/message-order.ts';
-import type { ChatContext } from '../../../lib/message-verification.ts';
 
 interface MessageBubbleProps {
   message: DisplayMessage;

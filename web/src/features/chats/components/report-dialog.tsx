@@ -3,7 +3,7 @@ import type { ReportReason } from '@veil/contracts';
 import { useId, useState } from 'react';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { errorText } from '../../../lib/api-error.ts';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import type { DisplayMessage } from '../../messages/index.ts';
 import { useReportMessageMutation, type RevealedMessage } from '../api/reports.api.ts';
 import { replyPreview } from '../messages.model.ts';
 

@@ -1,6 +1,5 @@
 import { sanitizeMentions } from '@veil/crypto';
-import { openAccountVault, type AccountVault } from '../../../lib/account-vault.ts';
-import { draftStore } from '../../../lib/vault-store.ts';
+import { openAccountVault, type AccountVault, draftStore } from '../../keys/index.ts';
 import type { MentionedText } from '../mentions/use-mention-picker.ts';
 
 /** How long typing rests before the drafts are sealed and stored again. */

@@ -5,8 +5,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { errorText } from '../../../lib/api-error.ts';
 import { t } from '../../../lib/i18n.ts';
-import { encryptForGroup, withoutCommitment } from '../../../lib/crypto.ts';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import { encryptForGroup, withoutCommitment, type DisplayMessage } from '../../messages/index.ts';
 import type { Padding } from '@veil/crypto';
 import type { HistoryChange } from '../api/live-message-changes.ts';
 import {
@@ -16,7 +15,7 @@ import {
 } from '../api/message-actions.api.ts';
 import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
 import { api, listTag } from '../../../lib/api.ts';
-import { signOutgoing, signOutgoingAction, type OutgoingAction } from '../../../lib/message-signing.ts';
+import { signOutgoing, signOutgoingAction, type OutgoingAction } from '../../keys/index.ts';
 import { withCurrentMembers } from '../current-members.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
 

@@ -1,7 +1,7 @@
 import type { ChatView, MessageView } from '@veil/contracts';
 import { useEffect, useState, type RefObject } from 'react';
 import { useAppSelector } from '../../../app/hooks.ts';
-import { selectKeysVersion } from '../../../lib/key-backup.slice.ts';
+import { selectKeysVersion } from '../../keys/index.ts';
 import { decryptPreview, knownPreview } from '../previews.ts';
 import { whenRowShown } from './row-visibility.ts';
 

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useStore } from 'react-redux';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import type { RootState } from '../../../app/store.ts';
-import { checkedKeysOf, KeysUncheckedError, type UncheckedReason } from '../../../lib/checked-keys.ts';
+import { checkedKeysOf, KeysUncheckedError, type UncheckedReason } from '../../keys/index.ts';
 import { retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
 
 /** How soon logs that got no answer are fetched again. */

@@ -1,6 +1,6 @@
 import type { ChatView } from '@veil/contracts';
 import type { AttachmentRef, MessageMention } from '@veil/crypto';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import type { DisplayMessage } from '../../messages/index.ts';
 import { useQueueMessage } from '../outbox/use-outbox.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { ChatView } from '@veil/contracts';
 import { useEffect, useState, type RefObject } from 'react';
-import { verifiedGroupFor } from '../../../lib/group-chain.ts';
+import { verifiedGroupFor } from '../../keys/index.ts';
 import { chatTitle } from '../messages.model.ts';
 import { whenRowShown } from './row-visibility.ts';
 

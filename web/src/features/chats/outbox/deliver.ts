@@ -1,13 +1,16 @@
-import { callRecordText } from '../../../lib/call-record-text.ts';
+import {
+  callRecordText,
+  encryptForGroup,
+  encryptForIndividual,
+  withoutCommitment,
+  type DisplayMessage,
+  messagingApi,
+} from '../../messages/index.ts';
 import { current } from '@reduxjs/toolkit';
 import type { ChatView, MessageView, PublicUser, SentReceipt } from '@veil/contracts';
 import { encodeMessageContent, frankText, type AttachmentRef } from '@veil/crypto';
 import type { useAppDispatch } from '../../../app/hooks.ts';
-import { encryptForGroup, encryptForIndividual, withoutCommitment } from '../../../lib/crypto.ts';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
-import { sealingMembers } from '../../../lib/group-chain.ts';
-import { messagingApi } from '../../../lib/messaging.api.ts';
-import { signOutgoing, type Outgoing } from '../../../lib/message-signing.ts';
+import { sealingMembers, signOutgoing, type Outgoing } from '../../keys/index.ts';
 import { sendOverSocket } from '../../../lib/socket-send.ts';
 import { chatsApi } from '../api/chats.api.ts';
 import { chatByIdApi } from '../api/chat-by-id.api.ts';

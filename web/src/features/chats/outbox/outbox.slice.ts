@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { AttachmentRef, CallRecord, MessageMention } from '@veil/crypto';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import type { DisplayMessage } from '../../messages/index.ts';
 
 /**
  * A message the user wrote that the server has not stored yet. `clientMessageId` is fixed when

@@ -1,7 +1,6 @@
 import type { MessageView } from '@veil/contracts';
 import type { AppDispatch } from '../../../app/store.ts';
-import { decryptForUser } from '../../../lib/crypto.ts';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import { decryptForUser, type DisplayMessage } from '../../messages/index.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { loadChatContext } from '../chat-context.ts';
 import { createNewMessageRouter, type NewMessage } from './new-messages.ts';

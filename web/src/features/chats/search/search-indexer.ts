@@ -1,10 +1,9 @@
 import type { MessageEditedNotice, MessageRef } from '@veil/contracts';
 import type { AppDispatch } from '../../../app/store.ts';
-import { readSealedForUser } from '../../../lib/crypto.ts';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
-import { verifyMessage } from '../../../lib/message-verification.ts';
+import { readSealedForUser, type DisplayMessage } from '../../messages/index.ts';
+import { verifyMessage } from '../../keys/index.ts';
 import { getSocket } from '../../../lib/realtime.ts';
-import { openSearchVault, type SearchVault } from '../../../lib/search-vault.ts';
+import { openSearchVault, type SearchVault } from './search-vault.ts';
 import { chatsApi } from '../api/chats.api.ts';
 import { loadChatContext } from '../chat-context.ts';
 import { messagesApi } from '../api/messages.api.ts';

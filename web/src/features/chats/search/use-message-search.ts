@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
-import { selectKeysVersion } from '../../../lib/key-backup.slice.ts';
+import { selectKeysVersion } from '../../keys/index.ts';
 import { onSearchStatus, searchMessages, searchStatus, startSearchIndexer } from './search-indexer.ts';
 
 /** Keeps the signed-in account's search index in this browser (again once a key is restored here). */

@@ -7,10 +7,13 @@ import {
   readMessage,
   type CallRecord,
 } from '@veil/crypto';
-import { readStoredKeyLog } from '../../../../lib/key-log-store.ts';
-import { legacyOnlyBeforeSignedLog } from '../../../../lib/legacy-messages.ts';
-import { commitmentHolds, sequenceOf } from '../../../../lib/signature-fields.ts';
-import { readAccountKeys } from '../../../../lib/key-store.ts';
+import {
+  readStoredKeyLog,
+  legacyOnlyBeforeSignedLog,
+  commitmentHolds,
+  sequenceOf,
+  readAccountKeys,
+} from '../../../keys/index.ts';
 import { ar } from '../../../../locales/ar.ts';
 import { de } from '../../../../locales/de.ts';
 import { en } from '../../../../locales/en.ts';

@@ -1,8 +1,8 @@
 import { VeilCryptoError } from '@veil/crypto';
-import { errorText, isApiError } from './api-error.ts';
-import { cryptoErrorText } from './crypto-errors.ts';
-import { t } from './i18n.ts';
-import { KeysUncheckedError, keysUncheckedText } from './key-check-texts.ts';
+import { errorText, isApiError } from '../../lib/api-error.ts';
+import { cryptoErrorText } from '../../lib/crypto-errors.ts';
+import { t } from '../../lib/i18n.ts';
+import { KeysUncheckedError, keysUncheckedText } from '../keys/index.ts';
 
 /** Who sends, and the chat's members' names: a blocked send names whose keys failed. */
 export interface SendContext {

@@ -1,6 +1,6 @@
 import type { KeyLogView, KeyStatus } from '@veil/contracts';
 import type { SignedKeyLogEntry } from '@veil/crypto';
-import { fetchData } from './fetch-data.ts';
+import { fetchData } from '../../lib/fetch-data.ts';
 
 const hasPublicKey = (data: unknown): data is { publicKey: string } =>
   typeof (data as { publicKey?: unknown } | null)?.publicKey === 'string';

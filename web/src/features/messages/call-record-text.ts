@@ -1,5 +1,5 @@
 import type { CallRecord } from '@veil/crypto';
-import { t } from './i18n.ts';
+import { t } from '../../lib/i18n.ts';
 
 /**
  * What a call's entry in the timeline says, in the reader's language: "Voice call, 4 min", or

@@ -2,7 +2,7 @@ import type { ChatView, MessageView } from '@veil/contracts';
 import { limits } from '@veil/contracts/limits';
 import { importPublicKeySpkiBase64, rewrapMessageKey, type KeyLogEntry } from '@veil/crypto';
 import { accountKeyRing } from './account-keys.ts';
-import { fetchData } from './fetch-data.ts';
+import { fetchData } from '../../lib/fetch-data.ts';
 import { keyLogOf } from './key-logs.ts';
 
 /**

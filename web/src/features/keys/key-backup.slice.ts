@@ -1,5 +1,5 @@
 import { createSlice } from '@reduxjs/toolkit';
-import { loggedIn, loggedOut } from './session.slice.ts';
+import { loggedIn, loggedOut } from '../../lib/session.slice.ts';
 
 /**
  * The session's key-backup screens (and the link from another browser, their alternative). In lib/ because several features open them: the chat's

@@ -10,8 +10,8 @@ import {
   type GroupChangeKind,
   type SignedGroupChange,
 } from '@veil/crypto';
-import type { ApiError } from './api-error.ts';
-import { fetchData } from './fetch-data.ts';
+import type { ApiError } from '../../lib/api-error.ts';
+import { fetchData } from '../../lib/fetch-data.ts';
 import { keyLogOf } from './key-logs.ts';
 import { currentSigningKey } from './message-signing.ts';
 

@@ -1,7 +1,7 @@
 import type { ChatView, MessageView } from '@veil/contracts';
 import type { IndividualPayload } from '@veil/crypto';
-import { api } from './api.ts';
-import type { ApiRequest, BaseQueryCall } from './base-query.ts';
+import { api } from '../../lib/api.ts';
+import type { ApiRequest, BaseQueryCall } from '../../lib/base-query.ts';
 
 export interface SentIndividualMessage {
   message: MessageView;

@@ -1,4 +1,4 @@
-import { t } from './i18n.ts';
+import { t } from '../../lib/i18n.ts';
 import type { VerificationFailure } from './message-verification.ts';
 
 /**

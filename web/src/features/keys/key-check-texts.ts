@@ -1,5 +1,5 @@
 import { KeysUncheckedError, type UncheckedReason } from './checked-keys.ts';
-import { t } from './i18n.ts';
+import { t } from '../../lib/i18n.ts';
 
 const reasonKeys: Partial<Record<UncheckedReason, string>> = {
   rewritten: 'keyCheck.reasons.rewritten',

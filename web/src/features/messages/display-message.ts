@@ -1,7 +1,6 @@
 import type { MessageView } from '@veil/contracts';
 import type { AttachmentRef, CallRecord, MessageMention } from '@veil/crypto';
-import type { Verification } from './message-verification.ts';
-import type { ReadState } from './read-state.ts';
+import type { Verification, ReadState } from '../keys/index.ts';
 
 /**
  * A message as screens show it: the API's message plus its plaintext (never sent anywhere), or,

@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { keysRestored } from './key-backup.slice.ts';
-import { loggedOut } from './session.slice.ts';
+import { loggedOut } from '../../lib/session.slice.ts';
 
 /**
  * Entries of the account's own key log that none of its browsers made (`own-log-monitor.ts`), as

@@ -1,7 +1,7 @@
 import { checkKeyLog, type KeyLogEntry, type KeyLogProblem } from '@veil/crypto';
 import { readContactTrust } from './contact-trust-store.ts';
 import { storeCheckedKeyLog } from './key-log-store.ts';
-import { NoConnectionError } from './fetch-data.ts';
+import { NoConnectionError } from '../../lib/fetch-data.ts';
 import { fetchKeyLog } from './public-key-api.ts';
 
 /**

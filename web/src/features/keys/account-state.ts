@@ -6,7 +6,7 @@ import {
   readAllContactTrust,
   type ContactTrust,
 } from './contact-trust-store.ts';
-import { fetchData } from './fetch-data.ts';
+import { fetchData } from '../../lib/fetch-data.ts';
 import { readSigningKeys } from './key-store.ts';
 import { keyLogOf } from './key-logs.ts';
 import { readMadeEntries, recordMadeEntries } from './made-entries-store.ts';

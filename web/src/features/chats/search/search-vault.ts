@@ -1,5 +1,4 @@
-import { openAccountVault, type AccountVault } from './account-vault.ts';
-import { searchIndexStore } from './vault-store.ts';
+import { openAccountVault, type AccountVault, searchIndexStore } from '../../keys/index.ts';
 
 export type SearchVault = AccountVault;
 

@@ -10,19 +10,23 @@ import {
   type IndividualPayload,
   type Padding,
 } from '@veil/crypto';
-import { accountKeyRing, publishedAccountKey } from './account-keys.ts';
 import {
+  accountKeyRing,
+  publishedAccountKey,
   commitmentHolds,
   shownSignatureOf,
   verifyMessage,
   verifyReaction,
   type ChatContext,
   type Verification,
-} from './message-verification.ts';
-import { checkedEncryptionKey, checkedEncryptionKeys } from './checked-keys.ts';
+  checkedEncryptionKey,
+  checkedEncryptionKeys,
+  readStateTexts,
+  unreadableState,
+  unverifiedDeletionText,
+  unverifiedText,
+} from '../keys/index.ts';
 import type { DisplayMessage } from './display-message.ts';
-import { readStateTexts, unreadableState } from './read-state.ts';
-import { unverifiedDeletionText, unverifiedText } from './signature-texts.ts';
 
 /**
  * The web client's use of @veil/crypto: which keys to use for what. No cryptography is written
