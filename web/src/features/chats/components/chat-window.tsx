@@ -28,9 +28,12 @@ import { GroupCallButtons } from '../calls/group-call-buttons.tsx';
 import { useBlockedIds } from '../../../lib/blocks.api.ts';
 import { BlockedComposer } from './blocked-composer.tsx';
 import { ChatOptions } from './chat-options.tsx';
-import { AttachmentPicker } from '../attachments/attachment-picker.tsx';
-import { UploadTray } from '../attachments/upload-tray.tsx';
-import { maxFilesPerMessage, useAttachmentUploads } from '../attachments/use-attachment-uploads.ts';
+import {
+  AttachmentPicker,
+  UploadTray,
+  maxFilesPerMessage,
+  useAttachmentUploads,
+} from '../../attachments/index.ts';
 import { ChatHeader } from './chat-header.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { FirstMessageSuggestion } from './first-message-suggestion.tsx';

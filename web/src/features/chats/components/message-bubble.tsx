@@ -7,7 +7,7 @@ import type { DisplayMessage, OrderFlag } from '../../messages/index.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
 import { canChangeForEveryone } from '../message-changes.ts';
 import { replyPreview } from '../messages.model.ts';
-import { AttachmentList } from '../attachments/attachment-view.tsx';
+import { AttachmentList } from '../../attachments/index.ts';
 import { MessageActionsMenu } from './message-actions-menu.tsx';
 import { ForwardDialog } from './forward-dialog.tsx';
 import { ReportDialog } from './report-dialog.tsx';

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import type { AttachmentRef } from '@veil/crypto';
 import { useEffect, useId, useState } from 'react';
-import { ModalDialog } from '../../../components/modal-dialog.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { errorText } from '../../../lib/api-error.ts';
-import { formatPercent } from '../../../lib/i18n.ts';
+import { ModalDialog } from '../../components/modal-dialog.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { errorText } from '../../lib/api-error.ts';
+import { formatPercent } from '../../lib/i18n.ts';
 import { decryptAttachment, saveBlob } from './download-file.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useRef } from 'react';
-import { PaperclipIcon } from '../../../components/icons.tsx';
+import { PaperclipIcon } from '../../components/icons.tsx';
 
 /** The composer's attach button: any files, several at once. */
 export const AttachmentPicker = ({

@@ -1,7 +1,7 @@
-import type { ApiError } from '../../../lib/api-error.ts';
-import { apiPrefix, readEnvelope } from '../../../lib/base-query.ts';
-import { readAccessToken } from '../../../lib/storage.ts';
-import { refreshTokens } from '../../../lib/token-refresh.ts';
+import type { ApiError } from '../../lib/api-error.ts';
+import { apiPrefix, readEnvelope } from '../../lib/base-query.ts';
+import { readAccessToken } from '../../lib/storage.ts';
+import { refreshTokens } from '../../lib/token-refresh.ts';
 
 /**
  * HTTP for attachments outside RTK Query: chunk bodies are bytes, not JSON, and an upload runs

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatPercent } from '../../../lib/i18n.ts';
+import { formatPercent } from '../../lib/i18n.ts';
 import type { AttachmentUploads } from './use-attachment-uploads.ts';
 
 /** The files picked for the next message: progress, cancel, and resume after a failure. */

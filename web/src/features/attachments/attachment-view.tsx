@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { AttachmentRef } from '@veil/crypto';
 import { useEffect, useRef, useState } from 'react';
-import { errorText } from '../../../lib/api-error.ts';
-import { formatPercent, formatSize } from '../../../lib/i18n.ts';
+import { errorText } from '../../lib/api-error.ts';
+import { formatPercent, formatSize } from '../../lib/i18n.ts';
 import { decryptAttachment, saveBlob } from './download-file.ts';
 import { Lightbox } from './lightbox.tsx';
 import { thumbnailUrl } from './thumbnail.ts';

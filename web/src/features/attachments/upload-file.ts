@@ -6,7 +6,7 @@ import {
   type AttachmentCipher,
   type AttachmentRef,
 } from '@veil/crypto';
-import { isApiError } from '../../../lib/api-error.ts';
+import { isApiError } from '../../lib/api-error.ts';
 import { apiJson, authorizedFetch, chunkFailure } from './attachment-http.ts';
 
 /**

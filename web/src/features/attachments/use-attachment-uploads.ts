@@ -1,7 +1,7 @@
 import type { AttachmentRef } from '@veil/crypto';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { errorText } from '../../../lib/api-error.ts';
-import { t } from '../../../lib/i18n.ts';
+import { errorText } from '../../lib/api-error.ts';
+import { t } from '../../lib/i18n.ts';
 import { makeThumbnail } from './thumbnail.ts';
 import { encryptedUpload, type EncryptedUpload } from './upload-file.ts';
 
