@@ -5,7 +5,7 @@ import {
   type Reducer,
   type UnknownAction,
 } from '@reduxjs/toolkit';
-import { outboxSlice } from '../features/chats/outbox/outbox.slice.ts';
+import { outboxSlice } from '../features/messages/outbox/outbox.slice.ts';
 import { themeSlice } from '../features/theme/theme.slice.ts';
 import type { api } from '../lib/api.ts';
 import { keyBackupSlice } from '../features/keys/key-backup.slice.ts';

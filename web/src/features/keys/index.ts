@@ -3,8 +3,8 @@ export {
   accountKeyRing,
   accountKeys,
   canExportAccountKeys,
-  exportAccountKeyBundle,
   exportableAccountKey,
+  exportAccountKeyBundle,
   forgetLoadedKeys,
   keepAccountKeyBundle,
   publishedAccountKey,
@@ -19,10 +19,10 @@ export {
 } from './account-state.ts';
 export { openAccountVault, type AccountVault } from './account-vault.ts';
 export {
-  KeysUncheckedError,
   checkedEncryptionKey,
   checkedEncryptionKeys,
   checkedKeysOf,
+  KeysUncheckedError,
   type UncheckedReason,
 } from './checked-keys.ts';
 export {
@@ -35,9 +35,9 @@ export {
   newGroupId,
   pictureHashOf,
   sealingMembers,
-  signGroupStateOnce,
   signedCreation,
   signedGroupChange,
+  signGroupStateOnce,
   signingFailed,
   verifiedGroupFor,
   type GroupChangeFailure,

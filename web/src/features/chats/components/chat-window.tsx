@@ -4,25 +4,27 @@ import type { MessageMention } from '@veil/crypto';
 import { useCallback, useEffect, useState } from 'react';
 import { RetryNotice } from '../../../components/retry-notice.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import type { DisplayMessage } from '../../messages/index.ts';
+import {
+  type DisplayMessage,
+  useGetChatByIdQuery,
+  useGetMessagesQuery,
+  chatTitle,
+} from '../../messages/index.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { accountKeys, restoreRequested, selectKeysVersion } from '../../keys/index.ts';
 import { isPassingFailure, useAutoRetry } from '../../../lib/use-auto-retry.ts';
-import { useGetChatByIdQuery } from '../api/chat-by-id.api.ts';
-import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetPresenceQuery } from '../api/presence.api.ts';
 import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
 import { useUnexpired } from '../hooks/use-unexpired.ts';
 import { useSignedChat } from '../hooks/use-verified-group.ts';
-import { indexShownMessages } from '../search/search-indexer.ts';
+import { indexShownMessages } from '../../search/index.ts';
 import { useContactKeys } from '../hooks/use-contact-keys.ts';
 import { useSendKeys } from '../hooks/use-send-keys.ts';
 import { useJoinChat } from '../hooks/use-join-chat.ts';
 import { useSendMessage } from '../hooks/use-send-message.ts';
 import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
 import { useTypingUsers } from '../hooks/use-typing-users.ts';
-import { chatTitle } from '../messages.model.ts';
-import { MuteButton } from '../notifications/mute-button.tsx';
+import { MuteButton } from '../../notifications/index.ts';
 import { CallButtons } from '../calls/call-buttons.tsx';
 import { GroupCallButtons } from '../calls/group-call-buttons.tsx';
 import { useBlockedIds } from '../../../lib/blocks.api.ts';
@@ -45,8 +47,7 @@ import { ReplyBar } from './reply-bar.tsx';
 import { SafetyNumberDialog } from './safety-number-dialog.tsx';
 import { TypingIndicator } from './typing-indicator.tsx';
 import { useDraft } from '../drafts/use-draft.ts';
-import { mentionableMembers } from '../mentions/use-mention-members.ts';
-import { clearMentioned } from '../mentions/unread-mentions.ts';
+import { mentionableMembers, clearMentioned } from '../../mentions/index.ts';
 
 const noMessages: DisplayMessage[] = [];
 

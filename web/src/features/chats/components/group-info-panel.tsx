@@ -5,7 +5,7 @@ import { useSearchParams } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { errorText } from '../../../lib/api-error.ts';
-import { useGetGroupCandidatesQuery } from '../api/chats.api.ts';
+import { useGetGroupCandidatesQuery } from '../../messages/index.ts';
 import {
   useAddMembersMutation,
   useLeaveGroupMutation,

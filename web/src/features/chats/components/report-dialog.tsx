@@ -3,9 +3,8 @@ import type { ReportReason } from '@veil/contracts';
 import { useId, useState } from 'react';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { errorText } from '../../../lib/api-error.ts';
-import type { DisplayMessage } from '../../messages/index.ts';
+import { type DisplayMessage, replyPreview } from '../../messages/index.ts';
 import { useReportMessageMutation, type RevealedMessage } from '../api/reports.api.ts';
-import { replyPreview } from '../messages.model.ts';
 
 const reasons: readonly ReportReason[] = ['harassment', 'threat', 'spam', 'other'];
 

@@ -4,7 +4,7 @@ import { useStore } from 'react-redux';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import type { RootState } from '../../../app/store.ts';
 import { checkedKeysOf, KeysUncheckedError, type UncheckedReason } from '../../keys/index.ts';
-import { retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
+import { retryRequested, selectOutbox } from '../../messages/index.ts';
 
 /** How soon logs that got no answer are fetched again. */
 const recheckUnreachedMs = 5_000;

@@ -1,0 +1,7 @@
+/** The mentions feature's public entry point: other features import it only from here. */
+export { MentionPicker } from './mention-picker.tsx';
+export { mentionsUser, withCurrentNames } from './mention-text.ts';
+export { MentionedTextView } from './mentioned-text.tsx';
+export { clearMentioned, useMentioned } from './unread-mentions.ts';
+export { mentionableMembers, useMentionMembers } from './use-mention-members.ts';
+export { useMentionPicker, type MentionedText, type MentionMember } from './use-mention-picker.ts';
