@@ -89,8 +89,17 @@ module.exports = {
       to: { path: '^web/src/features/', pathNot: '^web/src/features/($1/|[^/]+/index\\.ts$)' },
     },
     {
+      name: 'web-features-import-only-the-hooks-of-app',
+      comment:
+        'app/ composes the features; what they need of it (the typed hooks, the store types) is app/hooks.ts, which only type-imports the store.',
+      severity: 'error',
+      from: { path: '^web/src/features/' },
+      to: { path: '^web/src/app/', pathNot: '^web/src/app/hooks\\.ts$' },
+    },
+    {
       name: 'web-shared-code-imports-no-feature',
-      comment: 'lib/ and components/ sit below every feature (and app/ above them all), so features can share them without a cycle.',
+      comment:
+        'lib/ and components/ sit below every feature (and app/ above them all), so features can share them without a cycle.',
       severity: 'error',
       from: { path: '^web/src/(lib|components)/' },
       to: { path: '^web/src/(features|app)/' },

@@ -1,5 +1,5 @@
 import type { ChatView } from '@veil/contracts';
-import type { AppDispatch } from '../../app/store.ts';
+import type { AppDispatch } from '../../app/hooks.ts';
 import { isApiError } from '../../lib/api-error.ts';
 import { chatByIdApi } from './api/chat-by-id.api.ts';
 

@@ -1,5 +1,5 @@
 import type { MessageEditedNotice, MessageRef } from '@veil/contracts';
-import type { AppDispatch } from '../../app/store.ts';
+import type { AppDispatch } from '../../app/hooks.ts';
 import {
   readSealedForUser,
   type DisplayMessage,

@@ -2,7 +2,7 @@ import type { ChatView } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from 'react-redux';
 import { useAppDispatch } from '../../../app/hooks.ts';
-import type { RootState } from '../../../app/store.ts';
+import type { RootState } from '../../../app/hooks.ts';
 import { checkedKeysOf, KeysUncheckedError, type UncheckedReason } from '../../keys/index.ts';
 import { retryRequested, selectOutbox } from '../../messages/index.ts';
 

@@ -16,7 +16,7 @@ import { decryptAllForUser } from '../crypto.ts';
 import { type DisplayMessage } from '../display-message.ts';
 import { sendMessageOverHttp } from '../messaging.api.ts';
 import { getSocket, onSocketConnect } from '../../../lib/realtime.ts';
-import type { AppDispatch } from '../../../app/store.ts';
+import type { AppDispatch } from '../../../app/hooks.ts';
 import { loadChatContext } from '../chat-context.ts';
 import { holdReceipt, withHeldReceipts } from '../held-receipts.ts';
 import { followMessageChanges, type HistoryChange } from './live-message-changes.ts';

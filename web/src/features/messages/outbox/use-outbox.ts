@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useStore } from 'react-redux';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
-import type { RootState } from '../../../app/store.ts';
+import type { RootState } from '../../../app/hooks.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { KeysUncheckedError } from '../../keys/index.ts';
 import { NoConnectionError } from '../../../lib/fetch-data.ts';

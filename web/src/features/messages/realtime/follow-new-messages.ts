@@ -1,5 +1,5 @@
 import type { MessageView } from '@veil/contracts';
-import type { AppDispatch } from '../../../app/store.ts';
+import type { AppDispatch } from '../../../app/hooks.ts';
 import { decryptForUser } from '../crypto.ts';
 import { type DisplayMessage } from '../display-message.ts';
 import { getSocket } from '../../../lib/realtime.ts';

@@ -1,5 +1,5 @@
 import type { PushSubscriptionBody } from '@veil/contracts';
-import type { AppDispatch } from '../../../app/store.ts';
+import type { AppDispatch } from '../../../app/hooks.ts';
 import { pushApi } from './push.api.ts';
 
 /** The built worker, or in development the source, which the dev server serves as a module. */
