@@ -1,4 +1,7 @@
-/** The keys feature's public entry point: other features import it only from here. */
+/**
+ * The account's keys and what they prove: key logs, contacts' keys, signatures, group chains.
+ * This file is the feature's public entry point: other features import only from here.
+ */
 export {
   accountKeyRing,
   accountKeys,

@@ -1,4 +1,7 @@
-/** The mentions feature's public entry point: other features import it only from here. */
+/**
+ * Mentions in group messages: the "@" picker, their text and ranges, the unread marks.
+ * This file is the feature's public entry point: other features import only from here.
+ */
 export { MentionPicker } from './mention-picker.tsx';
 export { mentionsUser, withCurrentNames } from './mention-text.ts';
 export { MentionedTextView } from './mentioned-text.tsx';

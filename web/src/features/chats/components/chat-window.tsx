@@ -46,7 +46,7 @@ import { MessageList } from './message-list.tsx';
 import { ReplyBar } from './reply-bar.tsx';
 import { SafetyNumberDialog } from './safety-number-dialog.tsx';
 import { TypingIndicator } from './typing-indicator.tsx';
-import { useDraft } from '../drafts/use-draft.ts';
+import { useDraft } from '../../drafts/index.ts';
 import { mentionableMembers, clearMentioned } from '../../mentions/index.ts';
 
 const noMessages: DisplayMessage[] = [];

@@ -1,6 +1,6 @@
 import { sanitizeMentions } from '@veil/crypto';
-import { openAccountVault, type AccountVault, draftStore } from '../../keys/index.ts';
-import type { MentionedText } from '../../mentions/index.ts';
+import { openAccountVault, type AccountVault, draftStore } from '../keys/index.ts';
+import type { MentionedText } from '../mentions/index.ts';
 
 /** How long typing rests before the drafts are sealed and stored again. */
 const saveDelayMs = 400;

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import type { ReportReason } from '@veil/contracts';
 import { useId, useState } from 'react';
-import { ModalDialog } from '../../../components/modal-dialog.tsx';
-import { errorText } from '../../../lib/api-error.ts';
-import { type DisplayMessage, replyPreview } from '../../messages/index.ts';
-import { useReportMessageMutation, type RevealedMessage } from '../api/reports.api.ts';
+import { ModalDialog } from '../../components/modal-dialog.tsx';
+import { errorText } from '../../lib/api-error.ts';
+import { type DisplayMessage, replyPreview } from '../messages/index.ts';
+import { useReportMessageMutation, type RevealedMessage } from './reports.api.ts';
 
 const reasons: readonly ReportReason[] = ['harassment', 'threat', 'spam', 'other'];
 

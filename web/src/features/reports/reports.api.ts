@@ -1,5 +1,5 @@
 import type { ReportReason } from '@veil/contracts';
-import { api } from '../../../lib/api.ts';
+import { api } from '../../lib/api.ts';
 
 /** One message as a report reveals it: its text and the franking key sealed inside it. */
 export interface RevealedMessage {

@@ -1,4 +1,4 @@
-import type { DisplayMessage } from '../../messages/index.ts';
+import type { DisplayMessage } from '../messages/index.ts';
 
 /** How many messages before the reported one a report may carry (the server's limit). */
 export const earlierMessagesMax = 4;

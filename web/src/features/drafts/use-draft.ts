@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { MentionedText } from '../../mentions/index.ts';
+import type { MentionedText } from '../mentions/index.ts';
 import { keepDraft, loadDraft } from './drafts.ts';
 
 /** A chat's draft: undefined while it loads, then its text and mentions; `keep` stores what the composer holds. */
