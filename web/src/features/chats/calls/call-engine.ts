@@ -12,6 +12,7 @@ import {
   ringMs,
 } from './call-connection.ts';
 import { fetchIceConfig, openLocalMedia, stopMedia } from './call-media.ts';
+import { outgoingMedia, type OutgoingMedia } from './call-outgoing.ts';
 import { openDeliveredSignal, sendCallSignal } from './call-signals.ts';
 import { callsView, setCallsView, updateCall, type CallEnd, type CallState } from './call-store.ts';
 import { groupCallSignal, inGroupCall, startGroupCalls, stopGroupCalls } from './group-call-engine.ts';
@@ -34,6 +35,8 @@ interface Live {
   /** Incoming: the offer, until the call is answered. */
   offer: CallSignalBody | null;
   timers: ReturnType<typeof setTimeout>[];
+  /** Switching devices and sharing the screen. */
+  outgoing: OutgoingMedia;
 }
 
 let me: string | null = null;
@@ -53,6 +56,8 @@ const startingCall = (
   endedAt: null,
   muted: false,
   cameraOff: false,
+  sharing: false,
+  notice: null,
   localStream: null,
   remoteStream: null,
   end: null,
@@ -100,6 +105,7 @@ const finish = (end: CallEnd, tell?: 'hangup' | 'decline' | 'busy') => {
   if (tell) signalQuietly(tell);
   for (const timer of current.timers) clearTimeout(timer);
   current.pc?.close();
+  current.outgoing.close();
   stopMedia(current.state.localStream);
   finished.add(current.state.callId);
   live = null;
@@ -110,6 +116,16 @@ const finish = (end: CallEnd, tell?: 'hangup' | 'decline' | 'busy') => {
       setCallsView({ call: null });
   }, endShownMs);
 };
+
+/** The call `callId`'s outgoing media, while it is the current call. */
+const outgoingOf = (callId: string): OutgoingMedia =>
+  outgoingMedia({
+    state: () => (live?.state.callId === callId ? live.state : null),
+    connections: () => (live?.state.callId === callId && live.pc ? [live.pc] : []),
+    update: (change) => {
+      if (live?.state.callId === callId) set(change);
+    },
+  });
 
 const later = (ms: number, work: () => void) => {
   const timer = setTimeout(work, ms);
@@ -179,6 +195,7 @@ export const startCall = async (chatId: string, peerId: string, media: CallMedia
     pending: [],
     offer: null,
     timers: [],
+    outgoing: outgoingOf(callId),
   };
   setCallsView({ call: live.state });
   try {
@@ -244,6 +261,13 @@ export const toggleCamera = (): void => {
   set({ cameraOff });
 };
 
+export const switchCallInput = (kind: 'audio' | 'video', deviceId: string): Promise<void> =>
+  live?.outgoing.switchInput(kind, deviceId) ?? Promise.resolve();
+
+export const shareScreen = (): Promise<void> => live?.outgoing.shareScreen() ?? Promise.resolve();
+
+export const stopSharingScreen = (): Promise<void> => live?.outgoing.stopSharing() ?? Promise.resolve();
+
 /** Dismisses an ended call or a refused one's warning. */
 export const dismissCall = (): void => {
   if (callsView().call?.phase === 'ended') setCallsView({ call: null });
@@ -282,6 +306,7 @@ const onOffer = (body: CallSignalBody) => {
     pending: [],
     offer: body,
     timers: [],
+    outgoing: outgoingOf(body.callId),
   };
   setCallsView({ call: live.state });
   signalQuietly('ringing');

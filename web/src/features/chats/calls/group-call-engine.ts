@@ -10,6 +10,7 @@ import {
   ringMs,
 } from './call-connection.ts';
 import { fetchIceConfig, openLocalMedia, stopMedia } from './call-media.ts';
+import { outgoingMedia, type OutgoingMedia } from './call-outgoing.ts';
 import { CallSignalError, sendCallSignal } from './call-signals.ts';
 import {
   busyWithACall,
@@ -57,6 +58,8 @@ interface Group {
   peers: Map<string, Peer>;
   iceConfig: RTCConfiguration | undefined;
   timers: ReturnType<typeof setTimeout>[];
+  /** Switching devices and sharing the screen, on every connection at once. */
+  outgoing: OutgoingMedia;
 }
 
 let me: string | null = null;
@@ -163,6 +166,7 @@ const finish = (end: CallEnd) => {
   const wasIn = current.state.phase === 'connecting' || current.state.phase === 'active';
   for (const timer of current.timers) clearTimeout(timer);
   for (const peer of current.peers.values()) closePeer(peer);
+  current.outgoing.close();
   stopMedia(current.state.localStream);
   group = null;
   const { callId, chatId } = current.state;
@@ -332,23 +336,35 @@ const groupOf = (
   call: Pick<GroupCallState, 'callId' | 'chatId' | 'callerId' | 'media' | 'direction' | 'phase'>,
   members: string[],
   roster: Iterable<string>,
-): Group => ({
-  state: {
-    ...call,
-    connectedAt: null,
-    endedAt: null,
-    muted: false,
-    cameraOff: false,
-    localStream: null,
-    joined: me ? [me] : [],
-    end: null,
-  },
-  members,
-  roster: new Set([...roster].filter((id) => id !== me && members.includes(id))),
-  peers: new Map(),
-  iceConfig: undefined,
-  timers: [],
-});
+): Group => {
+  const made: Group = {
+    state: {
+      ...call,
+      connectedAt: null,
+      endedAt: null,
+      muted: false,
+      cameraOff: false,
+      sharing: false,
+      notice: null,
+      localStream: null,
+      joined: me ? [me] : [],
+      end: null,
+    },
+    members,
+    roster: new Set([...roster].filter((id) => id !== me && members.includes(id))),
+    peers: new Map(),
+    iceConfig: undefined,
+    timers: [],
+    outgoing: outgoingMedia({
+      state: () => (group === made ? made.state : null),
+      connections: () => (group === made ? [...made.peers.values()].map((peer) => peer.pc) : []),
+      update: (change) => {
+        if (group === made) set(made, change);
+      },
+    }),
+  };
+  return made;
+};
 
 /** Starts a group call in `chatId`: opens the microphone (and camera), then rings every member. */
 export const startGroupCall = async (chatId: string, media: CallMedia): Promise<void> => {
@@ -439,6 +455,13 @@ export const toggleGroupCamera = (): void => {
   set(group, { cameraOff });
   shareOwnState(group);
 };
+
+export const switchGroupCallInput = (kind: 'audio' | 'video', deviceId: string): Promise<void> =>
+  group?.outgoing.switchInput(kind, deviceId) ?? Promise.resolve();
+
+export const shareGroupScreen = (): Promise<void> => group?.outgoing.shareScreen() ?? Promise.resolve();
+
+export const stopSharingGroupScreen = (): Promise<void> => group?.outgoing.stopSharing() ?? Promise.resolve();
 
 /** Dismisses an ended group call. */
 export const dismissGroupCall = (): void => {
