@@ -157,3 +157,11 @@ export const bytesReceivedOf = (page: Page, kind: 'audio' | 'video'): Promise<nu
     });
     return total;
   }, kind);
+
+/** The ICE username fragment of the page's newest connection's local description: an ICE restart changes it. */
+export const iceUfrag = (page: Page): Promise<string | null> =>
+  page.evaluate(() => {
+    const made =
+      (window as unknown as { veilPeerConnections?: RTCPeerConnection[] }).veilPeerConnections ?? [];
+    return /a=ice-ufrag:(\S+)/.exec(made.at(-1)?.localDescription?.sdp ?? '')?.[1] ?? null;
+  });
