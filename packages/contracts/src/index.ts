@@ -34,4 +34,5 @@ export * from './rpc/auth.rpc.ts';
 export * from './rpc/user.rpc.ts';
 export * from './rpc/chat.rpc.ts';
 export * from './rpc/message.rpc.ts';
+export * from './message-state.ts';
 export * from './message-view.ts';

@@ -1,5 +1,6 @@
 import type { MessageEvent } from './events/message.events.ts';
 import type { MessageView } from './http/schemas.ts';
+import { messageViewOf, sentMessage } from './message-state.ts';
 
 export type MessageSentEvent = Extract<MessageEvent, { type: 'MessageSent' }>;
 
@@ -13,18 +14,4 @@ export const messageViewFromEvent = (
   event: MessageSentEvent,
   position: number,
   replyTo: MessageView | null,
-): MessageView => ({
-  _id: event.data.messageId,
-  chat: event.data.chatId,
-  sender: { _id: event.data.senderId },
-  content: event.data.content,
-  iv: event.data.iv,
-  encryptedKeys: event.data.encryptedKeys,
-  replyTo,
-  seenBy: {},
-  createdAt: event.occurredAt,
-  seq: position,
-  ...(event.data.signature && { signature: event.data.signature }),
-  ...(event.data.clientMessageId && { clientMessageId: event.data.clientMessageId }),
-  ...(event.data.expiresAt && { expiresAt: event.data.expiresAt }),
-});
+): MessageView => messageViewOf(sentMessage(event, position), replyTo);

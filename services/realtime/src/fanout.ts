@@ -8,6 +8,7 @@ import {
 import type { RpcClient } from '@veil/kernel';
 import type { ContextEventBus, Logger, RecordedEvent, Subscription, Tracing } from '@veil/ports';
 import type { MembershipProjection } from './membership.projection.ts';
+import { createQuoteCache } from './quote-cache.ts';
 import type { RealtimeMetrics } from './realtime-metrics.ts';
 import type { SendingSockets } from './sending-sockets.ts';
 import { userRoom, type RealtimeServer } from './socket-types.ts';
@@ -28,7 +29,7 @@ export interface FanoutDeps {
   messages: MessageClient;
   log: Logger;
   tracing: Pick<Tracing, 'run'>;
-  metrics: Pick<RealtimeMetrics, 'delivered'>;
+  metrics: Pick<RealtimeMetrics, 'delivered' | 'quoted'>;
   /** Whether a user sends (and so sees) read receipts. */
   sendsReceipts: (userId: string) => boolean;
   sendingSockets: Pick<SendingSockets, 'take'>;
@@ -50,6 +51,7 @@ export interface Fanout extends Subscription {
  */
 export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
   const { io, membership, messages, log, metrics } = deps;
+  const quotes = createQuoteCache();
   let emittedUpTo = await deps.bus.headPosition('message');
 
   /** Members from the chat log; if the chat is still unknown after catching up, fall back to persisted data. */
@@ -72,10 +74,19 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
     });
   };
 
-  const replyView = async (messageId: string | null): Promise<MessageView | null> => {
+  /**
+   * The message a reply quotes, as the log this replica is at shows it. One sent before this
+   * replica started (or evicted since) is asked of the message service, for this reply only:
+   * its read model may be behind or ahead of the log here, so its answer is not kept.
+   */
+  const quoteOf = async (messageId: string | null): Promise<MessageView | null> => {
     if (!messageId) return null;
+    const followed = quotes.quoteOf(messageId);
+    metrics.quoted(followed === undefined ? 'miss' : 'hit');
+    if (followed !== undefined) return followed;
     try {
-      return (await messages.getMessage({ messageId })).message;
+      // A quote does not nest the message it quotes in turn, as in the history.
+      return { ...(await messages.getMessage({ messageId })).message, replyTo: null };
     } catch (error) {
       if (error instanceof DomainError && error.code === 'MESSAGE_NOT_FOUND') return null;
       throw error; // transient: the follower retries this event
@@ -86,7 +97,7 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
     async MessageSent(event, recorded) {
       // The message service stores one wrapped key per member at send time.
       const members = await membersOf(event.data.chatId, Object.keys(event.data.encryptedKeys));
-      const message = messageViewFromEvent(event, recorded.position, await replyView(event.data.replyTo));
+      const message = messageViewFromEvent(event, recorded.position, await quoteOf(event.data.replyTo));
       // Only members it is keyed for: a member removed a moment before the send, whom this
       // replica's membership has not dropped yet, gets nothing they could not read anyway.
       const recipients = members.filter((id) => id !== event.data.senderId && id in event.data.encryptedKeys);
@@ -184,6 +195,8 @@ export const startFanout = async (deps: FanoutDeps): Promise<Fanout> => {
     if (handler) {
       // Everything that can fail runs before the emit; a throw retries this same event.
       await handler(recorded.event, recorded);
+      // After the delivery: a reply never quotes itself, and a retried event is applied once.
+      quotes.apply(recorded.event, recorded.position);
       log.debug({ position: recorded.position, type }, 'message event delivered');
     } else {
       // A type this replica does not know (a newer writer): skip it, loudly, rather than stall.

@@ -23,6 +23,8 @@ export interface RealtimeMetrics {
   sent(result: SendResult): void;
   /** One emit of the fan-out to the recipients' rooms among this replica's sockets. */
   delivered(event: DeliveredEvent): void;
+  /** A reply's quote: a hit is built from the log this replica follows, a miss asks the message service. */
+  quoted(result: 'hit' | 'miss'): void;
 }
 
 export const realtimeMetrics = (metrics: Metrics): RealtimeMetrics => {
@@ -40,9 +42,15 @@ export const realtimeMetrics = (metrics: Metrics): RealtimeMetrics => {
     help: "Emits of the fan-out to the recipients' rooms on this replica, by socket event",
     labelNames: ['event'],
   });
+  const quotes = metrics.counter<'result'>({
+    name: 'veil_realtime_quotes_total',
+    help: 'Quoted messages the fan-out embedded in replies, by result: hit (from the message log it follows) or miss (asked of the message service)',
+    labelNames: ['result'],
+  });
   return {
     countSockets: (read) => sockets.sampleOnScrape({}, read),
     sent: (result) => sends.inc({ result }),
     delivered: (event) => deliveries.inc({ event }),
+    quoted: (result) => quotes.inc({ result }),
   };
 };

@@ -13,6 +13,7 @@ import {
 import { describeRealtimeSuite } from './support/realtime.suite.ts';
 import { deleteRedisKeys, randomRedisPrefix } from './support/redis-test-keys.ts';
 import { spawnReplica, type ReplicaProcess } from './support/spawn-replica.ts';
+import { describeQuotesFromBeforeStart } from './support/suite-quotes-before-start.ts';
 import { createWorld } from './support/suite-world.ts';
 import { natsPorts, randomNatsPrefix } from './support/test-adapters.ts';
 import { testLogger } from './support/test-logger.ts';
@@ -121,4 +122,15 @@ describe('realtime gateway, a replica crashes', () => {
     expect(Date.parse(at!)).toBeGreaterThanOrEqual(killedAt);
     expect(await d.disconnected).toBe('transport close');
   });
+});
+
+describeQuotesFromBeforeStart('realtime gateway on NATS, a quote from before it started', async (log) => {
+  const ports = await natsPorts(randomNatsPrefix(), log, 'quotes-before-start');
+  return {
+    ...ports,
+    async close() {
+      await ports.dropStreams();
+      await ports.close();
+    },
+  };
 });

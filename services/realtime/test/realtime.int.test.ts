@@ -7,6 +7,7 @@ import {
   type RealtimeCluster,
 } from './support/harness.ts';
 import { describeRealtimeSuite } from './support/realtime.suite.ts';
+import { describeQuotesFromBeforeStart } from './support/suite-quotes-before-start.ts';
 import { embeddedPorts } from './support/test-adapters.ts';
 import { testLogger } from './support/test-logger.ts';
 
@@ -42,3 +43,5 @@ describeRealtimeSuite(
     };
   },
 );
+
+describeQuotesFromBeforeStart('realtime gateway, single node, a quote from before it started', embeddedPorts);

@@ -1,9 +1,17 @@
 import {
   blockListAfter,
+  deletedMessage,
+  editedMessage,
+  messageViewOf,
+  quotedViewOf,
+  reactedMessage,
+  rewrappedMessage,
+  seenMessage,
+  sentMessage,
+  unreactedMessage,
   type MessageEvent,
-  type MessageSignature,
+  type MessageState,
   type MessageView,
-  type SealedReaction,
 } from '@veil/contracts';
 import type { ProjectionDefinition } from '@veil/kernel';
 import type { Collection, ReadStore } from '@veil/ports';
@@ -21,39 +29,11 @@ import { eraseMessageContent, type ContentLog } from '../log-erasure.ts';
  * the chat context's events (the message service never reads the chat service's data), and the
  * encrypted files sent with messages.
  */
-export interface MessageDoc {
-  _id: string;
-  chat: string;
-  sender: string;
-  content: string;
-  iv: string;
-  encryptedKeys: Record<string, string>;
-  replyTo: string | null;
-  seenBy: Record<string, true>;
-  createdAt: string;
-  /** The event's position in the message log: increases along every chat's history. */
-  seq: number;
-  /** The sender's key for this message, when it sent one: a retry finds the stored message by it. */
-  clientMessageId?: string;
-  /** The sender's signature, when the message was signed. */
-  signature?: MessageSignature;
-  editedAt?: string;
-  /** The sender's signature over the last edit, when it was signed. */
-  editSignature?: MessageSignature;
-  /** Deleted for everyone: content, iv and keys are empty, reactions gone. */
-  deleted?: true;
-  /** The sender's signature over the deletion, when it was signed. */
-  deleteSignature?: MessageSignature;
-  /** Each member's encrypted reaction, by user id. */
-  reactions?: Record<string, SealedReaction>;
+export interface MessageDoc extends MessageState {
   /** Members who deleted it for themselves: their history leaves it out. */
   hiddenFor?: string[];
   /** Blob ids of the files sent with it. */
   attachments?: string[];
-  /** When it disappears (docs/disappearing-messages.md); the expiry schedule reads it. */
-  expiresAt?: string;
-  /** Members' own copies of the message key re-wrapped for their current key, by user id. */
-  rewrappedKeys?: Record<string, string>;
 }
 
 export interface MembershipDoc {
@@ -114,61 +94,17 @@ export const messageDocOf = (
   position: number,
   seenBy: Record<string, true> = {},
 ): MessageDoc => {
-  const {
-    messageId,
-    chatId,
-    senderId,
-    content,
-    iv,
-    encryptedKeys,
-    replyTo,
-    clientMessageId,
-    signature,
-    attachments,
-    expiresAt,
-  } = event.data;
-  return {
-    _id: messageId,
-    chat: chatId,
-    sender: senderId,
-    content,
-    iv,
-    encryptedKeys,
-    replyTo,
-    seenBy,
-    createdAt: event.occurredAt,
-    seq: position,
-    ...(clientMessageId !== undefined && { clientMessageId }),
-    ...(signature !== undefined && { signature }),
-    ...(attachments?.length && { attachments }),
-    ...(expiresAt !== undefined && { expiresAt }),
-  };
+  const { attachments } = event.data;
+  return { ...sentMessage(event, position, seenBy), ...(attachments?.length && { attachments }) };
 };
 
-/**
- * The tombstone of a message deleted for everyone: who sent it, when, where in the history,
- * and nothing of its content. Built from the MessageDeleted event alone, because a replay no
- * longer meets the message's MessageSent (erased from the log).
- */
+/** The tombstone (see `deletedMessage`), still left out of the histories of those who hid it. */
 const tombstoneOf = (
   event: Extract<MessageEvent, { type: 'MessageDeleted' }>,
   existing: MessageDoc | null,
 ): MessageDoc => ({
-  _id: event.data.messageId,
-  chat: event.data.chatId,
-  sender: event.data.senderId,
-  content: '',
-  iv: '',
-  encryptedKeys: {},
-  replyTo: existing?.replyTo ?? null,
-  seenBy: existing?.seenBy ?? {},
-  createdAt: event.data.sentAt,
-  seq: event.data.seq,
-  deleted: true,
-  ...(event.data.signature && { deleteSignature: event.data.signature }),
+  ...deletedMessage(event, existing),
   ...(existing?.hiddenFor && { hiddenFor: existing.hiddenFor }),
-  // A disappearing message deleted for everyone still disappears, tombstone and all.
-  ...(existing?.expiresAt && { expiresAt: existing.expiresAt }),
 });
 
 /**
@@ -199,18 +135,7 @@ export const timelineProjection = (
         const message = await messages.get(event.data.messageId);
         // Its MessageSent comes first in its stream: no message here means it expired.
         if (!message || message.deleted) return log.erase('message', [position]);
-        const { content, iv, encryptedKeys, signature } = event.data;
-        // The new text has a new key, sealed for every member's current key: old copies are
-        // moot, and so is the signature of the edit before.
-        const { rewrappedKeys: _replaced, editSignature: _previous, ...kept } = message;
-        await messages.put({
-          ...kept,
-          content,
-          iv,
-          encryptedKeys,
-          editedAt: event.occurredAt,
-          ...(signature && { editSignature: signature }),
-        });
+        await messages.put(editedMessage(message, event));
         return;
       }
       case 'MessageDeleted': {
@@ -239,35 +164,23 @@ export const timelineProjection = (
       case 'ReactionSet': {
         const message = await messages.get(event.data.messageId);
         if (!message || message.deleted) return log.erase('message', [position]);
-        const { userId, content, iv, encryptedKeys, signature } = event.data;
-        const reaction = { content, iv, encryptedKeys, ...(signature && { signature }) };
-        const reactions = { ...message.reactions, [userId]: reaction };
-        await messages.put({ ...message, reactions });
+        await messages.put(reactedMessage(message, event));
         return;
       }
       case 'MessageKeyRewrapped': {
         const message = await messages.get(event.data.messageId);
         if (!message || message.deleted) return log.erase('message', [position]);
-        const { userId, encryptedKey } = event.data;
-        await messages.put({
-          ...message,
-          rewrappedKeys: { ...message.rewrappedKeys, [userId]: encryptedKey },
-        });
+        await messages.put(rewrappedMessage(message, event));
         return;
       }
       case 'ReactionRemoved': {
         const message = await messages.get(event.data.messageId);
-        if (message?.reactions?.[event.data.userId]) {
-          const { [event.data.userId]: _removed, ...reactions } = message.reactions;
-          await messages.put({ ...message, reactions });
-        }
+        if (message?.reactions?.[event.data.userId]) await messages.put(unreactedMessage(message, event));
         return;
       }
       case 'MessageSeen': {
         const message = await messages.get(event.data.messageId);
-        if (message && !message.seenBy[event.data.userId]) {
-          await messages.put({ ...message, seenBy: { ...message.seenBy, [event.data.userId]: true } });
-        }
+        if (message && !message.seenBy[event.data.userId]) await messages.put(seenMessage(message, event));
         return;
       }
       case 'DirectChatCreated':
@@ -371,24 +284,6 @@ export const repliedTo = async (
   return new Map((await messages.getMany(ids)).map((doc) => [doc._id, doc]));
 };
 
-export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): MessageView => ({
-  _id: doc._id,
-  chat: doc.chat,
-  sender: { _id: doc.sender },
-  content: doc.content,
-  iv: doc.iv,
-  encryptedKeys: doc.encryptedKeys,
-  replyTo: replyTo ? toMessageView(replyTo, null) : null,
-  seenBy: doc.seenBy,
-  createdAt: doc.createdAt,
-  seq: doc.seq,
-  ...(doc.editedAt && { editedAt: doc.editedAt }),
-  ...(doc.deleted && { deleted: true }),
-  ...(doc.reactions && Object.keys(doc.reactions).length > 0 && { reactions: doc.reactions }),
-  ...(doc.signature && !doc.deleted && { signature: doc.signature }),
-  ...(doc.clientMessageId && !doc.deleted && { clientMessageId: doc.clientMessageId }),
-  ...(doc.editSignature && !doc.deleted && { editSignature: doc.editSignature }),
-  ...(doc.rewrappedKeys && !doc.deleted && { rewrappedKeys: doc.rewrappedKeys }),
-  ...(doc.deleteSignature && doc.deleted && { deleteSignature: doc.deleteSignature }),
-  ...(doc.expiresAt && { expiresAt: doc.expiresAt }),
-});
+/** A message's view; the message it replies to is quoted as `quotedViewOf` shows it. */
+export const toMessageView = (doc: MessageDoc, replyTo: MessageDoc | null): MessageView =>
+  messageViewOf(doc, replyTo && quotedViewOf(replyTo));

@@ -71,3 +71,42 @@ export const privacyChanged = (userId: string, onlineVisibleTo: 'contacts' | 'no
   type: 'PrivacyChanged',
   data: { userId, privacy: { readReceipts: true, typing: true, onlineVisibleTo } },
 });
+
+type Sent = Extract<MessageEvent, { type: 'MessageSent' }>;
+
+/** The sender's edit: new ciphertext, keyed for the same members. */
+export const messageEdited = (
+  sent: Sent,
+  text: string,
+): Extract<MessageEvent, { type: 'MessageEdited' }> => ({
+  ...meta(sent.streamId),
+  type: 'MessageEdited',
+  data: {
+    messageId: sent.data.messageId,
+    chatId: sent.data.chatId,
+    senderId: sent.data.senderId,
+    content: Buffer.from(text).toString('base64'),
+    iv: 'BBBBBBBBBBBBBBBB',
+    encryptedKeys: sent.data.encryptedKeys,
+  },
+});
+
+/** Deleted for everyone by its sender; `position` is where its MessageSent is in the log. */
+export const messageDeleted = (sent: Sent, position: number): MessageEvent => ({
+  ...meta(sent.streamId),
+  type: 'MessageDeleted',
+  data: {
+    messageId: sent.data.messageId,
+    chatId: sent.data.chatId,
+    senderId: sent.data.senderId,
+    deletedBy: sent.data.senderId,
+    sentAt: sent.occurredAt,
+    seq: position,
+  },
+});
+
+export const messageExpired = (sent: Sent): MessageEvent => ({
+  ...meta(sent.streamId),
+  type: 'MessageExpired',
+  data: { messageId: sent.data.messageId, chatId: sent.data.chatId },
+});

@@ -6,6 +6,7 @@ import { describeDelivery } from './suite-delivery.ts';
 import { describeLastSeen } from './suite-last-seen.ts';
 import { describeLinks } from './suite-link.ts';
 import { describePresence } from './suite-presence.ts';
+import { describeQuotes } from './suite-quotes.ts';
 import { createWorld } from './suite-world.ts';
 
 /**
@@ -32,6 +33,7 @@ export const describeRealtimeSuite = (name: string, setup: () => Promise<Realtim
     });
 
     describeDelivery(world, current);
+    describeQuotes(world, current);
     describePresence(world, current);
     describeLastSeen(world);
     describeAccess(world, current);

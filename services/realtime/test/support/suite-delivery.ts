@@ -63,21 +63,6 @@ export const describeDelivery = (world: World, cluster: () => RealtimeCluster) =
       });
     });
 
-    it('retries a message whose reply lookup failed, and still delivers it once', async () => {
-      const [alice, bob] = world.users(2) as [string, string];
-      const direct = await world.direct(alice, bob);
-      const b = await world.connect(bob);
-      const original = await world.send(direct, alice, [alice, bob]);
-      await b.next('message received', (p) => p.message._id === original.messageId);
-      cluster().messageService.failNextGetMessage();
-      const reply = await world.send(direct, alice, [alice, bob], original.messageId);
-      const [{ message }] = await b.next('message received', (p) => p.message._id === reply.messageId);
-      expect(message.replyTo?._id).toBe(original.messageId);
-      const barrier = await world.send(direct, alice, [alice, bob]);
-      await b.next('message received', (p) => p.message._id === barrier.messageId);
-      expect(receivedIds(b)).toEqual([original, reply, barrier].map((m) => m.messageId));
-    });
-
     it('skips a message event of a type it does not know and delivers what follows', async () => {
       const [alice, bob] = world.users(2) as [string, string];
       const direct = await world.direct(alice, bob);
