@@ -6,6 +6,7 @@ import {
   bytesReceivedOf,
   callPanel,
   callers,
+  connectionsMade,
   incomingCall,
   keepPeerConnections,
   sentTrack,
@@ -44,11 +45,7 @@ describe('call devices and screen sharing (browser)', { timeout: 240_000 }, () =
   it('switches the microphone from the keyboard without renegotiating, and the other side keeps hearing', async () => {
     const { alice, bob } = await videoCall();
     const before = await sentTrack(alice.page, 'audio');
-    const connections = () =>
-      alice.page.evaluate(
-        () => (window as unknown as { veilPeerConnections: RTCPeerConnection[] }).veilPeerConnections.length,
-      );
-    const made = await connections();
+    const made = await connectionsMade(alice.page);
 
     const devices = callPanel(alice.page).getByText('Devices', { exact: true });
     await devices.focus();
@@ -64,7 +61,7 @@ describe('call devices and screen sharing (browser)', { timeout: 240_000 }, () =
     expect((await sentTrack(alice.page, 'audio'))?.id).not.toBe(before?.id);
     await keepsFlowing(bob.page, 'audio');
     // The same connection carries it: no new offer, no new peer connection.
-    expect(await connections()).toBe(made);
+    expect(await connectionsMade(alice.page)).toBe(made);
     await expect.poll(() => callPanel(alice.page).getAttribute('data-phase'), poll).toBe('active');
 
     // The camera picker lists the camera in use (Chromium fakes one).

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { useVeilWeb } from './harness.ts';
-import { bytesReceived, callPanel, callStatus, callers, iceUfrag, incomingCall } from './calls-support.ts';
+import { createGroupOverApi, currentUserId, openChat, signedUpPerson, uniqueName } from './flows.ts';
+import {
+  bytesReceived,
+  callPanel,
+  callStatus,
+  callers,
+  connectionsMade,
+  iceUfrag,
+  incomingCall,
+  keepPeerConnections,
+} from './calls-support.ts';
 
 /**
  * ICE restarts of a call in progress: on a change of network the caller offers one, sealed and
@@ -61,5 +71,32 @@ describe('call ICE restarts (browser)', { timeout: 240_000 }, () => {
     });
     await expect.poll(() => callStatus(bob.page).textContent(), poll).toMatch(/^Call refused/);
     await expect.poll(() => callStatus(alice.page).textContent(), poll).toBe('The other side hung up');
+  });
+
+  it('restarts ICE in a group call from the side that offered the pair, and media keeps flowing', async () => {
+    const alice = await signedUpPerson(veil(), 'ral', keepPeerConnections);
+    const bob = await signedUpPerson(veil(), 'rbo', keepPeerConnections);
+    const group = uniqueName('Team');
+    await createGroupOverApi(alice.page, group, [await currentUserId(bob.page)]);
+    for (const person of [alice, bob]) await openChat(person.page, group);
+    await alice.page.getByRole('button', { name: `Voice call with ${group}` }).click();
+    await incomingCall(bob.page).getByRole('button', { name: 'Accept' }).click();
+    for (const page of [alice.page, bob.page])
+      await expect.poll(() => callPanel(page).getAttribute('data-phase'), poll).toBe('active');
+    const ufrags = [await iceUfrag(alice.page), await iceUfrag(bob.page)];
+    const made = [await connectionsMade(alice.page), await connectionsMade(bob.page)];
+
+    // Bob joined, so Bob offered the pair: his network changing restarts it.
+    await bob.page.evaluate(() => window.dispatchEvent(new Event('online')));
+    await expect.poll(() => iceUfrag(bob.page), poll).not.toBe(ufrags[1]);
+    await expect.poll(() => iceUfrag(alice.page), poll).not.toBe(ufrags[0]);
+    for (const page of [alice.page, bob.page]) {
+      const before = await bytesReceived(page);
+      await expect.poll(() => bytesReceived(page), poll).toBeGreaterThan(before + 2_000);
+      await expect.poll(() => callPanel(page).getAttribute('data-phase'), poll).toBe('active');
+    }
+    // The same connections, restarted: neither side made a new one.
+    expect([await connectionsMade(alice.page), await connectionsMade(bob.page)]).toEqual(made);
+    await bob.page.getByRole('button', { name: 'Hang up' }).click();
   });
 });

@@ -165,3 +165,10 @@ export const iceUfrag = (page: Page): Promise<string | null> =>
       (window as unknown as { veilPeerConnections?: RTCPeerConnection[] }).veilPeerConnections ?? [];
     return /a=ice-ufrag:(\S+)/.exec(made.at(-1)?.localDescription?.sdp ?? '')?.[1] ?? null;
   });
+
+/** How many peer connections the page has made so far. */
+export const connectionsMade = (page: Page): Promise<number> =>
+  page.evaluate(
+    () =>
+      ((window as unknown as { veilPeerConnections?: RTCPeerConnection[] }).veilPeerConnections ?? []).length,
+  );

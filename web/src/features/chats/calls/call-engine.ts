@@ -16,7 +16,13 @@ import { outgoingMedia, type OutgoingMedia } from './call-outgoing.ts';
 import { restartEveryMs, restartOffer, sameCertificate, watchNetworkChanges } from './call-reconnect.ts';
 import { openDeliveredSignal, sendCallSignal } from './call-signals.ts';
 import { callsView, setCallsView, updateCall, type CallEnd, type CallState } from './call-store.ts';
-import { groupCallSignal, inGroupCall, startGroupCalls, stopGroupCalls } from './group-call-engine.ts';
+import {
+  groupCallSignal,
+  inGroupCall,
+  restartGroupConnections,
+  startGroupCalls,
+  stopGroupCalls,
+} from './group-call-engine.ts';
 
 /**
  * One-to-one calls over WebRTC (docs/calls.md). The set-up travels as sealed, signed signals
@@ -202,6 +208,7 @@ const restartIce = async (current: Live) => {
 /** The network changed under a call in progress: the caller restarts at once, not waiting for a drop. */
 const onNetworkChange = () => {
   if (live && (live.state.phase === 'active' || live.state.phase === 'reconnecting')) void restartIce(live);
+  restartGroupConnections();
 };
 
 const connected = async (callId: string, pc: RTCPeerConnection) => {

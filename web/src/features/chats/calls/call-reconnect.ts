@@ -24,6 +24,15 @@ export const restartOffer = (pc: RTCPeerConnection): Promise<{ sdp: string; fing
 export const sameCertificate = (signedBefore: string | null, now: string | undefined): boolean =>
   Boolean(signedBefore && now && sameFingerprint(signedBefore, now));
 
+/** The `o=` line's session id: JSEP keeps it for every later offer of the same connection. */
+const sessionIdOf = (sdp: string | undefined): string | null => /^o=\S+ (\d+) /m.exec(sdp ?? '')?.[1] ?? null;
+
+/** Whether `offered` comes from the connection that described `before` (a restart), not a new one. */
+export const sameSession = (before: string | undefined, offered: string | undefined): boolean => {
+  const id = sessionIdOf(before);
+  return id !== null && id === sessionIdOf(offered);
+};
+
 /**
  * Calls `onChange` when the browser says its network changed (`online`, and the Network
  * Information API's `change` where there is one); the returned function stops.
