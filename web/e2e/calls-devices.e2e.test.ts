@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useVeilWeb } from './harness.ts';
-import { openChat, sayHi, signedUpPerson } from './flows.ts';
+import { desktop, phone390, useVeilWeb } from './harness.ts';
+import { createGroupOverApi, currentUserId, openChat, sayHi, signedUpPerson, uniqueName } from './flows.ts';
 import {
+  auditCallScreen,
   bytesReceivedOf,
   callPanel,
   callers,
@@ -67,6 +68,12 @@ describe('call devices and screen sharing (browser)', { timeout: 240_000 }, () =
     // The camera picker lists the camera in use (Chromium fakes one).
     const camera = callPanel(alice.page).getByRole('combobox', { name: 'Camera' });
     expect(await camera.locator('option').count()).toBeGreaterThan(0);
+    // The open pickers pass axe in both themes, at desktop and phone widths, and fit a phone.
+    expect(await auditCallScreen(alice.page, 'devices open')).toEqual([]);
+    await alice.page.setViewportSize(phone390);
+    const box = await microphone.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(phone390.width);
+    await alice.page.setViewportSize(desktop);
     await alice.page.getByRole('button', { name: 'Hang up' }).click();
   });
 
@@ -133,5 +140,26 @@ describe('call devices and screen sharing (browser)', { timeout: 240_000 }, () =
     await phone.alice.page.getByRole('button', { name: 'Turn camera off' }).waitFor();
     expect(await phone.alice.page.getByRole('button', { name: 'Share screen' }).count()).toBe(0);
     await phone.alice.page.getByRole('button', { name: 'Hang up' }).click();
+  });
+
+  it('shares the screen in a group call on the pair’s existing sender', async () => {
+    const alice = await signedUpPerson(veil(), 'sgal', keepPeerConnections);
+    const bob = await signedUpPerson(veil(), 'sgbo', keepPeerConnections);
+    const group = uniqueName('Team');
+    await createGroupOverApi(alice.page, group, [await currentUserId(bob.page)]);
+    for (const person of [alice, bob]) await openChat(person.page, group);
+    await alice.page.getByRole('button', { name: `Video call with ${group}` }).click();
+    await incomingCall(bob.page).getByRole('button', { name: 'Accept with video' }).click();
+    for (const page of [alice.page, bob.page])
+      await expect.poll(() => callPanel(page).getAttribute('data-phase'), poll).toBe('active');
+    const made = await connectionsMade(alice.page);
+
+    await alice.page.getByRole('button', { name: 'Share screen' }).click();
+    await expect.poll(async () => (await sentTrack(alice.page, 'video'))?.label, poll).toMatch(/^screen/);
+    await keepsFlowing(bob.page, 'video');
+    await alice.page.getByRole('button', { name: 'Stop sharing' }).click();
+    await expect.poll(async () => (await sentTrack(alice.page, 'video'))?.label, poll).not.toMatch(/^screen/);
+    expect(await connectionsMade(alice.page)).toBe(made);
+    await alice.page.getByRole('button', { name: 'Hang up' }).click();
   });
 });

@@ -101,7 +101,8 @@ export const outgoingMedia = (call: OutgoingCall): OutgoingMedia => {
       const replaced = await swap(track);
       if (!replaced) return;
       camera = replaced;
-      call.update({ sharing: true, notice: null });
+      // What is sent is seen: a group's tiles show it rather than the initial of a camera turned off.
+      call.update({ sharing: true, cameraOff: false, notice: null });
     },
     stopSharing,
     close: () => {

@@ -404,7 +404,9 @@ const groupOf = (
       state: () => (group === made ? made.state : null),
       connections: () => (group === made ? [...made.peers.values()].map((peer) => peer.pc) : []),
       update: (change) => {
-        if (group === made) set(made, change);
+        if (group !== made) return;
+        set(made, change);
+        if ('cameraOff' in change) shareOwnState(made);
       },
     }),
   };
