@@ -1,5 +1,6 @@
 import type { CallMedia } from '@veil/crypto';
 import type { MediaProblem } from './call-media.ts';
+import type { CallNotice } from './call-outgoing.ts';
 
 /**
  * What the screen shows of calls: the one call of this browser (at most one at a time, as in
@@ -55,6 +56,10 @@ export interface CallState {
   endedAt: number | null;
   muted: boolean;
   cameraOff: boolean;
+  /** The screen is sent in the camera's place. */
+  sharing: boolean;
+  /** A device switch or screen share that did not happen, until the next one does. */
+  notice: CallNotice | null;
   localStream: MediaStream | null;
   remoteStream: MediaStream | null;
   end: CallEnd | null;
@@ -86,6 +91,8 @@ export interface GroupCallState {
   endedAt: number | null;
   muted: boolean;
   cameraOff: boolean;
+  sharing: boolean;
+  notice: CallNotice | null;
   localStream: MediaStream | null;
   peers: GroupCallPeer[];
   /** Everyone this browser was connected with over the call (its timeline entry names them). */
