@@ -11,6 +11,7 @@ import { runGroupIntegrityBench } from './group-integrity-bench.ts';
 import { runKeyLogBench } from './key-log-bench.ts';
 import { runLoginBench } from './login-bench.ts';
 import { runLinkBench } from './link-bench.ts';
+import { runCallSetupBench } from './call-setup-bench.ts';
 import {
   runDelivery,
   usingTarget,
@@ -44,7 +45,8 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * (`--group-integrity <rounds>`, 0 skips it), key-log checks in Chromium (`--key-logs <rounds>`: a
  * 1,000-entry log, a 500-contact chat list, the cost per send; 0 skips it), linking a browser in
  * Chromium (`--link
- * <rounds>`, 0 skips it), the chat list of a user with many chats in Chromium (`--chat-list
+ * <rounds>`, 0 skips it), one-to-one call set-ups in Chromium (`--call-setup <calls>`, 0 skips it;
+ * needs the built client), the chat list of a user with many chats in Chromium (`--chat-list
  * <chats>`, 0 skips it; needs the built client), NATS killed and started again under a cluster
  * (`--nats-restart <rounds>`, 0 skips it), and read-model replay; prints a table and writes
  * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
@@ -93,6 +95,8 @@ export interface BenchOptions {
   loginAccounts?: number;
   /** Rounds of the browser-link benchmark in Chromium (0 or absent: skipped). */
   linkRepeats?: number;
+  /** One-to-one calls set up in Chromium (0 or absent: skipped; needs the built client). */
+  callSetups?: number;
   /** Messages in the message-search benchmark in Chromium (0 or absent: skipped). */
   searchMessages?: number;
   /** ejabberd beside the relays, where it is installed (skipped with the reason otherwise). */
@@ -271,6 +275,9 @@ export const runBench = async (options: BenchOptions) => {
     ? await runChatListBench(options.chatListChats, options.quick ? 1 : 7, options.port + 2)
     : undefined;
   const link = options.linkRepeats ? await runLinkBench(options.linkRepeats, options.port + 2) : undefined;
+  const callSetup = options.callSetups
+    ? await runCallSetupBench(options.callSetups, options.port + 2)
+    : undefined;
   const search = options.searchMessages ? await runSearchBench(options.searchMessages) : undefined;
   const natsRestart = options.natsRestartRounds
     ? await runNatsRestartBench(options.natsRestartRounds, options.port + 300)
@@ -326,6 +333,7 @@ export const runBench = async (options: BenchOptions) => {
     keyLogs,
     chatList,
     link,
+    callSetup,
     search,
     natsRestart,
     replay,
@@ -439,6 +447,12 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     );
     console.table(result.link);
   }
+  if (result.callSetup) {
+    console.log(
+      'Call set-up in Chromium on loopback (ms from the click on "call" to media on both sides; server CPU ms per set-up)',
+    );
+    console.table(result.callSetup);
+  }
   if (result.natsRestart) {
     console.log(
       'NATS killed and started again under a cluster (ms from NATS listening again: a fresh delivery, a new chat; push p99 in the 5 s after)',
@@ -536,6 +550,7 @@ const main = async () => {
       'chat-list': { type: 'string' },
       logins: { type: 'string' },
       link: { type: 'string' },
+      'call-setup': { type: 'string' },
       search: { type: 'string' },
       'nats-restart': { type: 'string' },
       stored: { type: 'string' },
@@ -573,6 +588,7 @@ const main = async () => {
     chatListChats: Number(values['chat-list'] ?? (quick ? 0 : 500)),
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
+    callSetups: Number(values['call-setup'] ?? (quick ? 0 : 20)),
     searchMessages: Number(values.search ?? (quick ? 2000 : 100_000)),
     natsRestartRounds: Number(values['nats-restart'] ?? (quick ? 0 : 3)),
     storedMessages: Number(values.stored ?? 0),

@@ -1,12 +1,21 @@
 import { openBundledPage } from '@veil/test-env';
 import { chromium, type Page } from 'playwright-core';
 
-/** Debian's Chromium (or `CHROMIUM_PATH`), headless, as the benchmarks run it. */
-export const launchBenchChromium = () =>
+/**
+ * Debian's Chromium (or `CHROMIUM_PATH`), headless, as the benchmarks run it; with `fakeMedia`, a
+ * synthetic microphone and camera and no permission prompt, for calls.
+ */
+export const launchBenchChromium = ({ fakeMedia = false } = {}) =>
   chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+      ...(fakeMedia ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] : []),
+    ],
   });
 
 /**

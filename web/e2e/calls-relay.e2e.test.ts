@@ -2,7 +2,15 @@ import { createHmac } from 'node:crypto';
 import { startTurnServer, type TestTurnServer } from '@veil/test-env';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useVeilWeb } from './harness.ts';
-import { bytesReceived, callPanel, callers, incomingCall, selectedCandidateTypes } from './calls-support.ts';
+import {
+  bytesReceived,
+  callPanel,
+  callStatus,
+  callers,
+  iceUfrag,
+  incomingCall,
+  selectedCandidateTypes,
+} from './calls-support.ts';
 
 /**
  * A call forced through TURN: coturn on loopback with the TURN REST scheme, Veil configured with
@@ -54,10 +62,36 @@ describe('calls through a TURN relay (browser)', { timeout: 240_000 }, () => {
     );
   });
 
-  it('connects a call through the relay only, with media flowing both ways', async () => {
+  /** Alice calls Bob, he accepts, and both sides say the call is on. */
+  const voiceCallConnected = async () => {
     const { alice, bob } = await callers(veil());
     await alice.page.getByRole('button', { name: `Voice call with ${bob.name}` }).click();
     await incomingCall(bob.page).getByRole('button', { name: 'Accept' }).click();
+    for (const page of [alice.page, bob.page])
+      await expect.poll(() => callPanel(page).getAttribute('data-phase'), poll).toBe('active');
+    return { alice, bob };
+  };
+
+  it('connects a call through the relay only, with media flowing both ways', async () => {
+    const { alice, bob } = await voiceCallConnected();
+    for (const page of [alice.page, bob.page]) {
+      const before = await bytesReceived(page);
+      await expect.poll(() => bytesReceived(page), poll).toBeGreaterThan(before + 2_000);
+      await expect.poll(() => selectedCandidateTypes(page), poll).toEqual(['relay', 'relay']);
+    }
+    await alice.page.getByRole('button', { name: 'Hang up' }).click();
+  });
+
+  it('shows Reconnecting… when the relay goes away, and recovers on an ICE restart once it is back', async () => {
+    const { alice, bob } = await voiceCallConnected();
+    const ufrags = [await iceUfrag(alice.page), await iceUfrag(bob.page)];
+
+    // The only way between the two goes: media stops, both say so.
+    await turn!.stop();
+    for (const page of [alice.page, bob.page])
+      await expect.poll(() => callStatus(page).textContent(), poll).toBe('Reconnecting…');
+
+    turn = await startTurnServer(turn);
     for (const page of [alice.page, bob.page])
       await expect.poll(() => callPanel(page).getAttribute('data-phase'), poll).toBe('active');
     for (const page of [alice.page, bob.page]) {
@@ -65,6 +99,10 @@ describe('calls through a TURN relay (browser)', { timeout: 240_000 }, () => {
       await expect.poll(() => bytesReceived(page), poll).toBeGreaterThan(before + 2_000);
       await expect.poll(() => selectedCandidateTypes(page), poll).toEqual(['relay', 'relay']);
     }
+    // Back by an ICE restart (new credentials on both sides), not by the old pair waking up.
+    expect(await iceUfrag(alice.page)).not.toBe(ufrags[0]);
+    expect(await iceUfrag(bob.page)).not.toBe(ufrags[1]);
+    await expect.poll(() => callStatus(alice.page).textContent(), poll).toMatch(/^\d+:\d\d$/);
     await alice.page.getByRole('button', { name: 'Hang up' }).click();
   });
 });

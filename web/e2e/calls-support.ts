@@ -127,3 +127,48 @@ export const expectCallButtonInHeaderRow = async (page: Page, name: string): Pro
   expect(call!.x + call!.width).toBeLessThanOrEqual(phone390.width);
   await page.setViewportSize(desktop);
 };
+
+/** The track the page's newest connection sends of `kind`: its id and the device's label. */
+export const sentTrack = (
+  page: Page,
+  kind: 'audio' | 'video',
+): Promise<{ id: string; label: string } | null> =>
+  page.evaluate((wanted) => {
+    const made =
+      (window as unknown as { veilPeerConnections?: RTCPeerConnection[] }).veilPeerConnections ?? [];
+    const track = made
+      .at(-1)
+      ?.getSenders()
+      .map((sender) => sender.track)
+      .find((candidate) => candidate?.kind === wanted);
+    return track ? { id: track.id, label: track.label } : null;
+  }, kind);
+
+/** Media bytes of `kind` the page's newest connection has received. */
+export const bytesReceivedOf = (page: Page, kind: 'audio' | 'video'): Promise<number> =>
+  page.evaluate(async (wanted) => {
+    const made =
+      (window as unknown as { veilPeerConnections?: RTCPeerConnection[] }).veilPeerConnections ?? [];
+    const pc = made.at(-1);
+    if (!pc) return 0;
+    let total = 0;
+    (await pc.getStats()).forEach((report: { type: string; kind?: string; bytesReceived?: number }) => {
+      if (report.type === 'inbound-rtp' && report.kind === wanted) total += report.bytesReceived ?? 0;
+    });
+    return total;
+  }, kind);
+
+/** The ICE username fragment of the page's newest connection's local description: an ICE restart changes it. */
+export const iceUfrag = (page: Page): Promise<string | null> =>
+  page.evaluate(() => {
+    const made =
+      (window as unknown as { veilPeerConnections?: RTCPeerConnection[] }).veilPeerConnections ?? [];
+    return /a=ice-ufrag:(\S+)/.exec(made.at(-1)?.localDescription?.sdp ?? '')?.[1] ?? null;
+  });
+
+/** How many peer connections the page has made so far. */
+export const connectionsMade = (page: Page): Promise<number> =>
+  page.evaluate(
+    () =>
+      ((window as unknown as { veilPeerConnections?: RTCPeerConnection[] }).veilPeerConnections ?? []).length,
+  );

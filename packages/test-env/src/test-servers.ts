@@ -150,14 +150,21 @@ export interface TestTurnServer extends TestServer {
  * credentials (`use-auth-secret`) with a random secret, relaying between loopback addresses (which
  * a production server must refuse, and this one allows for the test), no TLS, no CLI, its
  * database in the temporary directory. Like Redis, it cannot pick its ports, so a listening port
- * and a relay range are chosen here, and others if something took them first.
+ * and a relay range are chosen here, and others if something took them first; started `again`,
+ * it listens where the stopped one did, with its secret (a relay that went away and came back).
  */
-export const startTurnServer = (binary = 'turnserver', attempts = 5): Promise<TestTurnServer> => {
-  const secret = randomBytes(24).toString('hex');
+export const startTurnServer = (
+  /** `again`: the port and secret of a server stopped before, to start it again where it was. */
+  again?: Pick<TestTurnServer, 'turnUrl' | 'secret'>,
+  binary = 'turnserver',
+  attempts = again ? 1 : 5,
+): Promise<TestTurnServer> => {
+  const secret = again?.secret ?? randomBytes(24).toString('hex');
+  const samePort = again ? Number(new URL(again.turnUrl.replace(/^turn:/, 'turn://')).port) : null;
   let turnUrl = '';
   return inTempDir('turnserver', async (dir) => {
     for (let attempt = 1; ; attempt += 1) {
-      const port = await freePort();
+      const port = samePort ?? (await freePort());
       const relayBase = 50_000 + Math.floor(Math.random() * 150) * 100;
       try {
         const server = await startServerProcess({

@@ -847,6 +847,15 @@ export const ar: Translation = {
     hangUp: 'إنهاء المكالمة',
     remoteVideo: 'فيديو {{name}}',
     localVideo: 'الفيديو الخاص بك',
+    devices: 'الأجهزة',
+    microphone: 'الميكروفون',
+    camera: 'الكاميرا',
+    shareScreen: 'مشاركة الشاشة',
+    stopSharing: 'إيقاف المشاركة',
+    notice: {
+      'device-failed': 'تعذّر فتح هذا الجهاز؛ تستمر المكالمة بالجهاز السابق',
+      'share-refused': 'تعذّرت مشاركة الشاشة: رفض المتصفح ذلك أو لا يستطيع التقاطها',
+    },
     group: {
       incomingVoice: '{{name}} يتصل بـ {{group}}',
       incomingVideo: '{{name}} يجري مكالمة فيديو مع {{group}}',

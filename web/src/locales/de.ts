@@ -854,6 +854,16 @@ export const de: Translation = {
     hangUp: 'Auflegen',
     remoteVideo: 'Video von {{name}}',
     localVideo: 'Dein Video',
+    devices: 'Geräte',
+    microphone: 'Mikrofon',
+    camera: 'Kamera',
+    shareScreen: 'Bildschirm teilen',
+    stopSharing: 'Teilen beenden',
+    notice: {
+      'device-failed': 'Das Gerät ließ sich nicht öffnen; der Anruf geht mit dem bisherigen weiter',
+      'share-refused':
+        'Der Bildschirm konnte nicht geteilt werden: Der Browser hat es abgelehnt oder kann ihn nicht aufnehmen',
+    },
     group: {
       incomingVoice: '{{name}} ruft {{group}} an',
       incomingVideo: '{{name}} ruft {{group}} per Video an',

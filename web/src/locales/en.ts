@@ -820,6 +820,15 @@ export const en = {
     hangUp: 'Hang up',
     remoteVideo: 'Video of {{name}}',
     localVideo: 'Your video',
+    devices: 'Devices',
+    microphone: 'Microphone',
+    camera: 'Camera',
+    shareScreen: 'Share screen',
+    stopSharing: 'Stop sharing',
+    notice: {
+      'device-failed': 'That device could not be opened; the call goes on with the one before',
+      'share-refused': 'The screen could not be shared: the browser refused or cannot capture it',
+    },
     group: {
       incomingVoice: '{{name}} is calling {{group}}',
       incomingVideo: '{{name}} is video calling {{group}}',

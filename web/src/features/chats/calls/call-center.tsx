@@ -9,12 +9,22 @@ import {
   dismissCall,
   hangUp,
   setCallBlocking,
+  shareScreen,
   startCalls,
+  stopSharingScreen,
+  switchCallInput,
   toggleCamera,
   toggleMute,
 } from './call-engine.ts';
 import type { CallState, RefusedCall } from './call-store.ts';
-import { CallControls, CallPanelHead, CallTimer, useCalls, useStream } from './call-view.tsx';
+import {
+  CallControls,
+  CallPanelHead,
+  CallTimer,
+  useCalls,
+  useStream,
+  type CallActions,
+} from './call-view.tsx';
 import { GroupCallPanel, IncomingGroupCall } from './group-call-panel.tsx';
 import { useCallRecords } from './use-call-records.ts';
 
@@ -116,6 +126,16 @@ const CallStatus = ({ call }: { call: CallState }) => {
   return <>{t(`calls.phase.${call.phase}`)}</>;
 };
 
+const callActions: CallActions = {
+  onMute: toggleMute,
+  onCamera: toggleCamera,
+  onSwitchInput: (kind, deviceId) => void switchCallInput(kind, deviceId),
+  onShareScreen: () => void shareScreen(),
+  onStopSharing: () => void stopSharingScreen(),
+  onHangUp: hangUp,
+  onClose: dismissCall,
+};
+
 const CallPanel = ({ call }: { call: CallState }) => {
   const { t } = useTranslation();
   const name = usePeerName(call.chatId, call.peerId);
@@ -154,14 +174,7 @@ const CallPanel = ({ call }: { call: CallState }) => {
       ) : (
         !ended && <audio ref={remote} autoPlay />
       )}
-      <CallControls
-        call={call}
-        ended={ended}
-        onMute={toggleMute}
-        onCamera={toggleCamera}
-        onHangUp={hangUp}
-        onClose={dismissCall}
-      />
+      <CallControls call={call} ended={ended} actions={callActions} />
     </section>
   );
 };

@@ -12,9 +12,17 @@ import {
   ringMs,
 } from './call-connection.ts';
 import { fetchIceConfig, openLocalMedia, stopMedia } from './call-media.ts';
+import { outgoingMedia, type OutgoingMedia } from './call-outgoing.ts';
+import { restartEveryMs, restartOffer, sameCertificate, watchNetworkChanges } from './call-reconnect.ts';
 import { openDeliveredSignal, sendCallSignal } from './call-signals.ts';
-import { callsView, setCallsView, updateCall, type CallEnd, type CallState } from './call-store.ts';
-import { groupCallSignal, inGroupCall, startGroupCalls, stopGroupCalls } from './group-call-engine.ts';
+import { callStartsWith, callsView, setCallsView, updateCall, type CallEnd, type CallState } from './call-store.ts';
+import {
+  groupCallSignal,
+  inGroupCall,
+  restartGroupConnections,
+  startGroupCalls,
+  stopGroupCalls,
+} from './group-call-engine.ts';
 
 /**
  * One-to-one calls over WebRTC (docs/calls.md). The set-up travels as sealed, signed signals
@@ -34,6 +42,10 @@ interface Live {
   /** Incoming: the offer, until the call is answered. */
   offer: CallSignalBody | null;
   timers: ReturnType<typeof setTimeout>[];
+  /** Switching devices and sharing the screen. */
+  outgoing: OutgoingMedia;
+  /** When the connection last dropped, while it is down: its grace runs from then. */
+  droppedAt: number | null;
 }
 
 let me: string | null = null;
@@ -49,13 +61,8 @@ const startingCall = (
   call: Pick<CallState, 'callId' | 'chatId' | 'peerId' | 'media' | 'direction' | 'phase'>,
 ): CallState => ({
   ...call,
-  connectedAt: null,
-  endedAt: null,
-  muted: false,
-  cameraOff: false,
-  localStream: null,
+  ...callStartsWith,
   remoteStream: null,
-  end: null,
 });
 
 const set = (change: Partial<CallState>) => {
@@ -100,6 +107,7 @@ const finish = (end: CallEnd, tell?: 'hangup' | 'decline' | 'busy') => {
   if (tell) signalQuietly(tell);
   for (const timer of current.timers) clearTimeout(timer);
   current.pc?.close();
+  current.outgoing.close();
   stopMedia(current.state.localStream);
   finished.add(current.state.callId);
   live = null;
@@ -110,6 +118,16 @@ const finish = (end: CallEnd, tell?: 'hangup' | 'decline' | 'busy') => {
       setCallsView({ call: null });
   }, endShownMs);
 };
+
+/** The call `callId`'s outgoing media, while it is the current call. */
+const outgoingOf = (callId: string): OutgoingMedia =>
+  outgoingMedia({
+    state: () => (live?.state.callId === callId ? live.state : null),
+    connections: () => (live?.state.callId === callId && live.pc ? [live.pc] : []),
+    update: (change) => {
+      if (live?.state.callId === callId) set(change);
+    },
+  });
 
 const later = (ms: number, work: () => void) => {
   const timer = setTimeout(work, ms);
@@ -133,15 +151,57 @@ const connectionOf = async (callId: string, stream: MediaStream): Promise<RTCPee
     if (live?.state.callId !== callId) return;
     const state = pc.connectionState;
     if (state === 'connected') void connected(callId, pc);
-    else if (state === 'disconnected' && live.state.phase === 'active') {
-      set({ phase: 'reconnecting' });
-      later(reconnectMs, () => {
-        if (live?.state.callId === callId && live.state.phase === 'reconnecting')
-          finish('connection-lost', 'hangup');
-      });
-    } else if (state === 'failed') finish('connection-lost', 'hangup');
+    else if (state === 'disconnected' || state === 'failed') dropped(state);
   };
   return pc;
+};
+
+/**
+ * The connection of the current call went down: "Reconnecting…", and the caller restarts ICE
+ * until it is back or the grace is over ("The connection was lost"). One that never connected
+ * and failed is given up at once.
+ */
+const dropped = (state: 'disconnected' | 'failed') => {
+  const current = live;
+  if (!current) return;
+  if (current.state.phase === 'active') {
+    const since = Date.now();
+    current.droppedAt = since;
+    set({ phase: 'reconnecting' });
+    later(reconnectMs, () => {
+      if (live === current && current.state.phase === 'reconnecting' && current.droppedAt === since)
+        finish('connection-lost', 'hangup');
+    });
+    keepRestarting(current);
+  } else if (state === 'failed' && current.state.phase !== 'reconnecting')
+    finish('connection-lost', 'hangup');
+};
+
+/** The caller offers an ICE restart now, and again every few seconds while the call is down. */
+const keepRestarting = (current: Live) => {
+  if (live !== current || current.state.phase !== 'reconnecting') return;
+  void restartIce(current);
+  later(restartEveryMs, () => keepRestarting(current));
+};
+
+/**
+ * An ICE restart, offered by the caller (the callee answers), sealed and signed like the first
+ * offer. Not while an offer is still unanswered: its answer would not fit the newer one.
+ */
+const restartIce = async (current: Live) => {
+  const pc = current.pc;
+  if (live !== current || current.state.direction !== 'outgoing' || pc?.signalingState !== 'stable') return;
+  try {
+    await signal('offer', await restartOffer(pc));
+  } catch (error) {
+    console.warn('Could not restart the call’s connection', error);
+  }
+};
+
+/** The network changed under a call in progress: the caller restarts at once, not waiting for a drop. */
+const onNetworkChange = () => {
+  if (live && (live.state.phase === 'active' || live.state.phase === 'reconnecting')) void restartIce(live);
+  restartGroupConnections();
 };
 
 const connected = async (callId: string, pc: RTCPeerConnection) => {
@@ -151,6 +211,7 @@ const connected = async (callId: string, pc: RTCPeerConnection) => {
     return;
   }
   if (live?.state.callId !== callId) return;
+  live.droppedAt = null;
   set({ phase: 'active', connectedAt: live.state.connectedAt ?? Date.now() });
 };
 
@@ -179,6 +240,8 @@ export const startCall = async (chatId: string, peerId: string, media: CallMedia
     pending: [],
     offer: null,
     timers: [],
+    outgoing: outgoingOf(callId),
+    droppedAt: null,
   };
   setCallsView({ call: live.state });
   try {
@@ -244,6 +307,13 @@ export const toggleCamera = (): void => {
   set({ cameraOff });
 };
 
+export const switchCallInput = (kind: 'audio' | 'video', deviceId: string): Promise<void> =>
+  live?.outgoing.switchInput(kind, deviceId) ?? Promise.resolve();
+
+export const shareScreen = (): Promise<void> => live?.outgoing.shareScreen() ?? Promise.resolve();
+
+export const stopSharingScreen = (): Promise<void> => live?.outgoing.stopSharing() ?? Promise.resolve();
+
 /** Dismisses an ended call or a refused one's warning. */
 export const dismissCall = (): void => {
   if (callsView().call?.phase === 'ended') setCallsView({ call: null });
@@ -282,6 +352,8 @@ const onOffer = (body: CallSignalBody) => {
     pending: [],
     offer: body,
     timers: [],
+    outgoing: outgoingOf(body.callId),
+    droppedAt: null,
   };
   setCallsView({ call: live.state });
   signalQuietly('ringing');
@@ -307,7 +379,8 @@ const onPeerSignal = async (body: CallSignalBody) => {
       if (current.state.phase === 'calling') set({ phase: 'ringing' });
       return;
     case 'answer':
-      if (current.state.direction !== 'outgoing' || !current.pc || current.pc.remoteDescription) return;
+      if (current.state.direction !== 'outgoing' || !current.pc) return;
+      if (current.pc.remoteDescription) return restartAnswered(current, body);
       current.peerFingerprint = body.fingerprint ?? null;
       set({ phase: 'connecting' });
       await current.pc.setRemoteDescription({ type: 'answer', sdp: body.sdp ?? '' });
@@ -326,8 +399,23 @@ const onPeerSignal = async (body: CallSignalBody) => {
       finish(current.state.phase === 'incoming' ? 'missed' : 'remote-hung-up');
       return;
     case 'offer':
-      return;
+      return answerRestart(current, body);
   }
+};
+
+/** The callee answers the caller's ICE restart, if it names the certificate signed at the start. */
+const answerRestart = async (current: Live, body: CallSignalBody) => {
+  if (current.state.direction !== 'incoming' || !current.pc?.remoteDescription) return;
+  if (!sameCertificate(current.peerFingerprint, body.fingerprint)) return finish('refused', 'hangup');
+  await current.pc.setRemoteDescription({ type: 'offer', sdp: body.sdp ?? '' });
+  await signal('answer', await localDescription(current.pc, 'answer'));
+};
+
+/** The callee's answer to the caller's ICE restart, checked the same way. */
+const restartAnswered = async (current: Live, body: CallSignalBody) => {
+  if (current.pc?.signalingState !== 'have-local-offer') return;
+  if (!sameCertificate(current.peerFingerprint, body.fingerprint)) return finish('refused', 'hangup');
+  await current.pc.setRemoteDescription({ type: 'answer', sdp: body.sdp ?? '' });
 };
 
 /** A signal that did not check: warn when it was about this call or would have rung. */
@@ -354,7 +442,8 @@ const handle = async (delivery: CallSignalDelivery) => {
   if (body.group) return groupCallSignal(body);
   if (body.from === me) return onOwnSignal(body);
   if (body.to !== me) return;
-  if (body.kind === 'offer') return onOffer(body);
+  // An offer for the call in progress restarts its connection; any other may ring.
+  if (body.kind === 'offer' && live?.state.callId !== body.callId) return onOffer(body);
   await onPeerSignal(body);
 };
 
@@ -376,8 +465,10 @@ export const startCalls = (accountId: string, blocked: (userId: string) => boole
       });
   };
   socket.on('call signal', onSignal);
+  const stopWatching = watchNetworkChanges(onNetworkChange);
   return () => {
     socket.off('call signal', onSignal);
+    stopWatching();
     hangUp();
     stopGroupCalls();
     me = null;

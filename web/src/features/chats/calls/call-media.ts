@@ -81,3 +81,22 @@ export const bytesReceived = async (pc: RTCPeerConnection): Promise<number> => {
   });
   return total;
 };
+
+/** A track of the microphone or camera `deviceId`, for switching a call to it. */
+export const openInputTrack = async (
+  kind: 'audio' | 'video',
+  deviceId: string,
+): Promise<MediaStreamTrack> => {
+  const stream = await navigator.mediaDevices.getUserMedia({ [kind]: { deviceId: { exact: deviceId } } });
+  const [track] = kind === 'audio' ? stream.getAudioTracks() : stream.getVideoTracks();
+  if (!track) throw new CallMediaError('no-device');
+  return track;
+};
+
+/** A track of the screen, window or tab the person picks in the browser's own dialog. */
+export const openScreenTrack = async (): Promise<MediaStreamTrack> => {
+  const stream = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: false });
+  const [track] = stream.getVideoTracks();
+  if (!track) throw new CallMediaError('media-failed');
+  return track;
+};

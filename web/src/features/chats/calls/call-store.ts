@@ -1,5 +1,6 @@
 import type { CallMedia } from '@veil/crypto';
 import type { MediaProblem } from './call-media.ts';
+import type { CallNotice } from './call-outgoing.ts';
 
 /**
  * What the screen shows of calls: the one call of this browser (at most one at a time, as in
@@ -55,10 +56,26 @@ export interface CallState {
   endedAt: number | null;
   muted: boolean;
   cameraOff: boolean;
+  /** The screen is sent in the camera's place. */
+  sharing: boolean;
+  /** A device switch or screen share that did not happen, until the next one does. */
+  notice: CallNotice | null;
   localStream: MediaStream | null;
   remoteStream: MediaStream | null;
   end: CallEnd | null;
 }
+
+/** What one's side of any call starts with: nothing connected, muted, shared or ended yet. */
+export const callStartsWith = {
+  connectedAt: null,
+  endedAt: null,
+  muted: false,
+  cameraOff: false,
+  sharing: false,
+  notice: null,
+  localStream: null,
+  end: null,
+} as const satisfies Partial<CallState> & Partial<GroupCallState>;
 
 /** Someone else in a group call, as this browser's connection with them stands. */
 export interface GroupCallPeer {
@@ -86,6 +103,8 @@ export interface GroupCallState {
   endedAt: number | null;
   muted: boolean;
   cameraOff: boolean;
+  sharing: boolean;
+  notice: CallNotice | null;
   localStream: MediaStream | null;
   peers: GroupCallPeer[];
   /** Everyone this browser was connected with over the call (its timeline entry names them). */

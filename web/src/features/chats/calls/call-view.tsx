@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
+import { DevicePicker } from './call-devices.tsx';
+import { canShareScreen, type CallNotice } from './call-outgoing.ts';
 import { callsView, subscribeCalls } from './call-store.ts';
 
 /** What one-to-one and group call screens share. */
@@ -41,45 +43,82 @@ export const useStream = (stream: MediaStream | null) => {
   return element;
 };
 
-/** A call's buttons: mute, camera (with a camera), hang up; once it ended, close. */
+/** What a call's controls do. */
+export interface CallActions {
+  onMute: () => void;
+  onCamera: () => void;
+  onSwitchInput: (kind: 'audio' | 'video', deviceId: string) => void;
+  onShareScreen: () => void;
+  onStopSharing: () => void;
+  onHangUp: () => void;
+  onClose: () => void;
+}
+
+/**
+ * A call's buttons: mute, camera and screen sharing (with a camera; sharing where the browser
+ * can), the device pickers, hang up; once it ended, close.
+ */
 export const CallControls = ({
   call,
   ended,
-  onMute,
-  onCamera,
-  onHangUp,
-  onClose,
+  actions,
 }: {
-  call: { muted: boolean; cameraOff: boolean; localStream: MediaStream | null };
+  call: {
+    muted: boolean;
+    cameraOff: boolean;
+    sharing: boolean;
+    notice: CallNotice | null;
+    localStream: MediaStream | null;
+  };
   ended: boolean;
-  onMute: () => void;
-  onCamera: () => void;
-  onHangUp: () => void;
-  onClose: () => void;
+  actions: CallActions;
 }) => {
   const { t } = useTranslation();
+  const withCamera = Boolean(call.localStream?.getVideoTracks().length);
   return (
-    <div className="call-panel__controls">
-      {ended ? (
-        <button type="button" className="button" onClick={onClose}>
-          {t('common.close')}
-        </button>
-      ) : (
-        <>
-          <button type="button" className="button" aria-pressed={call.muted} onClick={onMute}>
-            {t(call.muted ? 'calls.unmute' : 'calls.mute')}
+    <>
+      <div className="call-panel__controls">
+        {ended ? (
+          <button type="button" className="button" onClick={actions.onClose}>
+            {t('common.close')}
           </button>
-          {call.localStream?.getVideoTracks().length ? (
-            <button type="button" className="button" aria-pressed={call.cameraOff} onClick={onCamera}>
-              {t(call.cameraOff ? 'calls.cameraOn' : 'calls.cameraOff')}
+        ) : (
+          <>
+            <button type="button" className="button" aria-pressed={call.muted} onClick={actions.onMute}>
+              {t(call.muted ? 'calls.unmute' : 'calls.mute')}
             </button>
-          ) : null}
-          <button type="button" className="button button--danger" onClick={onHangUp}>
-            {t('calls.hangUp')}
-          </button>
-        </>
-      )}
-    </div>
+            {withCamera && !call.sharing ? (
+              <button
+                type="button"
+                className="button"
+                aria-pressed={call.cameraOff}
+                onClick={actions.onCamera}
+              >
+                {t(call.cameraOff ? 'calls.cameraOn' : 'calls.cameraOff')}
+              </button>
+            ) : null}
+            {withCamera && canShareScreen() ? (
+              <button
+                type="button"
+                className="button"
+                onClick={call.sharing ? actions.onStopSharing : actions.onShareScreen}
+              >
+                {t(call.sharing ? 'calls.stopSharing' : 'calls.shareScreen')}
+              </button>
+            ) : null}
+            <DevicePicker stream={call.localStream} sharing={call.sharing} onSwitch={actions.onSwitchInput} />
+            <button type="button" className="button button--danger" onClick={actions.onHangUp}>
+              {t('calls.hangUp')}
+            </button>
+          </>
+        )}
+      </div>
+      {call.notice && !ended ? (
+        <p className="form__error" role="alert">
+          {t(`calls.notice.${call.notice}`)}
+        </p>
+      ) : null}
+    </>
   );
 };
 

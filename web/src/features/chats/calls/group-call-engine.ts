@@ -10,9 +10,12 @@ import {
   ringMs,
 } from './call-connection.ts';
 import { fetchIceConfig, openLocalMedia, stopMedia } from './call-media.ts';
+import { outgoingMedia, type OutgoingMedia } from './call-outgoing.ts';
+import { restartEveryMs, restartOffer, sameCertificate, sameSession } from './call-reconnect.ts';
 import { CallSignalError, sendCallSignal } from './call-signals.ts';
 import {
   busyWithACall,
+  callStartsWith,
   callsView,
   setCallsView,
   setOngoingGroupCall,
@@ -57,6 +60,8 @@ interface Group {
   peers: Map<string, Peer>;
   iceConfig: RTCConfiguration | undefined;
   timers: ReturnType<typeof setTimeout>[];
+  /** Switching devices and sharing the screen, on every connection at once. */
+  outgoing: OutgoingMedia;
 }
 
 let me: string | null = null;
@@ -163,6 +168,7 @@ const finish = (end: CallEnd) => {
   const wasIn = current.state.phase === 'connecting' || current.state.phase === 'active';
   for (const timer of current.timers) clearTimeout(timer);
   for (const peer of current.peers.values()) closePeer(peer);
+  current.outgoing.close();
   stopMedia(current.state.localStream);
   group = null;
   const { callId, chatId } = current.state;
@@ -217,14 +223,18 @@ const attachChannel = (current: Group, peer: Peer, channel: RTCDataChannel) => {
   };
 };
 
+/** A connection that did not hold to the certificate signed for it: closed, with the warning. */
+const refuseConnection = (current: Group, userId: string) => {
+  dropPeer(current, userId);
+  setCallsView({
+    refused: { peerId: userId, chatId: current.state.chatId, at: Date.now(), reason: 'signature' },
+  });
+};
+
 const connected = async (current: Group, userId: string, peer: Peer) => {
   // The certificate met must be the one they signed, as in a one-to-one call.
   if (!peer.fingerprint || !(await certificateHolds(peer.pc, peer.fingerprint))) {
-    if (current.peers.get(userId) !== peer) return;
-    dropPeer(current, userId);
-    setCallsView({
-      refused: { peerId: userId, chatId: current.state.chatId, at: Date.now(), reason: 'signature' },
-    });
+    if (current.peers.get(userId) === peer) refuseConnection(current, userId);
     return;
   }
   if (group !== current || current.peers.get(userId) !== peer) return;
@@ -272,14 +282,54 @@ const peerFor = (current: Group, userId: string, offering: boolean): Peer => {
     if (!mine()) return;
     const state = pc.connectionState;
     if (state === 'connected') void connected(current, userId, peer);
-    else if (state === 'failed') dropPeer(current, userId);
-    else if (state === 'disconnected' && !peer.reconnecting)
+    else if (state === 'disconnected' || state === 'failed') {
+      const wasUp = peer.view.connected;
+      // One that never connected is given up; one that was up gets the grace and ICE restarts.
+      if (!wasUp && state === 'failed') return dropPeer(current, userId);
+      if (peer.reconnecting) return;
       peer.reconnecting = setTimeout(() => {
         if (mine() && pc.connectionState !== 'connected') dropPeer(current, userId);
       }, reconnectMs);
+      if (!wasUp) return;
+      peer.view = { ...peer.view, connected: false };
+      publish(current);
+      keepRestarting(current, userId, peer);
+    }
   };
   publish(current);
   return peer;
+};
+
+/**
+ * A pair's connection dropped: the side that offered it restarts ICE, now and every few seconds
+ * until it is back or dropped (docs/calls.md, "Reconnecting"); the other side answers.
+ */
+const keepRestarting = (current: Group, userId: string, peer: Peer) => {
+  if (group !== current || current.peers.get(userId) !== peer || !peer.reconnecting) return;
+  restartPeer(current, userId, peer);
+  later(current, restartEveryMs, () => keepRestarting(current, userId, peer));
+};
+
+/** An ICE restart of one pair, by the side that offered it, never over an offer still unanswered. */
+const restartPeer = (current: Group, userId: string, peer: Peer) => {
+  if (!peer.offered || peer.pc.signalingState !== 'stable') return;
+  void restartOffer(peer.pc)
+    .then((description) => send(current, userId, 'offer', description))
+    .catch((error: unknown) => console.warn('Could not restart a participant’s connection', error));
+};
+
+/** The network changed: restart every connection this side offered, not waiting for a drop. */
+export const restartGroupConnections = (): void => {
+  const current = group;
+  if (current?.state.phase !== 'active') return;
+  for (const [userId, peer] of current.peers) if (peer.view.connected) restartPeer(current, userId, peer);
+};
+
+/** Answers an ICE restart of the connection with `body.from`, if it names the certificate signed before. */
+const answerRestart = async (current: Group, peer: Peer, body: CallSignalBody) => {
+  if (!sameCertificate(peer.fingerprint, body.fingerprint)) return refuseConnection(current, body.from);
+  await peer.pc.setRemoteDescription({ type: 'offer', sdp: body.sdp ?? '' });
+  await send(current, body.from, 'answer', await localDescription(peer.pc, 'answer'));
 };
 
 const addCandidate = async (peer: Peer, candidate: CallIceCandidate) => {
@@ -332,23 +382,30 @@ const groupOf = (
   call: Pick<GroupCallState, 'callId' | 'chatId' | 'callerId' | 'media' | 'direction' | 'phase'>,
   members: string[],
   roster: Iterable<string>,
-): Group => ({
-  state: {
-    ...call,
-    connectedAt: null,
-    endedAt: null,
-    muted: false,
-    cameraOff: false,
-    localStream: null,
-    joined: me ? [me] : [],
-    end: null,
-  },
-  members,
-  roster: new Set([...roster].filter((id) => id !== me && members.includes(id))),
-  peers: new Map(),
-  iceConfig: undefined,
-  timers: [],
-});
+): Group => {
+  const made: Group = {
+    state: {
+      ...call,
+      ...callStartsWith,
+      joined: me ? [me] : [],
+    },
+    members,
+    roster: new Set([...roster].filter((id) => id !== me && members.includes(id))),
+    peers: new Map(),
+    iceConfig: undefined,
+    timers: [],
+    outgoing: outgoingMedia({
+      state: () => (group === made ? made.state : null),
+      connections: () => (group === made ? [...made.peers.values()].map((peer) => peer.pc) : []),
+      update: (change) => {
+        if (group !== made) return;
+        set(made, change);
+        if ('cameraOff' in change) shareOwnState(made);
+      },
+    }),
+  };
+  return made;
+};
 
 /** Starts a group call in `chatId`: opens the microphone (and camera), then rings every member. */
 export const startGroupCall = async (chatId: string, media: CallMedia): Promise<void> => {
@@ -440,6 +497,13 @@ export const toggleGroupCamera = (): void => {
   shareOwnState(group);
 };
 
+export const switchGroupCallInput = (kind: 'audio' | 'video', deviceId: string): Promise<void> =>
+  group?.outgoing.switchInput(kind, deviceId) ?? Promise.resolve();
+
+export const shareGroupScreen = (): Promise<void> => group?.outgoing.shareScreen() ?? Promise.resolve();
+
+export const stopSharingGroupScreen = (): Promise<void> => group?.outgoing.stopSharing() ?? Promise.resolve();
+
 /** Dismisses an ended group call. */
 export const dismissGroupCall = (): void => {
   if (callsView().group?.phase === 'ended') setCallsView({ group: null });
@@ -492,6 +556,9 @@ const onOffer = async (current: Group, body: CallSignalBody) => {
   }
   if (group !== current) return;
   const existing = current.peers.get(body.from);
+  // The same connection offered again: an ICE restart, not a newcomer.
+  if (existing && !existing.offered && sameSession(existing.pc.remoteDescription?.sdp, body.sdp))
+    return answerRestart(current, existing, body);
   if (existing) {
     // Both offered at once: the offer of the one whose id sorts first stands.
     if (existing.offered && !existing.pc.remoteDescription && me < body.from) return;
@@ -514,7 +581,13 @@ const onOffer = async (current: Group, body: CallSignalBody) => {
 /** An answer to this newcomer's offer: connect, and offer to those in the call not met yet. */
 const onAnswer = async (current: Group, body: CallSignalBody) => {
   const peer = current.peers.get(body.from);
-  if (!peer?.offered || peer.pc.remoteDescription) return;
+  if (!peer?.offered) return;
+  if (peer.pc.remoteDescription) {
+    // The answer to an ICE restart this side offered.
+    if (peer.pc.signalingState !== 'have-local-offer') return;
+    if (!sameCertificate(peer.fingerprint, body.fingerprint)) return refuseConnection(current, body.from);
+    return peer.pc.setRemoteDescription({ type: 'answer', sdp: body.sdp ?? '' });
+  }
   peer.fingerprint = body.fingerprint ?? null;
   await peer.pc.setRemoteDescription({ type: 'answer', sdp: body.sdp ?? '' });
   await flushCandidates(peer);

@@ -3,13 +3,16 @@ import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
 import { useGetChatByIdQuery } from '../../messages/index.ts';
 import { useSignedChat } from '../hooks/use-verified-group.ts';
-import { CallControls, CallPanelHead, CallTimer, useStream } from './call-view.tsx';
+import { CallControls, CallPanelHead, CallTimer, useStream, type CallActions } from './call-view.tsx';
 import type { GroupCallState } from './call-store.ts';
 import {
   acceptGroupCall,
   declineGroupCall,
   dismissGroupCall,
   leaveGroupCall,
+  shareGroupScreen,
+  stopSharingGroupScreen,
+  switchGroupCallInput,
   toggleGroupCamera,
   toggleGroupMute,
 } from './group-call-engine.ts';
@@ -126,6 +129,16 @@ const GroupCallStatus = ({ call }: { call: GroupCallState }) => {
   return <>{t(call.direction === 'outgoing' ? 'calls.group.calling' : 'calls.phase.connecting')}</>;
 };
 
+const groupCallActions: CallActions = {
+  onMute: toggleGroupMute,
+  onCamera: toggleGroupCamera,
+  onSwitchInput: (kind, deviceId) => void switchGroupCallInput(kind, deviceId),
+  onShareScreen: () => void shareGroupScreen(),
+  onStopSharing: () => void stopSharingGroupScreen(),
+  onHangUp: leaveGroupCall,
+  onClose: dismissGroupCall,
+};
+
 /** The group call in progress: a grid of tiles (stacked on a phone), the controls, the timer. */
 export const GroupCallPanel = ({ call, me }: { call: GroupCallState; me: string }) => {
   const { t } = useTranslation();
@@ -162,14 +175,7 @@ export const GroupCallPanel = ({ call, me }: { call: GroupCallState; me: string 
           ))}
         </ul>
       )}
-      <CallControls
-        call={call}
-        ended={ended}
-        onMute={toggleGroupMute}
-        onCamera={toggleGroupCamera}
-        onHangUp={leaveGroupCall}
-        onClose={dismissGroupCall}
-      />
+      <CallControls call={call} ended={ended} actions={groupCallActions} />
     </section>
   );
 };
