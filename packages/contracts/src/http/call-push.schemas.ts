@@ -35,7 +35,9 @@ const usernameRoomBytes = limits.usernameMax * 4 + 2;
  * description, usually does not; the candidates and control signals after it do, so the first
  * signal of a call that fits is the one pushed.
  */
-export const callPushFits = (payload: Omit<CallPushPayload, 'caller'> & { caller: { _id: string } }): boolean =>
+export const callPushFits = (
+  payload: Omit<CallPushPayload, 'caller'> & { caller: { _id: string } },
+): boolean =>
   new TextEncoder().encode(JSON.stringify({ ...payload, caller: { ...payload.caller, username: null } }))
     .length +
     usernameRoomBytes <=

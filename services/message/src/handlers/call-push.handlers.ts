@@ -21,9 +21,11 @@ type Deps = {
  * other (a blocked contact's calls never ring). What is pushed is the caller's sealed, signed
  * signal, which the service worker checks before it shows anything.
  */
-export const callPushHandlers = ({ models, settings, log }: Deps): RpcImplementation<
-  Pick<typeof pushOperations, 'pushCall'>
-> => {
+export const callPushHandlers = ({
+  models,
+  settings,
+  log,
+}: Deps): RpcImplementation<Pick<typeof pushOperations, 'pushCall'>> => {
   const blockedBetween = async (a: string, b: string) =>
     (await models.blocks.getMany([a, b])).some((doc) => doc.blocked.includes(doc._id === a ? b : a));
 
@@ -34,11 +36,19 @@ export const callPushHandlers = ({ models, settings, log }: Deps): RpcImplementa
       if (!membership?.members.includes(from) || !membership.members.includes(to)) return { pushed: false };
       if (await blockedBetween(from, to)) return { pushed: false };
       const caller = { _id: from };
-      if (!callPushFits({ kind: 'call', userId: to, chatId, callId, caller, signal })) return { pushed: false };
+      if (!callPushFits({ kind: 'call', userId: to, chatId, callId, caller, signal }))
+        return { pushed: false };
       const subscriptions = await models.pushSubscriptions.find({ userId: to });
       if (!subscriptions.length) return { pushed: false };
       const username = (await models.pushNames.get(from))?.username ?? null;
-      const payload: CallPushPayload = { kind: 'call', userId: to, chatId, callId, caller: { ...caller, username }, signal };
+      const payload: CallPushPayload = {
+        kind: 'call',
+        userId: to,
+        chatId,
+        callId,
+        caller: { ...caller, username },
+        signal,
+      };
       const text = JSON.stringify(payload);
       const sent = await Promise.all(
         subscriptions.map(async (doc) => {

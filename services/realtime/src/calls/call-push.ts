@@ -29,7 +29,8 @@ export const createCallPusher = (deps: {
   async relayed(request, from) {
     const { chatId, to, callId, signal } = request;
     // An offer with its session description rarely fits; the candidates after it do.
-    if (!callPushFits({ kind: 'call', userId: to, chatId, callId, caller: { _id: from }, signal })) return false;
+    if (!callPushFits({ kind: 'call', userId: to, chatId, callId, caller: { _id: from }, signal }))
+      return false;
     if ((await deps.presence.onlineAmong([to])).length > 0) return false;
     if (!(await deps.claims.create(`${callId}:${to}`, from, callPushClaimTtlMs))) return false;
     try {

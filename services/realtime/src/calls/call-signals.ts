@@ -54,7 +54,8 @@ export const registerCallSignals = (deps: CallSignalDeps): void => {
         .emit('call signal', { ...request, from: userId });
       // Pushed only what was relayed; the ack does not wait for the push service.
       void pusher.relayed(request, userId).then((pushed) => {
-        if (pushed) socket.emit('call pushed', { chatId: request.chatId, to: request.to, callId: request.callId });
+        if (pushed)
+          socket.emit('call pushed', { chatId: request.chatId, to: request.to, callId: request.callId });
       });
       return undefined;
     }),
