@@ -23,8 +23,12 @@ export interface CallPushNotification {
   callId: string;
 }
 
-/** Signals a caller sends before anyone answered: each says a call is being placed. */
-const ringingKinds = new Set(['offer', 'invite', 'ice']);
+/**
+ * Signals a caller sends before anyone answered: each says a call is being placed (the offer
+ * itself rarely fits in a push; its candidates do). A group call's are left out: the tab opened
+ * would have no way to join it yet (docs/calls.md, "Not yet").
+ */
+const ringingKinds = new Set(['offer', 'ice']);
 
 /** Whether `data` is a call push at all: the worker's other pushes are messages. */
 export const isCallPush = (data: unknown): boolean =>
@@ -48,7 +52,7 @@ export const callNotificationForPush = async (
     privateKeys: (await readAccountKeys(userId)).map((key) => key.privateKey),
     now,
   });
-  if (!opening.ok || !ringingKinds.has(opening.body.kind)) return null;
+  if (!opening.ok || opening.body.group || !ringingKinds.has(opening.body.kind)) return null;
   const { media } = opening.body;
   return {
     callerName: caller.username ?? caller._id,
