@@ -62,12 +62,18 @@ describe('calls through a TURN relay (browser)', { timeout: 240_000 }, () => {
     );
   });
 
-  it('connects a call through the relay only, with media flowing both ways', async () => {
+  /** Alice calls Bob, he accepts, and both sides say the call is on. */
+  const voiceCallConnected = async () => {
     const { alice, bob } = await callers(veil());
     await alice.page.getByRole('button', { name: `Voice call with ${bob.name}` }).click();
     await incomingCall(bob.page).getByRole('button', { name: 'Accept' }).click();
     for (const page of [alice.page, bob.page])
       await expect.poll(() => callPanel(page).getAttribute('data-phase'), poll).toBe('active');
+    return { alice, bob };
+  };
+
+  it('connects a call through the relay only, with media flowing both ways', async () => {
+    const { alice, bob } = await voiceCallConnected();
     for (const page of [alice.page, bob.page]) {
       const before = await bytesReceived(page);
       await expect.poll(() => bytesReceived(page), poll).toBeGreaterThan(before + 2_000);
@@ -77,11 +83,7 @@ describe('calls through a TURN relay (browser)', { timeout: 240_000 }, () => {
   });
 
   it('shows Reconnecting… when the relay goes away, and recovers on an ICE restart once it is back', async () => {
-    const { alice, bob } = await callers(veil());
-    await alice.page.getByRole('button', { name: `Voice call with ${bob.name}` }).click();
-    await incomingCall(bob.page).getByRole('button', { name: 'Accept' }).click();
-    for (const page of [alice.page, bob.page])
-      await expect.poll(() => callPanel(page).getAttribute('data-phase'), poll).toBe('active');
+    const { alice, bob } = await voiceCallConnected();
     const ufrags = [await iceUfrag(alice.page), await iceUfrag(bob.page)];
 
     // The only way between the two goes: media stops, both say so.

@@ -22,7 +22,7 @@ import { outgoingMedia, type OutgoingMedia } from './call-outgoing.ts';
 import { ringBackPushedCall } from './call-push-ring.ts';
 import { restartEveryMs, restartOffer, sameCertificate, watchNetworkChanges } from './call-reconnect.ts';
 import { openDeliveredSignal, sendCallSignal } from './call-signals.ts';
-import { callsView, setCallsView, updateCall, type CallEnd, type CallState } from './call-store.ts';
+import { callStartsWith, callsView, setCallsView, updateCall, type CallEnd, type CallState } from './call-store.ts';
 import {
   groupCallSignal,
   inGroupCall,
@@ -73,15 +73,8 @@ const startingCall = (
   call: Pick<CallState, 'callId' | 'chatId' | 'peerId' | 'media' | 'direction' | 'phase'>,
 ): CallState => ({
   ...call,
-  connectedAt: null,
-  endedAt: null,
-  muted: false,
-  cameraOff: false,
-  sharing: false,
-  notice: null,
-  localStream: null,
+  ...callStartsWith,
   remoteStream: null,
-  end: null,
 });
 
 const set = (change: Partial<CallState>) => {

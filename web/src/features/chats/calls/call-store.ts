@@ -65,6 +65,18 @@ export interface CallState {
   end: CallEnd | null;
 }
 
+/** What one's side of any call starts with: nothing connected, muted, shared or ended yet. */
+export const callStartsWith = {
+  connectedAt: null,
+  endedAt: null,
+  muted: false,
+  cameraOff: false,
+  sharing: false,
+  notice: null,
+  localStream: null,
+  end: null,
+} as const satisfies Partial<CallState> & Partial<GroupCallState>;
+
 /** Someone else in a group call, as this browser's connection with them stands. */
 export interface GroupCallPeer {
   userId: string;

@@ -15,6 +15,7 @@ import { restartEveryMs, restartOffer, sameCertificate, sameSession } from './ca
 import { CallSignalError, sendCallSignal } from './call-signals.ts';
 import {
   busyWithACall,
+  callStartsWith,
   callsView,
   setCallsView,
   setOngoingGroupCall,
@@ -385,15 +386,8 @@ const groupOf = (
   const made: Group = {
     state: {
       ...call,
-      connectedAt: null,
-      endedAt: null,
-      muted: false,
-      cameraOff: false,
-      sharing: false,
-      notice: null,
-      localStream: null,
+      ...callStartsWith,
       joined: me ? [me] : [],
-      end: null,
     },
     members,
     roster: new Set([...roster].filter((id) => id !== me && members.includes(id))),
