@@ -6,6 +6,7 @@ import { runBench } from './bench.ts';
 import { runDelivery, usingTarget } from './delivery.ts';
 import { ejabberdTarget, ejabberdUnavailable, startEjabberd } from './ejabberd.ts';
 import { startRelay } from './relay.ts';
+import { runTimelineIndexBench } from './timeline-index-bench.ts';
 import { connectSender } from './sender-socket.ts';
 
 /**
@@ -155,4 +156,13 @@ describe('ejabberd as a peer', () => {
     },
     120_000,
   );
+});
+
+describe('the timeline against an index over the log', () => {
+  it('reads the same page both ways', async () => {
+    // The bench throws when the two ways read different pages.
+    const result = await runTimelineIndexBench(1_000);
+    expect(result.messages).toBe(1_000);
+    expect(result.tableMB).toBeGreaterThan(0);
+  }, 120_000);
 });

@@ -12,6 +12,7 @@ import { runKeyLogBench } from './key-log-bench.ts';
 import { runLoginBench } from './login-bench.ts';
 import { runLinkBench } from './link-bench.ts';
 import { runCallSetupBench } from './call-setup-bench.ts';
+import { runTimelineIndexBench } from './timeline-index-bench.ts';
 import {
   runDelivery,
   usingTarget,
@@ -46,7 +47,8 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * 1,000-entry log, a 500-contact chat list, the cost per send; 0 skips it), linking a browser in
  * Chromium (`--link
  * <rounds>`, 0 skips it), one-to-one call set-ups in Chromium (`--call-setup <calls>`, 0 skips it;
- * needs the built client), the chat list of a user with many chats in Chromium (`--chat-list
+ * needs the built client), the message timeline as a table against an index over the log
+ * (`--timeline <messages>`, 0 skips it), the chat list of a user with many chats in Chromium (`--chat-list
  * <chats>`, 0 skips it; needs the built client), NATS killed and started again under a cluster
  * (`--nats-restart <rounds>`, 0 skips it), and read-model replay; prints a table and writes
  * bench-results/<time>.json. Machines here are shared and noisy, so each delivery run is
@@ -97,6 +99,8 @@ export interface BenchOptions {
   linkRepeats?: number;
   /** One-to-one calls set up in Chromium (0 or absent: skipped; needs the built client). */
   callSetups?: number;
+  /** Stored messages for the timeline's table against an index over the log (0 or absent: skipped). */
+  timelineMessages?: number;
   /** Messages in the message-search benchmark in Chromium (0 or absent: skipped). */
   searchMessages?: number;
   /** ejabberd beside the relays, where it is installed (skipped with the reason otherwise). */
@@ -278,6 +282,9 @@ export const runBench = async (options: BenchOptions) => {
   const callSetup = options.callSetups
     ? await runCallSetupBench(options.callSetups, options.port + 2)
     : undefined;
+  const timeline = options.timelineMessages
+    ? await runTimelineIndexBench(options.timelineMessages)
+    : undefined;
   const search = options.searchMessages ? await runSearchBench(options.searchMessages) : undefined;
   const natsRestart = options.natsRestartRounds
     ? await runNatsRestartBench(options.natsRestartRounds, options.port + 300)
@@ -334,6 +341,7 @@ export const runBench = async (options: BenchOptions) => {
     chatList,
     link,
     callSetup,
+    timeline,
     search,
     natsRestart,
     replay,
@@ -453,6 +461,12 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
     );
     console.table(result.callSetup);
   }
+  if (result.timeline) {
+    console.log(
+      'The message timeline: a table of its own against an index over the log (ms per page of 50; µs per append)',
+    );
+    console.log(JSON.stringify(result.timeline, null, 2));
+  }
   if (result.natsRestart) {
     console.log(
       'NATS killed and started again under a cluster (ms from NATS listening again: a fresh delivery, a new chat; push p99 in the 5 s after)',
@@ -551,6 +565,7 @@ const main = async () => {
       logins: { type: 'string' },
       link: { type: 'string' },
       'call-setup': { type: 'string' },
+      timeline: { type: 'string' },
       search: { type: 'string' },
       'nats-restart': { type: 'string' },
       stored: { type: 'string' },
@@ -589,6 +604,7 @@ const main = async () => {
     loginAccounts: Number(values.logins ?? (quick ? 6 : 200)),
     linkRepeats: Number(values.link ?? (quick ? 1 : 7)),
     callSetups: Number(values['call-setup'] ?? (quick ? 0 : 20)),
+    timelineMessages: Number(values.timeline ?? (quick ? 0 : 1_000_000)),
     searchMessages: Number(values.search ?? (quick ? 2000 : 100_000)),
     natsRestartRounds: Number(values['nats-restart'] ?? (quick ? 0 : 3)),
     storedMessages: Number(values.stored ?? 0),

@@ -18,6 +18,7 @@ export * from './http/message-change-commands.ts';
 export * from './http/key-backup.schemas.ts';
 export * from './http/key-log.schemas.ts';
 export * from './http/push.schemas.ts';
+export * from './http/call-push.schemas.ts';
 export type * from './http/calls.schemas.ts';
 export * from './http/group-changes.schemas.ts';
 export * from './events/push.events.ts';

@@ -4,6 +4,7 @@ import type { StartService } from '@veil/ports';
 import { scheduleAttachmentSweep } from './handlers/attachment-sweep.ts';
 import { scheduleMessageExpiry } from './handlers/message-expiry.ts';
 import { ownWrites } from './handlers/own-writes.ts';
+import { callPushHandlers } from './handlers/call-push.handlers.ts';
 import { pushHandlers } from './handlers/push.handlers.ts';
 import { reportHandlers } from './handlers/report.handlers.ts';
 import { startPushSender } from './handlers/push-sender.ts';
@@ -87,6 +88,11 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
           clock: ports.clock,
           ids: ports.ids,
           settings: settings.push,
+        }),
+        ...callPushHandlers({
+          models: { ...pushModels, memberships: models.memberships, blocks: models.blocks },
+          settings: settings.push,
+          log,
         }),
         ...reportHandlers({
           store: ports.bus,

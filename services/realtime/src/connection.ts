@@ -3,6 +3,7 @@ import type { RpcClient } from '@veil/kernel';
 import type { Logger, RateLimit, Tracing } from '@veil/ports';
 import { asAck } from './acks.ts';
 import { scheduleTokenExpiry } from './auth.middleware.ts';
+import type { CallPusher } from './calls/call-push.ts';
 import { registerCallSignals } from './calls/call-signals.ts';
 import { registerLinking, type LinkChannel } from './links/link-channel.ts';
 import type { MembershipProjection } from './membership.projection.ts';
@@ -25,6 +26,7 @@ export interface ConnectionDeps {
   writes: RateLimit;
   /** The per-user budget of call signals, shared by the replicas. */
   callSignals: RateLimit;
+  callPusher: CallPusher;
   log: Logger;
   now: () => number;
   tracing: Pick<Tracing, 'run'>;
@@ -135,6 +137,7 @@ export const onConnection = (deps: ConnectionDeps) => (socket: RealtimeSocket) =
     membership,
     limiter: createRateLimiter(socketBudgets.calls),
     budget: deps.callSignals,
+    pusher: deps.callPusher,
     now,
     log,
   });

@@ -21,6 +21,7 @@ import { createLinkChannel } from './links/link-channel.ts';
 import type { MembershipChange } from './membership.map.ts';
 import { startMembershipProjection } from './membership.projection.ts';
 import { startPrivacyProjection } from './privacy.projection.ts';
+import { createCallPusher } from './calls/call-push.ts';
 import { createPresence, type Presence } from './presence.ts';
 import { realtimeMetrics } from './realtime-metrics.ts';
 import { defaultPresenceTtlSeconds, type RealtimeSettings } from './settings.ts';
@@ -184,6 +185,12 @@ export const start = async (ctx: ServiceContext<RealtimeSettings>): Promise<Runn
           userWriteBudget(settings.writesPerUserPerMinute ?? defaultWritesPerUserPerMinute),
         ),
         callSignals: ports.rateLimits.limit(callSignalBudget),
+        callPusher: createCallPusher({
+          presence: store,
+          claims: await ports.realtimeScaling.records('call-push'),
+          messages,
+          log,
+        }),
         log,
         now,
         tracing: ports.tracing,

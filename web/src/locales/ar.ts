@@ -830,6 +830,8 @@ export const ar: Translation = {
     },
   },
   calls: {
+    pushedVoice: 'مكالمة صوتية واردة',
+    pushedVideo: 'مكالمة فيديو واردة',
     voiceCall: 'مكالمة صوتية',
     videoCall: 'مكالمة فيديو',
     voiceCallTo: 'مكالمة صوتية مع {{name}}',

@@ -837,6 +837,8 @@ export const de: Translation = {
     },
   },
   calls: {
+    pushedVoice: 'Eingehender Sprachanruf',
+    pushedVideo: 'Eingehender Videoanruf',
     voiceCall: 'Sprachanruf',
     videoCall: 'Videoanruf',
     voiceCallTo: 'Sprachanruf mit {{name}}',

@@ -803,6 +803,8 @@ export const en = {
     },
   },
   calls: {
+    pushedVoice: 'Incoming voice call',
+    pushedVideo: 'Incoming video call',
     voiceCall: 'Voice call',
     videoCall: 'Video call',
     voiceCallTo: 'Voice call with {{name}}',

@@ -55,3 +55,10 @@ export type CallSignalRequest = z.infer<typeof callSignalRequestSchema>;
 export interface CallSignalDelivery extends CallSignalRequest {
   from: string;
 }
+
+/** `call pushed` to the caller's browser: which call's callee was rung through Web Push. */
+export interface CallPushedNotice {
+  chatId: string;
+  to: string;
+  callId: string;
+}

@@ -15,7 +15,7 @@ import type {
   LinkRef,
   LinkRelayRequest,
 } from './link.schemas.ts';
-import type { CallSignalDelivery, CallSignalRequest } from './call.schemas.ts';
+import type { CallPushedNotice, CallSignalDelivery, CallSignalRequest } from './call.schemas.ts';
 
 /**
  * Socket.IO event maps (docs/realtime.md, "Events"), shared by the realtime gateway and
@@ -167,5 +167,11 @@ export interface ServerToClientEvents {
   'link closed': (notice: LinkRef & { reason: LinkClosedReason }) => void;
   /** A call signal from another member, or from this account's other browser. */
   'call signal': (signal: CallSignalDelivery) => void;
+  /**
+   * To the caller's browser that sent a call's signal: the callee had no browser connected and
+   * was pushed instead (docs/calls.md, "Ringing through Web Push"). The server's word, unsigned:
+   * it only makes the caller wait the no-answer time instead of the "not reachable" one.
+   */
+  'call pushed': (notice: CallPushedNotice) => void;
   error: (error: ErrorBody) => void;
 }

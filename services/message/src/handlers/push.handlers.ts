@@ -20,7 +20,7 @@ export const subscriptionIdOf = (endpoint: string) =>
 const unavailable = () => new DomainError('UNAVAILABLE', 'Push notifications are not set up on this server');
 
 /** Browsers' Web Push subscriptions (docs/web.md, "Push notifications"). */
-export const pushHandlers = (deps: Deps): RpcImplementation<typeof pushOperations> => {
+export const pushHandlers = (deps: Deps): RpcImplementation<Omit<typeof pushOperations, 'pushCall'>> => {
   const { store, models, projection, settings } = deps;
 
   const appendAndApply = async (event: PushEvent) => {

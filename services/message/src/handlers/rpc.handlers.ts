@@ -36,7 +36,14 @@ export const messageRpcHandlers = (
   deps: Deps,
 ): Omit<
   RpcImplementation<typeof messageRpc.operations>,
-  'unread' | 'pushKey' | 'pushSubscribe' | 'pushUnsubscribe' | 'report' | 'reports' | 'closeReport'
+  | 'unread'
+  | 'pushKey'
+  | 'pushSubscribe'
+  | 'pushUnsubscribe'
+  | 'pushCall'
+  | 'report'
+  | 'reports'
+  | 'closeReport'
 > => {
   const { store, models, projection, written } = deps;
 

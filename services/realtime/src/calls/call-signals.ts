@@ -3,6 +3,7 @@ import type { Logger, RateLimit } from '@veil/ports';
 import { answerRequest, asAck } from '../acks.ts';
 import type { MembershipProjection } from '../membership.projection.ts';
 import type { RateLimiter } from '../rate-limit.ts';
+import type { CallPusher } from './call-push.ts';
 import { userRoom, type RealtimeServer, type RealtimeSocket } from '../socket-types.ts';
 import { spendWrite } from '../write-budget.ts';
 
@@ -14,6 +15,8 @@ export interface CallSignalDeps {
   limiter: RateLimiter;
   /** The user's budget over all their sockets and every replica (`callSignalBudget`). */
   budget: RateLimit;
+  /** Rings a callee with no socket anywhere through Web Push. */
+  pusher: CallPusher;
   now: () => number;
   log: Logger;
 }
@@ -29,7 +32,7 @@ const chatNotFound = () => new DomainError('CHAT_NOT_FOUND', 'Chat not found');
  * sealed and signed end to end (docs/calls.md); it checks who may reach whom, and how often.
  */
 export const registerCallSignals = (deps: CallSignalDeps): void => {
-  const { io, socket, membership, limiter, budget, now, log } = deps;
+  const { io, socket, membership, limiter, budget, pusher, now, log } = deps;
   const userId = socket.data.userId;
 
   socket.on('call signal', (payload, rawAck) =>
@@ -49,6 +52,11 @@ export const registerCallSignals = (deps: CallSignalDeps): void => {
       io.to([userRoom(request.to), userRoom(userId)])
         .except(socket.id)
         .emit('call signal', { ...request, from: userId });
+      // Pushed only what was relayed; the ack does not wait for the push service.
+      void pusher.relayed(request, userId).then((pushed) => {
+        if (pushed)
+          socket.emit('call pushed', { chatId: request.chatId, to: request.to, callId: request.callId });
+      });
       return undefined;
     }),
   );

@@ -27,12 +27,15 @@ export interface FakeMessageService {
   markSeenCalls: { userId: string; reports: { chatId: string; messageId: string }[] }[];
   /** How many getMessage calls it answered or failed, for asserting the fan-out made none. */
   getMessageCalls(): number;
+  /** Calls of pushCall, each answered as pushed: who the gateway asked to ring, for which call. */
+  pushCallCalls: { from: string; to: string; chatId: string; callId: string }[];
 }
 
 export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<FakeMessageService> => {
   let failures = 0;
   const markSeenCalls: FakeMessageService['markSeenCalls'] = [];
   let getMessageCalls = 0;
+  const pushCallCalls: FakeMessageService['pushCallCalls'] = [];
 
   const load = async (messageId: string): Promise<MessageState | null> => {
     const { events } = await bus.readStream('message', messageStreamId(messageId));
@@ -65,6 +68,10 @@ export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<
     pushKey: notHere,
     pushSubscribe: notHere,
     pushUnsubscribe: notHere,
+    async pushCall({ from, to, chatId, callId }) {
+      pushCallCalls.push({ from, to, chatId, callId });
+      return { pushed: true };
+    },
     async getMessage({ messageId }) {
       getMessageCalls += 1;
       if (failures > 0) {
@@ -103,5 +110,6 @@ export const startFakeMessageService = async (bus: EventBus, rpc: Rpc): Promise<
     failNextGetMessage: () => void (failures += 1),
     markSeenCalls,
     getMessageCalls: () => getMessageCalls,
+    pushCallCalls,
   };
 };

@@ -38,6 +38,6 @@ export const describeRealtimeSuite = (name: string, setup: () => Promise<Realtim
     describeLastSeen(world);
     describeAccess(world, current);
     describeLinks(world);
-    describeCalls(world);
+    describeCalls(world, current);
   });
 };

@@ -2,6 +2,7 @@ import { limits, type CallSignalRequest, type ErrorBody } from '@veil/contracts'
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eventTimeoutMs, type TestClient } from './test-clients.ts';
+import type { RealtimeCluster } from './harness.ts';
 import type { World } from './suite-world.ts';
 
 type Reply = { ok: true; data?: unknown } | { ok: false; error: ErrorBody };
@@ -38,7 +39,7 @@ const tags = (client: TestClient) => client.all('call signal').map(([s]) => tagO
  * second browser) sit on different replicas and are reached through the Redis adapter. Every
  * refusal is checked to relay nothing: a last legitimate signal is the barrier.
  */
-export const describeCalls = (world: World) => {
+export const describeCalls = (world: World, cluster: () => RealtimeCluster) => {
   describe('call signalling', () => {
     const pair = async () => {
       const [alice, bob] = world.users(2) as [string, string];
@@ -163,6 +164,80 @@ export const describeCalls = (world: World) => {
       expect(replies.filter((r) => codeOf(r) === 'RATE_LIMITED').length).toBeGreaterThan(0);
       expect(accepted).toBeLessThan(150);
       await expect.poll(() => bobs.all('call signal').length).toBe(accepted);
+    });
+  });
+
+  describe('ringing through Web Push', () => {
+    const pushesFor = (callId: string) =>
+      cluster().messageService.pushCallCalls.filter((call) => call.callId === callId);
+    /** Another call to someone with no socket: once its push is asked for, earlier ones were decided. */
+    const barrier = async (caller: TestClient, chatId: string, from: string, to: string) => {
+      const sent = signal(chatId, to, from, 'barrier');
+      expect(codeOf(await ask(caller, sent))).toBe('accepted');
+      await caller.next('call pushed', (notice) => notice.callId === sent.callId);
+    };
+
+    it('asks the message service to push a call to a callee with no socket, once per call, and tells the caller', async () => {
+      const [alice, bob] = world.users(2) as [string, string];
+      const chatId = await world.direct(alice, bob);
+      const caller = await world.connect(alice);
+      const offer = signal(chatId, bob, alice, 'offer');
+      expect(codeOf(await ask(caller, offer))).toBe('accepted');
+      const [notice] = await caller.next('call pushed');
+      expect(notice).toEqual({ chatId, to: bob, callId: offer.callId });
+      expect(pushesFor(offer.callId)).toEqual([{ from: alice, to: bob, chatId, callId: offer.callId }]);
+
+      // The call's later signals (candidates, a hang-up) are relayed as usual and pushed no more.
+      const later = { ...signal(chatId, bob, alice, 'ice'), callId: offer.callId };
+      expect(codeOf(await ask(caller, later))).toBe('accepted');
+      await barrier(caller, chatId, alice, bob);
+      expect(pushesFor(offer.callId)).toHaveLength(1);
+      expect(caller.all('call pushed').filter(([n]) => n.callId === offer.callId)).toHaveLength(1);
+    });
+
+    it('pushes the first signal of a call that fits in a push when the offer is too large for one', async () => {
+      const [alice, bob] = world.users(2) as [string, string];
+      const chatId = await world.direct(alice, bob);
+      const caller = await world.connect(alice);
+      const offer = signal(chatId, bob, alice, 'offer');
+      const large = Buffer.alloc(4096, 7).toString('base64');
+      expect(codeOf(await ask(caller, { ...offer, signal: { ...offer.signal, ciphertext: large } }))).toBe(
+        'accepted',
+      );
+      const candidate = { ...signal(chatId, bob, alice, 'ice'), callId: offer.callId };
+      expect(codeOf(await ask(caller, candidate))).toBe('accepted');
+      await caller.next('call pushed', (notice) => notice.callId === offer.callId);
+      expect(pushesFor(offer.callId)).toHaveLength(1);
+    });
+
+    it('pushes nothing to a callee with a socket anywhere', async () => {
+      const [alice, bob, carol] = world.users(3) as [string, string, string];
+      const chatId = await world.direct(alice, bob);
+      const withCarol = await world.direct(alice, carol);
+      const bobs = await world.connect(bob);
+      const caller = await world.connect(alice);
+      await world.seesOnline(caller, bob);
+      const offer = signal(chatId, bob, alice, 'offer');
+      expect(codeOf(await ask(caller, offer))).toBe('accepted');
+      await bobs.next('call signal');
+      await barrier(caller, withCarol, alice, carol);
+      expect(pushesFor(offer.callId)).toHaveLength(0);
+      expect(caller.all('call pushed').filter(([n]) => n.callId === offer.callId)).toHaveLength(0);
+    });
+
+    it('pushes nothing for a signal it refuses: a non-member, someone outside the chat', async () => {
+      const [alice, bob, carol, mallory] = world.users(4) as [string, string, string, string];
+      const chatId = await world.direct(alice, bob);
+      const caller = await world.connect(alice);
+      const mal = await world.connect(mallory);
+      const toCarol = signal(chatId, carol, alice);
+      const fromMallory = signal(chatId, bob, mallory);
+      expect(codeOf(await ask(caller, toCarol))).toBe('NOT_A_MEMBER');
+      expect(codeOf(await ask(mal, fromMallory))).toBe('CHAT_NOT_FOUND');
+      await barrier(caller, chatId, alice, bob);
+      expect(pushesFor(toCarol.callId)).toHaveLength(0);
+      expect(pushesFor(fromMallory.callId)).toHaveLength(0);
+      expect(mal.all('call pushed')).toHaveLength(0);
     });
   });
 };

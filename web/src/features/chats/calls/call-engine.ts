@@ -1,5 +1,11 @@
-import type { CallSignalDelivery } from '@veil/contracts';
-import type { CallIceCandidate, CallMedia, CallSignalBody, CallSignalKind } from '@veil/crypto';
+import type { CallPushedNotice, CallSignalDelivery } from '@veil/contracts';
+import {
+  sdpFingerprint,
+  type CallIceCandidate,
+  type CallMedia,
+  type CallSignalBody,
+  type CallSignalKind,
+} from '@veil/crypto';
 import { getSocket } from '../../../lib/realtime.ts';
 import {
   certificateHolds,
@@ -13,6 +19,7 @@ import {
 } from './call-connection.ts';
 import { fetchIceConfig, openLocalMedia, stopMedia } from './call-media.ts';
 import { outgoingMedia, type OutgoingMedia } from './call-outgoing.ts';
+import { ringBackPushedCall } from './call-push-ring.ts';
 import { restartEveryMs, restartOffer, sameCertificate, watchNetworkChanges } from './call-reconnect.ts';
 import { openDeliveredSignal, sendCallSignal } from './call-signals.ts';
 import { callStartsWith, callsView, setCallsView, updateCall, type CallEnd, type CallState } from './call-store.ts';
@@ -46,6 +53,11 @@ interface Live {
   outgoing: OutgoingMedia;
   /** When the connection last dropped, while it is down: its grace runs from then. */
   droppedAt: number | null;
+  /**
+   * Outgoing: the server said the callee had no browser connected and was pushed (unsigned, so
+   * it only lets the call wait for an answer instead of ending as not reachable).
+   */
+  pushed: boolean;
 }
 
 let me: string | null = null;
@@ -242,6 +254,7 @@ export const startCall = async (chatId: string, peerId: string, media: CallMedia
     timers: [],
     outgoing: outgoingOf(callId),
     droppedAt: null,
+    pushed: false,
   };
   setCallsView({ call: live.state });
   try {
@@ -252,7 +265,8 @@ export const startCall = async (chatId: string, peerId: string, media: CallMedia
     live.pc = pc;
     await signal('offer', await localDescription(pc, 'offer'));
     later(reachMs, () => {
-      if (live?.state.callId === callId && live.state.phase === 'calling') finish('unreachable', 'hangup');
+      if (live?.state.callId === callId && live.state.phase === 'calling' && !live.pushed)
+        finish('unreachable', 'hangup');
     });
     later(ringMs, () => {
       if (live?.state.callId === callId && (live.state.phase === 'calling' || live.state.phase === 'ringing'))
@@ -354,6 +368,7 @@ const onOffer = (body: CallSignalBody) => {
     timers: [],
     outgoing: outgoingOf(body.callId),
     droppedAt: null,
+    pushed: false,
   };
   setCallsView({ call: live.state });
   signalQuietly('ringing');
@@ -376,7 +391,10 @@ const onPeerSignal = async (body: CallSignalBody) => {
   if (!current || current.state.callId !== body.callId || current.state.peerId !== body.from) return;
   switch (body.kind) {
     case 'ringing':
-      if (current.state.phase === 'calling') set({ phase: 'ringing' });
+      if (current.state.phase !== 'calling') return;
+      set({ phase: 'ringing' });
+      // A browser opened from the push rings back before it has the offer sent while it was away.
+      if (current.pushed) return offerAgain(current);
       return;
     case 'answer':
       if (current.state.direction !== 'outgoing' || !current.pc) return;
@@ -401,6 +419,19 @@ const onPeerSignal = async (body: CallSignalBody) => {
     case 'offer':
       return answerRestart(current, body);
   }
+};
+
+/** The caller's offer once more, signed afresh, for a callee's browser that has just come online. */
+const offerAgain = async (current: Live) => {
+  const sdp = current.pc?.localDescription?.sdp;
+  const fingerprint = sdp && sdpFingerprint(sdp);
+  if (current.state.direction !== 'outgoing' || !sdp || !fingerprint) return;
+  await signal('offer', { sdp, fingerprint });
+};
+
+/** The server pushed the callee of the call this browser places. */
+const onPushed = (notice: CallPushedNotice) => {
+  if (live?.state.callId === notice.callId && live.state.direction === 'outgoing') live.pushed = true;
 };
 
 /** The callee answers the caller's ICE restart, if it names the certificate signed at the start. */
@@ -465,9 +496,12 @@ export const startCalls = (accountId: string, blocked: (userId: string) => boole
       });
   };
   socket.on('call signal', onSignal);
+  socket.on('call pushed', onPushed);
+  void ringBackPushedCall(accountId);
   const stopWatching = watchNetworkChanges(onNetworkChange);
   return () => {
     socket.off('call signal', onSignal);
+    socket.off('call pushed', onPushed);
     stopWatching();
     hangUp();
     stopGroupCalls();

@@ -26,7 +26,7 @@ import { readNotificationSettings } from '../notification-store.ts';
  * here), in the browser's language: the worker has no page, and no language switch, of its own.
  */
 /** The worker's texts, in the browser's language: it has no i18n instance of its own. */
-const workerTexts = (language = globalThis.navigator?.language ?? 'en'): typeof en =>
+export const workerTexts = (language = globalThis.navigator?.language ?? 'en'): typeof en =>
   // Every shipped language has English's keys (locales.unit.test.ts).
   (({ ar, de })[language.slice(0, 2) as 'ar' | 'de'] ?? en) as typeof en;
 

@@ -1,4 +1,5 @@
-import { chatUrl, newMessageText, notificationForPush } from './push-notification.ts';
+import { callNotificationForPush, isCallPush } from '../../calls/call-push-notification.ts';
+import { chatUrl, newMessageText, notificationForPush, workerTexts } from './push-notification.ts';
 
 /**
  * Veil's service worker: shows pushed messages, decrypted in the browser, while no Veil window
@@ -47,12 +48,31 @@ const readJson = (event: PushEvent): unknown => {
   }
 };
 
+/** A call that checks rings until it is answered or dismissed; one that does not shows nothing. */
+const showCallPush = async (data: unknown) => {
+  const call = await callNotificationForPush(data).catch((error: unknown) => {
+    console.warn('Could not read a pushed call', error);
+    return null;
+  });
+  if (!call) return;
+  const texts = workerTexts().calls;
+  await worker.registration.showNotification(call.callerName, {
+    body: call.media === 'video' ? texts.pushedVideo : texts.pushedVoice,
+    tag: `call:${call.callId}`,
+    requireInteraction: true,
+    data: { url: call.url },
+    icon: '/favicon.svg',
+  });
+};
+
 const showPush = async (event: PushEvent) => {
   // An open, visible Veil shows the message itself: a notification would repeat it.
   if ((await windows()).some((client) => client.visibilityState === 'visible')) return;
+  const data = readJson(event);
+  if (isCallPush(data)) return showCallPush(data);
   let shown;
   try {
-    shown = await notificationForPush(readJson(event));
+    shown = await notificationForPush(data);
   } catch (error) {
     console.warn('Could not read a pushed message', error);
     shown = null;
@@ -67,8 +87,8 @@ const showPush = async (event: PushEvent) => {
   });
 };
 
-const openChat = async (chatId: string | undefined) => {
-  const url = new URL(chatId ? chatUrl(chatId) : '/all-chats', worker.location.origin).href;
+const openChat = async (path: string) => {
+  const url = new URL(path, worker.location.origin).href;
   const [open] = await windows();
   try {
     if (open) return void (await (await open.focus()).navigate(url));
@@ -83,6 +103,6 @@ worker.addEventListener('activate', (event) => event.waitUntil(worker.clients.cl
 worker.addEventListener('push', (event) => event.waitUntil(showPush(event)));
 worker.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const data = event.notification.data as { chatId?: string } | null;
-  event.waitUntil(openChat(data?.chatId));
+  const data = event.notification.data as { chatId?: string; url?: string } | null;
+  event.waitUntil(openChat(data?.url ?? (data?.chatId ? chatUrl(data.chatId) : '/all-chats')));
 });
