@@ -69,10 +69,9 @@ export {
   selectRestoreOpen,
 } from './key-backup.slice.ts';
 export { keysUncheckedText, uncheckedReasonText } from './key-check-texts.ts';
-export { deleteStoredKeyLogs, readStoredKeyLog } from './key-log-store.ts';
+export { deleteStoredKeyLogs } from './key-log-store.ts';
 export { keyLogOf } from './key-logs.ts';
-export { readAccountKeys, type StoredPrivateKey } from './key-store.ts';
-export { legacyOnlyBeforeSignedLog } from './legacy-messages.ts';
+export { type StoredPrivateKey } from './key-store.ts';
 export { recordMadeEntries } from './made-entries-store.ts';
 export {
   currentSigningKey,
@@ -93,6 +92,6 @@ export {
   type Verification,
 } from './message-verification.ts';
 export { readStateTexts, unreadableState, type ReadState } from './read-state.ts';
-export { commitmentHolds, sequenceOf } from './signature-fields.ts';
+export { commitmentHolds } from './signature-fields.ts';
 export { sealedForText, signatureTexts, unverifiedDeletionText, unverifiedText } from './signature-texts.ts';
 export { draftStore, searchIndexStore } from './vault-store.ts';

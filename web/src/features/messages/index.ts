@@ -43,6 +43,5 @@ export {
 export { isReadingChat, setOpenChat } from './open-chat.ts';
 export { messageDiscarded, retryRequested, selectOutbox, type OutboxItem } from './outbox/outbox.slice.ts';
 export { useQueueMessage } from './outbox/use-outbox.ts';
-export { previewText } from './preview-text.ts';
 export { decryptPreview, forgetPreview, knownPreview } from './previews.ts';
 export { followNewMessages, type ArrivedMessage } from './realtime/follow-new-messages.ts';

@@ -13,12 +13,12 @@ import {
   commitmentHolds,
   sequenceOf,
   readAccountKeys,
-} from '../../keys/index.ts';
+} from '../../keys/worker.ts';
 import { ar } from '../../../locales/ar.ts';
 import { de } from '../../../locales/de.ts';
 import { en } from '../../../locales/en.ts';
-import { previewText } from '../../messages/index.ts';
-import { mentionsUser } from '../../mentions/index.ts';
+import { previewText } from '../../messages/worker.ts';
+import { mentionsUser } from '../../mentions/worker.ts';
 import { readNotificationSettings } from '../notification-store.ts';
 
 /**

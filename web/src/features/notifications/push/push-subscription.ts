@@ -3,7 +3,7 @@ import type { AppDispatch } from '../../../app/hooks.ts';
 import { pushApi } from './push.api.ts';
 
 /** The built worker, or in development the source, which the dev server serves as a module. */
-const workerUrl = import.meta.env.DEV ? '/src/features/chats/notifications/push/service-worker.ts' : '/sw.js';
+const workerUrl = import.meta.env.DEV ? '/src/service-worker.ts' : '/sw.js';
 
 export const pushSupported = () =>
   'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;

@@ -1,5 +1,10 @@
-import { callNotificationForPush, isCallPush } from '../../calls/call-push-notification.ts';
-import { chatUrl, newMessageText, notificationForPush, workerTexts } from './push-notification.ts';
+import { callNotificationForPush, isCallPush } from './features/chats/calls/call-push-notification.ts';
+import {
+  chatUrl,
+  newMessageText,
+  notificationForPush,
+  workerTexts,
+} from './features/notifications/push/push-notification.ts';
 
 /**
  * Veil's service worker: shows pushed messages, decrypted in the browser, while no Veil window
