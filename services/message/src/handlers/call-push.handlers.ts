@@ -4,6 +4,7 @@ import type { Logger } from '@veil/ports';
 import type { PushReadModels } from '../projections/push.projection.ts';
 import type { MessageReadModels } from '../projections/timeline.projection.ts';
 import type { PushSettings } from '../settings.ts';
+import { blockedBetween } from './blocked-between.ts';
 
 /** A call rings for 45 s: a push still queued after a minute would ring for a call long over. */
 const callPushTtlSeconds = 60;
@@ -26,15 +27,12 @@ export const callPushHandlers = ({
   settings,
   log,
 }: Deps): RpcImplementation<Pick<typeof pushOperations, 'pushCall'>> => {
-  const blockedBetween = async (a: string, b: string) =>
-    (await models.blocks.getMany([a, b])).some((doc) => doc.blocked.includes(doc._id === a ? b : a));
-
   return {
     async pushCall({ chatId, from, to, callId, signal }) {
       if (!settings) return { pushed: false };
       const membership = await models.memberships.get(chatId);
       if (!membership?.members.includes(from) || !membership.members.includes(to)) return { pushed: false };
-      if (await blockedBetween(from, to)) return { pushed: false };
+      if (await blockedBetween(models.blocks, [from, to])) return { pushed: false };
       const caller = { _id: from };
       if (!callPushFits({ kind: 'call', userId: to, chatId, callId, caller, signal }))
         return { pushed: false };

@@ -20,6 +20,7 @@ import {
 } from '../projections/timeline.projection.ts';
 import type { AttachmentSettings } from '../settings.ts';
 import { attachmentHandlers } from './attachment.handlers.ts';
+import { blockedBetween } from './blocked-between.ts';
 import { changeHandlers } from './change.handlers.ts';
 import type { OwnWrites } from './own-writes.ts';
 
@@ -108,12 +109,6 @@ export const messageRpcHandlers = (
     return message!;
   };
 
-  /** Whether either member of a one-to-one chat blocked the other. */
-  const blockedBetween = async (members: readonly string[]) =>
-    (await models.blocks.getMany(members)).some((doc) =>
-      members.some((other) => other !== doc._id && doc.blocked.includes(other)),
-    );
-
   return {
     ...changeHandlers({ ...deps, written, membersOf: (chatId) => membersOf(chatId), viewsOf: withReplies }),
 
@@ -133,7 +128,8 @@ export const messageRpcHandlers = (
         : undefined;
       const data = decideSend(command, {
         members: membership?.members ?? null,
-        ...(membership && !membership.isGroupChat && { blocked: await blockedBetween(membership.members) }),
+        ...(membership &&
+          !membership.isGroupChat && { blocked: await blockedBetween(models.blocks, membership.members) }),
         ...(membership?.disappearingSeconds && { disappearingSeconds: membership.disappearingSeconds }),
         now: deps.clock.now(),
         ...(replyTo && { replyToChat: original?.chat ?? null }),
