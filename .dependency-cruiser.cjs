@@ -81,10 +81,28 @@ module.exports = {
       to: { path: '^(packages|services)/', pathNot: '^packages/(contracts|crypto)/' },
     },
     {
-      name: 'web-features-do-not-import-each-other',
+      name: 'web-features-import-each-other-through-their-index',
+      comment:
+        "A feature's index.ts is its public entry point (worker.ts, where it has one, the part the service worker may load): another feature imports those files alone, never the files behind them.",
       severity: 'error',
       from: { path: '^web/src/features/([^/]+)/' },
-      to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
+      to: { path: '^web/src/features/', pathNot: '^web/src/features/($1/|[^/]+/(index|worker)\\.ts$)' },
+    },
+    {
+      name: 'web-features-import-only-the-hooks-of-app',
+      comment:
+        'app/ composes the features; what they need of it (the typed hooks, the store types) is app/hooks.ts, which only type-imports the store.',
+      severity: 'error',
+      from: { path: '^web/src/features/' },
+      to: { path: '^web/src/app/', pathNot: '^web/src/app/hooks\\.ts$' },
+    },
+    {
+      name: 'web-shared-code-imports-no-feature',
+      comment:
+        'lib/ and components/ sit below every feature (and app/ above them all), so features can share them without a cycle.',
+      severity: 'error',
+      from: { path: '^web/src/(lib|components)/' },
+      to: { path: '^web/src/(features|app)/' },
     },
     {
       name: 'nothing-imports-the-composition-root',

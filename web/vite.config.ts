@@ -23,9 +23,7 @@ const serviceWorker = (): Plugin => ({
         copyPublicDir: false,
         sourcemap: true,
         lib: {
-          entry: fileURLToPath(
-            new URL('src/features/chats/notifications/push/service-worker.ts', import.meta.url),
-          ),
+          entry: fileURLToPath(new URL('src/service-worker.ts', import.meta.url)),
           formats: ['iife'],
           name: 'veilServiceWorker',
           fileName: () => 'sw.js',

@@ -1,4 +1,4 @@
-import { encryptedUpload } from '../../web/src/features/chats/attachments/upload-file.ts';
+import { encryptedUpload } from '../../web/src/features/attachments/upload-file.ts';
 
 /**
  * The page side of the attachment benchmark (bundled for Chromium by attachment-bench.ts): the

@@ -6,7 +6,7 @@ import {
   exportAccountKeyBundle,
   keepAccountKey,
   keepAccountKeyBundle,
-} from '../../web/src/lib/account-keys.ts';
+} from '../../web/src/features/keys/account-keys.ts';
 import { socketOptions, type VeilSocket } from '../../web/src/lib/realtime.ts';
 
 /**

@@ -6,7 +6,7 @@ import { percentile, round } from './stats.ts';
 
 /**
  * Message search in Chromium, as the web client does it: its MiniSearch index
- * (`web/src/features/chats/search/message-index.ts`) built from `messages` synthetic messages of
+ * (`web/src/features/search/message-index.ts`) built from `messages` synthetic messages of
  * 4-19 words, then queried: common words, rare ones, prefixes as typed, a typo, two words; each
  * query several times, the median and the worst. Then the index saved, sealed with the vault key
  * (AES-GCM), opened and loaded again, as the browser keeps it in IndexedDB.

@@ -5,7 +5,7 @@ import {
   openVault,
   sealVault,
 } from '@veil/crypto';
-import { createMessageIndex, type MessageIndex } from '../../web/src/features/chats/search/message-index.ts';
+import { createMessageIndex, type MessageIndex } from '../../web/src/features/search/message-index.ts';
 
 /**
  * The page side of the search benchmark (bundled for Chromium by search-bench.ts): the web

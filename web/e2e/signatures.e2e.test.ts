@@ -27,7 +27,7 @@ import {
 } from './flows.ts';
 import type { MessageDoc } from '../../services/message/src/projections/timeline.projection.ts';
 import { useVeilWeb } from './harness.ts';
-import { sequenceOf } from '../src/lib/signature-fields.ts';
+import { sequenceOf } from '../src/features/keys/signature-fields.ts';
 
 const password = 'correct horse 1';
 

@@ -1,6 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { dismissUnknownEntry } from '../lib/made-entries-store.ts';
-import { selectOwnLogChecked, selectUnknownOwnEntries, unknownEntryDismissed } from '../lib/own-log.slice.ts';
+import { dismissUnknownEntry } from '../features/keys/made-entries-store.ts';
+import {
+  selectOwnLogChecked,
+  selectUnknownOwnEntries,
+  unknownEntryDismissed,
+} from '../features/keys/own-log.slice.ts';
 import { selectCurrentUser } from '../lib/session.slice.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
 

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { onRewrapProgress, rewrapProgress } from '../lib/own-key-rewrap.ts';
+import { onRewrapProgress, rewrapProgress } from '../features/keys/own-key-rewrap.ts';
 
 /**
  * Under the top bar while this browser makes older messages readable with the account's new key

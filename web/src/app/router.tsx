@@ -61,7 +61,7 @@ export const createRouter = () =>
             await Promise.all([
               import('../features/profile/components/profile-page.tsx'),
               import('../features/key-backup/components/backup-settings.tsx'),
-              import('../features/chats/notifications/notification-switch.tsx'),
+              import('../features/notifications/notification-switch.tsx'),
               import('../features/device-link/components/link-new-browser.tsx'),
             ]);
           return (

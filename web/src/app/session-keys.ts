@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
-import { accountKeys, forgetLoadedKeys } from '../lib/account-keys.ts';
+import { accountKeys, forgetLoadedKeys } from '../features/keys/account-keys.ts';
 import { api } from '../lib/api.ts';
-import { uploadAccountState } from '../lib/account-state.ts';
-import { ensureSignedKeyLog } from '../lib/identity-keys.ts';
-import { unknownOwnEntries } from '../lib/own-log-monitor.ts';
-import { ownLogChecked } from '../lib/own-log.slice.ts';
-import { selectKeysVersion } from '../lib/key-backup.slice.ts';
-import { rewrapOwnCopies } from '../lib/own-key-rewrap.ts';
+import { uploadAccountState } from '../features/keys/account-state.ts';
+import { ensureSignedKeyLog } from '../features/keys/identity-keys.ts';
+import { unknownOwnEntries } from '../features/keys/own-log-monitor.ts';
+import { ownLogChecked } from '../features/keys/own-log.slice.ts';
+import { selectKeysVersion } from '../features/keys/key-backup.slice.ts';
+import { rewrapOwnCopies } from '../features/keys/own-key-rewrap.ts';
 import { selectCurrentUser } from '../lib/session.slice.ts';
 import { useAppDispatch, useAppSelector } from './hooks.ts';
 

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import { unreadTotal, useGetUnreadQuery } from '../features/chats/api/unread.api.ts';
+import { unreadTotal, useGetUnreadQuery } from '../features/messages/api/unread.api.ts';
 import { CallCenter } from '../features/chats/calls/call-center.tsx';
-import { useMessageNotifications } from '../features/chats/notifications/use-message-notifications.ts';
-import { useMentionTracker } from '../features/chats/mentions/use-mention-tracker.ts';
-import { useOutboxRunner } from '../features/chats/outbox/use-outbox.ts';
-import { useSearchIndexer } from '../features/chats/search/use-message-search.ts';
+import { useMessageNotifications } from '../features/notifications/use-message-notifications.ts';
+import { useMentionTracker } from '../features/mentions/use-mention-tracker.ts';
+import { useOutboxRunner } from '../features/messages/outbox/use-outbox.ts';
+import { useSearchIndexer } from '../features/search/use-message-search.ts';
 import { DeviceLinkCenter } from '../features/device-link/components/device-link-center.tsx';
 import { useGetOperatorStatusQuery } from '../features/operator/api/operator.api.ts';
 import { KeyBackupCenter } from '../features/key-backup/components/key-backup-center.tsx';

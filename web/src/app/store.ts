@@ -5,11 +5,11 @@ import {
   type Reducer,
   type UnknownAction,
 } from '@reduxjs/toolkit';
-import { outboxSlice } from '../features/chats/outbox/outbox.slice.ts';
+import { outboxSlice } from '../features/messages/outbox/outbox.slice.ts';
 import { themeSlice } from '../features/theme/theme.slice.ts';
 import type { api } from '../lib/api.ts';
-import { keyBackupSlice } from '../lib/key-backup.slice.ts';
-import { ownLogSlice } from '../lib/own-log.slice.ts';
+import { keyBackupSlice } from '../features/keys/key-backup.slice.ts';
+import { ownLogSlice } from '../features/keys/own-log.slice.ts';
 import { sessionSlice } from '../lib/session.slice.ts';
 
 type ApiState = ReturnType<(typeof api)['reducer']>;

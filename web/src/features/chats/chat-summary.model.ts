@@ -1,4 +1,4 @@
-import type { DisplayMessage } from '../../lib/display-message.ts';
+import type { DisplayMessage } from '../messages/index.ts';
 import { sentenceParts, type SentencePart } from '../../lib/bidi.ts';
 import { t } from '../../lib/i18n.ts';
 

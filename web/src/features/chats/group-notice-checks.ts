@@ -1,5 +1,5 @@
 import type { GroupNotice } from '@veil/contracts';
-import type { GroupChangeFailure, VerifiedChange, VerifiedGroup } from '../../lib/group-chain.ts';
+import type { GroupChangeFailure, VerifiedChange, VerifiedGroup } from '../keys/index.ts';
 
 /** A group's verified chain as the screen holds it: `pending` while the server's newer view of it is checked. */
 export type ShownGroup = VerifiedGroup & { pending?: boolean };

@@ -1,6 +1,6 @@
 import type { GroupNotice } from '@veil/contracts';
 import { describe, expect, it } from 'vitest';
-import type { VerifiedGroup } from '../../lib/group-chain.ts';
+import type { VerifiedGroup } from '../keys/index.ts';
 import { noticeCheckOf } from './group-notice-checks.ts';
 
 const person = (id: string) => ({ _id: id, username: id, profilePicture: null });

@@ -1,5 +1,5 @@
 import type { GroupNotice } from '@veil/contracts';
-import type { DisplayMessage } from '../../lib/display-message.ts';
+import type { DisplayMessage } from '../messages/index.ts';
 import { sentenceParts, sentenceText, type SentencePart } from '../../lib/bidi.ts';
 import { t } from '../../lib/i18n.ts';
 import { timerLabel } from './disappearing.ts';

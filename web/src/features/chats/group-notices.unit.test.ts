@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GroupNotice } from '@veil/contracts';
-import type { DisplayMessage } from '../../lib/display-message.ts';
+import type { DisplayMessage } from '../messages/index.ts';
 import { i18n, loadLanguage, i18nReady } from '../../lib/i18n.ts';
 import { noticeParts, noticeText, timelineOf } from './group-notices.ts';
 

@@ -1,7 +1,6 @@
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
-import { removeAccountKeys } from '../../../lib/account-keys.ts';
-import { deleteStoredKeyLogs } from '../../../lib/key-log-store.ts';
+import { removeAccountKeys, deleteStoredKeyLogs } from '../../keys/index.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { loggedOut, selectCurrentUser } from '../../../lib/session.slice.ts';
 import { clearStorage, readRefreshToken } from '../../../lib/storage.ts';

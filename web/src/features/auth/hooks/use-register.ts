@@ -1,15 +1,15 @@
-import { recordMadeEntries } from '../../../lib/made-entries-store.ts';
+import {
+  recordMadeEntries,
+  generateKeyBundle,
+  keepKeyBundle,
+  registrationEntry,
+  type KeyBundle,
+} from '../../keys/index.ts';
 import { createKeyBackup, generateRecoveryKey } from '@veil/crypto';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { RecoveryKeyChoice } from '../../../components/recovery-key-setup.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
-import {
-  generateKeyBundle,
-  keepKeyBundle,
-  registrationEntry,
-  type KeyBundle,
-} from '../../../lib/identity-keys.ts';
 import { useRegisterMutation } from '../api/auth.api.ts';
 import { t } from '../../../lib/i18n.ts';
 import { registerErrorText } from '../auth-texts.ts';

@@ -3,7 +3,7 @@ import type { ChatView } from '@veil/contracts';
 import type { GroupChangeBody, GroupChangeKind } from '@veil/crypto';
 import { api, listTag } from '../../../lib/api.ts';
 import type { ApiError } from '../../../lib/api-error.ts';
-import { pictureHashOf, signedGroupChange, signingFailed } from '../../../lib/group-chain.ts';
+import { pictureHashOf, signedGroupChange, signingFailed } from '../../keys/index.ts';
 import type { SessionState } from '../../../lib/session.slice.ts';
 
 const path = (chatId: string) => `chat/${encodeURIComponent(chatId)}`;

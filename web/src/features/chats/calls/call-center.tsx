@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
 import { useBlockedIds } from '../../../lib/blocks.api.ts';
-import { useGetChatByIdQuery } from '../api/chat-by-id.api.ts';
+import { useGetChatByIdQuery } from '../../messages/index.ts';
 import {
   acceptCall,
   declineCall,

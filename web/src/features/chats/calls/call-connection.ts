@@ -1,5 +1,5 @@
 import { sameFingerprint, sdpFingerprint } from '@veil/crypto';
-import { KeysUncheckedError } from '../../../lib/checked-keys.ts';
+import { KeysUncheckedError } from '../../keys/index.ts';
 import { CallMediaError, remoteCertificateFingerprint } from './call-media.ts';
 import { CallSignalError } from './call-signals.ts';
 import type { CallEnd } from './call-store.ts';

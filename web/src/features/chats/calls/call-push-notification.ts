@@ -1,8 +1,7 @@
 import { callPushPayloadSchema } from '@veil/contracts';
 import { openCallSignal, type CallMedia } from '@veil/crypto';
-import { readStoredKeyLog } from '../../../lib/key-log-store.ts';
-import { readAccountKeys } from '../../../lib/key-store.ts';
-import { readNotificationSettings } from '../notifications/notification-store.ts';
+import { readAccountKeys, readStoredKeyLog } from '../../keys/worker.ts';
+import { readNotificationSettings } from '../../notifications/worker.ts';
 import { pushedCallUrl } from './pushed-call-url.ts';
 
 /**

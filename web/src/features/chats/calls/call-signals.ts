@@ -1,8 +1,6 @@
 import type { CallSignalDelivery } from '@veil/contracts';
 import { openCallSignal, sealCallSignal, type CallSignalBody, type CallSignalOpening } from '@veil/crypto';
-import { accountKeys } from '../../../lib/account-keys.ts';
-import { checkedEncryptionKeys, checkedKeysOf } from '../../../lib/checked-keys.ts';
-import { currentSigningKey } from '../../../lib/message-signing.ts';
+import { accountKeys, checkedEncryptionKeys, checkedKeysOf, currentSigningKey } from '../../keys/index.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 
 /**

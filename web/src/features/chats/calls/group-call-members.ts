@@ -1,6 +1,6 @@
 import type { ChatView } from '@veil/contracts';
 import { fetchData } from '../../../lib/fetch-data.ts';
-import { sealingMembers } from '../../../lib/group-chain.ts';
+import { sealingMembers } from '../../keys/index.ts';
 
 const isChat = (data: unknown): data is ChatView => typeof data === 'object' && data !== null;
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
-import { useGetChatByIdQuery } from '../api/chat-by-id.api.ts';
+import { useGetChatByIdQuery } from '../../messages/index.ts';
 import { useSignedChat } from '../hooks/use-verified-group.ts';
 import { CallControls, CallPanelHead, CallTimer, useStream, type CallActions } from './call-view.tsx';
 import type { GroupCallState } from './call-store.ts';

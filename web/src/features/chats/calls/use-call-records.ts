@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useQueueMessage } from '../outbox/use-outbox.ts';
+import { useQueueMessage } from '../../messages/index.ts';
 import type { CallEnd, CallState, GroupCallState } from './call-store.ts';
 
 /** Calls that ended before any offer left this browser: nothing to record. */

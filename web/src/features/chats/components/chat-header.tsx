@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { DisappearingTimerSelect } from './disappearing-timer-select.tsx';
-import type { VerifiedGroup } from '../../../lib/group-chain.ts';
+import type { VerifiedGroup } from '../../keys/index.ts';
 import { GroupInfoPanel } from './group-info-panel.tsx';
 import { lastSeenText } from '../last-seen.model.ts';
 

@@ -7,7 +7,7 @@ import { IsolatedSentence } from '../../../components/isolated-sentence.tsx';
 import { badgeText, listTime, previewLine } from '../chat-summary.model.ts';
 import { usePreview } from '../hooks/use-preview.ts';
 import { useSignedGroupTitle } from '../hooks/use-signed-group-title.ts';
-import { clearMentioned, useMentioned } from '../mentions/unread-mentions.ts';
+import { clearMentioned, useMentioned } from '../../mentions/index.ts';
 
 interface ChatListItemProps {
   chat: ChatView;

@@ -4,12 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CloseIcon, PlusIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import type { UnreadByChat } from '../api/unread.api.ts';
+import { type UnreadByChat, matchesChatFilter } from '../../messages/index.ts';
 import { arrangeChats } from '../chat-arrangement.ts';
-import { matchesChatFilter } from '../messages.model.ts';
-import { useNotificationSettings } from '../notifications/notification-settings.ts';
+import { useNotificationSettings } from '../../notifications/index.ts';
 import { ArchivedEntry } from './archived-entry.tsx';
-import { MessageResults } from '../search/message-search.tsx';
+import { MessageResults } from '../../search/index.ts';
 import { ChatListItem } from './chat-list-item.tsx';
 
 interface ChatListProps {

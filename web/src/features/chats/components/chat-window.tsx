@@ -4,34 +4,38 @@ import type { MessageMention } from '@veil/crypto';
 import { useCallback, useEffect, useState } from 'react';
 import { RetryNotice } from '../../../components/retry-notice.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import {
+  type DisplayMessage,
+  useGetChatByIdQuery,
+  useGetMessagesQuery,
+  chatTitle,
+} from '../../messages/index.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
-import { accountKeys } from '../../../lib/account-keys.ts';
-import { restoreRequested, selectKeysVersion } from '../../../lib/key-backup.slice.ts';
+import { accountKeys, restoreRequested, selectKeysVersion } from '../../keys/index.ts';
 import { isPassingFailure, useAutoRetry } from '../../../lib/use-auto-retry.ts';
-import { useGetChatByIdQuery } from '../api/chat-by-id.api.ts';
-import { useGetMessagesQuery } from '../api/messages.api.ts';
 import { useGetPresenceQuery } from '../api/presence.api.ts';
 import { useUnreadAtOpen } from '../hooks/use-unread-at-open.ts';
 import { useUnexpired } from '../hooks/use-unexpired.ts';
 import { useSignedChat } from '../hooks/use-verified-group.ts';
-import { indexShownMessages } from '../search/search-indexer.ts';
+import { indexShownMessages } from '../../search/index.ts';
 import { useContactKeys } from '../hooks/use-contact-keys.ts';
 import { useSendKeys } from '../hooks/use-send-keys.ts';
 import { useJoinChat } from '../hooks/use-join-chat.ts';
 import { useSendMessage } from '../hooks/use-send-message.ts';
 import { useTypingEmitter } from '../hooks/use-typing-emitter.ts';
 import { useTypingUsers } from '../hooks/use-typing-users.ts';
-import { chatTitle } from '../messages.model.ts';
-import { MuteButton } from '../notifications/mute-button.tsx';
+import { MuteButton } from '../../notifications/index.ts';
 import { CallButtons } from '../calls/call-buttons.tsx';
 import { GroupCallButtons } from '../calls/group-call-buttons.tsx';
 import { useBlockedIds } from '../../../lib/blocks.api.ts';
 import { BlockedComposer } from './blocked-composer.tsx';
 import { ChatOptions } from './chat-options.tsx';
-import { AttachmentPicker } from '../attachments/attachment-picker.tsx';
-import { UploadTray } from '../attachments/upload-tray.tsx';
-import { maxFilesPerMessage, useAttachmentUploads } from '../attachments/use-attachment-uploads.ts';
+import {
+  AttachmentPicker,
+  UploadTray,
+  maxFilesPerMessage,
+  useAttachmentUploads,
+} from '../../attachments/index.ts';
 import { ChatHeader } from './chat-header.tsx';
 import { ChatListButton } from './chat-list-button.tsx';
 import { FirstMessageSuggestion } from './first-message-suggestion.tsx';
@@ -42,9 +46,8 @@ import { MessageList } from './message-list.tsx';
 import { ReplyBar } from './reply-bar.tsx';
 import { SafetyNumberDialog } from './safety-number-dialog.tsx';
 import { TypingIndicator } from './typing-indicator.tsx';
-import { useDraft } from '../drafts/use-draft.ts';
-import { mentionableMembers } from '../mentions/use-mention-members.ts';
-import { clearMentioned } from '../mentions/unread-mentions.ts';
+import { useDraft } from '../../drafts/index.ts';
+import { mentionableMembers, clearMentioned } from '../../mentions/index.ts';
 
 const noMessages: DisplayMessage[] = [];
 

@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useModalDialog } from '../../../components/modal-dialog.tsx';
 import { errorText, isApiError } from '../../../lib/api-error.ts';
-import { useCreateGroupChatMutation } from '../api/chats.api.ts';
+import { useCreateGroupChatMutation } from '../../messages/index.ts';
 import { GroupMembersStep } from './group-members-step.tsx';
 import { GroupNameStep } from './group-name-step.tsx';
 

@@ -4,8 +4,7 @@ import { useId, useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { useGetChatsQuery } from '../api/chats.api.ts';
-import { chatTitle, replyPreview } from '../messages.model.ts';
+import { useGetChatsQuery, chatTitle, replyPreview } from '../../messages/index.ts';
 
 interface ForwardDialogProps {
   text: string;

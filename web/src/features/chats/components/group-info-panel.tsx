@@ -5,7 +5,7 @@ import { useSearchParams } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { errorText } from '../../../lib/api-error.ts';
-import { useGetGroupCandidatesQuery } from '../api/chats.api.ts';
+import { useGetGroupCandidatesQuery } from '../../messages/index.ts';
 import {
   useAddMembersMutation,
   useLeaveGroupMutation,
@@ -14,7 +14,7 @@ import {
   useRenameGroupMutation,
   useSetGroupPictureMutation,
 } from '../api/group.api.ts';
-import type { VerifiedGroup } from '../../../lib/group-chain.ts';
+import type { VerifiedGroup } from '../../keys/index.ts';
 import { GroupSigningStatus } from './group-notice-line.tsx';
 
 interface GroupInfoPanelProps {

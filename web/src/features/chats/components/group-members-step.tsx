@@ -2,7 +2,7 @@ import type { PublicUser } from '@veil/contracts';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { useGetGroupCandidatesQuery } from '../api/chats.api.ts';
+import { useGetGroupCandidatesQuery } from '../../messages/index.ts';
 
 interface GroupMembersStepProps {
   myId: string;

@@ -1,6 +1,6 @@
 import type { GroupNotice } from '@veil/contracts';
 import { useTranslation } from 'react-i18next';
-import type { VerifiedGroup } from '../../../lib/group-chain.ts';
+import type { VerifiedGroup } from '../../keys/index.ts';
 import { noticeCheckOf, type ShownGroup } from '../group-notice-checks.ts';
 import { IsolatedSentence } from '../../../components/isolated-sentence.tsx';
 import { noticeParts } from '../group-notices.ts';

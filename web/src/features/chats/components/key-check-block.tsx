@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ChatView } from '@veil/contracts';
-import { uncheckedReasonText } from '../../../lib/key-check-texts.ts';
+import { uncheckedReasonText } from '../../keys/index.ts';
 import type { UncheckedMember } from '../hooks/use-send-keys.ts';
 
 interface KeyCheckBlockProps {

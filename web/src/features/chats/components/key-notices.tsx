@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ChatView } from '@veil/contracts';
 import type { KeyLogProblem } from '@veil/crypto';
-import type { ContactKeys } from '../../../lib/contact-keys.ts';
+import type { ContactKeys } from '../../keys/index.ts';
 
 interface KeyNoticesProps {
   chat: ChatView;

@@ -1,26 +1,24 @@
 import { useTranslation } from 'react-i18next';
 import { memo, useCallback, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
-import { restoreRequested } from '../../../lib/key-backup.slice.ts';
+import { restoreRequested, type ChatContext } from '../../keys/index.ts';
 import { ForwardIcon, ReplyIcon, TimerIcon } from '../../../components/icons.tsx';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import {
+  type DisplayMessage,
+  type OrderFlag,
+  canChangeForEveryone,
+  replyPreview,
+} from '../../messages/index.ts';
 import type { MessageActions } from '../hooks/use-message-actions.ts';
-import { canChangeForEveryone } from '../message-changes.ts';
-import { replyPreview } from '../messages.model.ts';
-import { AttachmentList } from '../attachments/attachment-view.tsx';
+import { AttachmentList } from '../../attachments/index.ts';
 import { MessageActionsMenu } from './message-actions-menu.tsx';
 import { ForwardDialog } from './forward-dialog.tsx';
-import { ReportDialog } from './report-dialog.tsx';
-import { earlierForReport, isReportable } from '../report/reportable.ts';
+import { ReportDialog, earlierForReport, isReportable } from '../../reports/index.ts';
 import { MessageEditForm } from './message-edit-form.tsx';
-import { MentionedText } from '../mentions/mentioned-text.tsx';
-import { withCurrentNames } from '../mentions/mention-text.ts';
-import type { MentionMember } from '../mentions/use-mention-picker.ts';
+import { MentionedTextView, withCurrentNames, type MentionMember } from '../../mentions/index.ts';
 import { ReactionBar } from './reaction-bar.tsx';
 import { SealStatus } from './seal-status.tsx';
 import { SeenTicks } from './seen-ticks.tsx';
-import type { OrderFlag } from '../../../lib/message-order.ts';
-import type { ChatContext } from '../../../lib/message-verification.ts';
 
 interface MessageBubbleProps {
   message: DisplayMessage;
@@ -84,7 +82,7 @@ const MessageText = ({
         {message.call ? (
           message.decryptedContent
         ) : (
-          <MentionedText
+          <MentionedTextView
             text={message.decryptedContent}
             mentions={message.mentions}
             nameOf={mentionNameOf}

@@ -10,8 +10,12 @@ import {
 } from 'react';
 import type { MessageMention } from '@veil/crypto';
 import { SendIcon } from '../../../components/icons.tsx';
-import { MentionPicker } from '../mentions/mention-picker.tsx';
-import { useMentionPicker, type MentionedText, type MentionMember } from '../mentions/use-mention-picker.ts';
+import {
+  MentionPicker,
+  useMentionPicker,
+  type MentionedText,
+  type MentionMember,
+} from '../../mentions/index.ts';
 
 interface MessageComposerProps {
   /** Resolves true once the message is sent (or safely queued to be sent). */

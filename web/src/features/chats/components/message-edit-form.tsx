@@ -1,7 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { useRef, useState, type FormEvent } from 'react';
-import { MentionPicker } from '../mentions/mention-picker.tsx';
-import { useMentionPicker, type MentionedText, type MentionMember } from '../mentions/use-mention-picker.ts';
+import {
+  MentionPicker,
+  useMentionPicker,
+  type MentionedText,
+  type MentionMember,
+} from '../../mentions/index.ts';
 
 interface MessageEditFormProps {
   /** The text as shown, with the mentions in it. */

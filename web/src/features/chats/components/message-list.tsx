@@ -2,7 +2,18 @@ import { useTranslation } from 'react-i18next';
 import type { ChatView, PublicUser } from '@veil/contracts';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import {
+  type DisplayMessage,
+  orderFlags,
+  chatContextOf,
+  chatTitle,
+  isSeenByOthers,
+  otherMemberIds,
+  messageDiscarded,
+  retryRequested,
+  selectOutbox,
+  followNewMessages,
+} from '../../messages/index.ts';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
 import { useHistoryScroll } from '../hooks/use-history-scroll.ts';
 import { useJumpToMessage } from '../hooks/use-jump-to-message.ts';
@@ -10,21 +21,16 @@ import { useMessageActions } from '../hooks/use-message-actions.ts';
 import { useOlderMessages } from '../hooks/use-older-messages.ts';
 import { useMessageAnnouncements } from '../hooks/use-message-announcements.ts';
 import { useSeenReporter } from '../hooks/use-seen-reporter.ts';
-import { chatContextOf } from '../chat-context.ts';
 import { dayLabel, firstUnreadId, startsDay } from '../chat-summary.model.ts';
 import { timelineOf } from '../group-notices.ts';
 import type { ShownGroup } from '../group-notice-checks.ts';
 import { GroupNoticeLine } from './group-notice-line.tsx';
-import { chatTitle, isSeenByOthers, otherMemberIds } from '../messages.model.ts';
-import { messageDiscarded, retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
-import { orderFlags } from '../../../lib/message-order.ts';
 import { useBlockedIds } from '../../../lib/blocks.api.ts';
 import { BlockedMessage } from './blocked-message.tsx';
 import { MessageBubble } from './message-bubble.tsx';
 import { PendingMessage } from './pending-message.tsx';
 import { ScrollToNewest } from './scroll-to-newest.tsx';
-import { followNewMessages } from '../realtime/follow-new-messages.ts';
-import { useMentionMembers } from '../mentions/use-mention-members.ts';
+import { useMentionMembers } from '../../mentions/index.ts';
 
 interface MessageListProps {
   chat: ChatView;

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useEffect, useRef } from 'react';
 import { LinkifiedText } from '../../../components/linkified-text.tsx';
-import type { OutboxItem } from '../outbox/outbox.slice.ts';
+import type { OutboxItem } from '../../messages/index.ts';
 
 interface PendingMessageProps {
   item: OutboxItem;

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { reactionCounts } from '../message-changes.ts';
+import { reactionCounts } from '../../messages/index.ts';
 
 interface ReactionBarProps {
   reactionTexts: Record<string, string>;

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { CloseIcon } from '../../../components/icons.tsx';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
-import { replyPreview } from '../messages.model.ts';
+import { type DisplayMessage, replyPreview } from '../../messages/index.ts';
 
 /** "Replying to:" and the first 30 characters of the chosen message; X clears it. */
 export const ReplyBar = ({ message, onClear }: { message: DisplayMessage; onClear: () => void }) => {

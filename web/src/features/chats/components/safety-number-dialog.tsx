@@ -3,8 +3,12 @@ import { safetyNumber, safetyNumberGroups } from '@veil/crypto';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
-import { markContactVerified, unmarkContactVerified, type ContactKeys } from '../../../lib/contact-keys.ts';
-import { checkedKeysOf } from '../../../lib/checked-keys.ts';
+import {
+  markContactVerified,
+  unmarkContactVerified,
+  type ContactKeys,
+  checkedKeysOf,
+} from '../../keys/index.ts';
 
 interface SafetyNumberDialogProps {
   myId: string;

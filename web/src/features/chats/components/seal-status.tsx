@@ -1,10 +1,14 @@
 import { LockIcon } from '../../../components/icons.tsx';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
-import type { OrderFlag } from '../../../lib/message-order.ts';
-import { sealedForAt, sealedWrongly, type ChatContext } from '../../../lib/message-verification.ts';
-import { sealedForText, signatureTexts } from '../../../lib/signature-texts.ts';
+import type { DisplayMessage, OrderFlag } from '../../messages/index.ts';
+import {
+  sealedForAt,
+  sealedWrongly,
+  type ChatContext,
+  sealedForText,
+  signatureTexts,
+} from '../../keys/index.ts';
 
 interface SealStatusProps {
   message: DisplayMessage;

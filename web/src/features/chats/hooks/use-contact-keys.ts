@@ -1,6 +1,6 @@
 import type { ChatView } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
-import { checkContactKeys, type ContactKeys } from '../../../lib/contact-keys.ts';
+import { checkContactKeys, type ContactKeys } from '../../keys/index.ts';
 
 /**
  * The key state of every other member of the open chat, checked when the chat opens and again

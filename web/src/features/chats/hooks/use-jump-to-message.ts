@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import type { DisplayMessage } from '../../messages/index.ts';
 
 interface JumpOptions {
   container: HTMLElement | null;

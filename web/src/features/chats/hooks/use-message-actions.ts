@@ -5,20 +5,28 @@ import { useCallback, useMemo, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { errorText } from '../../../lib/api-error.ts';
 import { t } from '../../../lib/i18n.ts';
-import { encryptForGroup, withoutCommitment } from '../../../lib/crypto.ts';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import {
+  encryptForGroup,
+  withoutCommitment,
+  type DisplayMessage,
+  type HistoryChange,
+  messagesApi,
+  useSendGroupMessageMutation,
+  withCurrentMembers,
+  changeMessage,
+  edited,
+  reacted,
+  tombstone,
+  withoutMessage,
+} from '../../messages/index.ts';
 import type { Padding } from '@veil/crypto';
-import type { HistoryChange } from '../api/live-message-changes.ts';
 import {
   useDeleteMessageMutation,
   useEditMessageMutation,
   useSetReactionMutation,
 } from '../api/message-actions.api.ts';
-import { messagesApi, useSendGroupMessageMutation } from '../api/messages.api.ts';
 import { api, listTag } from '../../../lib/api.ts';
-import { signOutgoing, signOutgoingAction, type OutgoingAction } from '../../../lib/message-signing.ts';
-import { withCurrentMembers } from '../current-members.ts';
-import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
+import { signOutgoing, signOutgoingAction, type OutgoingAction } from '../../keys/index.ts';
 
 /**
  * The version an edit replaces, as its signature names it: the message's client id for its first

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
+import type { DisplayMessage } from '../../messages/index.ts';
 
 /** Enough to be read out one after another; older ones are dropped from the live region. */
 const kept = 5;

@@ -1,8 +1,7 @@
 import { current } from '@reduxjs/toolkit';
 import { useCallback, useRef, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
-import { messagesApi, type HistoryArgs } from '../api/messages.api.ts';
-import { mergeMessages } from '../messages.model.ts';
+import { messagesApi, type HistoryArgs, mergeMessages } from '../../messages/index.ts';
 
 /** Loads the page before `oldest` into the open chat's history (scrolling up). One at a time. */
 export const useOlderMessages = (args: HistoryArgs) => {

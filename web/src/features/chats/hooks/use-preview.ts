@@ -1,8 +1,8 @@
 import type { ChatView, MessageView } from '@veil/contracts';
 import { useEffect, useState, type RefObject } from 'react';
 import { useAppSelector } from '../../../app/hooks.ts';
-import { selectKeysVersion } from '../../../lib/key-backup.slice.ts';
-import { decryptPreview, knownPreview } from '../previews.ts';
+import { selectKeysVersion } from '../../keys/index.ts';
+import { decryptPreview, knownPreview } from '../../messages/index.ts';
 import { whenRowShown } from './row-visibility.ts';
 
 /**

@@ -2,9 +2,9 @@ import type { ChatView } from '@veil/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from 'react-redux';
 import { useAppDispatch } from '../../../app/hooks.ts';
-import type { RootState } from '../../../app/store.ts';
-import { checkedKeysOf, KeysUncheckedError, type UncheckedReason } from '../../../lib/checked-keys.ts';
-import { retryRequested, selectOutbox } from '../outbox/outbox.slice.ts';
+import type { RootState } from '../../../app/hooks.ts';
+import { checkedKeysOf, KeysUncheckedError, type UncheckedReason } from '../../keys/index.ts';
+import { retryRequested, selectOutbox } from '../../messages/index.ts';
 
 /** How soon logs that got no answer are fetched again. */
 const recheckUnreachedMs = 5_000;

@@ -1,7 +1,6 @@
 import type { ChatView } from '@veil/contracts';
 import type { AttachmentRef, MessageMention } from '@veil/crypto';
-import type { DisplayMessage } from '../../../lib/display-message.ts';
-import { useQueueMessage } from '../outbox/use-outbox.ts';
+import { type DisplayMessage, useQueueMessage } from '../../messages/index.ts';
 
 /**
  * Sending in the open chat: the message goes to the outbox, which sends it at once when there is

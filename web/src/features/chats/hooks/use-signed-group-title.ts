@@ -1,7 +1,7 @@
 import type { ChatView } from '@veil/contracts';
 import { useEffect, useState, type RefObject } from 'react';
-import { verifiedGroupFor } from '../../../lib/group-chain.ts';
-import { chatTitle } from '../messages.model.ts';
+import { verifiedGroupFor } from '../../keys/index.ts';
+import { chatTitle } from '../../messages/index.ts';
 import { whenRowShown } from './row-visibility.ts';
 
 /**

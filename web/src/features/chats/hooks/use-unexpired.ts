@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { isExpired, untilNextExpiry } from '../disappearing.ts';
-import { forgetPreview } from '../previews.ts';
+import { forgetPreview } from '../../messages/index.ts';
 
 /** setTimeout's ceiling (about 24.8 days); a longer wait is taken in steps. */
 const maxTimeoutMs = 2 ** 31 - 1;

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useGetUnreadQuery } from '../api/unread.api.ts';
-import { setOpenChat } from '../open-chat.ts';
+import { useGetUnreadQuery, setOpenChat } from '../../messages/index.ts';
 
 /**
  * Marks the chat as the one this tab reads, and returns how many of its messages were unread

@@ -1,7 +1,7 @@
 import type { ChatView } from '@veil/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { t } from '../../../lib/i18n.ts';
-import { signGroupStateOnce, verifiedGroupFor, type VerifiedGroup } from '../../../lib/group-chain.ts';
+import { signGroupStateOnce, verifiedGroupFor, type VerifiedGroup } from '../../keys/index.ts';
 import type { ShownGroup } from '../group-notice-checks.ts';
 
 /**

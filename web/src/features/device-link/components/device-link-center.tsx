@@ -1,5 +1,5 @@
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
-import { linkClosed, selectLinkOpen } from '../../../lib/key-backup.slice.ts';
+import { linkClosed, selectLinkOpen } from '../../keys/index.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { LinkFromAnotherBrowserDialog } from './link-from-another-browser-dialog.tsx';
 

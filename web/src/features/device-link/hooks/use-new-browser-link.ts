@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
-import { keepAccountKeyBundle } from '../../../lib/account-keys.ts';
-import { mergeAccountState, parseAccountState } from '../../../lib/account-state.ts';
-import { keysRestored } from '../../../lib/key-backup.slice.ts';
+import {
+  keepAccountKeyBundle,
+  mergeAccountState,
+  parseAccountState,
+  keysRestored,
+} from '../../keys/index.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { linkAsNewBrowser, type LinkState } from '../link-session.ts';
 

@@ -1,7 +1,6 @@
 import { linkIdOfCode, readLinkQrText } from '@veil/crypto';
 import { useEffect, useRef, useState } from 'react';
-import { exportAccountKeyBundle } from '../../../lib/account-keys.ts';
-import { collectAccountState } from '../../../lib/account-state.ts';
+import { exportAccountKeyBundle, collectAccountState } from '../../keys/index.ts';
 import { getSocket } from '../../../lib/realtime.ts';
 import { LinkFailure, linkFromOldBrowser, type JoinedLinkSession, type LinkState } from '../link-session.ts';
 import { t } from '../../../lib/i18n.ts';

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { PublicUser } from '@veil/contracts';
 import { useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks.ts';
-import { restoreRequested } from '../../../lib/key-backup.slice.ts';
+import { restoreRequested } from '../../keys/index.ts';
 import { selectCurrentUser } from '../../../lib/session.slice.ts';
 import { useKeySituation } from '../hooks/use-key-situation.ts';
 import { CreateBackupDialog } from './create-backup-dialog.tsx';

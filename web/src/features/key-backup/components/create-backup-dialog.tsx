@@ -1,11 +1,9 @@
-import { scheduleAccountStateUpload } from '../../../lib/account-state.ts';
+import { scheduleAccountStateUpload, exportableAccountKey, exportableSigningKey } from '../../keys/index.ts';
 import { useTranslation } from 'react-i18next';
 import { createKeyBackup, generateRecoveryKey } from '@veil/crypto';
 import { useState } from 'react';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { RecoveryKeySetup, type RecoveryKeyChoice } from '../../../components/recovery-key-setup.tsx';
-import { exportableAccountKey } from '../../../lib/account-keys.ts';
-import { exportableSigningKey } from '../../../lib/identity-keys.ts';
 import { errorText } from '../../../lib/api-error.ts';
 import { useStoreKeyBackupMutation } from '../api/key-backup.api.ts';
 

@@ -9,7 +9,7 @@ import {
   selectOfferRestore,
   selectPromptDismissed,
   selectRestoreOpen,
-} from '../../../lib/key-backup.slice.ts';
+} from '../../keys/index.ts';
 import { useKeySituation } from '../hooks/use-key-situation.ts';
 import { BackupPrompt } from './backup-prompt.tsx';
 import { CreateBackupDialog } from './create-backup-dialog.tsx';

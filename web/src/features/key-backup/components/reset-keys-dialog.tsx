@@ -1,14 +1,18 @@
-import { recordMadeEntries } from '../../../lib/made-entries-store.ts';
+import {
+  recordMadeEntries,
+  forgetLoadedKeys,
+  generateKeyBundle,
+  keepKeyBundle,
+  resetEntry,
+  keysRestored,
+} from '../../keys/index.ts';
 import { useTranslation } from 'react-i18next';
 import { createKeyBackup, generateRecoveryKey } from '@veil/crypto';
 import { useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
 import { RecoveryKeySetup, type RecoveryKeyChoice } from '../../../components/recovery-key-setup.tsx';
-import { forgetLoadedKeys } from '../../../lib/account-keys.ts';
 import { errorText } from '../../../lib/api-error.ts';
-import { generateKeyBundle, keepKeyBundle, resetEntry } from '../../../lib/identity-keys.ts';
-import { keysRestored } from '../../../lib/key-backup.slice.ts';
 import { useResetKeysMutation } from '../api/key-backup.api.ts';
 
 interface ResetKeysDialogProps {

@@ -3,7 +3,7 @@ import type { KeyStatus } from '@veil/contracts';
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { ModalDialog } from '../../../components/modal-dialog.tsx';
-import { linkRequested } from '../../../lib/key-backup.slice.ts';
+import { linkRequested } from '../../keys/index.ts';
 import { noBackupText, useRestore } from '../hooks/use-restore.ts';
 import { SecretField } from './secret-field.tsx';
 

@@ -1,8 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useAppSelector } from '../../../app/hooks.ts';
-import { accountKeyRing } from '../../../lib/account-keys.ts';
-import { selectKeysVersion } from '../../../lib/key-backup.slice.ts';
-import type { StoredPrivateKey } from '../../../lib/key-store.ts';
+import { accountKeyRing, selectKeysVersion, type StoredPrivateKey } from '../../keys/index.ts';
 import { useGetKeyStatusQuery } from '../api/key-backup.api.ts';
 
 /**

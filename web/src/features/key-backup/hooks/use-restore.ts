@@ -1,12 +1,10 @@
 import { openKeyBackupBundle, type KeyBackup } from '@veil/crypto';
 import { useRef, useState } from 'react';
 import { useAppDispatch } from '../../../app/hooks.ts';
-import { takeSealedAccountState } from '../../../lib/account-state.ts';
-import { keepKeyBundle } from '../../../lib/identity-keys.ts';
+import { takeSealedAccountState, keepKeyBundle, keysRestored } from '../../keys/index.ts';
 import { api } from '../../../lib/api.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { t } from '../../../lib/i18n.ts';
-import { keysRestored } from '../../../lib/key-backup.slice.ts';
 import { useCountdown } from '../../../lib/use-countdown.ts';
 import { useDownloadKeyBackupMutation, useStoreKeyBackupMutation } from '../api/key-backup.api.ts';
 import { retryDelaySeconds, unlockErrorText, withTypedSecret } from '../unlock.ts';
