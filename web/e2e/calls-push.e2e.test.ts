@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startPushService, type TestPushService } from '@veil/test-env';
-import { currentUserId, openChat, sayHi, signedUpPerson, turnOnNotifications } from './flows.ts';
+import { currentUserId, openChat, sayHi, signedUpPerson } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
+import { storedKeyLogs, subscribeAtTestPushService } from './push-support.ts';
 import { bytesReceived, callPanel, callStatus, incomingCall, keepPeerConnections } from './calls-support.ts';
 
 interface Shown {
@@ -34,69 +35,16 @@ describe('calls through Web Push (browser)', { timeout: 240_000 }, () => {
     await pushService?.close();
   });
 
-  /** The page's service worker registration id, as the DevTools protocol names it. */
-  const workerRegistration = async (page: Page): Promise<{ cdp: CDPSession; registrationId: string }> => {
-    const cdp = await page.context().newCDPSession(page);
-    const scope = `${veil.url}/`;
-    const found = new Promise<string>((resolve) =>
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const live = registrations.find((r) => r.scopeURL === scope && !r.isDeleted);
-        if (live) resolve(live.registrationId);
-      }),
-    );
-    await cdp.send('ServiceWorker.enable');
-    return { cdp, registrationId: await found };
-  };
-
-  /** Turns notifications on in `page` and subscribes it at the test's push service. */
+  /** Subscribes `page` at the test's push service; `deliver` hands data to its worker with no Veil window open. */
   const subscribe = async (page: Page) => {
-    await turnOnNotifications(page);
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    const { cdp, registrationId } = await workerRegistration(page);
-    const browser = pushService.subscription(`browser-${await currentUserId(page)}`);
-    const subscribed = await page.evaluate(
-      async (body) =>
-        (
-          await fetch('/api/v1/push/subscriptions', {
-            method: 'POST',
-            headers: {
-              'Content-Type': 'application/json',
-              Authorization: `Bearer ${localStorage.getItem('accesstoken')}`,
-            },
-            body: JSON.stringify(body),
-          })
-        ).status,
-      { endpoint: browser.endpoint, keys: browser.keys },
-    );
-    expect(subscribed).toBe(201);
-    /** Hands `data` to the worker with no page of Veil's origin open (an open one would be a Veil window). */
+    const { browser, deliverToWorker } = await subscribeAtTestPushService(page, veil.url, pushService);
+    /** With no page of Veil's origin open: an open one would be a Veil window. */
     const deliver = async (data: string) => {
       if (page.url() !== 'about:blank') await page.goto('about:blank');
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: veil.url, registrationId, data });
+      await deliverToWorker(data);
     };
     return { browser, deliver };
   };
-
-  /** The users whose checked key logs the page stored for `accountId`, as push.e2e reads them. */
-  const storedKeyLogs = (page: Page, accountId: string) =>
-    page.evaluate(
-      (accountId) =>
-        new Promise<string[]>((resolve, reject) => {
-          const open = indexedDB.open('veil-contacts');
-          open.onupgradeneeded = () => open.transaction?.abort();
-          open.onerror = () => resolve([]);
-          open.onsuccess = () => {
-            const db = open.result;
-            const read = db.transaction('contacts').objectStore('contacts').get(`key-logs:${accountId}`);
-            read.onsuccess = () => {
-              resolve(Object.keys((read.result as Record<string, unknown> | undefined) ?? {}));
-              db.close();
-            };
-            read.onerror = () => reject(read.error);
-          };
-        }),
-      accountId,
-    );
 
   /**
    * What the worker shows, read from a page of Veil's origin that is not the app (the icon), so

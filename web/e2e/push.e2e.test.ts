@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startPushService, type TestPushService } from '@veil/test-env';
 import {
   createGroupOverApi,
@@ -10,10 +10,10 @@ import {
   sayHi,
   sendMessage,
   signedUpPerson,
-  turnOnNotifications,
   uniqueName,
 } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
+import { storedKeyLogs, subscribeAtTestPushService } from './push-support.ts';
 
 /**
  * Web Push end to end. Headless Chromium has no push service of its own, so the server pushes
@@ -38,44 +38,6 @@ describe('push notifications (browser)', { timeout: 150_000 }, () => {
     await pushService?.close();
   });
 
-  /** The page's service worker registration id, as the DevTools protocol names it. */
-  const workerRegistration = async (page: Page): Promise<{ cdp: CDPSession; registrationId: string }> => {
-    const cdp = await page.context().newCDPSession(page);
-    const scope = `${veil.url}/`;
-    const found = new Promise<string>((resolve) =>
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const live = registrations.find((r) => r.scopeURL === scope && !r.isDeleted);
-        if (live) resolve(live.registrationId);
-      }),
-    );
-    await cdp.send('ServiceWorker.enable');
-    return { cdp, registrationId: await found };
-  };
-
-  /**
-   * The users whose checked key logs the page stored for `accountId` (IndexedDB `veil-contacts`,
-   * as the service worker reads them); a database not made yet is left alone.
-   */
-  const storedKeyLogs = (page: Page, accountId: string) =>
-    page.evaluate(
-      (accountId) =>
-        new Promise<string[]>((resolve, reject) => {
-          const open = indexedDB.open('veil-contacts');
-          open.onupgradeneeded = () => open.transaction?.abort();
-          open.onerror = () => resolve([]);
-          open.onsuccess = () => {
-            const db = open.result;
-            const read = db.transaction('contacts').objectStore('contacts').get(`key-logs:${accountId}`);
-            read.onsuccess = () => {
-              resolve(Object.keys((read.result as Record<string, unknown> | undefined) ?? {}));
-              db.close();
-            };
-            read.onerror = () => reject(read.error);
-          };
-        }),
-      accountId,
-    );
-
   const notifications = (page: Page) =>
     page.evaluate(async () =>
       (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
@@ -85,33 +47,15 @@ describe('push notifications (browser)', { timeout: 150_000 }, () => {
     );
 
   /**
-   * Turns notifications on in `page` (the service worker is registered from that click) and
-   * subscribes it at the test's push service. Answers how to push a message sent from another
+   * Subscribes `page` at the test's push service. Answers how to push a message sent from another
    * page to it and hand that push to its worker, and how to read what the worker shows.
    */
   const pushesTo = async (page: Page) => {
-    await turnOnNotifications(page);
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-    const { cdp, registrationId } = await workerRegistration(page);
-
-    // This browser's subscription, at the test's push service (the browser could not make one).
-    const userId = await currentUserId(page);
-    const browser = pushService.subscription(`browser-${userId}`);
-    const subscribed = await page.evaluate(
-      async (body) =>
-        (
-          await fetch('/api/v1/push/subscriptions', {
-            method: 'POST',
-            headers: {
-              'Content-Type': 'application/json',
-              Authorization: `Bearer ${localStorage.getItem('accesstoken')}`,
-            },
-            body: JSON.stringify(body),
-          })
-        ).status,
-      { endpoint: browser.endpoint, keys: browser.keys },
-    );
-    expect(subscribed).toBe(201);
+    const {
+      userId,
+      browser,
+      deliverToWorker: deliver,
+    } = await subscribeAtTestPushService(page, veil.url, pushService);
 
     /**
      * `from` sends `text` (typed as `write` types it, when given); resolves with the push for it,
@@ -125,8 +69,6 @@ describe('push notifications (browser)', { timeout: 150_000 }, () => {
       expect(opened).not.toContain(text);
       return opened;
     };
-    const deliver = (data: string) =>
-      cdp.send('ServiceWorker.deliverPushMessage', { origin: veil.url, registrationId, data });
     /** Hands `data` to the worker with no Veil window open, then opens Veil to read what shows. */
     const shownFor = async (data: string) => {
       await page.goto('about:blank');
