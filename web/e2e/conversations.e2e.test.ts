@@ -138,6 +138,57 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
     await expect.poll(() => bob.page.title(), { timeout: 20_000 }).toBe('(1) Users · Veil');
   });
 
+  it('keeps a message counted live when an older count from the server lands after it', async () => {
+    const veil = suite();
+    const alice = await signedUpPerson(veil, 'kal');
+    const bob = await signedUpPerson(veil, 'kbo');
+    await sayHi(alice.page, bob.name);
+    // Bob's counts can be held on their way, as on a slow network: the server answers at once,
+    // the page gets the answer when the test lets it through.
+    const socket = await cuttableSocket(bob.page);
+    let holding = false;
+    let computed = () => {};
+    const answerComputed = new Promise<void>((resolve) => (computed = resolve));
+    let letThrough = () => {};
+    const released = new Promise<void>((resolve) => (letThrough = resolve));
+    await bob.page.route('**/api/v1/message/unread', async (route) => {
+      const held = holding;
+      const response = await route.fetch();
+      if (held) {
+        computed();
+        await released;
+      }
+      await route.fulfill({ response });
+    });
+    // A page asks when it loads and again when its socket connects.
+    let answers = 0;
+    const loaded = new Promise<void>((resolve) =>
+      bob.page.on(
+        'response',
+        (r) => r.url().includes('/api/v1/message/unread') && ++answers === 2 && resolve(),
+      ),
+    );
+    await bob.page.goto('/users');
+    await loaded;
+    await expect.poll(() => bob.page.title()).toBe('(1) Users · Veil');
+
+    // A reconnect asks for the counts again; the server's answer (one unread) is held.
+    holding = true;
+    await socket.cut();
+    socket.restore();
+    await answerComputed;
+    await sendMessage(alice.page, 'after the count was computed');
+    await expect.poll(() => bob.page.title(), { timeout: 10_000 }).toBe('(2) Users · Veil');
+
+    // The older answer lands: the message counted live still counts, and so does the next one.
+    const landed = bob.page.waitForResponse((r) => r.url().includes('/api/v1/message/unread'));
+    letThrough();
+    await landed;
+    await sendMessage(alice.page, 'after the count landed');
+    await messageWithText(alice.page, 'after the count landed').waitFor();
+    await expect.poll(() => bob.page.title(), { timeout: 10_000 }).toBe('(3) Users · Veil');
+  });
+
   it("shows a message the user sent on one device in the other device's chat list", async () => {
     const veil = suite();
     const alice = await signedUpPerson(veil, 'dal');

@@ -11,6 +11,26 @@ export type UnreadByChat = Record<string, ChatUnread>;
 /** Reports of one's own reading come in bursts (a batch every 2 s, several devices): one refetch. */
 const refetchDelayMs = 300;
 
+/** A message as it arrived live: whether it counted depends on what the user was reading then. */
+interface Arrival {
+  message: MessageView;
+  own: boolean;
+  counts: boolean;
+  at: number;
+}
+
+const countArrival = (byChat: UnreadByChat, { message, own, counts }: Arrival) => {
+  const entry = byChat[message.chat] ?? { chatId: message.chat, unread: 0, lastMessage: null };
+  // An answer that already counted it (asked for while it was on its way) is not counted over.
+  if (entry.lastMessage && entry.lastMessage.seq >= message.seq) return;
+  byChat[message.chat] = {
+    ...entry,
+    // Sending reads the chat, from whichever device it was sent.
+    unread: own ? 0 : entry.unread + (counts ? 1 : 0),
+    lastMessage: message,
+  };
+};
+
 export const unreadApi = api.injectEndpoints({
   endpoints: (build) => ({
     /**
@@ -28,31 +48,38 @@ export const unreadApi = api.injectEndpoints({
         myId,
         { updateCachedData, getCacheEntry, cacheDataLoaded, cacheEntryRemoved, dispatch },
       ) {
+        // Messages counted while the server was being asked again: an answer computed before one
+        // of them arrived but landing after it would uncount it, so they are counted over it.
+        let arrivals: Arrival[] = [];
+        let questionsOut = 0;
         let timer: ReturnType<typeof setTimeout> | undefined;
+        const askAgain = async () => {
+          const askedAt = performance.now();
+          questionsOut += 1;
+          await dispatch(
+            unreadApi.endpoints.getUnread.initiate(myId, { subscribe: false, forceRefetch: true }),
+          );
+          questionsOut -= 1;
+          // What arrived before the question is in the answer.
+          const unanswered = arrivals.filter((arrival) => arrival.at >= askedAt);
+          updateCachedData((byChat) => unanswered.forEach((arrival) => countArrival(byChat, arrival)));
+          arrivals = questionsOut ? unanswered : [];
+        };
         const refetch = () => {
           clearTimeout(timer);
-          timer = setTimeout(
-            () =>
-              void dispatch(
-                unreadApi.endpoints.getUnread.initiate(myId, { subscribe: false, forceRefetch: true }),
-              ),
-            refetchDelayMs,
-          );
+          timer = setTimeout(() => void askAgain(), refetchDelayMs);
         };
-        const onMessage = ({ message }: ArrivedMessage) =>
-          updateCachedData((byChat) => {
-            const entry = byChat[message.chat] ?? { chatId: message.chat, unread: 0, lastMessage: null };
-            // An answer that already counted it (asked for while it was on its way) is not counted over.
-            if (entry.lastMessage && entry.lastMessage.seq >= message.seq) return;
-            const own = message.sender._id === myId;
-            const counts = !own && !isReadingChat(message.chat);
-            byChat[message.chat] = {
-              ...entry,
-              // Sending reads the chat, from whichever device it was sent.
-              unread: own ? 0 : entry.unread + (counts ? 1 : 0),
-              lastMessage: message,
-            };
-          });
+        const onMessage = ({ message }: ArrivedMessage) => {
+          const own = message.sender._id === myId;
+          const arrival = {
+            message,
+            own,
+            counts: !own && !isReadingChat(message.chat),
+            at: performance.now(),
+          };
+          if (questionsOut) arrivals.push(arrival);
+          updateCachedData((byChat) => countArrival(byChat, arrival));
+        };
         const onSeen = ({ userId }: { userId: string }) => {
           if (userId === myId) refetch();
         };
