@@ -142,7 +142,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
   const signatureObject = (value: string, signedAt: string, v2: SignatureSequence) => ({
     value,
     signedAt,
-    version: v2.franking !== undefined ? 3 : 2,
+    version: v2.franking !== undefined ? (3 as const) : (2 as const),
     ...v2,
   });
 
