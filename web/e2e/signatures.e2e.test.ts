@@ -565,7 +565,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     }
   });
 
-  it('refuses a message or an edit signed without a franking tag after the cut-off, and one whose tag does not fit; one signed before it still reads', async () => {
+  it('refuses a message or an edit without a franking tag after the cut-off, one back-dated before it included, and one whose tag does not fit', async () => {
     const [alice, bob] = await Promise.all([signedUpPerson(veil(), 'ua'), signedUpPerson(veil(), 'ub')]);
     const mallory = await nodePerson('um');
     const [aliceId, bobId] = await Promise.all([currentUserId(alice.page), currentUserId(bob.page)]);
@@ -576,10 +576,15 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     });
     const members = [mallory.id, aliceId, bobId];
     const cutOff = Date.parse(frankingSince);
+    // The server stores what is sent now: after the cut-off, whatever time the sender signs.
+    expect(Date.now()).toBeGreaterThanOrEqual(cutOff);
     const afterCutOff = () => new Date(Math.max(Date.now(), cutOff + 60_000)).toISOString();
     const beforeCutOff = new Date(cutOff - 60_000).toISOString();
 
-    /** Mallory's modified client: a message signed as version 2 (no tag) or 3, at the time it chooses. */
+    /**
+     * Mallory's modified client: a message signed as version 2 (no tag) or 3, at the time it
+     * chooses; a time before the cut-off does not save an untagged one, stored after it.
+     */
     const send = async (text: string, clientMessageId: string, tagged: boolean, signedAt: string) => {
       const franked = await frankedFor(mallory, text, members);
       const envelope = tagged ? franked.envelope : await sealFor(mallory, text, members);
@@ -613,20 +618,20 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       return { id: message._id, clientMessageId };
     };
     /**
-     * An edit of one of them, signed after the cut-off: untagged (version 2), tagged, or tagged for
-     * another text.
+     * An edit of one of them, signed after the cut-off unless back-dated: untagged (version 2),
+     * tagged, or tagged for another text.
      */
     const editTo = async (
       message: { id: string; clientMessageId: string },
       text: string,
       tag: 'none' | 'fits' | 'another text',
+      signedAt = afterCutOff(),
     ) => {
       const franked = await frankedFor(mallory, text, members);
       const envelope = tag === 'none' ? await sealFor(mallory, text, members) : franked.envelope;
       const sequence = await sequenceFor(mallory, envelope, members);
       const franking = tag === 'another text' ? (await frankText('not what it says')).tag : franked.franking;
       const v2 = tag === 'none' ? sequence : { ...sequence, franking };
-      const signedAt = afterCutOff();
       const value = await signMessage(mallory.signing.privateKey, {
         kind: 'edit',
         target: message.id,
@@ -652,6 +657,12 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     const toStrip = await send('first words, to be stripped', 'edit-untagged', true, afterCutOff());
     const toEdit = await send('first words, to be tagged again', 'edit-tagged', true, afterCutOff());
     const toMismatch = await send('first words, to be mismatched', 'edit-mismatch', true, afterCutOff());
+    const toBackDate = await send(
+      'first words, to be edited back-dated',
+      'edit-back-dated',
+      true,
+      new Date(cutOff - 120_000).toISOString(),
+    );
 
     const unfranked = (page: Page) =>
       messageTexts(page).filter({ hasText: 'its sender left out the commitment every message has carried' });
@@ -659,22 +670,25 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       messageTexts(page).filter({ hasText: 'its text does not match the commitment its sender signed' });
     const refusedTexts = [
       'untagged, signed after the cut-off',
+      'untagged, signed before the cut-off',
       'edited without a tag',
+      'edited without a tag, back-dated',
       'edited with a wrong tag',
     ];
 
-    // Bob has the group open: the untagged message from after the cut-off is refused, the older one reads.
+    // Bob has the group open: both untagged messages are refused, the back-dated one too.
     await reopen(bob.page, groupName);
-    await messageWithText(bob.page, 'untagged, signed before the cut-off').waitFor();
     await messageWithText(bob.page, 'first words, to be tagged again').waitFor();
-    await expect.poll(() => unfranked(bob.page).count()).toBe(1);
+    await messageWithText(bob.page, 'first words, to be edited back-dated').waitFor();
+    await expect.poll(() => unfranked(bob.page).count()).toBe(2);
 
     // The edits arrive live, each checked as it comes.
     await editTo(toStrip, 'edited without a tag', 'none');
     await editTo(toEdit, 'edited with a tag', 'fits');
     await editTo(toMismatch, 'edited with a wrong tag', 'another text');
+    await editTo(toBackDate, 'edited without a tag, back-dated', 'none', beforeCutOff);
     await messageWithText(bob.page, 'edited with a tag').waitFor();
-    await expect.poll(() => unfranked(bob.page).count()).toBe(2);
+    await expect.poll(() => unfranked(bob.page).count()).toBe(4);
     await expect.poll(() => mismatched(bob.page).count()).toBe(1);
     for (const text of refusedTexts) expect(await messageTexts(bob.page).getByText(text).count()).toBe(0);
 
@@ -682,8 +696,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     for (const page of [bob.page, alice.page]) {
       await reopen(page, groupName);
       await messageWithText(page, 'edited with a tag').waitFor();
-      await messageWithText(page, 'untagged, signed before the cut-off').waitFor();
-      await expect.poll(() => unfranked(page).count()).toBe(2);
+      await expect.poll(() => unfranked(page).count()).toBe(4);
       await expect.poll(() => mismatched(page).count()).toBe(1);
       for (const text of refusedTexts) expect(await messageTexts(page).getByText(text).count()).toBe(0);
     }

@@ -36,9 +36,11 @@ export const signatureV2Since = '2026-11-28T07:45:00.000Z';
 
 /**
  * The time from which Veil's browsers carry a franking tag (signature version 3) on every message
- * and every edit. A message or an edit signed without one (version 1 or 2) whose signed time is
- * later is a failure: its sender's client left the tag out, so what it says could never be
- * reported. The signed time is covered by the signature, so a sender cannot re-date it either.
+ * and every edit. A message or an edit without one (version 1 or 2) whose signed time or stored
+ * time is not earlier is a failure: its sender's client left the tag out, so what it says could
+ * never be reported. Either time counts because each is chosen by a different party: the sender
+ * picks the signed time (so could date an untagged message before this), the server the stored
+ * time (which gains it nothing to move: it can forge no tag).
  */
 export const frankingSince = '2026-11-29T00:00:00.000Z';
 
@@ -316,7 +318,7 @@ export const signingKeyAt = (log: readonly KeyLogEntry[], time: string): string 
  * - `bad-signature`: the signature does not hold for what is shown (a field changed: the text,
  *   the chat, the sender, the time, the readers or their keys), or it is not the sender's;
  * - `outdated-version`: a version 1 signature over a time from `signatureV2Since` on;
- * - `unfranked`: a message or an edit signed without a franking tag over a time from
+ * - `unfranked`: a message or an edit without a franking tag, signed or stored from
  *   `frankingSince` on.
  */
 export type SignatureFailure =
@@ -332,11 +334,21 @@ export type SignatureVerdict =
   | { status: 'failed'; reason: SignatureFailure };
 
 /**
+ * Whether a message or an edit may go without a franking tag: signed and stored before
+ * `frankingSince`. A sender back-dating its signed time is caught by the stored time; a time
+ * that is not one counts as after.
+ */
+const beforeFranking = (signedAt: string, storedAt: string): boolean =>
+  Date.parse(signedAt) < Date.parse(frankingSince) && Date.parse(storedAt) < Date.parse(frankingSince);
+
+/**
  * Checks a message as it appears (its fields rebuilt from where it is shown, not from what it
  * claims) against the sender's key log (already checked with `checkKeyLog`), at `at`: the time
- * the message was stored. The rules for unsigned messages: stored before the sender's first
- * signing key, or before `messagesSignedSince`, they are history from before signatures; stored
- * later (or at a time that is not one), a missing signature is a failure.
+ * the server stored the message (for an edit, the edit). The rules for unsigned messages: stored
+ * before the sender's first signing key, or before `messagesSignedSince`, they are history from
+ * before signatures; stored later (or at a time that is not one), a missing signature is a
+ * failure. A message or an edit without a franking tag fails when signed or stored from
+ * `frankingSince` on.
  */
 export const checkMessageSignature = async (
   log: readonly KeyLogEntry[],
@@ -353,12 +365,7 @@ export const checkMessageSignature = async (
   // Signed after version 2 came: version 1 no longer counts (the signed time cannot be moved).
   if (!signed.v2 && !(Date.parse(signed.createdAt) < Date.parse(signatureV2Since)))
     return { status: 'failed', reason: 'outdated-version' };
-  // Signed after franking came, without a tag: a message or an edit no one could report.
-  if (
-    carriesText(signed) &&
-    signed.v2?.franking === undefined &&
-    !(Date.parse(signed.createdAt) < Date.parse(frankingSince))
-  )
+  if (carriesText(signed) && signed.v2?.franking === undefined && !beforeFranking(signed.createdAt, at))
     return { status: 'failed', reason: 'unfranked' };
   if (await verifyMessageSignature(key, signed, signature)) return { status: 'verified' };
   const earlier = new Set(log.map((entry) => entry.signingKey).filter((k): k is string => !!k && k !== key));

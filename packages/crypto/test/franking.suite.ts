@@ -177,17 +177,15 @@ export const frankingCases = (c: CryptoModule): CryptoCase[] => {
       },
     },
     {
-      name: 'unfranked: a message or an edit signed without a franking tag from frankingSince on fails; signed before, and other actions, still verify',
+      name: 'unfranked: a message or an edit without a franking tag, signed or stored from frankingSince on, fails; signed and stored before, and other actions, still verify',
       async run() {
         const { signing, log, v2, edit, encryption } = await senderAndEdit('an edit with no tag');
         assert(Date.parse(c.frankingSince) > Date.parse(c.signatureV2Since), 'after version 2 came');
-        const check = async (signed: SignedMessage | SignedMessageAction) =>
-          c.checkMessageSignature(
-            log,
-            after(c.frankingSince, 3_600_000),
-            signed,
-            await c.signMessage(signing.privateKey, signed),
-          );
+        const storedAfter = after(c.frankingSince, 3_600_000);
+        const storedBefore = after(c.frankingSince, -1);
+        /** The verdict on `signed` as a reader sees it, stored by the server at `storedAt`. */
+        const check = async (signed: SignedMessage | SignedMessageAction, storedAt = storedAfter) =>
+          c.checkMessageSignature(log, storedAt, signed, await c.signMessage(signing.privateKey, signed));
         const envelope = await c.encryptMessage('no tag', { alice: encryption.publicKey });
         const message: SignedMessage = {
           ciphertext: envelope.content,
@@ -201,20 +199,27 @@ export const frankingCases = (c: CryptoModule): CryptoCase[] => {
           v2: { keyCommitment: envelope.keyCommitment!, keyLogHeads: v2.keyLogHeads, counter: 9, prev: null },
         };
         const untaggedEdit: SignedMessageAction = { ...edit, v2 };
-        for (const [what, signed] of [
-          ['a message signed at the cut-off', message],
-          ['an edit signed after it', untaggedEdit],
-        ] as const) {
-          const verdict = await check(signed);
+        const signedBefore = after(c.frankingSince, -60_000);
+        const refused: [string, SignedMessage | SignedMessageAction, string][] = [
+          ['a message signed at the cut-off', message, storedAfter],
+          ['an edit signed after it', untaggedEdit, storedAfter],
+          // A modified client back-dates its signed time; the server stored it after the cut-off.
+          ['a message signed before, stored after', { ...message, createdAt: signedBefore }, storedAfter],
+          ['an edit signed before, stored after', { ...untaggedEdit, createdAt: signedBefore }, storedAfter],
+          ['a message stored at the cut-off', { ...message, createdAt: signedBefore }, c.frankingSince],
+          ['a message signed after, stored before', message, storedBefore],
+          ['a stored time that is not one', { ...message, createdAt: signedBefore }, 'not a time'],
+        ];
+        for (const [what, signed, storedAt] of refused) {
+          const verdict = await check(signed, storedAt);
           assert(verdict.status === 'failed' && verdict.reason === 'unfranked', what);
         }
-        // Signed before the cut-off (and stored after it: a late delivery), the same verify.
-        const earlier = after(c.frankingSince, -1);
+        // Signed and stored before the cut-off: history from before franking, verified.
         for (const [what, signed] of [
-          ['a message signed before', { ...message, createdAt: earlier }],
-          ['an edit signed before', { ...untaggedEdit, createdAt: earlier }],
+          ['a message signed and stored before', { ...message, createdAt: signedBefore }],
+          ['an edit signed and stored before', { ...untaggedEdit, createdAt: signedBefore }],
         ] as const)
-          assert((await check(signed)).status === 'verified', what);
+          assert((await check(signed, storedBefore)).status === 'verified', what);
         // What carries no text of its sender's needs no tag.
         const deletion: SignedMessageAction = {
           ...edit,
