@@ -143,6 +143,7 @@ export const runTimelineIndexBench = async (messageEvents: number) => {
       return {
         messages: messageCount,
         pageMs: { newest, middle: fromMiddle },
+        indexBytes,
         indexMB: round(indexBytes / 1e6, 1),
         indexBuildSeconds: round(indexBuildSeconds, 2),
         appendUsWithIndexes: round(median(appendUs.withIndexes), 1),
