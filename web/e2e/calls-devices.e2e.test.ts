@@ -4,7 +4,7 @@ import { desktop, phone390, useVeilWeb } from './harness.ts';
 import { createGroupOverApi, currentUserId, openChat, sayHi, signedUpPerson, uniqueName } from './flows.ts';
 import {
   auditCallScreen,
-  bytesReceivedOf,
+  mediaKeepsFlowing,
   callPanel,
   callers,
   connectionsMade,
@@ -37,12 +37,6 @@ describe('call devices and screen sharing (browser)', { timeout: 240_000 }, () =
     return { alice, bob };
   };
 
-  /** What the other side receives of `kind` keeps growing. */
-  const keepsFlowing = async (page: Page, kind: 'audio' | 'video') => {
-    const before = await bytesReceivedOf(page, kind);
-    await expect.poll(() => bytesReceivedOf(page, kind), poll).toBeGreaterThan(before + 2_000);
-  };
-
   it('switches the microphone from the keyboard without renegotiating, and the other side keeps hearing', async () => {
     const { alice, bob } = await videoCall();
     const before = await sentTrack(alice.page, 'audio');
@@ -60,7 +54,7 @@ describe('call devices and screen sharing (browser)', { timeout: 240_000 }, () =
 
     await expect.poll(async () => (await sentTrack(alice.page, 'audio'))?.label, poll).toBe(other);
     expect((await sentTrack(alice.page, 'audio'))?.id).not.toBe(before?.id);
-    await keepsFlowing(bob.page, 'audio');
+    await mediaKeepsFlowing(bob.page, { kind: 'audio' });
     // The same connection carries it: no new offer, no new peer connection.
     expect(await connectionsMade(alice.page)).toBe(made);
     await expect.poll(() => callPanel(alice.page).getAttribute('data-phase'), poll).toBe('active');
@@ -84,14 +78,14 @@ describe('call devices and screen sharing (browser)', { timeout: 240_000 }, () =
     await alice.page.getByRole('button', { name: 'Share screen' }).click();
     await alice.page.getByRole('button', { name: 'Stop sharing' }).waitFor();
     await expect.poll(async () => (await sentTrack(alice.page, 'video'))?.label, poll).toMatch(/^screen/);
-    await keepsFlowing(bob.page, 'video');
+    await mediaKeepsFlowing(bob.page, { kind: 'video' });
     // The camera's button waits while the screen is shared.
     expect(await alice.page.getByRole('button', { name: 'Turn camera off' }).count()).toBe(0);
 
     await alice.page.getByRole('button', { name: 'Stop sharing' }).click();
     await alice.page.getByRole('button', { name: 'Share screen' }).waitFor();
     await expect.poll(async () => (await sentTrack(alice.page, 'video'))?.id, poll).toBe(camera?.id);
-    await keepsFlowing(bob.page, 'video');
+    await mediaKeepsFlowing(bob.page, { kind: 'video' });
 
     // The browser's own "Stop sharing" ends the screen's track: the camera comes back.
     await alice.page.getByRole('button', { name: 'Share screen' }).click();
@@ -108,7 +102,7 @@ describe('call devices and screen sharing (browser)', { timeout: 240_000 }, () =
     });
     await alice.page.getByRole('button', { name: 'Share screen' }).waitFor();
     await expect.poll(async () => (await sentTrack(alice.page, 'video'))?.id, poll).toBe(camera?.id);
-    await keepsFlowing(bob.page, 'video');
+    await mediaKeepsFlowing(bob.page, { kind: 'video' });
     await alice.page.getByRole('button', { name: 'Hang up' }).click();
   });
 
@@ -156,7 +150,7 @@ describe('call devices and screen sharing (browser)', { timeout: 240_000 }, () =
 
     await alice.page.getByRole('button', { name: 'Share screen' }).click();
     await expect.poll(async () => (await sentTrack(alice.page, 'video'))?.label, poll).toMatch(/^screen/);
-    await keepsFlowing(bob.page, 'video');
+    await mediaKeepsFlowing(bob.page, { kind: 'video' });
     await alice.page.getByRole('button', { name: 'Stop sharing' }).click();
     await expect.poll(async () => (await sentTrack(alice.page, 'video'))?.label, poll).not.toMatch(/^screen/);
     expect(await connectionsMade(alice.page)).toBe(made);

@@ -4,7 +4,13 @@ import { startPushService, type TestPushService } from '@veil/test-env';
 import { currentUserId, openChat, sayHi, signedUpPerson } from './flows.ts';
 import { startVeilWeb, type VeilWeb } from './harness.ts';
 import { storedKeyLogs, subscribeAtTestPushService } from './push-support.ts';
-import { bytesReceived, callPanel, callStatus, incomingCall, keepPeerConnections } from './calls-support.ts';
+import {
+  callPanel,
+  callStatus,
+  incomingCall,
+  keepPeerConnections,
+  mediaKeepsFlowing,
+} from './calls-support.ts';
 
 interface Shown {
   title: string;
@@ -102,9 +108,7 @@ describe('calls through Web Push (browser)', { timeout: 240_000 }, () => {
     await ringing.getByRole('button', { name: 'Accept with video' }).click();
     for (const page of [alice.page, bob.page])
       await expect.poll(() => callPanel(page).getAttribute('data-phase'), poll).toBe('active');
-    const first = [await bytesReceived(alice.page), await bytesReceived(bob.page)];
-    await expect.poll(() => bytesReceived(alice.page), poll).toBeGreaterThan(first[0]! + 10_000);
-    await expect.poll(() => bytesReceived(bob.page), poll).toBeGreaterThan(first[1]! + 10_000);
+    for (const page of [alice.page, bob.page]) await mediaKeepsFlowing(page, { atLeast: 10_000 });
     await alice.page.getByRole('button', { name: 'Hang up' }).click();
     await expect.poll(() => callStatus(bob.page).textContent(), poll).toBe('The other side hung up');
   });

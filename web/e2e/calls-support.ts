@@ -158,6 +158,19 @@ export const bytesReceivedOf = (page: Page, kind: 'audio' | 'video'): Promise<nu
     return total;
   }, kind);
 
+/**
+ * Waits until the page's newest connection has received `atLeast` more media bytes (of `kind`,
+ * or of both kinds): media keeps flowing to that side.
+ */
+export const mediaKeepsFlowing = async (
+  page: Page,
+  { kind, atLeast = 2_000 }: { kind?: 'audio' | 'video'; atLeast?: number } = {},
+) => {
+  const received = () => (kind ? bytesReceivedOf(page, kind) : bytesReceived(page));
+  const before = await received();
+  await expect.poll(received, { timeout: 30_000, interval: 250 }).toBeGreaterThan(before + atLeast);
+};
+
 /** The ICE username fragment of the page's newest connection's local description: an ICE restart changes it. */
 export const iceUfrag = (page: Page): Promise<string | null> =>
   page.evaluate(() => {

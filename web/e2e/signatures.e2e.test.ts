@@ -18,7 +18,7 @@ import {
 } from '@veil/crypto';
 import type { MessageView } from '@veil/contracts';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   currentUserId,
   messageWithText,
@@ -28,19 +28,20 @@ import {
   signedUpPerson,
   uniqueName,
 } from './flows.ts';
-import type { MessageDoc } from '../../services/message/src/projections/timeline.projection.ts';
+import type { TimelineMessage } from '@veil/ports';
 import { useVeilWeb } from './harness.ts';
+import { lyingLog } from './lying-log.ts';
 import { sequenceOf } from '../src/features/keys/signature-fields.ts';
 
 const password = 'correct horse 1';
 
-/** The message service's timeline document, as a malicious server would rewrite it. */
-type TimelineDoc = MessageDoc;
+/** A message as the message service's timeline shows it, and as a malicious server would rewrite it. */
+type TimelineDoc = TimelineMessage;
 
 /**
  * Sender signatures in real Chromium: browsers sign what they send, and a test playing a
  * malicious server writes forged, replayed, unsigned and key-dropped messages straight into the
- * message read model; the receiving browsers flag each one and never show its text. A member whose
+ * message log the timeline is read from; the receiving browsers flag each one and never show its text. A member whose
  * client is this test (keys made in Node) signs messages the server cannot fake.
  */
 describe('sender signatures (browser)', { timeout: 240_000 }, () => {
@@ -146,23 +147,23 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     ...v2,
   });
 
-  const timeline = () => veil().readStore.collection<TimelineDoc>('message_timeline');
-  const docsOf = async (chatId: string) => (await timeline()).find({ chat: chatId });
-  /**
-   * The sender's first message in the read model, once it is there: a send is answered from the
-   * log, and the timeline stores it a moment later.
-   */
+  /** The server's message log, as a liar writes it (opened once the server has made it). */
+  let log: ReturnType<typeof lyingLog> | undefined;
+  const timeline = () => (log ??= lyingLog(veil().dataDir));
+  afterAll(() => log?.close());
+  const docsOf = async (chatId: string) => timeline().find({ chat: chatId });
+  /** The sender's first message in the timeline, once its send is acknowledged. */
   const firstStoredFrom = async (sender: string) => {
     let found: TimelineDoc | undefined;
-    await expect.poll(async () => (found = (await (await timeline()).find({ sender }))[0])).toBeDefined();
+    await expect.poll(async () => (found = timeline().find({ sender })[0])).toBeDefined();
     return found!;
   };
   let nextSeq = 1_000_000;
-  /** Writes a message into the read model, as a server that lies about what was sent would. */
+  /** Writes a message into the log, as a server that lies about what was sent would. */
   const plant = async (doc: Omit<TimelineDoc, '_id' | 'seq' | 'seenBy'>) => {
     nextSeq += 1;
     const planted = { ...doc, _id: `planted${nextSeq}`, seq: nextSeq, seenBy: {} };
-    await (await timeline()).put(planted);
+    timeline().plant(planted);
     return planted;
   };
 
@@ -292,14 +293,10 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       },
     });
     const forgedReaction = (await reactWith('😈')).envelope;
-    // Once Mallory's reaction is in the read model, the server writes its own beside it.
-    await expect
-      .poll(async () => (await (await timeline()).get(stored._id))?.reactions?.[mallory.id])
-      .toBeDefined();
-    const withReactions = (await (await timeline()).get(stored._id))!;
-    await (
-      await timeline()
-    ).put({
+    // Once Mallory's reaction is stored, the server writes its own beside it.
+    await expect.poll(async () => timeline().get(stored._id)?.reactions?.[mallory.id]).toBeDefined();
+    const withReactions = timeline().get(stored._id)!;
+    timeline().rewrite({
       ...withReactions,
       reactions: {
         ...withReactions.reactions,
@@ -479,7 +476,7 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     // The server rewrites Alice's message, the chat's newest, in place.
     const rewrite = async (change: Partial<TimelineDoc>, unsigned = false) => {
       const { signature: _signature, clientMessageId: _id, ...bare } = real;
-      await (await timeline()).put({ ...(unsigned ? bare : real), ...change });
+      timeline().rewrite({ ...(unsigned ? bare : real), ...change });
     };
     const forged = await sealFor(mallory, 'forged preview', [aliceId, bobId]);
     const sealed = { content: forged.content, iv: forged.iv, encryptedKeys: forged.encryptedKeys };

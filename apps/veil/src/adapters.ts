@@ -1,7 +1,16 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { byContext, checkpointCollection } from '@veil/kernel';
-import type { Clock, EventBus, InlineProjections, Logger, Metrics, Ports, Tracing } from '@veil/ports';
+import type {
+  Clock,
+  EventBus,
+  InlineProjections,
+  Logger,
+  MessageTimeline,
+  Metrics,
+  Ports,
+  Tracing,
+} from '@veil/ports';
 import { dataOwners, type VeilConfig } from './config.ts';
 import { createIdGenerator } from './ids.ts';
 import { commitMetrics, publishMetrics } from './log-metrics.ts';
@@ -34,6 +43,8 @@ export interface Stores {
   readStore: Ports['readStore'];
   /** Embedded mode: projections run inside the log's commits. */
   inlineProjections?: InlineProjections;
+  /** Embedded mode: the message timeline answered from the log, through indexes over it. */
+  messageTimeline?: MessageTimeline;
   close(): Promise<void>;
 }
 
@@ -83,6 +94,7 @@ const createEmbeddedStores = async (
       dataDir: eventsDir(config),
       log,
       companion: sqlite.logCompanionModule,
+      messageTimeline: true,
       ...(observe.metrics && { onCommit: commitMetrics(observe.metrics) }),
     });
     const shared = bus.shared!;
@@ -93,6 +105,7 @@ const createEmbeddedStores = async (
       rpc: createEmbeddedRpc({ log }),
       readStore,
       inlineProjections: shared.inlineProjections(readStore.commitEncoder!),
+      messageTimeline: bus.messageTimeline!,
       async close() {
         await readStore.close();
         await bus.close();
@@ -181,6 +194,7 @@ export const createPorts = async (config: VeilConfig, observability: Observabili
     rpc,
     readStore,
     inlineProjections,
+    messageTimeline,
     close: closeStores,
   } = await createStores(config, log, {
     metrics,
@@ -236,6 +250,7 @@ export const createPorts = async (config: VeilConfig, observability: Observabili
       metrics,
       tracing,
       ...(inlineProjections && { inlineProjections }),
+      ...(messageTimeline && { messageTimeline }),
     },
     async close() {
       // Reverse order: stores first, the connection they ride on last.

@@ -41,7 +41,8 @@ export const rebuildReadModels = async (options: {
     for (const name of services) {
       const openProjection = await registry[name].openProjection();
       if (!openProjection) throw new Error(`The ${name} service gives no projection to rebuild`);
-      for (const definition of [await openProjection(readStore, bus)].flat()) {
+      const given = stores.messageTimeline && { messageTimeline: stores.messageTimeline };
+      for (const definition of [await openProjection(readStore, bus, given)].flat()) {
         await resetProjection(readStore, definition);
         let total = 0;
         for (const context of definition.contexts) total += await bus.headPosition(context);

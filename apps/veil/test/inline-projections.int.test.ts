@@ -266,10 +266,16 @@ describe('the embedded app', () => {
       const sent = await sendDirect(api, alice, bob, `now ${i}`);
       expect(sent.status).toBe(201);
       const id = sent.body.data.message._id as string;
-      // Read straight from the file, by a connection of its own: no projection to wait for.
+      // Read straight from the file, by a connection of its own: durable, and kept once (the
+      // history reads the log itself: no timeline table holds a second copy).
       const file = new DatabaseSync(path.join(dir, 'events', 'event-log.sqlite'), { readOnly: true });
       try {
-        expect(file.prepare('SELECT id FROM message_timeline WHERE id = ?').get(id)).toEqual({ id });
+        expect(
+          file.prepare("SELECT stream FROM events WHERE context = 'message' AND stream = ?").get(`msg-${id}`),
+        ).toEqual({ stream: `msg-${id}` });
+        expect(file.prepare("SELECT name FROM sqlite_schema WHERE name = 'message_timeline'").get()).toBe(
+          undefined,
+        );
       } finally {
         file.close();
       }

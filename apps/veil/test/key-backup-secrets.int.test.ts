@@ -150,7 +150,7 @@ describe('key backup secrets never reach the server', () => {
     // Every read model, as the services rebuild them from that log.
     const veil = await startTestVeil({}, dataDir);
     try {
-      for (const name of everyReadModel) {
+      for (const name of everyReadModel(veil.ports)) {
         const docs = await (await veil.ports.readStore.collection(name)).find({});
         expectNone(`read model ${name}`, Buffer.from(JSON.stringify(docs)));
       }

@@ -70,6 +70,7 @@ const recordingStore = (inner: ReadStore) => {
   const store: ReadStore = {
     transactional: inner.transactional,
     collection: inner.collection.bind(inner),
+    drop: (name) => inner.drop(name),
     async write(changes) {
       writes.push([...changes]);
       await inner.write(changes);

@@ -208,6 +208,50 @@ describe('the embedded app across restarts', () => {
     expect({ ...after, token: '' }).toEqual({ ...before, token: '' });
   });
 
+  it("reads the same history from the log's indexes on a data dir whose timeline was a table, and drops the table", async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'veil-timeline-table-'));
+    let veil = await start();
+    let api = createApi(veil.url);
+    const { bob, chatId } = await writeData(api, 12);
+    const before = await readsOf(api, bob, chatId, 'renamed');
+    expect(await stop(veil)).toBe(0);
+    // What the version before kept: the timeline as a table of its own (ciphertext a second
+    // time, with its key tables), and the log without the indexes over it.
+    const log = new DatabaseSync(logFile());
+    const indexes = log
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'events_message_by_%'")
+      .all() as { name: string }[];
+    expect(indexes).toHaveLength(3);
+    for (const { name } of indexes) log.exec(`DROP INDEX "${name}"`);
+    log.exec(`CREATE TABLE message_timeline (id NOT NULL PRIMARY KEY, doc TEXT NOT NULL);
+      CREATE TABLE "message_timeline#0" (rid INTEGER NOT NULL, k1, k2);
+      INSERT INTO _veil_indexes (collection, spec, key_table) VALUES
+        ('message_timeline', '{"fields":["chat","seq"],"unique":false}', 'message_timeline#0');
+      INSERT INTO message_timeline VALUES ('old', '{"_id":"old","content":"kept by the table"}');`);
+    log.close();
+
+    veil = await start();
+    api = createApi(veil.url);
+    const indexed = veil.logs.filter((line) => line.msg === 'indexing the event log');
+    expect(indexed.map((line) => line.index).sort()).toEqual(indexes.map(({ name }) => name).sort());
+    // Nothing to build again: the timeline is the log, and every other read model was at its head.
+    expect(caughtUp(veil.logs)).toEqual(Object.fromEntries(projections.map((name) => [name, 0])));
+    const after = await readsOf(api, bob, chatId, 'renamed');
+    expect({ ...after, token: '' }).toEqual({ ...before, token: '' });
+    expect(await stop(veil)).toBe(0);
+
+    const file = new DatabaseSync(logFile(), { readOnly: true });
+    try {
+      const left = file.prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'message_timeline%'").all();
+      expect(left).toEqual([]);
+      expect(file.prepare("SELECT * FROM _veil_indexes WHERE collection = 'message_timeline'").all()).toEqual(
+        [],
+      );
+    } finally {
+      file.close();
+    }
+  });
+
   it("builds the read models again in the log's file with npm run rebuild, to the same reads", async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'veil-rebuild-'));
     let veil = await start();
@@ -215,9 +259,9 @@ describe('the embedded app across restarts', () => {
     const { bob, chatId } = await writeData(api, 5);
     const before = await readsOf(api, bob, chatId, 'renamed');
     expect(await stop(veil)).toBe(0);
-    // Read models gone wrong: a history that lost its messages.
+    // Read models gone wrong: a chat that lost its members, so its history is refused.
     const log = new DatabaseSync(logFile());
-    log.exec('DELETE FROM message_timeline');
+    log.exec('DELETE FROM message_memberships');
     log.close();
 
     const rebuilt = await rebuild(dataDir);

@@ -91,22 +91,25 @@ export const editedMessage = <T extends MessageState>(message: T, event: EventOf
 export const deletedMessage = (
   event: EventOf<'MessageDeleted'>,
   existing: MessageState | null,
-): MessageState => ({
-  _id: event.data.messageId,
-  chat: event.data.chatId,
-  sender: event.data.senderId,
-  content: '',
-  iv: '',
-  encryptedKeys: {},
-  replyTo: existing?.replyTo ?? null,
-  seenBy: existing?.seenBy ?? {},
-  createdAt: event.data.sentAt,
-  seq: event.data.seq,
-  deleted: true,
-  ...(event.data.signature && { deleteSignature: event.data.signature }),
+): MessageState => {
   // A disappearing message deleted for everyone still disappears, tombstone and all.
-  ...(existing?.expiresAt && { expiresAt: existing.expiresAt }),
-});
+  const expiresAt = event.data.expiresAt ?? existing?.expiresAt;
+  return {
+    _id: event.data.messageId,
+    chat: event.data.chatId,
+    sender: event.data.senderId,
+    content: '',
+    iv: '',
+    encryptedKeys: {},
+    replyTo: existing?.replyTo ?? null,
+    seenBy: existing?.seenBy ?? {},
+    createdAt: event.data.sentAt,
+    seq: event.data.seq,
+    deleted: true,
+    ...(event.data.signature && { deleteSignature: event.data.signature }),
+    ...(expiresAt && { expiresAt }),
+  };
+};
 
 export const reactedMessage = <T extends MessageState>(message: T, event: EventOf<'ReactionSet'>): T => {
   const { userId, content, iv, encryptedKeys, signature } = event.data;

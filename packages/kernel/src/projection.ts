@@ -4,6 +4,7 @@ import type {
   ContextEventStore,
   InlineProjections,
   Logger,
+  Ports,
   ReadStore,
   RecordedEvent,
   Subscription,
@@ -53,6 +54,8 @@ export interface ProjectionDefinition<M extends ReadModels = ReadModels, C exten
 export type OpenProjection = (
   readStore: ReadStore,
   log: ContextEventStore,
+  /** What the composition root gives the service besides (the log's message timeline). */
+  ports?: Pick<Ports, 'messageTimeline'>,
 ) => Promise<ProjectionDefinition | readonly ProjectionDefinition[]>;
 
 export interface Checkpoint {

@@ -2,6 +2,8 @@ export type * from './event-store.port.ts';
 export type * from './rpc.port.ts';
 export type * from './read-store.port.ts';
 export type * from './inline-projections.port.ts';
+export type * from './message-timeline.port.ts';
+export { foldTimelineMessage } from './message-timeline.port.ts';
 export { DuplicateKeyError } from './read-store.port.ts';
 export {
   checkFindOptions,

@@ -2,6 +2,7 @@ import type { BlobStore } from './blob-store.port.ts';
 import type { Clock, IdGenerator, Logger } from './clock.port.ts';
 import type { ContextEventBus } from './event-store.port.ts';
 import type { InlineProjections } from './inline-projections.port.ts';
+import type { MessageTimeline } from './message-timeline.port.ts';
 import type { Metrics } from './metrics.port.ts';
 import type { RateLimits } from './rate-limit.port.ts';
 import type { ReadStore } from './read-store.port.ts';
@@ -27,4 +28,9 @@ export interface Ports {
    * then run inside those commits instead of following the log (`startProjection`).
    */
   inlineProjections?: InlineProjections;
+  /**
+   * Set when the event log answers the message timeline itself, through indexes over it
+   * (embedded mode); otherwise the message service keeps the timeline as a read model.
+   */
+  messageTimeline?: MessageTimeline;
 }

@@ -93,5 +93,10 @@ export interface ReadStore {
   write(changes: readonly Change[]): Promise<void>;
   /** Whether `write` is all or nothing. */
   readonly transactional: boolean;
+  /**
+   * Removes a collection, its documents and its indexes, if it exists: a read model no longer
+   * kept. Dropping one that does not exist does nothing.
+   */
+  drop(name: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -14,13 +14,18 @@ import { openPushReadModels, pushProjection } from './projections/push.projectio
 import { openReadPointModels, readPointProjection } from './projections/read-points.projection.ts';
 import { openReportModels, reportProjection } from './projections/reports.projection.ts';
 import { openMessageReadModels, timelineProjection } from './projections/timeline.projection.ts';
+import { openTimeline } from './projections/timeline-store.ts';
 import { defaultAttachmentSettings, defaultExpiryCheckSeconds, type MessageSettings } from './settings.ts';
 
 export type { MessageSettings } from './settings.ts';
 
 /** The timeline's, the read points', the push subscriptions' and the reports' projections, for tools that rebuild them. */
-export const openProjection: OpenProjection = async (readStore, log) => [
-  timelineProjection(await openMessageReadModels(readStore), log),
+export const openProjection: OpenProjection = async (readStore, log, ports) => [
+  timelineProjection(
+    await openMessageReadModels(readStore),
+    log,
+    (await openTimeline(readStore, ports?.messageTimeline)).documents,
+  ),
   readPointProjection(await openReadPointModels(readStore)),
   pushProjection(await openPushReadModels(readStore)),
   reportProjection(await openReportModels(readStore)),
@@ -35,6 +40,8 @@ export const openProjection: OpenProjection = async (readStore, log) => [
 export const start: StartService<Partial<MessageSettings>> = async ({ ports, settings }) => {
   const attachmentSettings = settings.attachments ?? defaultAttachmentSettings;
   const models = await openMessageReadModels(ports.readStore);
+  // The log's own (embedded mode), or the read model the timeline projection keeps.
+  const { messages, documents } = await openTimeline(ports.readStore, ports.messageTimeline);
   const readPointModels = await openReadPointModels(ports.readStore);
   const pushModels = await openPushReadModels(ports.readStore);
   const reportModels = await openReportModels(ports.readStore);
@@ -50,12 +57,13 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
     ...ports,
     store: ports.bus,
     models,
+    messages,
     checkSeconds: settings.expiryCheckSeconds ?? defaultExpiryCheckSeconds,
     log,
   });
   const service = await startProjectedRpcService(ports, {
     contract: messageRpc,
-    projection: timelineProjection(models, ports.bus),
+    projection: timelineProjection(models, ports.bus, documents),
     companions: [
       readPointProjection(readPointModels),
       pushProjection(pushModels),
@@ -73,6 +81,7 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
         ...messageRpcHandlers({
           store: ports.bus,
           models,
+          messages,
           projection,
           written,
           clock: ports.clock,
@@ -80,7 +89,12 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
           blobs: ports.blobs,
           attachmentSettings,
         }),
-        ...unreadHandlers({ models: { ...models, ...readPointModels }, written, timeline: projection }),
+        ...unreadHandlers({
+          models: { ...models, ...readPointModels },
+          messages,
+          written,
+          timeline: projection,
+        }),
         ...pushHandlers({
           store: ports.bus,
           models: pushModels,
@@ -97,6 +111,7 @@ export const start: StartService<Partial<MessageSettings>> = async ({ ports, set
         ...reportHandlers({
           store: ports.bus,
           models: { ...models, ...reportModels },
+          messages,
           timeline: projection,
           reports,
           clock: ports.clock,

@@ -50,7 +50,7 @@ export const disappearingSuite = (options: Partial<StartVeilOptions> = {}) => {
     const traces = [message.content, ...Object.values(message.encryptedKeys)].map((c) => c.slice(0, 40));
     const log = await wholeMessageLog(veil);
     for (const trace of traces) expect(log).not.toContain(trace);
-    for (const name of everyReadModel) {
+    for (const name of everyReadModel(veil.ports)) {
       const docs = JSON.stringify(await (await veil.ports.readStore.collection(name)).find({}));
       for (const trace of traces) expect(docs, name).not.toContain(trace);
     }

@@ -193,7 +193,7 @@ export const messageChangesSuite = (options: Partial<StartVeilOptions> = {}) => 
       expect(log).toContain(sent._id); // its tombstone and receipts are still there
       for (const trace of traces) expect(log).not.toContain(trace);
 
-      for (const name of everyReadModel) {
+      for (const name of everyReadModel(veil.ports)) {
         const docs = JSON.stringify(await (await veil.ports.readStore.collection(name)).find({}));
         for (const trace of traces) expect(docs, name).not.toContain(trace);
       }

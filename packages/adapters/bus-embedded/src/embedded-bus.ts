@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError, isValidStreamId } from '@veil/contracts';
-import type { EventBus, InlineProjections, Logger, Subscription } from '@veil/ports';
+import type { EventBus, InlineProjections, Logger, MessageTimeline, Subscription } from '@veil/ports';
 import { openEventLog, type ContextLog, type EventLogOptions } from './event-log.ts';
 import { inlineProjections, type CommitEncoder } from './inline-projections.ts';
 import { logFileName } from './log-database.ts';
+import { createLogTimeline, messageTimelineIndexes } from './message-timeline.ts';
 import { slowDiskReporter } from './slow-disk.ts';
 import { createDurableGroup, followLog, type DurableGroup } from './subscriptions.ts';
 
@@ -25,6 +26,11 @@ export interface EmbeddedBusOptions {
    * (`CommitCompanion` in log-writer.worker.ts): the read models, in embedded mode.
    */
   companion?: string;
+  /**
+   * Answers the message timeline from the log (`messageTimeline`), through indexes over its
+   * message rows created at start (embedded mode, where no read model keeps it).
+   */
+  messageTimeline?: boolean;
 }
 
 /** The log's file and writer thread, as a store sharing them (`companion`) uses them. */
@@ -39,6 +45,8 @@ export interface SharedLogFile {
 export interface EmbeddedBus extends EventBus {
   /** Present when the bus was made with a `companion`. */
   readonly shared?: SharedLogFile;
+  /** Present when the bus was made with `messageTimeline`. */
+  readonly messageTimeline?: MessageTimeline;
 }
 
 /**
@@ -59,6 +67,7 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Em
     },
     ...(options.pageLimit && { pageLimit: options.pageLimit }),
     ...(options.companion && { companion: options.companion }),
+    ...(options.messageTimeline && { indexes: messageTimelineIndexes }),
   });
   let inline: InlineProjections | null = null;
   const shared: SharedLogFile | undefined = options.companion
@@ -90,6 +99,7 @@ export const createEmbeddedBus = async (options: EmbeddedBusOptions): Promise<Em
 
   return {
     ...(shared && { shared }),
+    ...(options.messageTimeline && { messageTimeline: createLogTimeline((work) => eventLog.query(work)) }),
     // Event ids are UNIQUE in the log's table, and an erased event keeps its id (log-database.ts).
     deduplicatesForever: true,
     async append(context, event, appendOptions = {}) {

@@ -5,7 +5,14 @@ import { deepFreeze, DomainError, type DomainEvent } from '@veil/contracts';
 import type { AppendResult, Logger, RecordedEvent } from '@veil/ports';
 import { importJsonlLogs } from './jsonl-import.ts';
 import { openKnownKeys } from './known-keys.ts';
-import { checkNewestPages, explainLogFileError, logFileName, openLogDatabase } from './log-database.ts';
+import {
+  checkNewestPages,
+  createLogIndexes,
+  explainLogFileError,
+  logFileName,
+  openLogDatabase,
+  type LogIndex,
+} from './log-database.ts';
 import { startLogWriter, type LogWriter } from './log-writer.ts';
 import { RecentEvents } from './recent-events.ts';
 
@@ -60,6 +67,11 @@ export interface EventLog {
   betweenCommits<T>(work: () => Promise<T>): Promise<T>;
   /** Runs a request of the writer's companion (`companion` option), in a transaction of its own. */
   companionRequest(request: unknown): Promise<unknown>;
+  /**
+   * Reads the file through this thread's connection, in the read transaction of the turn: what is
+   * durable, every acknowledged append included (for readers through `indexes`).
+   */
+  query<T>(work: (db: DatabaseSync) => T): T;
   close(): Promise<void>;
 }
 
@@ -73,6 +85,8 @@ export interface EventLogOptions {
   recentEvents?: number;
   /** A module sharing the writer thread's connection (`CommitCompanion` in log-writer.worker.ts). */
   companion?: string;
+  /** Indexes over the log's rows for readers of the file (`query`), created at start when missing. */
+  indexes?: readonly LogIndex[];
 }
 
 interface Pending {
@@ -140,6 +154,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
   try {
     await importJsonlLogs(db, dir, log);
     checkNewestPages(db, file);
+    if (options.indexes) createLogIndexes(db, options.indexes, log);
     // This connection only reads from now on; the writer thread owns every write.
     db.exec('PRAGMA query_only = ON');
     sql = queries(db);
@@ -432,6 +447,7 @@ export const openEventLog = async (dir: string, options: EventLogOptions): Promi
     },
     betweenCommits,
     companionRequest: (request) => writer.companion(request),
+    query: (work) => read(() => work(db)),
     close: () => (closed ??= close()),
   };
 };

@@ -122,3 +122,30 @@ export const checkNewestPages = (db: DatabaseSync, file: string) => {
     newest.stream,
   );
 };
+
+/** An index over the log's rows that a reader of the log asks for (`EventLogOptions.indexes`). */
+export interface LogIndex {
+  name: string;
+  /** `CREATE INDEX IF NOT EXISTS ...`: run at every start, it creates the index only once. */
+  sql: string;
+}
+
+/**
+ * Creates the indexes missing from the file, on the connection that opened it (before it only
+ * reads). Building one over a large log takes seconds (2.7 s for a million messages), once: it
+ * is said before and after. Each commit keeps the indexes in step from then on.
+ */
+export const createLogIndexes = (
+  db: DatabaseSync,
+  indexes: readonly LogIndex[],
+  log: { info(fields: object, message: string): void },
+) => {
+  const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?");
+  for (const index of indexes) {
+    if (exists.get(index.name)) continue;
+    log.info({ index: index.name }, 'indexing the event log');
+    const started = performance.now();
+    db.exec(index.sql);
+    log.info({ index: index.name, ms: Math.round(performance.now() - started) }, 'event log indexed');
+  }
+};

@@ -161,6 +161,12 @@ export const createMongoReadStore = async (options: {
         await session.endSession();
       }
     },
+    async drop(name) {
+      // A collection that was never made is already gone (NamespaceNotFound on older servers).
+      await db.dropCollection(name).catch((error: unknown) => {
+        if ((error as { code?: unknown }).code !== 26) throw error;
+      });
+    },
     async close() {
       await client.close();
     },

@@ -275,3 +275,19 @@ export const openCollection = (
     },
   };
 };
+
+/**
+ * Removes a collection's table, its key tables and their entries in `_veil_indexes`, if it
+ * exists; inside the caller's transaction. With `secure_delete`, its pages are zeroed.
+ */
+export const dropCollection = (db: DatabaseSync, name: string) => {
+  if (!namePattern.test(name) || /^(sqlite_|_veil_|events$)/i.test(name)) {
+    throw new Error(`Invalid collection name ${JSON.stringify(name)}`);
+  }
+  const keyTables = db.prepare('SELECT key_table FROM _veil_indexes WHERE collection = ?').all(name) as {
+    key_table: string;
+  }[];
+  for (const { key_table: keyTable } of keyTables) db.exec(`DROP TABLE IF EXISTS ${quote(keyTable)}`);
+  db.prepare('DELETE FROM _veil_indexes WHERE collection = ?').run(name);
+  db.exec(`DROP TABLE IF EXISTS ${quote(name)}`);
+};

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Change, Collection, Doc, IndexSpec, ReadStore } from '@veil/ports';
-import { openCollection, type SqliteCollection } from './collection.ts';
+import { dropCollection, openCollection, type SqliteCollection } from './collection.ts';
 import { explainFileErrors, holdFileLock, openDatabase } from './database.ts';
 import { DocumentCache } from './document-cache.ts';
 import type { FromWriter, ToWriter } from './writer-core.ts';
@@ -120,6 +120,11 @@ export const createSqliteReadStore = (options: {
       const targets = changes.map((change) => ({ ...change, target: targetOf(change.collection) }));
       await ready().write(targets);
     },
+    async drop(name) {
+      const store = await start();
+      collections.delete(name);
+      await store.drop(name);
+    },
     async close() {
       closed = true;
       open = undefined;
@@ -148,6 +153,8 @@ interface Backend {
   open(name: string, indexes: IndexSpec[], before?: SqliteCollection): Promise<SqliteCollection>;
   /** Stores the changes, all or none. */
   write(changes: readonly TargetedChange[]): Promise<void>;
+  /** Removes a collection and its indexes, if it exists. */
+  drop(name: string): Promise<void>;
   /** Readies changes for a commit of the event log's writer (shared file only). */
   encode(changes: readonly TargetedChange[]): WireChange[];
   /** Told that a commit of the log's writer stored these changes. */
@@ -185,6 +192,9 @@ const inThread = async (file: string): Promise<Backend> => {
           else change.target.clear();
         }),
       );
+    },
+    async drop(name) {
+      transaction(() => dropCollection(db, name));
     },
     encode() {
       throw new Error('A read store in memory stores nothing in the event log');
@@ -291,6 +301,11 @@ const withWriter = async (file: string, shared: SharedLogWriter | undefined): Pr
         return openCollection(reader, name, { create: false, ...(before && { flagsFrom: before }) });
       },
       write: (changes) => writer.write(encode(changes)),
+      async drop(name) {
+        await writer.drop(name);
+        endSnapshot();
+        cache.cleared(name);
+      },
       encode,
       committed: stored,
       async close() {

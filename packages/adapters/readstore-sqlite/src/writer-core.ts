@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { DuplicateKeyError, type Doc, type IndexSpec } from '@veil/ports';
-import { openCollection, type SqliteCollection } from './collection.ts';
+import { dropCollection, openCollection, type SqliteCollection } from './collection.ts';
 import { sqliteCode } from './sql.ts';
 
 /**
@@ -18,6 +18,7 @@ export type WireChange =
 export type ToWriter =
   | { type: 'collection'; name: string; indexes: IndexSpec[] }
   | { type: 'write'; writes: WireChange[][] }
+  | { type: 'drop'; name: string }
   | { type: 'close' };
 
 /** Why one write was refused: a duplicate key, or SQLite's error. */
@@ -90,6 +91,11 @@ export const writerCore = (db: DatabaseSync) => {
         let failures: (WriteFailure | null)[] = [];
         const failure = transaction(() => (failures = writeEach(message.writes)));
         return failure ? { type: 'failed', failure } : { type: 'done', failures };
+      }
+      if (message.type === 'drop') {
+        collections.delete(message.name);
+        const failure = transaction(() => dropCollection(db, message.name));
+        return failure ? { type: 'failed', failure } : { type: 'done', failures: [] };
       }
       const { name, indexes } = message;
       // The collection's table first, then its indexes: an index refused leaves the table.

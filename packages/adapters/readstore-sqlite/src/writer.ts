@@ -12,6 +12,8 @@ export interface ReadModelWriter {
   collection(name: string, indexes: IndexSpec[]): Promise<void>;
   /** Stores the changes in one transaction, all or none. */
   write(changes: WireChange[]): Promise<void>;
+  /** Removes a collection and its indexes, if it exists. */
+  drop(name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -126,6 +128,11 @@ export const startReadModelWriter = async (
   return {
     async collection(name, indexes) {
       const reply = await request({ type: 'collection', name, indexes });
+      if (reply.type === 'failed') throw errorOf(reply.failure);
+    },
+    async drop(name) {
+      await sending;
+      const reply = await request({ type: 'drop', name });
       if (reply.type === 'failed') throw errorOf(reply.failure);
     },
     write(changes) {

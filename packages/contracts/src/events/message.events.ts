@@ -67,6 +67,8 @@ export const MessageDeleted = defineEvent(
     signature: messageSignatureSchema.optional(),
     /** Blob ids of its files, removed from the blob store with it; absent: none. */
     attachments: z.array(idSchema).optional(),
+    /** When a disappearing message disappears, tombstone and all; absent: it stays (or deleted before this was kept). */
+    expiresAt: z.iso.datetime().optional(),
   }),
 );
 

@@ -13,3 +13,7 @@ export { describeBlobStoreContract } from './blob-store.contract.ts';
 export { describeRateLimitsContract, type RateLimitsUnderTest } from './rate-limits.contract.ts';
 export { describePresenceContract, type PresenceUnderTest } from './presence.contract.ts';
 export { describeExpiringRecordsContract, type RecordsUnderTest } from './expiring-records.contract.ts';
+export {
+  describeMessageTimelineContract,
+  type MessageTimelineUnderTest,
+} from './message-timeline.contract.ts';

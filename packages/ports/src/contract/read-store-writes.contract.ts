@@ -15,6 +15,23 @@ export const describeReadStoreWrites = (withStore: WithStore) => {
 
   describe('unique indexes and atomic writes', () => {
     it(
+      'drops a collection with its documents and indexes; dropping one that is gone does nothing',
+      withStore(async (store) => {
+        const kept = await store.collection<Named>('dropped_names', [{ fields: { name: 1 }, unique: true }]);
+        await kept.put({ _id: '1', name: 'ann' });
+        await store.drop('dropped_names');
+        await store.drop('dropped_names');
+        await store.drop('never_made');
+        // Opened again, it is empty, and the unique index it had is gone with it.
+        const again = await store.collection<Named>('dropped_names');
+        expect(await again.find({})).toEqual([]);
+        await again.put({ _id: '1', name: 'bea' });
+        await again.put({ _id: '2', name: 'bea' });
+        expect(await again.count({ name: 'bea' })).toBe(2);
+      }),
+    );
+
+    it(
       'keeps a unique field unique: null and missing are one value, arrays count by element',
       withStore(async (store) => {
         const users = await store.collection<Named>('unique_names', [{ fields: { name: 1 }, unique: true }]);

@@ -14,6 +14,8 @@ export interface TargetMessage {
   hiddenFor: readonly string[];
   /** Blob ids of its files. */
   attachments?: readonly string[];
+  /** When it disappears, if it does. */
+  expiresAt?: string;
 }
 
 export interface ChangeState {
@@ -108,6 +110,7 @@ export const decideDeleteForEveryone = (
     seq: message.seq,
     ...(command.signature && { signature: command.signature }),
     ...(message.attachments?.length && { attachments: [...message.attachments] }),
+    ...(message.expiresAt && { expiresAt: message.expiresAt }),
   };
 };
 

@@ -1,6 +1,6 @@
 import { messageStreamId, type EventData, type MessageView, type messageRpc } from '@veil/contracts';
 import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
-import type { Ports } from '@veil/ports';
+import type { MessageTimeline, Ports } from '@veil/ports';
 import {
   decideDeleteForEveryone,
   decideEdit,
@@ -16,6 +16,7 @@ type ChangeOperations = Pick<RpcImplementation<typeof messageRpc.operations>, 'e
 export interface ChangeDeps extends Pick<Ports, 'clock' | 'ids'> {
   store: Ports['bus'];
   models: MessageReadModels;
+  messages: MessageTimeline;
   projection: RunningProjection;
   written: ReturnType<typeof ownWrites>;
   membersOf(chatId: string): Promise<readonly string[] | null>;
@@ -34,11 +35,11 @@ type ChangeEventType =
  * from the append, and the caller's next read waits for them.
  */
 export const changeHandlers = (deps: ChangeDeps): ChangeOperations => {
-  const { store, models, projection, written } = deps;
+  const { store, messages, projection, written } = deps;
 
   const stateOf = async (userId: string, messageId: string): Promise<ChangeState> => {
     await written.applied(userId);
-    const doc = await projection.readFresh('message', () => models.messages.get(messageId), Boolean);
+    const doc = await projection.readFresh('message', () => messages.get(messageId), Boolean);
     return {
       message: doc && {
         chat: doc.chat,
@@ -49,6 +50,7 @@ export const changeHandlers = (deps: ChangeDeps): ChangeOperations => {
         reactedBy: Object.keys(doc.reactions ?? {}),
         hiddenFor: doc.hiddenFor ?? [],
         ...(doc.attachments && { attachments: doc.attachments }),
+        ...(doc.expiresAt && { expiresAt: doc.expiresAt }),
       },
       members: doc ? await deps.membersOf(doc.chat) : null,
       now: deps.clock.now(),
@@ -69,7 +71,7 @@ export const changeHandlers = (deps: ChangeDeps): ChangeOperations => {
     async edit(command) {
       const data = decideEdit(command, await stateOf(command.userId, command.messageId));
       await projection.waitFor('message', await append(command.userId, 'MessageEdited', data));
-      const [message] = await deps.viewsOf([(await models.messages.get(data.messageId))!]);
+      const [message] = await deps.viewsOf([(await messages.get(data.messageId))!]);
       return { message: message! };
     },
 

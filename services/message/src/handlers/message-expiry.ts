@@ -1,11 +1,12 @@
 import { attachmentFolder, attachmentStreamId, messageStreamId } from '@veil/contracts';
 import { newEvent } from '@veil/kernel';
-import type { Ports } from '@veil/ports';
+import type { MessageTimeline, Ports } from '@veil/ports';
 import type { MessageReadModels } from '../projections/timeline.projection.ts';
 
 type Deps = Pick<Ports, 'clock' | 'ids' | 'blobs' | 'log'> & {
   store: Ports['bus'];
-  models: Pick<MessageReadModels, 'messages' | 'attachments'>;
+  models: Pick<MessageReadModels, 'attachments'>;
+  messages: Pick<MessageTimeline, 'expiring' | 'nextExpiry'>;
 };
 
 /** Work done per pass and kind: a backlog (after a long stop) is worked off pass after pass. */
@@ -13,16 +14,13 @@ const batch = 200;
 
 /**
  * Records MessageExpired for every message whose time has come. The schedule is the timeline's
- * `expiresAt` index, a projection of the log, so it survives a restart and a rebuild. The event
+ * `expiresAt` index (over the log, or in its read model), so it survives a restart and a rebuild. The event
  * id is derived from the message, so two replicas (or two passes) that expire the same message
  * at once store it once; applying it twice changes nothing anyway.
  */
 export const expireDueMessages = async (deps: Deps): Promise<number> => {
   const now = deps.clock.now().toISOString();
-  const due = await deps.models.messages.find(
-    { expiresAt: { $lte: now } },
-    { sort: { expiresAt: 1 }, limit: batch },
-  );
+  const due = await deps.messages.expiring(now, batch);
   await Promise.all(
     due.map((doc) =>
       deps.store.append(
@@ -65,11 +63,8 @@ export const removeDiscardedFiles = async (deps: Deps): Promise<number> => {
 /** Milliseconds until the next message expires, if one does. */
 const untilNextExpiry = async (deps: Deps): Promise<number | null> => {
   const now = deps.clock.now();
-  const [next] = await deps.models.messages.find(
-    { expiresAt: { $gt: now.toISOString() } },
-    { sort: { expiresAt: 1 }, limit: 1 },
-  );
-  return next?.expiresAt ? Date.parse(next.expiresAt) - now.getTime() : null;
+  const next = await deps.messages.nextExpiry(now.toISOString());
+  return next ? Date.parse(next) - now.getTime() : null;
 };
 
 /**

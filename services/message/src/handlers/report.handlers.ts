@@ -15,13 +15,14 @@ import {
   type Signed,
 } from '@veil/crypto';
 import { newEvent, rpcClient, type RpcImplementation, type RunningProjection } from '@veil/kernel';
-import type { Logger, Ports } from '@veil/ports';
+import type { Logger, MessageTimeline, Ports } from '@veil/ports';
 import type { MembershipDoc, MessageDoc, MessageReadModels } from '../projections/timeline.projection.ts';
 import { reportViewOf, type ReportModels } from '../projections/reports.projection.ts';
 
 type Deps = Pick<Ports, 'clock' | 'ids' | 'rpc'> & {
   store: Ports['bus'];
   models: MessageReadModels & ReportModels;
+  messages: MessageTimeline;
   /** The timeline (messages and membership) and the reports' projections. */
   timeline: RunningProjection;
   reports: RunningProjection;
@@ -146,7 +147,7 @@ export const reportHandlers = (deps: Deps): RpcImplementation<typeof reportOpera
 
   return {
     async report({ reporterId, messageId, text, frankingKey, earlier, reason }) {
-      const target = await deps.timeline.readFresh('message', () => models.messages.get(messageId), Boolean);
+      const target = await deps.timeline.readFresh('message', () => deps.messages.get(messageId), Boolean);
       const membership = target && (await models.memberships.get(target.chat));
       if (!target || !membership || !readableBy(target, membership, reporterId)) throw notFound();
       if (target.sender === reporterId)
@@ -154,7 +155,7 @@ export const reportHandlers = (deps: Deps): RpcImplementation<typeof reportOpera
       const earlierIds = earlier.map((m) => m.messageId);
       if (new Set([...earlierIds, messageId]).size !== earlierIds.length + 1)
         throw new DomainError('VALIDATION_FAILED', 'Each message may be reported once per report');
-      const earlierDocs = await models.messages.getMany(earlierIds);
+      const earlierDocs = await deps.messages.getMany(earlierIds);
       const byId = new Map(earlierDocs.map((doc) => [doc._id, doc]));
       const context = earlier.map((revealed) => {
         const doc = byId.get(revealed.messageId);

@@ -7,7 +7,7 @@ import {
   type messageRpc,
 } from '@veil/contracts';
 import { newEvent, type RpcImplementation, type RunningProjection } from '@veil/kernel';
-import type { Filter, Ports } from '@veil/ports';
+import type { MessageTimeline, Ports } from '@veil/ports';
 import { visibleSeenBy } from '../domain/receipts-visibility.ts';
 import { decideRewrap } from '../domain/rewrap.decider.ts';
 import { decideSeen } from '../domain/seen.decider.ts';
@@ -27,6 +27,8 @@ import type { OwnWrites } from './own-writes.ts';
 type Deps = Pick<Ports, 'clock' | 'ids' | 'blobs'> & {
   store: Ports['bus'];
   models: MessageReadModels;
+  /** The timeline: every chat's messages. */
+  messages: MessageTimeline;
   projection: RunningProjection;
   /** Read-your-writes over every read model of the service. */
   written: OwnWrites;
@@ -46,7 +48,7 @@ export const messageRpcHandlers = (
   | 'reports'
   | 'closeReport'
 > => {
-  const { store, models, projection, written } = deps;
+  const { store, models, messages, projection, written } = deps;
 
   /** Membership comes from chat events; a chat created a moment ago may still be on its way. */
   const membershipOf = async (chatId: string, afterChatPosition?: number) => {
@@ -79,7 +81,7 @@ export const messageRpcHandlers = (
   };
 
   const withReplies = async (docs: MessageDoc[]) => {
-    const replies = await repliedTo(models.messages, docs);
+    const replies = await repliedTo(messages, docs);
     return docs.map((doc) => toMessageView(doc, doc.replyTo ? (replies.get(doc.replyTo) ?? null) : null));
   };
 
@@ -100,7 +102,7 @@ export const messageRpcHandlers = (
    * good, so a retry after any delay is answered with the first message.
    */
   const storedByKey = async (chatId: string, userId: string, clientMessageId: string) => {
-    const [doc] = await models.messages.find({ sender: userId, clientMessageId }, { limit: 1 });
+    const doc = await messages.bySenderKey(userId, clientMessageId);
     if (!doc) return null;
     if (doc.chat !== chatId) {
       throw new DomainError('VALIDATION_FAILED', 'clientMessageId was already used for another message');
@@ -121,7 +123,7 @@ export const messageRpcHandlers = (
       const { userId, chatId, replyTo, afterChatPosition, clientMessageId } = command;
       const membership = await membershipOf(chatId, afterChatPosition);
       const original = replyTo
-        ? await projection.readFresh('message', () => models.messages.get(replyTo), Boolean)
+        ? await projection.readFresh('message', () => messages.get(replyTo), Boolean)
         : null;
       const attachments = command.attachments?.length
         ? await attachmentsNamed(command.attachments)
@@ -168,23 +170,22 @@ export const messageRpcHandlers = (
       // Everything in the log now, the caller's own writes and what sockets were just told of.
       await projection.upToDate(['message']);
       const pageSize = Math.min(limit ?? limits.historyPageDefault, limits.historyPageMax);
-      const seq: Record<string, number> = {};
-      if (before !== undefined) seq.$lt = before;
-      if (after !== undefined) seq.$gt = after;
-      const filter: Filter = Object.keys(seq).length ? { chat: chatId, seq } : { chat: chatId };
       // Someone added to a group reads it from the moment they joined: earlier messages were
       // never keyed for them (docs/decisions.md, "Group membership and history").
       const joinedAt = membership.joinedAt?.[userId];
       const removedAt = membership.members.includes(userId) ? undefined : membership.removedAt?.[userId];
-      if (joinedAt || removedAt)
-        filter.createdAt = { ...(joinedAt && { $gte: joinedAt }), ...(removedAt && { $lt: removedAt }) };
       const absences = membership.absences?.[userId] ?? [];
       const wasAway = (doc: MessageDoc) =>
         absences.some(([from, to]) => doc.createdAt >= from && doc.createdAt < to);
       // Catch-up after a reconnect reads forwards from `after`; paging reads backwards from the newest.
       const forwards = after !== undefined && before === undefined;
-      const page = await models.messages.find(filter, {
-        sort: { seq: forwards ? 1 : -1 },
+      const page = await messages.page({
+        chatId,
+        ...(before !== undefined && { before }),
+        ...(after !== undefined && { after }),
+        ...(joinedAt && { sentFrom: joinedAt }),
+        ...(removedAt && { sentBefore: removedAt }),
+        order: forwards ? 'oldest' : 'newest',
         limit: pageSize + 1,
       });
       const hasMore = page.length > pageSize;
@@ -201,7 +202,7 @@ export const messageRpcHandlers = (
       // model has applied it (both follow the same log): catch up once before judging.
       const found = await projection.readFresh(
         'message',
-        () => models.messages.getMany(ids),
+        () => messages.getMany(ids),
         (docs) => docs.length === ids.length,
       );
       const chats = [...new Set(found.map((doc) => doc.chat))];
@@ -225,7 +226,7 @@ export const messageRpcHandlers = (
       const ids = copies.map((copy) => copy.messageId);
       const docs = await projection.readFresh(
         'message',
-        () => models.messages.getMany(ids),
+        () => messages.getMany(ids),
         (found) => found.length === new Set(ids).size,
       );
       const chats = [...new Set(docs.map((doc) => doc.chat))];
@@ -265,7 +266,7 @@ export const messageRpcHandlers = (
         const membership = await membershipOf(chatId);
         if (membership?.members.includes(userId)) return true;
         const removedAt = membership?.removedAt?.[userId];
-        const message = removedAt && messageId ? await models.messages.get(messageId) : null;
+        const message = removedAt && messageId ? await messages.get(messageId) : null;
         return Boolean(
           message && removedAt && message.createdAt < removedAt && message.encryptedKeys[userId],
         );
@@ -273,7 +274,7 @@ export const messageRpcHandlers = (
     }),
 
     async getMessage({ messageId }) {
-      const doc = await projection.readFresh('message', () => models.messages.get(messageId), Boolean);
+      const doc = await projection.readFresh('message', () => messages.get(messageId), Boolean);
       if (!doc) throw new DomainError('MESSAGE_NOT_FOUND', 'Message not found');
       const [message] = await withReplies([doc]);
       return { message: message! };

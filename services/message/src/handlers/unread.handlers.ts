@@ -1,6 +1,7 @@
 import type { ChatUnread, MessageView, messageRpc } from '@veil/contracts';
 import { keyMapSummaryOf } from '@veil/crypto';
 import type { RpcImplementation, RunningProjection } from '@veil/kernel';
+import type { MessageTimeline } from '@veil/ports';
 import {
   continueUnreadScan,
   scanNeedsMore,
@@ -19,6 +20,7 @@ import type { OwnWrites } from './own-writes.ts';
 
 type Deps = {
   models: MessageReadModels & ReadPointModels;
+  messages: MessageTimeline;
   written: OwnWrites;
   /** The timeline, which unread counts are counted from. */
   timeline: Pick<RunningProjection, 'upToDate'>;
@@ -59,6 +61,7 @@ const previewOf = async (message: MessageDoc, replyTo: MessageDoc | null, userId
 /** The caller's unread counts, for the caller's own chats (from the memberships), nobody else's. */
 export const unreadHandlers = ({
   models,
+  messages,
   written,
   timeline,
 }: Deps): Pick<RpcImplementation<typeof messageRpc.operations>, 'unread'> => {
@@ -66,10 +69,12 @@ export const unreadHandlers = ({
     let scan: UnreadScan<MessageDoc> = startUnreadScan();
     let before: number | undefined;
     for (const limit of scanPages) {
-      const page = await models.messages.find(
-        before === undefined ? { chat: chatId } : { chat: chatId, seq: { $lt: before } },
-        { sort: { seq: -1 }, limit },
-      );
+      const page = await messages.page({
+        chatId,
+        ...(before !== undefined && { before }),
+        order: 'newest',
+        limit,
+      });
       scan = continueUnreadScan(scan, page, reader);
       if (!scanNeedsMore(scan) || page.length < limit) break;
       before = page.at(-1)!.seq;
@@ -101,7 +106,7 @@ export const unreadHandlers = ({
       // Chats with nothing to show yet are left out, as before their first message.
       const shown = scans.filter(({ scan }) => scan.preview);
       const replies = await repliedTo(
-        models.messages,
+        messages,
         shown.map(({ scan }) => scan.preview!),
       );
       const chats = await Promise.all(
