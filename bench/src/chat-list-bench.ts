@@ -6,6 +6,8 @@ import {
   sealGroupPayload,
   signKeyLogEntry,
   signMessage,
+  encodeMessageContent,
+  frankText,
 } from '@veil/crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -142,7 +144,8 @@ export const runChatListBench = async (
       [reader.userId]: await importPublicKeySpkiBase64(reader.publicKey),
       [login.user.loggedUser._id]: writerKeys.publicKey,
     };
-    // Signed as the browser signs (version 2): the key-log heads the writer is served for both.
+    // Signed as the browser signs (version 3): the key-log heads the writer is served for both, and
+    // the franking tag of the text, whose key is sealed inside.
     const headOf = async (userId: string): Promise<string> => {
       const log: { entries: { hash: string }[] } = await json(
         await fetch(`${veil.url}/api/v1/users/${userId}/keyLog`, { headers: auth }),
@@ -161,11 +164,16 @@ export const runChatListBench = async (
           body: JSON.stringify({ groupName: `Group ${n}`, participants: [reader.userId] }),
         }),
       );
-      const { payload, keyCommitment } = await sealGroupPayload(`Message number ${n} in this group`, keys);
+      const text = `Message number ${n} in this group`;
+      const franking = await frankText(text);
+      const { payload, keyCommitment } = await sealGroupPayload(
+        encodeMessageContent({ text, attachments: [], franking: franking.key }),
+        keys,
+      );
       const clientMessageId = `bench-message-${n}`;
       const signedAt = new Date().toISOString();
       // The first message in each chat: counter 1, no previous one.
-      const v2 = { keyCommitment, keyLogHeads, counter: 1, prev: null };
+      const v2 = { keyCommitment, keyLogHeads, counter: 1, prev: null, franking: franking.tag };
       const signature = await signMessage(writerSigning.privateKey, {
         ciphertext: payload.encryptedMessage,
         iv: payload.iv,
@@ -184,7 +192,7 @@ export const runChatListBench = async (
           body: JSON.stringify({
             ...payload,
             clientMessageId,
-            signature: { value: signature, signedAt, version: 2, ...v2 },
+            signature: { value: signature, signedAt, version: 3, ...v2 },
           }),
         }),
       );

@@ -6,6 +6,8 @@ import {
   importPublicKeySpkiBase64,
   sealIndividualPayload,
   signMessage,
+  encodeMessageContent,
+  frankText,
 } from '@veil/crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -207,7 +209,10 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
         }[]
       ).at(-1)!.hash;
     const sendFromBob = async (to: { id: string; publicKey: string }, text: string) => {
-      const { payload, keyCommitment } = await sealIndividualPayload(text, {
+      // Franked and signed as version 3, as every message from then on is.
+      const franking = await frankText(text);
+      const sealed = encodeMessageContent({ text, attachments: [], franking: franking.key });
+      const { payload, keyCommitment } = await sealIndividualPayload(sealed, {
         recipientId: to.id,
         recipientKey: await importPublicKeySpkiBase64(to.publicKey),
         senderId: bob._id,
@@ -220,6 +225,7 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
         keyLogHeads: { [bob._id]: await headOf(bob._id), [to.id]: await headOf(to.id) },
         counter: 1,
         prev: null,
+        franking: franking.tag,
       };
       const value = await signMessage(bob.signing.privateKey, {
         ciphertext: payload.encryptedMessage,
@@ -237,7 +243,7 @@ describe('private keys in the browser', { timeout: 180_000 }, () => {
       });
       const sent = await api.post(
         `/api/v1/message/sendIndividualMessage/${to.id}`,
-        { ...payload, clientMessageId, signature: { value, signedAt: createdAt, version: 2, ...v2 } },
+        { ...payload, clientMessageId, signature: { value, signedAt: createdAt, version: 3, ...v2 } },
         bob.accessToken,
       );
       expect(sent.status).toBe(201);

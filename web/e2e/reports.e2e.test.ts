@@ -84,6 +84,50 @@ describe('reports and operators (browser)', { timeout: 240_000 }, () => {
     expect(await bob.page.getByRole('link', { name: 'Operator' }).count()).toBe(0);
   });
 
+  it('verifies a report of an edited message against its last edit, live and after a reload, and tells the operator it was edited', async () => {
+    const { alice, bob } = await chatBetween(veilWeb(), ['rea', 'reb']);
+    await sendMessage(alice.page, 'See you at the party');
+    await messageWithText(bob.page, 'See you at the party').waitFor();
+    await (
+      await openMessageMenu(messageWithText(alice.page, 'See you at the party'))
+    )
+      .getByRole('menuitem', { name: 'Edit' })
+      .click();
+    const editor = alice.page.getByRole('textbox', { name: 'Edit message' });
+    await editor.fill('You will not leave the party');
+    await editor.press('Enter');
+
+    // The edit arrives live, with the franking key of its own text: that is what a report reveals.
+    const edited = messageWithText(bob.page, 'You will not leave the party');
+    await edited.getByText('edited', { exact: true }).waitFor();
+    for (const reload of [false, true]) {
+      if (reload) {
+        await bob.page.reload();
+        await edited.getByText('edited', { exact: true }).waitFor();
+      }
+      const dialog = await openReportDialog(bob.page, 'You will not leave the party');
+      await dialog.getByRole('button', { name: 'Send report' }).click();
+      await dialog
+        .getByRole('status')
+        .getByText('Reported. The operators of this server will review it.')
+        .waitFor();
+      await dialog.getByRole('button', { name: 'Close' }).click();
+    }
+
+    const page = await operator();
+    const reports = page.getByTestId('report').filter({ hasText: `${alice.name}, reported by ${bob.name}` });
+    await expect.poll(() => reports.count()).toBe(2);
+    for (const report of await reports.all()) {
+      const reported = report.getByTestId('reported-message').last();
+      expect(await reported.innerText()).toMatch(
+        new RegExp(
+          `^${alice.name} You will not leave the party \\(edited .+: this is the text of its last edit\\)$`,
+        ),
+      );
+      await reported.getByTestId('reported-edited').waitFor();
+    }
+  });
+
   it('refuses a report whose text or franking key was altered on the way, and files nothing', async () => {
     const { alice, bob } = await chatBetween(veilWeb(), ['rfa', 'rfb']);
     await sendMessage(alice.page, 'Meet me at the station');

@@ -1,6 +1,9 @@
 import {
   directChatRef,
+  encodeMessageContent,
   encryptMessage,
+  frankingSince,
+  frankText,
   exportPublicKeySpkiBase64,
   generateSigningKeyPair,
   generateUserKeyPair,
@@ -99,6 +102,15 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     );
     return encryptMessage(text, keys);
   };
+  /**
+   * A message's text sealed as a client seals it: with a fresh franking key inside, and the tag
+   * a version 3 signature carries (`franking`).
+   */
+  const frankedFor = async (who: NodePerson, text: string, readers: readonly string[]) => {
+    const { key, tag } = await frankText(text);
+    const content = encodeMessageContent({ text, attachments: [], franking: key });
+    return { envelope: await sealFor(who, content, readers), franking: tag };
+  };
 
   /**
    * What a version 2 signature adds, as a client signs it: the commitment from sealing, the
@@ -127,10 +139,11 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       prev,
     };
   };
+  /** Version 3 with a franking tag, else version 2. */
   const signatureObject = (value: string, signedAt: string, v2: SignatureSequence) => ({
     value,
     signedAt,
-    version: 2 as const,
+    version: v2.franking !== undefined ? (3 as const) : (2 as const),
     ...v2,
   });
 
@@ -224,9 +237,9 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     });
     const members = [mallory.id, aliceId, bobId];
     const sendSigned = async (text: string, readers: readonly string[], clientMessageId: string) => {
-      const envelope = await sealFor(mallory, text, readers);
+      const { envelope, franking } = await frankedFor(mallory, text, readers);
       const signedAt = new Date().toISOString();
-      const v2 = await sequenceFor(mallory, envelope, readers);
+      const v2 = { ...(await sequenceFor(mallory, envelope, readers)), franking };
       const signed: SignedMessage = {
         ciphertext: envelope.content,
         iv: envelope.iv,
@@ -414,9 +427,9 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     });
     const members = [mallory.id, aliceId, bobId];
     const sendSigned = async (text: string, clientMessageId: string, replyTo: string | null) => {
-      const envelope = await sealFor(mallory, text, members);
+      const { envelope, franking } = await frankedFor(mallory, text, members);
       const signedAt = new Date().toISOString();
-      const v2 = await sequenceFor(mallory, envelope, members);
+      const v2 = { ...(await sequenceFor(mallory, envelope, members)), franking };
       const value = await signMessage(mallory.signing.privateKey, {
         ciphertext: envelope.content,
         iv: envelope.iv,
@@ -495,11 +508,11 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       body: { groupName, participants: [aliceId, bobId] },
     });
     const members = [mallory.id, aliceId, bobId];
-    /** A v2 message of Mallory's, sent through the API; `commitTo` replaces the key it commits to. */
+    /** A v3 message of Mallory's, sent through the API; `commitTo` replaces the key it commits to. */
     const send = async (text: string, clientMessageId: string, commitTo?: Uint8Array<ArrayBuffer>) => {
-      const envelope = await sealFor(mallory, text, members);
+      const { envelope, franking } = await frankedFor(mallory, text, members);
       const signedAt = new Date().toISOString();
-      const sequence = await sequenceFor(mallory, envelope, members);
+      const sequence = { ...(await sequenceFor(mallory, envelope, members)), franking };
       const v2 = commitTo ? { ...sequence, keyCommitment: await keyCommitmentOf(commitTo) } : sequence;
       const value = await signMessage(mallory.signing.privateKey, {
         ciphertext: envelope.content,
@@ -546,6 +559,143 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
         .filter({ hasText: 'its sender gave different readers different keys for it' })
         .waitFor();
       expect(await messageTexts(page).getByText('two-faced text').count()).toBe(0);
+    }
+  });
+
+  it('refuses a message or an edit without a franking tag after the cut-off, one back-dated before it included, and one whose tag does not fit', async () => {
+    const [alice, bob] = await Promise.all([signedUpPerson(veil(), 'ua'), signedUpPerson(veil(), 'ub')]);
+    const mallory = await nodePerson('um');
+    const [aliceId, bobId] = await Promise.all([currentUserId(alice.page), currentUserId(bob.page)]);
+    const groupName = uniqueName('ugr');
+    const group = await call<{ _id: string }>(mallory, 'chat/creategroupchat', {
+      method: 'POST',
+      body: { groupName, participants: [aliceId, bobId] },
+    });
+    const members = [mallory.id, aliceId, bobId];
+    const cutOff = Date.parse(frankingSince);
+    // The server stores what is sent now: after the cut-off, whatever time the sender signs.
+    expect(Date.now()).toBeGreaterThanOrEqual(cutOff);
+    const afterCutOff = () => new Date(Math.max(Date.now(), cutOff + 60_000)).toISOString();
+    const beforeCutOff = new Date(cutOff - 60_000).toISOString();
+
+    /**
+     * Mallory's modified client: a message signed as version 2 (no tag) or 3, at the time it
+     * chooses; a time before the cut-off does not save an untagged one, stored after it.
+     */
+    const send = async (text: string, clientMessageId: string, tagged: boolean, signedAt: string) => {
+      const franked = await frankedFor(mallory, text, members);
+      const envelope = tagged ? franked.envelope : await sealFor(mallory, text, members);
+      const sequence = await sequenceFor(mallory, envelope, members);
+      const v2 = tagged ? { ...sequence, franking: franked.franking } : sequence;
+      const value = await signMessage(mallory.signing.privateKey, {
+        ciphertext: envelope.content,
+        iv: envelope.iv,
+        chat: group._id,
+        senderId: mallory.id,
+        clientMessageId,
+        replyTo: null,
+        createdAt: signedAt,
+        encryptedKeys: envelope.encryptedKeys,
+        v2,
+      });
+      const { message } = await call<{ message: MessageView }>(
+        mallory,
+        `message/sendGroupMessage/${group._id}`,
+        {
+          method: 'POST',
+          body: {
+            encryptedMessage: envelope.content,
+            iv: envelope.iv,
+            encryptedKeys: envelope.encryptedKeys,
+            clientMessageId,
+            signature: signatureObject(value, signedAt, v2),
+          },
+        },
+      );
+      return { id: message._id, clientMessageId };
+    };
+    /**
+     * An edit of one of them, signed after the cut-off unless back-dated: untagged (version 2),
+     * tagged, or tagged for another text.
+     */
+    const editTo = async (
+      message: { id: string; clientMessageId: string },
+      text: string,
+      tag: 'none' | 'fits' | 'another text',
+      signedAt = afterCutOff(),
+    ) => {
+      const franked = await frankedFor(mallory, text, members);
+      const envelope = tag === 'none' ? await sealFor(mallory, text, members) : franked.envelope;
+      const sequence = await sequenceFor(mallory, envelope, members);
+      const franking = tag === 'another text' ? (await frankText('not what it says')).tag : franked.franking;
+      const v2 = tag === 'none' ? sequence : { ...sequence, franking };
+      const value = await signMessage(mallory.signing.privateKey, {
+        kind: 'edit',
+        target: message.id,
+        chat: group._id,
+        senderId: mallory.id,
+        createdAt: signedAt,
+        sealed: { ciphertext: envelope.content, iv: envelope.iv, encryptedKeys: envelope.encryptedKeys },
+        v2: { ...v2, replaces: message.clientMessageId },
+      });
+      await call(mallory, `message/${message.id}`, {
+        method: 'PUT',
+        body: {
+          encryptedMessage: envelope.content,
+          iv: envelope.iv,
+          encryptedKeys: envelope.encryptedKeys,
+          signature: { ...signatureObject(value, signedAt, v2), replaces: message.clientMessageId },
+        },
+      });
+    };
+
+    await send('untagged, signed after the cut-off', 'untagged-after', false, afterCutOff());
+    await send('untagged, signed before the cut-off', 'untagged-before', false, beforeCutOff);
+    const toStrip = await send('first words, to be stripped', 'edit-untagged', true, afterCutOff());
+    const toEdit = await send('first words, to be tagged again', 'edit-tagged', true, afterCutOff());
+    const toMismatch = await send('first words, to be mismatched', 'edit-mismatch', true, afterCutOff());
+    const toBackDate = await send(
+      'first words, to be edited back-dated',
+      'edit-back-dated',
+      true,
+      new Date(cutOff - 120_000).toISOString(),
+    );
+
+    const unfranked = (page: Page) =>
+      messageTexts(page).filter({ hasText: 'its sender left out the commitment every message has carried' });
+    const mismatched = (page: Page) =>
+      messageTexts(page).filter({ hasText: 'its text does not match the commitment its sender signed' });
+    const refusedTexts = [
+      'untagged, signed after the cut-off',
+      'untagged, signed before the cut-off',
+      'edited without a tag',
+      'edited without a tag, back-dated',
+      'edited with a wrong tag',
+    ];
+
+    // Bob has the group open: both untagged messages are refused, the back-dated one too.
+    await reopen(bob.page, groupName);
+    await messageWithText(bob.page, 'first words, to be tagged again').waitFor();
+    await messageWithText(bob.page, 'first words, to be edited back-dated').waitFor();
+    await expect.poll(() => unfranked(bob.page).count()).toBe(2);
+
+    // The edits arrive live, each checked as it comes.
+    await editTo(toStrip, 'edited without a tag', 'none');
+    await editTo(toEdit, 'edited with a tag', 'fits');
+    await editTo(toMismatch, 'edited with a wrong tag', 'another text');
+    await editTo(toBackDate, 'edited without a tag, back-dated', 'none', beforeCutOff);
+    await messageWithText(bob.page, 'edited with a tag').waitFor();
+    await expect.poll(() => unfranked(bob.page).count()).toBe(4);
+    await expect.poll(() => mismatched(bob.page).count()).toBe(1);
+    for (const text of refusedTexts) expect(await messageTexts(bob.page).getByText(text).count()).toBe(0);
+
+    // And from the history, in a fresh load, for both members.
+    for (const page of [bob.page, alice.page]) {
+      await reopen(page, groupName);
+      await messageWithText(page, 'edited with a tag').waitFor();
+      await expect.poll(() => unfranked(page).count()).toBe(4);
+      await expect.poll(() => mismatched(page).count()).toBe(1);
+      for (const text of refusedTexts) expect(await messageTexts(page).getByText(text).count()).toBe(0);
     }
   });
 });

@@ -137,6 +137,7 @@ export {
   messagesSignedSince,
   sealedFor,
   signatureV2Since,
+  frankingSince,
   signMessage,
   signingKeyAt,
   verifyMessageSignature,

@@ -35,6 +35,16 @@ export const messagesSignedSince = '2026-11-24T07:10:00.000Z';
 export const signatureV2Since = '2026-11-28T07:45:00.000Z';
 
 /**
+ * The time from which Veil's browsers carry a franking tag (signature version 3) on every message
+ * and every edit. A message or an edit without one (version 1 or 2) whose signed time or stored
+ * time is not earlier is a failure: its sender's client left the tag out, so what it says could
+ * never be reported. Either time counts because each is chosen by a different party: the sender
+ * picks the signed time (so could date an untagged message before this), the server the stored
+ * time (which gains it nothing to move: it can forge no tag).
+ */
+export const frankingSince = '2026-11-29T00:00:00.000Z';
+
+/**
  * What version 2 adds to a message's signature (docs/crypto.md, "Sender signatures"):
  * - `keyCommitment`: `keyCommitmentOf` the message key; a reader checks it against the key it
  *   unwrapped (one ciphertext wrapped with two keys for two members fails for one of them);
@@ -42,8 +52,8 @@ export const signatureV2Since = '2026-11-28T07:45:00.000Z';
  *   of every member it was sealed for (a reader whose own view differs has been shown a split view);
  * - `counter`: 1, 2, 3… per sender and chat, over everything the sender signs in it;
  * - `prev`: the client message id of the sender's previous message in that chat, or null;
- * - `franking` (version 3, messages only): the franking tag of the text (`franking.ts`), which a
- *   report of the message is checked against.
+ * - `franking` (version 3, messages and edits): the franking tag of the text (`franking.ts`),
+ *   which a report of the message is checked against.
  */
 export interface SignatureSequence {
   keyCommitment: string;
@@ -56,9 +66,10 @@ export interface SignatureSequence {
 /**
  * An action's version 2 fields: as a message's, with no commitment when nothing is sealed (a
  * deletion, a reaction's removal), and for an edit the version it replaces: the client message
- * id of the message for its first edit, else `editVersionOf` the edit it replaces.
+ * id of the message for its first edit, else `editVersionOf` the edit it replaces. An edit's
+ * franking tag (of its new text) makes it version 3; no other action carries one.
  */
-export interface ActionSequence extends Omit<SignatureSequence, 'keyCommitment' | 'franking'> {
+export interface ActionSequence extends Omit<SignatureSequence, 'keyCommitment'> {
   keyCommitment: string | null;
   replaces: string | null;
 }
@@ -203,16 +214,24 @@ export const messageSignatureBytes = async (
     ...(message.v2?.franking !== undefined ? [message.v2.franking] : []),
   ]);
 
+const actionHeader = (action: SignedMessageAction<SignedKeys>) => {
+  if (action.v2?.franking === undefined) return `veil message action signature ${action.v2 ? 2 : 1}`;
+  if (action.kind !== 'edit') throw new TypeError('Only a message or an edit carries a franking tag');
+  return 'veil message action signature 3';
+};
+
 /**
  * An action's encoding: its own first line (so no action's signature can pass as a message's,
  * nor one kind's as another's), the kind and the message it acts on, then the message fields
- * that apply to it (`-` for what an action has not: a deletion seals nothing).
+ * that apply to it (`-` for what an action has not: a deletion seals nothing). Version 3 (an
+ * edit only) is version 2 with the franking tag of the new text on a last line, under its own
+ * first line, as for a message.
  */
 export const messageActionSignatureBytes = async (
   action: SignedMessageAction<SignedKeys>,
 ): Promise<Uint8Array<ArrayBuffer>> =>
   encodeFields([
-    action.v2 ? 'veil message action signature 2' : 'veil message action signature 1',
+    actionHeader(action),
     action.kind,
     action.target,
     action.chat,
@@ -222,6 +241,7 @@ export const messageActionSignatureBytes = async (
     action.sealed?.iv ?? '-',
     ...(action.sealed ? await keyMapFields(action.sealed.encryptedKeys) : ['-', '-']),
     ...(action.v2 ? [...sequenceFields(action.v2), action.v2.replaces ?? '-'] : []),
+    ...(action.v2?.franking !== undefined ? [action.v2.franking] : []),
   ]);
 
 /**
@@ -236,6 +256,8 @@ export const editVersionOf = (signatureValue: string): Promise<string> => sha256
  */
 export type Signed = SignedMessage<SignedKeys> | SignedMessageAction<SignedKeys>;
 const isAction = (signed: Signed): signed is SignedMessageAction<SignedKeys> => 'kind' in signed;
+/** A message or an edit: what says something of its sender's, so what a report can reveal. */
+const carriesText = (signed: Signed) => !isAction(signed) || signed.kind === 'edit';
 const signedBytes = (signed: Signed) =>
   isAction(signed) ? messageActionSignatureBytes(signed) : messageSignatureBytes(signed);
 
@@ -295,10 +317,12 @@ export const signingKeyAt = (log: readonly KeyLogEntry[], time: string): string 
  * - `replaced-key`: signed with a key of the sender's that the key log had replaced by then;
  * - `bad-signature`: the signature does not hold for what is shown (a field changed: the text,
  *   the chat, the sender, the time, the readers or their keys), or it is not the sender's;
- * - `outdated-version`: a version 1 signature over a time from `signatureV2Since` on.
+ * - `outdated-version`: a version 1 signature over a time from `signatureV2Since` on;
+ * - `unfranked`: a message or an edit without a franking tag, signed or stored from
+ *   `frankingSince` on.
  */
 export type SignatureFailure =
-  'unsigned' | 'no-signing-key' | 'replaced-key' | 'bad-signature' | 'outdated-version';
+  'unsigned' | 'no-signing-key' | 'replaced-key' | 'bad-signature' | 'outdated-version' | 'unfranked';
 
 export type SignatureVerdict =
   | { status: 'verified' }
@@ -310,11 +334,21 @@ export type SignatureVerdict =
   | { status: 'failed'; reason: SignatureFailure };
 
 /**
+ * Whether a message or an edit may go without a franking tag: signed and stored before
+ * `frankingSince`. A sender back-dating its signed time is caught by the stored time; a time
+ * that is not one counts as after.
+ */
+const beforeFranking = (signedAt: string, storedAt: string): boolean =>
+  Date.parse(signedAt) < Date.parse(frankingSince) && Date.parse(storedAt) < Date.parse(frankingSince);
+
+/**
  * Checks a message as it appears (its fields rebuilt from where it is shown, not from what it
  * claims) against the sender's key log (already checked with `checkKeyLog`), at `at`: the time
- * the message was stored. The rules for unsigned messages: stored before the sender's first
- * signing key, or before `messagesSignedSince`, they are history from before signatures; stored
- * later (or at a time that is not one), a missing signature is a failure.
+ * the server stored the message (for an edit, the edit). The rules for unsigned messages: stored
+ * before the sender's first signing key, or before `messagesSignedSince`, they are history from
+ * before signatures; stored later (or at a time that is not one), a missing signature is a
+ * failure. A message or an edit without a franking tag fails when signed or stored from
+ * `frankingSince` on.
  */
 export const checkMessageSignature = async (
   log: readonly KeyLogEntry[],
@@ -331,6 +365,8 @@ export const checkMessageSignature = async (
   // Signed after version 2 came: version 1 no longer counts (the signed time cannot be moved).
   if (!signed.v2 && !(Date.parse(signed.createdAt) < Date.parse(signatureV2Since)))
     return { status: 'failed', reason: 'outdated-version' };
+  if (carriesText(signed) && signed.v2?.franking === undefined && !beforeFranking(signed.createdAt, at))
+    return { status: 'failed', reason: 'unfranked' };
   if (await verifyMessageSignature(key, signed, signature)) return { status: 'verified' };
   const earlier = new Set(log.map((entry) => entry.signingKey).filter((k): k is string => !!k && k !== key));
   for (const old of earlier)

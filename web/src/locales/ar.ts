@@ -441,6 +441,7 @@ export const ar: Translation = {
       'key-commitment': 'أعطى مرسلها قرّاءً مختلفين مفاتيح مختلفة لها',
       franking: 'نصّها لا يطابق الالتزام الذي وقّعه مرسلها، فلا يمكن الإبلاغ عنها',
       'rolled-back': 'إنها تعديل أقدم من التعديل المعروض',
+      unfranked: 'أغفل مرسلها الالتزام الذي تحمله كل رسالة منذ وقتها، فلا يمكن الإبلاغ عنها',
     },
   },
   operator: {
@@ -453,6 +454,7 @@ export const ar: Translation = {
     noClosedReports: 'لا توجد بلاغات مغلقة.',
     reportAbout: '{{accused}}، أبلغ عنه {{reporter}}',
     verified: 'تم التحقق منه مقابل ما وقّعه المرسل:',
+    edited: '(عُدّلت {{time}}: هذا نص آخر تعديل لها)',
     status: { dismissed: 'مرفوض', suspended: 'الحساب معلّق' },
     dismiss: 'رفض',
     suspend: 'تعليق {{name}}',

@@ -420,6 +420,8 @@ export const de: Translation = {
       franking:
         'ihr Text passt nicht zur Festlegung, die ihr Absender signiert hat, sie ließe sich also nicht melden',
       'rolled-back': 'sie ist eine ältere Bearbeitung als die schon gezeigte',
+      unfranked:
+        'ihr Absender hat die Festlegung weggelassen, die jede Nachricht seit ihrer Zeit trägt, sie ließe sich also nicht melden',
     },
   },
   operator: {
@@ -432,6 +434,7 @@ export const de: Translation = {
     noClosedReports: 'Keine erledigten Meldungen.',
     reportAbout: '{{accused}}, gemeldet von {{reporter}}',
     verified: 'Geprüft gegen das, was der Absender signiert hat:',
+    edited: '(bearbeitet {{time}}: dies ist der Text der letzten Bearbeitung)',
     status: { dismissed: 'Verworfen', suspended: 'Konto gesperrt' },
     dismiss: 'Verwerfen',
     suspend: '{{name}} sperren',

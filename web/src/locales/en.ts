@@ -412,6 +412,8 @@ export const en = {
       'key-commitment': 'its sender gave different readers different keys for it',
       franking: 'its text does not match the commitment its sender signed, so it could not be reported',
       'rolled-back': 'it is an older edit than the one already shown',
+      unfranked:
+        'its sender left out the commitment every message has carried since its time, so it could not be reported',
     },
   },
   operator: {
@@ -424,6 +426,7 @@ export const en = {
     noClosedReports: 'No closed reports.',
     reportAbout: '{{accused}}, reported by {{reporter}}',
     verified: 'Checked against what the sender signed:',
+    edited: '(edited {{time}}: this is the text of its last edit)',
     status: { dismissed: 'Dismissed', suspended: 'Account suspended' },
     dismiss: 'Dismiss',
     suspend: 'Suspend {{name}}',

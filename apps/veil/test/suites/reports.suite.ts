@@ -3,7 +3,7 @@ import { frankText } from '@veil/crypto';
 import { limits } from '@veil/contracts';
 import type { StartVeilOptions } from '../../src/index.ts';
 import { createApi, type Api } from '../support/api-client.ts';
-import { sendFranked, type FrankedMessage } from '../support/franked-messages.ts';
+import { editFranked, sendFranked, type FrankedMessage } from '../support/franked-messages.ts';
 import { expectJsonError } from '../support/json-errors.ts';
 import { socketPool } from '../support/sockets.ts';
 import { startTestVeil, type TestVeil } from '../support/test-veil.ts';
@@ -145,14 +145,14 @@ export const reportsSuite = (options: Partial<StartVeilOptions> = {}) => {
     expectJsonError(await report(reporter, unsigned), 422, 'REPORT_NOT_VERIFIED', /signature/);
     const own = await sendFranked(api, reporter, [alice, reporter], 'my own words', { to: alice });
     expectJsonError(await report(reporter, own), 400, 'VALIDATION_FAILED', /own message/);
-    // Only a message carries a franking tag: an edit signed as version 3 is refused.
+    // Only a message or an edit carries a franking tag: a reaction signed as version 3 is refused.
     const history = await api.get(`/api/v1/chat/getallmessages/${own.chatId}`, reporter.accessToken);
     const stored = history.body.data.messages.find((m: { _id: string }) => m._id === own.messageId);
     expectJsonError(
       await api.put(
-        `/api/v1/message/${own.messageId}`,
+        `/api/v1/message/${own.messageId}/reaction`,
         {
-          encryptedMessage: stored.content,
+          encryptedReaction: stored.content,
           iv: stored.iv,
           encryptedKeys: stored.encryptedKeys,
           signature: { ...stored.signature, signedAt: new Date().toISOString() },
@@ -164,6 +164,78 @@ export const reportsSuite = (options: Partial<StartVeilOptions> = {}) => {
       /franking/,
     );
     expect((await openReports()).reports.length).toBe(before);
+  });
+
+  it('verifies a report of an edited message against its last edit’s franking tag, and shows the operator it was edited', async () => {
+    const reporter = await createSigningUser(api, 're');
+    const where = { to: reporter };
+    const members = [alice, reporter];
+    const before = await sendFranked(api, alice, members, 'the message before', where);
+    const sent = await sendFranked(api, alice, members, 'see you tomorrow', where);
+    const first = await editFranked(api, alice, members, sent, 'see you tonight', where);
+    const edited = await editFranked(api, alice, members, first, 'I will find you tonight', where);
+    const beforeCount = (await openReports()).reports.length;
+
+    // The text as first sent, or as first edited, with its own key: no longer what is shown.
+    expectJsonError(await report(reporter, sent), 422, 'REPORT_NOT_VERIFIED');
+    expectJsonError(await report(reporter, first), 422, 'REPORT_NOT_VERIFIED');
+    // The current text with the original message's key, or altered under the edit's key.
+    expectJsonError(
+      await report(reporter, { ...edited, frankingKey: sent.frankingKey }),
+      422,
+      'REPORT_NOT_VERIFIED',
+    );
+    expectJsonError(
+      await report(reporter, { ...edited, text: 'I will see you tonight' }),
+      422,
+      'REPORT_NOT_VERIFIED',
+    );
+    // An edit signed with a key that is not the sender's: the tag fits, the signature does not.
+    const toEdit = await sendFranked(api, alice, members, 'to be edited', where);
+    const signedByCarol = await editFranked(api, alice, members, toEdit, 'signed by carol', where, {
+      signWith: carol.signing.privateKey,
+    });
+    expectJsonError(await report(reporter, signedByCarol), 422, 'REPORT_NOT_VERIFIED', /signature/);
+    expect((await openReports()).reports.length).toBe(beforeCount);
+
+    const filed = await report(reporter, edited, {
+      earlier: [{ messageId: before.messageId, text: before.text, frankingKey: before.frankingKey }],
+    });
+    expect(filed.status, JSON.stringify(filed.body)).toBe(201);
+    const history = await api.get(`/api/v1/chat/getallmessages/${sent.chatId}`, reporter.accessToken);
+    const editedAt = (history.body.data.messages as { _id: string; editedAt?: string }[]).find(
+      (m) => m._id === sent.messageId,
+    )!.editedAt;
+    expect(editedAt).toBeDefined();
+    const listed = (await openReports()).reports.find((r) => r._id === filed.body.data.reportId);
+    expect(listed?.messages).toEqual([
+      {
+        messageId: before.messageId,
+        senderId: alice._id,
+        text: 'the message before',
+        sentAt: expect.any(String),
+      },
+      {
+        messageId: sent.messageId,
+        senderId: alice._id,
+        text: 'I will find you tonight',
+        sentAt: expect.any(String),
+        editedAt,
+      },
+    ]);
+  });
+
+  it('refuses a report of a message whose last edit carries no franking tag (NOT_REPORTABLE)', async () => {
+    const reporter = await createSigningUser(api, 'ru');
+    const where = { to: reporter };
+    const sent = await sendFranked(api, alice, [alice, reporter], 'sent with a tag', where);
+    // A client from before edits carried a tag: the message now reads the edit's text.
+    const edited = await editFranked(api, alice, [alice, reporter], sent, 'edited without one', where, {
+      franked: false,
+    });
+    expectJsonError(await report(reporter, edited), 422, 'NOT_REPORTABLE', /edited without a franking tag/);
+    // Nor does the text first sent, with its own key, report it: it is no longer what is shown.
+    expectJsonError(await report(reporter, sent), 422, 'NOT_REPORTABLE');
   });
 
   it('answers a report of a message the reporter cannot see as a missing message', async () => {

@@ -10,7 +10,17 @@ export interface FrankedMessage {
   chatId: string;
   text: string;
   frankingKey: string;
+  clientMessageId: string;
 }
+
+type Where = { to: TestUser } | { groupId: string };
+
+const chatRefOf = (from: TestUser, where: Where) =>
+  'to' in where ? directChatRef(from._id, where.to._id) : where.groupId;
+
+const ownHead = async (api: Api, from: SigningUser) =>
+  (await api.get(`/api/v1/users/${from._id}/keyLog`, from.accessToken)).body.data.entries.at(-1)
+    .hash as string;
 
 let sent = 0;
 
@@ -24,7 +34,7 @@ export const sendFranked = async (
   from: SigningUser,
   members: TestUser[],
   text: string,
-  where: { to: TestUser } | { groupId: string },
+  where: Where,
   /** Another key to sign with than the sender's own (a signature that does not hold). */
   signWith: CryptoKey = from.signing.privateKey,
 ): Promise<FrankedMessage> => {
@@ -34,12 +44,11 @@ export const sendFranked = async (
     plaintext,
     Object.fromEntries(members.map((member) => [member._id, member.keys.publicKey])),
   );
-  const log = (await api.get(`/api/v1/users/${from._id}/keyLog`, from.accessToken)).body.data;
   const clientMessageId = `franked-${Date.now().toString(36)}-${sent++}`;
   const createdAt = new Date().toISOString();
   const v2 = {
     keyCommitment,
-    keyLogHeads: { [from._id]: log.entries.at(-1).hash as string },
+    keyLogHeads: { [from._id]: await ownHead(api, from) },
     counter: sent,
     prev: null,
     franking: franking.tag,
@@ -47,7 +56,7 @@ export const sendFranked = async (
   const value = await signMessage(signWith, {
     ciphertext: payload.encryptedMessage,
     iv: payload.iv,
-    chat: 'to' in where ? directChatRef(from._id, where.to._id) : where.groupId,
+    chat: chatRefOf(from, where),
     senderId: from._id,
     clientMessageId,
     replyTo: null,
@@ -76,5 +85,68 @@ export const sendFranked = async (
   );
   if (res.status !== 201) throw new Error(`send failed: ${JSON.stringify(res.body)}`);
   const message = res.body.data.message;
-  return { messageId: message._id, chatId: message.chat, text, frankingKey: franking.key };
+  return { messageId: message._id, chatId: message.chat, text, frankingKey: franking.key, clientMessageId };
+};
+
+/**
+ * Edits a franked message as the web client does: the new text with a fresh franking key sealed
+ * inside, its tag in a version 3 `edit` signature. `franked: false` edits as a client from before
+ * edits carried a tag (version 2, no key inside). Resolves what a member who reports it reveals.
+ */
+export const editFranked = async (
+  api: Api,
+  from: SigningUser,
+  members: TestUser[],
+  message: FrankedMessage,
+  text: string,
+  where: Where,
+  {
+    franked = true,
+    signWith = from.signing.privateKey,
+  }: {
+    franked?: boolean;
+    /** Another key to sign with than the sender's own (a signature that does not hold). */
+    signWith?: CryptoKey;
+  } = {},
+): Promise<FrankedMessage> => {
+  const franking = await frankText(text);
+  const plaintext = encodeMessageContent({
+    text,
+    attachments: [],
+    ...(franked && { franking: franking.key }),
+  });
+  const { payload, keyCommitment } = await sealGroupPayload(
+    plaintext,
+    Object.fromEntries(members.map((member) => [member._id, member.keys.publicKey])),
+  );
+  const createdAt = new Date().toISOString();
+  const v2 = {
+    keyCommitment,
+    keyLogHeads: { [from._id]: await ownHead(api, from) },
+    counter: ++sent,
+    prev: null,
+    replaces: message.clientMessageId,
+    ...(franked && { franking: franking.tag }),
+  };
+  const value = await signMessage(signWith, {
+    kind: 'edit',
+    target: message.messageId,
+    chat: chatRefOf(from, where),
+    senderId: from._id,
+    createdAt,
+    sealed: { ciphertext: payload.encryptedMessage, iv: payload.iv, encryptedKeys: payload.encryptedKeys },
+    v2,
+  });
+  const res = await api.put(
+    `/api/v1/message/${message.messageId}`,
+    {
+      encryptedMessage: payload.encryptedMessage,
+      iv: payload.iv,
+      encryptedKeys: payload.encryptedKeys,
+      signature: { value, signedAt: createdAt, version: franked ? 3 : 2, ...v2 },
+    },
+    from.accessToken,
+  );
+  if (res.status !== 200) throw new Error(`edit failed: ${JSON.stringify(res.body)}`);
+  return { ...message, text, frankingKey: franking.key };
 };

@@ -9,13 +9,15 @@ export type ReportReason = z.infer<typeof reportReasonSchema>;
 
 /**
  * One reported message as the server verified it: its text (checked against the franking tag
- * its sender signed, docs/crypto.md, "Message franking"), who sent it and when it was stored.
+ * its sender signed, docs/crypto.md, "Message franking"), who sent it and when it was stored;
+ * `editedAt`: the text is its last edit's (checked against that edit's tag), stored then.
  */
 export const reportedMessageSchema = z.object({
   messageId: idSchema,
   senderId: idSchema,
   text: z.string(),
   sentAt: z.iso.datetime(),
+  editedAt: z.iso.datetime().optional(),
 });
 export type ReportedMessage = z.infer<typeof reportedMessageSchema>;
 

@@ -73,7 +73,7 @@ export const decideEdit = (
   const message = requireSendersChange(command.userId, state, 'edit');
   if (message.deleted) throw notFound();
   checkSealedForMembers(command, state.members!, limits.messageCiphertextMaxChars, 'Message is too large');
-  checkSignatureFits(command.signature, Object.keys(command.encryptedKeys), true);
+  checkSignatureFits(command.signature, Object.keys(command.encryptedKeys), true, 'edit');
   return {
     messageId: command.messageId,
     chatId: message.chat,

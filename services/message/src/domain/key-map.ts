@@ -37,20 +37,20 @@ export const checkSealedForMembers = (
 /**
  * A version 2 or 3 signature's fields against what it signs, as far as the server can tell
  * without reading it: key-log heads only for ids the key map (or, with nothing sealed, the chat)
- * holds, a key commitment whenever text is sealed, and a franking tag (version 3) on a message
- * only. Whether they are true is the readers' check.
+ * holds, a key commitment whenever text is sealed, and a franking tag (version 3) on a message or
+ * an edit only. Whether they are true is the readers' check.
  */
 export const checkSignatureFits = (
   signature: MessageSignature | undefined,
   readers: readonly string[],
   sealsText: boolean,
-  signs: 'message' | 'action' = 'action',
+  signs: 'message' | 'edit' | 'action' = 'action',
 ): void => {
   if (signature?.version === undefined) return;
-  if (signature.version === 3 && signs !== 'message')
+  if (signature.version === 3 && signs === 'action')
     throw new DomainError(
       'SIGNATURE_MISMATCH',
-      'Only a message carries a franking tag (signature version 3)',
+      'Only a message or an edit carries a franking tag (signature version 3)',
     );
   const strangers = Object.keys(signature.keyLogHeads ?? {}).filter((id) => !readers.includes(id));
   if (strangers.length)

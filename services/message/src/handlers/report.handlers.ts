@@ -7,7 +7,13 @@ import {
   type RevealedMessage,
   type reportOperations,
 } from '@veil/contracts';
-import { checkMessageSignature, directChatRef, frankingHolds, type KeyLogEntry } from '@veil/crypto';
+import {
+  checkMessageSignature,
+  directChatRef,
+  frankingHolds,
+  type KeyLogEntry,
+  type Signed,
+} from '@veil/crypto';
 import { newEvent, rpcClient, type RpcImplementation, type RunningProjection } from '@veil/kernel';
 import type { Logger, MessageTimeline, Ports } from '@veil/ports';
 import type { MembershipDoc, MessageDoc, MessageReadModels } from '../projections/timeline.projection.ts';
@@ -39,41 +45,75 @@ const readableBy = (doc: MessageDoc, membership: MembershipDoc, reporterId: stri
 };
 
 /**
+ * The version 3 signature that vouches for a message's text now, with the tag it signed, the form
+ * it signed and the time whose key must have signed it: the last edit's (an `edit` action, the
+ * key of the edit's time), or the message's own. Null: that signature carries no franking tag.
+ */
+const frankedSignatureOf = (
+  doc: MessageDoc,
+  membership: MembershipDoc,
+): { tag: string; value: string; keyTime: string; signed: Signed } | null => {
+  const signature = doc.editedAt ? doc.editSignature : doc.signature;
+  if (signature?.version !== 3 || !signature.franking) return null;
+  const other = membership.members.find((id) => id !== doc.sender) ?? doc.sender;
+  const chat = membership.isGroupChat ? doc.chat : directChatRef(doc.sender, other);
+  const sequence = {
+    keyCommitment: signature.keyCommitment ?? '',
+    keyLogHeads: signature.keyLogHeads ?? {},
+    counter: signature.counter ?? 0,
+    prev: signature.prev ?? null,
+    franking: signature.franking,
+  };
+  const franked = { tag: signature.franking, value: signature.value };
+  if (doc.editedAt)
+    return {
+      ...franked,
+      keyTime: doc.editedAt,
+      signed: {
+        kind: 'edit',
+        target: doc._id,
+        chat,
+        senderId: doc.sender,
+        createdAt: signature.signedAt,
+        sealed: { ciphertext: doc.content, iv: doc.iv, encryptedKeys: doc.encryptedKeys },
+        v2: { ...sequence, replaces: signature.replaces ?? null },
+      },
+    };
+  if (!doc.clientMessageId) return null;
+  return {
+    ...franked,
+    keyTime: doc.createdAt,
+    signed: {
+      ciphertext: doc.content,
+      iv: doc.iv,
+      chat,
+      senderId: doc.sender,
+      clientMessageId: doc.clientMessageId,
+      replyTo: doc.replyTo,
+      createdAt: signature.signedAt,
+      encryptedKeys: doc.encryptedKeys,
+      v2: sequence,
+    },
+  };
+};
+
+/**
  * Reports of abuse the server can verify (docs/crypto.md, "Message franking"). The reporter
- * reveals a message's text and its franking key; the server recomputes the franking tag, compares
- * it with the tag the sender signed, and checks the sender's signature over it with the key the
- * sender's key log names at the message's time. Only then is the text recorded, for operators.
+ * reveals a message's text and its franking key (of its last edit, for an edited message); the
+ * server recomputes the franking tag, compares it with the tag the sender signed, and checks the
+ * sender's signature over it with the key the sender's key log names at the message's (or the
+ * edit's) time. Only then is the text recorded, for operators.
  */
 export const reportHandlers = (deps: Deps): RpcImplementation<typeof reportOperations> => {
   const { store, models } = deps;
   const users = rpcClient(deps.rpc, userRpc);
 
-  const signatureHolds = async (doc: MessageDoc, membership: MembershipDoc): Promise<boolean> => {
-    const signature = doc.signature!;
-    const other = membership.members.find((id) => id !== doc.sender) ?? doc.sender;
-    const { entries } = await users.keyLog({ userId: doc.sender });
-    const verdict = await checkMessageSignature(
-      entries as KeyLogEntry[],
-      doc.createdAt,
-      {
-        ciphertext: doc.content,
-        iv: doc.iv,
-        chat: membership.isGroupChat ? doc.chat : directChatRef(doc.sender, other),
-        senderId: doc.sender,
-        clientMessageId: doc.clientMessageId!,
-        replyTo: doc.replyTo,
-        createdAt: signature.signedAt,
-        encryptedKeys: doc.encryptedKeys,
-        v2: {
-          keyCommitment: signature.keyCommitment ?? '',
-          keyLogHeads: signature.keyLogHeads ?? {},
-          counter: signature.counter ?? 0,
-          prev: signature.prev ?? null,
-          franking: signature.franking!,
-        },
-      },
-      signature.value,
-    );
+  const signatureHolds = async (
+    sender: string,
+    { keyTime, signed, value }: NonNullable<ReturnType<typeof frankedSignatureOf>>,
+  ): Promise<boolean> => {
+    const { entries } = await users.keyLog({ userId: sender });
+    const verdict = await checkMessageSignature(entries as KeyLogEntry[], keyTime, signed, value);
     return verdict.status === 'verified';
   };
 
@@ -84,22 +124,25 @@ export const reportHandlers = (deps: Deps): RpcImplementation<typeof reportOpera
     revealed: Omit<RevealedMessage, 'messageId'>,
   ): Promise<ReportedMessage> => {
     if (doc.deleted) throw new DomainError('NOT_REPORTABLE', 'A deleted message cannot be reported');
-    if (doc.editedAt)
+    const franked = frankedSignatureOf(doc, membership);
+    if (!franked)
       throw new DomainError(
         'NOT_REPORTABLE',
-        'An edited message cannot be reported: its franking tag covers the text it was sent with',
+        doc.editedAt
+          ? 'This message was edited without a franking tag, so its text cannot be verified'
+          : 'This message was sent without a franking tag, so its text cannot be verified',
       );
-    const tag = doc.signature?.franking;
-    if (!tag || !doc.clientMessageId)
-      throw new DomainError(
-        'NOT_REPORTABLE',
-        'This message was sent without a franking tag, so its text cannot be verified',
-      );
-    if (!(await frankingHolds(revealed.text, revealed.frankingKey, tag)))
+    if (!(await frankingHolds(revealed.text, revealed.frankingKey, franked.tag)))
       throw notVerified('The reported text and franking key do not match the franking tag its sender signed');
-    if (!(await signatureHolds(doc, membership)))
+    if (!(await signatureHolds(doc.sender, franked)))
       throw notVerified("The message's signature does not hold for its sender's key");
-    return { messageId: doc._id, senderId: doc.sender, text: revealed.text, sentAt: doc.createdAt };
+    return {
+      messageId: doc._id,
+      senderId: doc.sender,
+      text: revealed.text,
+      sentAt: doc.createdAt,
+      ...(doc.editedAt && { editedAt: doc.editedAt }),
+    };
   };
 
   return {

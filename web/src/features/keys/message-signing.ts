@@ -148,7 +148,10 @@ export interface OutgoingAction extends Pick<Outgoing, 'chatId' | 'isGroupChat' 
   replaces?: string | null;
 }
 
-/** Signs an edit, a deletion or a reaction, after the same check of who it is sealed for. */
+/**
+ * Signs an edit, a deletion or a reaction, after the same check of who it is sealed for. An edit
+ * with the franking tag of its new text is signed as version 3; no other action carries one.
+ */
 export const signOutgoingAction = async (action: OutgoingAction): Promise<MessageSignature | null> => {
   if (action.sealed) {
     const check = sealedFor(action.sealed.encryptedKeys, action.memberIds);
@@ -164,6 +167,8 @@ export const signOutgoingAction = async (action: OutgoingAction): Promise<Messag
     keyLogHeads,
     ...sequence,
     replaces: action.kind === 'edit' ? (action.replaces ?? null) : null,
+    ...(action.kind === 'edit' &&
+      action.sealed?.franking !== undefined && { franking: action.sealed.franking }),
   };
   const value = await signMessage(key, {
     kind: action.kind,

@@ -17,7 +17,10 @@ export const sequenceOf = (signature: MessageSignature | undefined): SignatureSe
       }
     : undefined;
 
-/** The same for an action: no commitment when nothing is sealed, and the version an edit replaces. */
+/**
+ * The same for an action: no commitment when nothing is sealed, the version an edit replaces, and
+ * an edit's franking tag (version 3).
+ */
 export const actionSequenceOf = (signature: MessageSignature | undefined): ActionSequence | undefined =>
   signature?.version !== undefined
     ? {
@@ -26,6 +29,7 @@ export const actionSequenceOf = (signature: MessageSignature | undefined): Actio
         counter: signature.counter ?? 0,
         prev: signature.prev ?? null,
         replaces: signature.replaces ?? null,
+        ...(signature.version === 3 && { franking: signature.franking ?? '' }),
       }
     : undefined;
 

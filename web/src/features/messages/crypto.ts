@@ -1,5 +1,5 @@
 import { callRecordText } from './call-record-text.ts';
-import type { MessageView, SealedReaction } from '@veil/contracts';
+import type { MessageSignature, MessageView, SealedReaction } from '@veil/contracts';
 import {
   decodeMessageContent,
   frankingHolds,
@@ -162,16 +162,17 @@ export const readReactionsForUser = async (
 };
 
 /**
- * Whether a message signed with a franking tag (version 3) carries the key that gives that tag
- * for the text read here, so a report of it will verify (docs/crypto.md, "Message franking").
- * Only the message as sent carries one: an edit or a deletion is checked by its own signature.
+ * Whether what is shown, signed with a franking tag (version 3: the message as sent, or its last
+ * edit), carries the key that gives that tag for the text read here, so a report of it will
+ * verify (docs/crypto.md, "Message franking"). `signature` is the one that vouches for the text
+ * shown (`shownSignatureOf`).
  */
-const frankingFits = async (
-  message: MessageView,
+export const frankingFits = async (
+  signature: MessageSignature | undefined,
   read: Pick<DisplayMessage, 'decryptedContent' | 'readState' | 'frankingKey' | 'call'>,
 ): Promise<boolean> => {
-  const tag = message.signature?.version === 3 ? message.signature.franking : undefined;
-  if (!tag || message.deleted || message.editedAt || read.readState !== 'read') return true;
+  const tag = signature?.version === 3 ? signature.franking : undefined;
+  if (!tag || read.readState !== 'read') return true;
   // A call's entry is sent with no text (what it shows is written from the call): that is what it franks.
   const franked = read.call ? '' : read.decryptedContent;
   return Boolean(read.frankingKey) && frankingHolds(franked, read.frankingKey!, tag);
@@ -209,7 +210,7 @@ export const decryptForUser = async (
       ? checked
       : !commitmentHolds(shownSignature, keyCommitment)
         ? { status: 'failed', reason: 'key-commitment' }
-        : !(await frankingFits(message, read))
+        : !message.deleted && !(await frankingFits(shownSignature, read))
           ? { status: 'failed', reason: 'franking' }
           : checked;
   const shown =

@@ -15,13 +15,14 @@ export const canChangeForEveryone = (message: DisplayMessage, myId: string, now 
 export const edited = (
   message: DisplayMessage,
   change: Pick<DisplayMessage, 'content' | 'iv' | 'encryptedKeys' | 'decryptedContent' | 'readState'> &
-    Pick<DisplayMessage, 'verification' | 'editSignature' | 'mentions'> & {
+    Pick<DisplayMessage, 'verification' | 'editSignature' | 'mentions' | 'frankingKey'> & {
       editedAt: string;
     },
 ): DisplayMessage => {
   if (message.deleted) return message;
-  // The edit's mentions replace the old ones: ranges counted over the old text mean nothing now.
-  const { mentions: _old, ...rest } = message;
+  // The edit's mentions replace the old ones: ranges counted over the old text mean nothing now;
+  // so does its franking key (the old one franks the old text; an edit without one has none).
+  const { mentions: _old, frankingKey: _oldKey, ...rest } = message;
   return { ...rest, ...change };
 };
 

@@ -74,6 +74,22 @@ describe('changes to shown messages', () => {
     expect(tombstone(mentioning)).not.toHaveProperty('mentions');
   });
 
+  it('gives an edit its own franking key: none left when the edit carries none, so a report never pairs the old key with the new text', () => {
+    const franked = { ...message, frankingKey: 'key of the text as sent' };
+    const change = {
+      content: 'c2',
+      iv: 'iv2',
+      encryptedKeys: {},
+      readState: 'read' as const,
+      editedAt: sentAt,
+      decryptedContent: 'new text',
+    };
+    expect(edited(franked, change)).not.toHaveProperty('frankingKey');
+    expect(edited(franked, { ...change, frankingKey: 'key of the edit' }).frankingKey).toBe(
+      'key of the edit',
+    );
+  });
+
   it('sets, replaces and takes back one reaction per member, and counts them by emoji', () => {
     const more = reacted(reacted(reacted(message, 'alice', '👍'), 'carol', '🎉'), 'bob', '👍');
     expect(reactionCounts(more.reactionTexts, 'alice')).toEqual([

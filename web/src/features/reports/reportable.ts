@@ -4,19 +4,19 @@ import type { DisplayMessage } from '../messages/index.ts';
 export const earlierMessagesMax = 4;
 
 /**
- * Whether the server can verify a report of this message: it was read here, its signature and
- * franking tag checked (version 3), it carries its franking key, it is no call's entry, and it was
- * neither edited nor deleted (docs/crypto.md, "Message franking").
+ * Whether the server can verify a report of this message: it was read here, the signature of what
+ * is shown (the message as sent, or its last edit) and its franking tag checked (version 3), it
+ * carries the franking key of that text, it is no call's entry, and it was not deleted
+ * (docs/crypto.md, "Message franking").
  */
 export const canBeReported = (message: DisplayMessage): boolean =>
   message.readState === 'read' &&
   message.verification?.status !== 'failed' &&
-  message.signature?.version === 3 &&
+  (message.editedAt ? message.editSignature : message.signature)?.version === 3 &&
   Boolean(message.frankingKey) &&
   // A call's entry has no text of its sender's to report.
   !message.call &&
-  !message.deleted &&
-  !message.editedAt;
+  !message.deleted;
 
 /** Others' messages only: one does not report oneself. */
 export const isReportable = (message: DisplayMessage, myId: string): boolean =>

@@ -89,7 +89,10 @@ export const useMessageActions = (
     [dispatch, chat, me._id],
   );
 
-  /** Signs this user's `kind` of action on a message of this chat, now, over what it seals. */
+  /**
+   * Signs this user's `kind` of action on a message of this chat, now, over what it seals (an
+   * edit: with the franking tag of its new text).
+   */
   const signAction = useCallback(
     (
       kind: OutgoingAction['kind'],
@@ -97,6 +100,7 @@ export const useMessageActions = (
       memberIds: string[],
       sealed: Awaited<ReturnType<typeof encryptForGroup>> | null,
       replaces?: string | null,
+      franking?: string,
     ) =>
       signOutgoingAction({
         replaces,
@@ -112,6 +116,7 @@ export const useMessageActions = (
           iv: sealed.iv,
           encryptedKeys: sealed.encryptedKeys,
           keyCommitment: sealed.keyCommitment,
+          ...(franking !== undefined && { franking }),
         },
       }),
     [chat._id, chat.isGroupChat, me._id],
@@ -134,12 +139,14 @@ export const useMessageActions = (
       edit: (message, text, mentions = []) =>
         guarded(t('messages.editFailed'), async () => {
           // The message's files stay with it: they are part of what is sealed again, with the
-          // mentions the new text makes.
+          // mentions the new text makes, and a fresh franking key, so the new text can be reported.
           const named = chat.isGroupChat ? mentions : [];
+          const franking = await frankText(text);
           const sealedText = encodeMessageContent({
             text,
             attachments: message.attachments ?? [],
             mentions: named,
+            franking: franking.key,
           });
           const { message: stored } = await sealForMembers(sealedText, async (payload, memberIds) => {
             const signature = await signAction(
@@ -148,6 +155,7 @@ export const useMessageActions = (
               memberIds,
               payload,
               await replacedVersionOf(message),
+              franking.tag,
             );
             return editMessage({
               messageId: message._id,
@@ -163,6 +171,8 @@ export const useMessageActions = (
             editedAt,
             decryptedContent: text,
             readState: 'read' as const,
+            frankingKey: franking.key,
+            ...(stored.editSignature && { editSignature: stored.editSignature }),
             ...(named.length && { mentions: named }),
             // What this browser just sealed and signed.
             verification: { status: 'own' as const },

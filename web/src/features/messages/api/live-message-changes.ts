@@ -5,7 +5,7 @@ import type {
   ReactionNotice,
   SealedReaction,
 } from '@veil/contracts';
-import { readSealedForUser } from '../crypto.ts';
+import { frankingFits, readSealedForUser } from '../crypto.ts';
 import { type DisplayMessage } from '../display-message.ts';
 import {
   type Verification,
@@ -52,12 +52,17 @@ export const followMessageChanges = (
       readSealedForUser(notice, editedAt, userId),
       checkEdit(notice),
     ]);
-    // A signature that holds over a key other than the one unwrapped here: a two-faced edit.
+    // A signature that holds over a key other than the one unwrapped here: a two-faced edit; over
+    // a franking tag that the new text and key inside do not give: an edit made unreportable.
     const { keyCommitment, ...readText } = read;
-    const verification =
-      checked?.status === 'verified' && !commitmentHolds(signature, keyCommitment)
-        ? { status: 'failed' as const, reason: 'key-commitment' as const }
-        : checked;
+    const verification: Verification | undefined =
+      checked?.status !== 'verified'
+        ? checked
+        : !commitmentHolds(signature, keyCommitment)
+          ? { status: 'failed', reason: 'key-commitment' }
+          : !(await frankingFits(signature, readText))
+            ? { status: 'failed', reason: 'franking' }
+            : checked;
     const shown =
       verification?.status === 'failed'
         ? { decryptedContent: unverifiedText(verification.reason), readState: 'unverified' as const }

@@ -45,6 +45,16 @@ const ReportCard = ({ report, users }: { report: ReportView; users: Record<strin
           >
             <span className="report-card__sender">{nameOf(message.senderId)}</span>{' '}
             <span dir="auto">{message.text}</span>
+            {message.editedAt && (
+              <>
+                {' '}
+                <span className="report-card__edited" data-testid="reported-edited">
+                  {t('operator.edited', {
+                    time: dateTime(message.editedAt, i18n.resolvedLanguage ?? 'en'),
+                  })}
+                </span>
+              </>
+            )}
           </li>
         ))}
       </ol>
