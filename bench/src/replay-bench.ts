@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { startVeil } from '@veil/app';
+import { startVeil, veilNodeFlags } from '@veil/app';
 import { freePort } from '@veil/test-env';
 import { writeHistory } from './stored-history.ts';
 import { spawnServer } from './server-process.ts';
@@ -73,6 +73,7 @@ const processStart = async (dataDir: string) => {
     [`http://127.0.0.1:${port}`],
     { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     'SIGTERM',
+    veilNodeFlags,
   );
   const seconds = (performance.now() - started) / 1000;
   const rssBytes = await residentBytesOf(server.pid);

@@ -26,13 +26,17 @@ export const spawnServer = async (
   readyUrls: string[],
   env: Record<string, string>,
   stopSignal: NodeJS.Signals,
+  /** The server's own Node flags (Veil's `veilNodeFlags`, as `npm start` gives them). */
+  nodeFlags: readonly string[] = [],
 ): Promise<ServerProcess> => {
   const child: ChildProcess = spawn(
     process.execPath,
     [
       // BENCH_PROF=1: a V8 CPU profile of each server process, for Chrome DevTools or speedscope.
       ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench-results/profiles'] : []),
-      // BENCH_NODE_FLAGS="--flag ...": V8/Node flags for the servers only (not the generator);
+      ...nodeFlags,
+      // BENCH_NODE_FLAGS="--flag ...": V8/Node flags for the servers only (not the generator),
+      // after the server's own, so the last of a flag given twice wins;
       // BENCH_STDOUT=1 shows what they print there (`--trace-gc`, say).
       ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
       entry,

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { veilNodeFlags } from '@veil/app';
 import { allClusterPortOffsets } from '@veil/app/cluster-ports';
 import { deleteRedisKeys, deleteStreams } from '@veil/app/testing';
 import { uniquePrefix } from '@veil/test-env';
@@ -53,6 +54,7 @@ const spawnVeil = async (
       ...env,
     },
     stopSignal,
+    veilNodeFlags,
   );
   return {
     pid: server.pid,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../apps/veil/src/config.ts';
+import { veilNodeFlags } from '../../apps/veil/src/node-flags.ts';
 
 /**
  * The root package.json's scripts keep working: each file a script runs exists, the tiers select
@@ -23,11 +24,19 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('npm scripts', () => {
   it('run files that exist, with plain node (Node 24 strips the types itself)', () => {
     const entries = Object.values(scripts).flatMap((command) =>
-      [...command.matchAll(/\bnode (?:--[\w-]+ )*(\S+\.ts)\b/g)].map((match) => match[1]!),
+      [...command.matchAll(/\bnode (?:--[\w=-]+ )*(\S+\.ts)\b/g)].map((match) => match[1]!),
     );
     expect(entries.length).toBeGreaterThanOrEqual(6);
     for (const entry of entries) expect(existsSync(path.join(root, entry)), entry).toBe(true);
     expect(Object.values(scripts).join('\n')).not.toMatch(/--import tsx|\btsx\b/);
+  });
+
+  it("npm start and the container image run Veil with Veil's V8 flags", () => {
+    const entry = 'apps/veil/src/bin/veil.ts';
+    expect(scripts.start).toContain(`node ${veilNodeFlags.join(' ')} ${entry}`);
+    const dockerfile = readFileSync(path.join(root, 'deploy/docker/Dockerfile'), 'utf8');
+    const exec = ['node', ...veilNodeFlags, entry].map((arg) => `"${arg}"`).join(', ');
+    expect(dockerfile).toContain(`CMD [${exec}]`);
   });
 
   it.each(['unit', 'int', 'e2e'])(

@@ -11,6 +11,7 @@ export {
   type ServiceName,
 } from './config.ts';
 export { startFromConfig, defaultWebDist, type RunningVeil } from './start.ts';
+export { veilNodeFlags } from './node-flags.ts';
 
 export interface StartVeilOptions {
   dataDir: string;

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generateTokenKeyPair, type TokenKeyPair } from '@veil/tokens';
 import { clusterPortOffsets as offsets } from '../cluster-ports.ts';
+import { veilNodeFlags } from '../node-flags.ts';
 import { supervise } from './supervisor.ts';
 
 /**
@@ -19,11 +20,11 @@ const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const dataDir = path.resolve(env.DATA_DIR ?? './data/cluster');
 const gatewayPort = Number(env.PORT ?? 8080);
 /**
- * Each service runs with this launcher's own Node flags (whatever it was started with, such as
- * the benchmark's `--cpu-prof`), so flags given to `npm run cluster` reach the processes that do
- * the work.
+ * Each service runs with Veil's V8 flags and this launcher's own Node flags (whatever it was
+ * started with, such as the benchmark's `--cpu-prof`), so flags given to `npm run cluster` reach
+ * the processes that do the work.
  */
-const nodeFlags = process.execArgv;
+const nodeFlags = [...veilNodeFlags, ...process.execArgv];
 
 /** One key pair for the whole cluster: auth signs, the gateways verify. Kept across runs. */
 const clusterKeys = async (): Promise<TokenKeyPair> => {
