@@ -47,7 +47,7 @@ import { startVeilCluster, startVeilProcess, type VeilProcess } from './veil-pro
  * 1,000-entry log, a 500-contact chat list, the cost per send; 0 skips it), linking a browser in
  * Chromium (`--link
  * <rounds>`, 0 skips it), one-to-one call set-ups in Chromium (`--call-setup <calls>`, 0 skips it;
- * needs the built client), the message timeline as a table against an index over the log
+ * needs the built client), the message timeline read from the log through its indexes
  * (`--timeline <messages>`, 0 skips it), the chat list of a user with many chats in Chromium (`--chat-list
  * <chats>`, 0 skips it; needs the built client), NATS killed and started again under a cluster
  * (`--nats-restart <rounds>`, 0 skips it), and read-model replay; prints a table and writes
@@ -99,7 +99,7 @@ export interface BenchOptions {
   linkRepeats?: number;
   /** One-to-one calls set up in Chromium (0 or absent: skipped; needs the built client). */
   callSetups?: number;
-  /** Stored messages for the timeline's table against an index over the log (0 or absent: skipped). */
+  /** Stored messages for the timeline read from the log through its indexes (0 or absent: skipped). */
   timelineMessages?: number;
   /** Messages in the message-search benchmark in Chromium (0 or absent: skipped). */
   searchMessages?: number;
@@ -463,7 +463,7 @@ const printTable = (result: Awaited<ReturnType<typeof runBench>>) => {
   }
   if (result.timeline) {
     console.log(
-      'The message timeline: a table of its own against an index over the log (ms per page of 50; µs per append)',
+      'The message timeline read from the log through its indexes (ms per page of 50; µs per append)',
     );
     console.log(JSON.stringify(result.timeline, null, 2));
   }
