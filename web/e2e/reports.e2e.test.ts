@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   chatBetween,
   login,
@@ -46,6 +46,15 @@ describe('reports and operators (browser)', { timeout: 240_000 }, () => {
     await dialog.waitFor();
     return dialog;
   };
+  /** Sends the report in `dialog`, waits until it is filed, and closes the dialog. */
+  const sendReport = async (dialog: Locator) => {
+    await dialog.getByRole('button', { name: 'Send report' }).click();
+    await dialog
+      .getByRole('status')
+      .getByText('Reported. The operators of this server will review it.')
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  };
 
   it('verifies a report of a real message, with the message before it, and shows it on the operator page', async () => {
     const { alice, bob } = await chatBetween(veilWeb(), ['rma', 'rbo']);
@@ -63,12 +72,7 @@ describe('reports and operators (browser)', { timeout: 240_000 }, () => {
     await dialog.getByRole('radio', { name: 'Threats or violence' }).check();
     const earlier = dialog.getByRole('checkbox', { name: /^Include the \d+ messages? before it$/ });
     expect(await earlier.isChecked()).toBe(true);
-    await dialog.getByRole('button', { name: 'Send report' }).click();
-    await dialog
-      .getByRole('status')
-      .getByText('Reported. The operators of this server will review it.')
-      .waitFor();
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await sendReport(dialog);
 
     const page = await operator();
     const report = page.getByTestId('report').filter({ hasText: `${alice.name}, reported by ${bob.name}` });
@@ -106,12 +110,7 @@ describe('reports and operators (browser)', { timeout: 240_000 }, () => {
         await edited.getByText('edited', { exact: true }).waitFor();
       }
       const dialog = await openReportDialog(bob.page, 'You will not leave the party');
-      await dialog.getByRole('button', { name: 'Send report' }).click();
-      await dialog
-        .getByRole('status')
-        .getByText('Reported. The operators of this server will review it.')
-        .waitFor();
-      await dialog.getByRole('button', { name: 'Close' }).click();
+      await sendReport(dialog);
     }
 
     const page = await operator();
@@ -170,9 +169,7 @@ describe('reports and operators (browser)', { timeout: 240_000 }, () => {
     const aliceElsewhere = await sameUserElsewhere(veilWeb(), alice);
     await sendMessage(alice.page, 'Nobody will believe you');
     await messageWithText(bob.page, 'Nobody will believe you').waitFor();
-    const dialog = await openReportDialog(bob.page, 'Nobody will believe you');
-    await dialog.getByRole('button', { name: 'Send report' }).click();
-    await dialog.getByRole('status').waitFor();
+    await sendReport(await openReportDialog(bob.page, 'Nobody will believe you'));
 
     const page = await operator();
     const report = page.getByTestId('report').filter({ hasText: `${alice.name}, reported by ${bob.name}` });

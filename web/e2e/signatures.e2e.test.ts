@@ -147,6 +147,58 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     ...v2,
   });
 
+  /**
+   * A group message as `who`'s client sends it over HTTP: sealed for `readers`, signed at
+   * `signedAt`, version 3 with a franking tag, or version 2 without one (`tagged: false`, a
+   * modified client's).
+   */
+  const sendToGroup = async (
+    who: NodePerson,
+    chatId: string,
+    readers: readonly string[],
+    {
+      text,
+      clientMessageId,
+      replyTo = null,
+      tagged = true,
+      signedAt = new Date().toISOString(),
+    }: {
+      text: string;
+      clientMessageId: string;
+      replyTo?: string | null;
+      tagged?: boolean;
+      signedAt?: string;
+    },
+  ) => {
+    const franked = tagged ? await frankedFor(who, text, readers) : null;
+    const envelope = franked?.envelope ?? (await sealFor(who, text, readers));
+    const sequence = await sequenceFor(who, envelope, readers);
+    const v2 = franked ? { ...sequence, franking: franked.franking } : sequence;
+    const value = await signMessage(who.signing.privateKey, {
+      ciphertext: envelope.content,
+      iv: envelope.iv,
+      chat: chatId,
+      senderId: who.id,
+      clientMessageId,
+      replyTo,
+      createdAt: signedAt,
+      encryptedKeys: envelope.encryptedKeys,
+      v2,
+    });
+    const { message } = await call<{ message: MessageView }>(who, `message/sendGroupMessage/${chatId}`, {
+      method: 'POST',
+      body: {
+        encryptedMessage: envelope.content,
+        iv: envelope.iv,
+        encryptedKeys: envelope.encryptedKeys,
+        clientMessageId,
+        replyTo,
+        signature: signatureObject(value, signedAt, v2),
+      },
+    });
+    return message;
+  };
+
   /** The server's message log, as a liar writes it (opened once the server has made it). */
   let log: ReturnType<typeof lyingLog> | undefined;
   const timeline = () => (log ??= lyingLog(veil().dataDir));
@@ -426,38 +478,8 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       body: { groupName, participants: [aliceId, bobId] },
     });
     const members = [mallory.id, aliceId, bobId];
-    const sendSigned = async (text: string, clientMessageId: string, replyTo: string | null) => {
-      const { envelope, franking } = await frankedFor(mallory, text, members);
-      const signedAt = new Date().toISOString();
-      const v2 = { ...(await sequenceFor(mallory, envelope, members)), franking };
-      const value = await signMessage(mallory.signing.privateKey, {
-        ciphertext: envelope.content,
-        iv: envelope.iv,
-        chat: group._id,
-        senderId: mallory.id,
-        clientMessageId,
-        replyTo,
-        createdAt: signedAt,
-        encryptedKeys: envelope.encryptedKeys,
-        v2,
-      });
-      const { message } = await call<{ message: MessageView }>(
-        mallory,
-        `message/sendGroupMessage/${group._id}`,
-        {
-          method: 'POST',
-          body: {
-            encryptedMessage: envelope.content,
-            iv: envelope.iv,
-            encryptedKeys: envelope.encryptedKeys,
-            clientMessageId,
-            replyTo,
-            signature: signatureObject(value, signedAt, v2),
-          },
-        },
-      );
-      return message;
-    };
+    const sendSigned = (text: string, clientMessageId: string, replyTo: string | null) =>
+      sendToGroup(mallory, group._id, members, { text, clientMessageId, replyTo });
     const first = await sendSigned('the first one', 'preview-0001', null);
     await sendSigned('a signed reply', 'preview-0002', first._id);
 
@@ -583,35 +605,12 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
      * chooses; a time before the cut-off does not save an untagged one, stored after it.
      */
     const send = async (text: string, clientMessageId: string, tagged: boolean, signedAt: string) => {
-      const franked = await frankedFor(mallory, text, members);
-      const envelope = tagged ? franked.envelope : await sealFor(mallory, text, members);
-      const sequence = await sequenceFor(mallory, envelope, members);
-      const v2 = tagged ? { ...sequence, franking: franked.franking } : sequence;
-      const value = await signMessage(mallory.signing.privateKey, {
-        ciphertext: envelope.content,
-        iv: envelope.iv,
-        chat: group._id,
-        senderId: mallory.id,
+      const message = await sendToGroup(mallory, group._id, members, {
+        text,
         clientMessageId,
-        replyTo: null,
-        createdAt: signedAt,
-        encryptedKeys: envelope.encryptedKeys,
-        v2,
+        tagged,
+        signedAt,
       });
-      const { message } = await call<{ message: MessageView }>(
-        mallory,
-        `message/sendGroupMessage/${group._id}`,
-        {
-          method: 'POST',
-          body: {
-            encryptedMessage: envelope.content,
-            iv: envelope.iv,
-            encryptedKeys: envelope.encryptedKeys,
-            clientMessageId,
-            signature: signatureObject(value, signedAt, v2),
-          },
-        },
-      );
       return { id: message._id, clientMessageId };
     };
     /**
