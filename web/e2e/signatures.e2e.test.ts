@@ -150,7 +150,8 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
   /**
    * A group message as `who`'s client sends it over HTTP: sealed for `readers`, signed at
    * `signedAt`, version 3 with a franking tag, or version 2 without one (`tagged: false`, a
-   * modified client's).
+   * modified client's). A modified client may also sign a tag of another text (`frankAs`), or a
+   * commitment to a key other than the one it sealed with (`commitTo`).
    */
   const sendToGroup = async (
     who: NodePerson,
@@ -162,18 +163,24 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
       replyTo = null,
       tagged = true,
       signedAt = new Date().toISOString(),
+      frankAs,
+      commitTo,
     }: {
       text: string;
       clientMessageId: string;
       replyTo?: string | null;
       tagged?: boolean;
       signedAt?: string;
+      frankAs?: string;
+      commitTo?: Uint8Array<ArrayBuffer>;
     },
   ) => {
     const franked = tagged ? await frankedFor(who, text, readers) : null;
     const envelope = franked?.envelope ?? (await sealFor(who, text, readers));
     const sequence = await sequenceFor(who, envelope, readers);
-    const v2 = franked ? { ...sequence, franking: franked.franking } : sequence;
+    const committed = commitTo ? { ...sequence, keyCommitment: await keyCommitmentOf(commitTo) } : sequence;
+    const franking = frankAs === undefined ? franked?.franking : (await frankText(frankAs)).tag;
+    const v2 = franking ? { ...committed, franking } : committed;
     const value = await signMessage(who.signing.privateKey, {
       ciphertext: envelope.content,
       iv: envelope.iv,
@@ -494,6 +501,15 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     // Both verified against the key map's summary the unread answer carries: shown.
     await previewAfterLoad(alice.name, `Hi ${bob.name}`);
     await previewAfterLoad(groupName, `${mallory.username}: a signed reply`);
+    // Mallory's client signs a franking tag that its text does not give (a message no report
+    // could verify): the preview shows no text, as the open chat does.
+    await sendToGroup(mallory, group._id, members, {
+      text: 'unreportable words',
+      clientMessageId: 'preview-0003',
+      frankAs: 'something else',
+    });
+    await previewAfterLoad(groupName, `${mallory.username}: Message could not be verified`);
+    expect(await bob.page.getByText('unreportable words').count()).toBe(0);
 
     // The server rewrites Alice's message, the chat's newest, in place.
     const rewrite = async (change: Partial<TimelineDoc>, unsigned = false) => {
@@ -531,33 +547,8 @@ describe('sender signatures (browser)', { timeout: 240_000 }, () => {
     });
     const members = [mallory.id, aliceId, bobId];
     /** A v3 message of Mallory's, sent through the API; `commitTo` replaces the key it commits to. */
-    const send = async (text: string, clientMessageId: string, commitTo?: Uint8Array<ArrayBuffer>) => {
-      const { envelope, franking } = await frankedFor(mallory, text, members);
-      const signedAt = new Date().toISOString();
-      const sequence = { ...(await sequenceFor(mallory, envelope, members)), franking };
-      const v2 = commitTo ? { ...sequence, keyCommitment: await keyCommitmentOf(commitTo) } : sequence;
-      const value = await signMessage(mallory.signing.privateKey, {
-        ciphertext: envelope.content,
-        iv: envelope.iv,
-        chat: group._id,
-        senderId: mallory.id,
-        clientMessageId,
-        replyTo: null,
-        createdAt: signedAt,
-        encryptedKeys: envelope.encryptedKeys,
-        v2,
-      });
-      await call(mallory, `message/sendGroupMessage/${group._id}`, {
-        method: 'POST',
-        body: {
-          encryptedMessage: envelope.content,
-          iv: envelope.iv,
-          encryptedKeys: envelope.encryptedKeys,
-          clientMessageId,
-          signature: signatureObject(value, signedAt, v2),
-        },
-      });
-    };
+    const send = (text: string, clientMessageId: string, commitTo?: Uint8Array<ArrayBuffer>) =>
+      sendToGroup(mallory, group._id, members, { text, clientMessageId, ...(commitTo && { commitTo }) });
     await send('yes, do it', 'replay-0001');
     const original = await firstStoredFrom(mallory.id);
     await send('a second message', 'replay-0002');

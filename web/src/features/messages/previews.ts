@@ -1,7 +1,13 @@
 import type { MessageView } from '@veil/contracts';
-import { readSealedForUser } from './crypto.ts';
+import { frankingFits, readSealedForUser } from './crypto.ts';
 import { t } from '../../lib/i18n.ts';
-import { keyLogOf, verifyMessage, type ChatContext } from '../keys/index.ts';
+import {
+  commitmentHolds,
+  keyLogOf,
+  shownSignatureOf,
+  verifyMessage,
+  type ChatContext,
+} from '../keys/index.ts';
 import { previewText } from './preview-text.ts';
 
 /**
@@ -70,8 +76,8 @@ export const rememberPreview = (message: PreviewMessage, text: string) =>
 
 /**
  * A chat's newest message as its list row shows it: checked as the open chat checks it (the
- * chat's context, with the summary of the key map when only the reader's key came), then
- * decrypted. A message that fails shows that it could not be verified, never its text.
+ * chat's context, with the summary of the key map when only the reader's key came; the key
+ * commitment and the franking tag), then decrypted. A message that fails shows that it could not be verified, never its text.
  */
 export const decryptPreview = async (
   message: PreviewMessage,
@@ -87,6 +93,13 @@ export const decryptPreview = async (
   ]);
   // Not kept: the sender's key log may be fetched again, a key restored.
   if (verification.status === 'failed') return unverifiedPreview();
+  // As the open chat: a key other than the one committed to, or a franking tag the text does not
+  // give, fails the message however well its signature holds.
+  if (read?.readState === 'read') {
+    const signature = shownSignatureOf(message);
+    if (!commitmentHolds(signature, read.keyCommitment) || !(await frankingFits(signature, read)))
+      return unverifiedPreview();
+  }
   // The open chat says why a message cannot be read; a list row only that it cannot. That can
   // change (a key restored), so only a read text is kept.
   if (read && read.readState !== 'read') return unreadablePreview();
