@@ -40,7 +40,9 @@ describe('benchmark harness (quick)', () => {
     const { embedded, relay, durableRelay } = result.delivery;
     for (const target of [embedded, relay, durableRelay]) {
       expect(target).toMatchObject({ sent: 20, lost: 0, duplicated: 0, failedSends: 0 });
-      expect(target?.cpuCores).toBeGreaterThan(0);
+      // Measured for every target; 20 sends may cost the relays less than a clock tick (10 ms), so 0 is a figure.
+      expect(target?.cpuCores).toEqual(expect.any(Number));
+      expect(target!.cpuCores).toBeGreaterThanOrEqual(0);
       expect(target?.rssMb).toBeGreaterThan(0);
     }
     // The generator reports itself beside every figure.

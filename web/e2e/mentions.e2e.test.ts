@@ -125,7 +125,8 @@ describe('mentions (browser)', { timeout: 240_000 }, () => {
     await alice.page.getByRole('link', { name: 'Users' }).click();
     await alice.page.getByRole('link', { name: /^All-chats/ }).click();
     await openChat(alice.page, groupName);
-    expect(await composer.inputValue()).toBe(`Look @${bob.name} see this`);
+    // The draft comes back into the box once it is read, a moment after the chat opens.
+    await expect.poll(() => composer.inputValue()).toBe(`Look @${bob.name} see this`);
     await composer.press('Enter');
     const mentionText = `Look @${bob.name} see this`;
     await messageWithText(alice.page, mentionText).waitFor();
