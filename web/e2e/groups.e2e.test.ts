@@ -11,6 +11,7 @@ import {
   uniqueName,
 } from './flows.ts';
 import { useVeilWeb } from './harness.ts';
+import { cuttableSocket } from './network-faults.ts';
 import { signingKeyAt, verifyGroupChain, type SignedGroupChange } from '@veil/crypto';
 
 /** Group membership between three real browsers: adding, removing and leaving, with system lines. */
@@ -115,5 +116,32 @@ describe('groups (browser)', { timeout: 150_000 }, () => {
     for (const line of [`You added ${carol.name}`, `You removed ${bob.name}`, `${carol.name} left`])
       await systemLine(alice.page, line).waitFor();
     expect(await systemLine(alice.page, 'could not be verified').count()).toBe(0);
+  });
+
+  it('shows an open group as changed while its socket was down once the socket connects', async () => {
+    const alice = await signedUpPerson(veilWeb(), 'sal');
+    const bob = await signedUpPerson(veilWeb(), 'sbo');
+    const carol = await signedUpPerson(veilWeb(), 'sca');
+    const groupName = uniqueName('Crew');
+    await createGroupOverApi(alice.page, groupName, [await currentUserId(bob.page)]);
+    await openChat(alice.page, groupName);
+    await openChat(bob.page, groupName);
+
+    // Bob's page loads the group with its socket held down, so `chat updated` cannot reach it.
+    const socket = await cuttableSocket(bob.page);
+    await socket.cut();
+    await bob.page.reload();
+    await systemLine(bob.page, `${alice.name} created the group`).waitFor();
+    const panel = await openGroupInfo(alice.page);
+    await panel.getByRole('checkbox', { name: carol.name }).check();
+    await panel.getByRole('button', { name: 'Add to group' }).click();
+    await panel.getByRole('button', { name: `Remove ${carol.name}` }).waitFor();
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await systemLine(alice.page, `You added ${carol.name}`).waitFor();
+    expect(await systemLine(bob.page, `${alice.name} added ${carol.name}`).count()).toBe(0);
+
+    // Its connection fetches the open group again: the change shows without a reload.
+    socket.restore();
+    await systemLine(bob.page, `${alice.name} added ${carol.name}`).waitFor({ timeout: 20_000 });
   });
 });

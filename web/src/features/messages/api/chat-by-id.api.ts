@@ -1,5 +1,6 @@
 import type { ChatView } from '@veil/contracts';
 import { api } from '../../../lib/api.ts';
+import { onSocketConnect } from '../../../lib/realtime.ts';
 
 /**
  * One chat as the server sees it, cached per chat. Apart from the chat list (chats.api.ts), which
@@ -10,6 +11,20 @@ export const chatByIdApi = api.injectEndpoints({
     getChatById: build.query<ChatView, string>({
       query: (chatId) => ({ url: `chat/getchatbyid/${encodeURIComponent(chatId)}` }),
       providesTags: (_chat, _error, chatId) => [{ type: 'Chat', id: chatId }],
+      async onCacheEntryAdded(chatId, { cacheDataLoaded, cacheEntryRemoved, dispatch }) {
+        // `chat updated` reaches only a connected socket: a group change made while it was down,
+        // or before its first connection (a page just loaded), is fetched when it connects.
+        const refetch = () => dispatch(api.util.invalidateTags([{ type: 'Chat', id: chatId }]));
+        let stopOnConnect = () => {};
+        try {
+          await cacheDataLoaded;
+          stopOnConnect = onSocketConnect(refetch);
+        } catch {
+          // the entry went away before its first load; nothing to follow
+        }
+        await cacheEntryRemoved;
+        stopOnConnect();
+      },
     }),
   }),
 });
