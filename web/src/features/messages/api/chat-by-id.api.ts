@@ -11,17 +11,13 @@ export const chatByIdApi = api.injectEndpoints({
     getChatById: build.query<ChatView, string>({
       query: (chatId) => ({ url: `chat/getchatbyid/${encodeURIComponent(chatId)}` }),
       providesTags: (_chat, _error, chatId) => [{ type: 'Chat', id: chatId }],
-      async onCacheEntryAdded(chatId, { cacheDataLoaded, cacheEntryRemoved, dispatch }) {
+      async onCacheEntryAdded(chatId, { cacheEntryRemoved, dispatch }) {
         // `chat updated` reaches only a connected socket: a group change made while it was down,
-        // or before its first connection (a page just loaded), is fetched when it connects.
-        const refetch = () => dispatch(api.util.invalidateTags([{ type: 'Chat', id: chatId }]));
-        let stopOnConnect = () => {};
-        try {
-          await cacheDataLoaded;
-          stopOnConnect = onSocketConnect(refetch);
-        } catch {
-          // the entry went away before its first load; nothing to follow
-        }
+        // or before its first connection (a page just loaded, its first answer still on its
+        // way included), is fetched when it connects.
+        const stopOnConnect = onSocketConnect(() =>
+          dispatch(api.util.invalidateTags([{ type: 'Chat', id: chatId }])),
+        );
         await cacheEntryRemoved;
         stopOnConnect();
       },
