@@ -36,6 +36,7 @@ export const measureRpc = (rpc: Rpc, metrics: Metrics, log: Logger): Rpc => {
   };
 
   return {
+    ...(rpc.handsOverValues && { handsOverValues: true }),
     serve: (service, handlers) =>
       rpc.serve(
         service,

@@ -10,7 +10,7 @@ import {
   type ProjectionDeps,
   type RunningProjection,
 } from './projection.ts';
-import { mergeInto, pendingChanges, stagedViews, type PendingWrites } from './staging.ts';
+import { mergeInto, pendingChanges, stagedViews, type PendingWrites, type Staging } from './staging.ts';
 
 /**
  * A projection applied inside the event log's commits (embedded mode): before each commit its
@@ -43,6 +43,13 @@ export const startInlineProjection = async (
 
   /** What the commit being made covers, once `prepare` has run. */
   let prepared: { covered: Map<string, number>; parked: ParkedEvent[] } | null = null;
+  /**
+   * One set of views for the step's life (a commit prepares its events one at a time): each
+   * event writes to a fresh `own` and reads the commit's earlier events' writes underneath.
+   */
+  let commitWrites: PendingWrites = new Map();
+  const staging: Staging = { own: new Map(), underneath: () => [commitWrites] };
+  const views = stagedViews(definition.models, staging);
 
   const step: InlineStep = {
     contexts: definition.contexts,
@@ -59,15 +66,14 @@ export const startInlineProjection = async (
     },
     async prepare(events) {
       const writes: PendingWrites = new Map();
+      commitWrites = writes;
       const covered = new Map<string, number>();
       const parked: ParkedEvent[] = [];
       for (const recorded of events as readonly RecordedEvent<EventOf<Context>>[]) {
         const own: PendingWrites = new Map();
+        staging.own = own;
         try {
-          await definition.handle(
-            recorded,
-            stagedViews(definition.models, own, () => [writes]),
-          );
+          await definition.handle(recorded, views);
           mergeInto(writes, own);
         } catch (error) {
           const doc = parkedEvent(definition, recorded, error, 1);

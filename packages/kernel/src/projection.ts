@@ -292,7 +292,7 @@ export const startFollowingProjection = async (deps: ProjectionDeps): Promise<Ru
     for (let attempt = 1; ; attempt++) {
       const own: PendingWrites = new Map();
       try {
-        await definition.handle(recorded, stagedViews(definition.models, own, underneath));
+        await definition.handle(recorded, stagedViews(definition.models, { own, underneath }));
         return own;
       } catch (error) {
         const where = { projection: definition.name, context: recorded.context, position: recorded.position };

@@ -16,13 +16,31 @@ export type Staged<M extends ReadModels> = {
 /** collection name -> id -> the document, or null for a delete. */
 export type PendingWrites = Map<string, Map<string, Doc | null>>;
 
-const lookup = (layers: readonly PendingWrites[], collection: string, id: string) => {
-  for (const layer of layers) {
-    const found = layer.get(collection)?.get(id);
-    if (found !== undefined) return { found };
+const lookup = (layer: PendingWrites, collection: string, id: string) => {
+  const found = layer.get(collection)?.get(id);
+  return found === undefined ? undefined : { found };
+};
+
+/** The newest staged write of a document: its event's own first, then the layers underneath. */
+const lookupStaged = (staging: Staging, collection: string, id: string) => {
+  const own = lookup(staging.own, collection, id);
+  if (own) return own;
+  for (const layer of staging.underneath()) {
+    const found = lookup(layer, collection, id);
+    if (found) return found;
   }
   return undefined;
 };
+
+/**
+ * Where a handler's writes go (`own`, one event's) and what it reads before the store
+ * (`underneath()`, newest first). Views read both when called, so a caller applying events one
+ * at a time may keep one set of views and give each event a fresh `own`.
+ */
+export interface Staging {
+  own: PendingWrites;
+  underneath: () => readonly PendingWrites[];
+}
 
 export const pendingChanges = (pending: PendingWrites): Change[] =>
   [...pending].flatMap(([collection, docs]) =>
@@ -39,34 +57,29 @@ export const mergeInto = (into: PendingWrites, from: PendingWrites) => {
 };
 
 /**
- * Views of `models` that write to `own` and read from `own`, then from `underneath()` (newest
- * first: writes staged by earlier events, then writes being stored), then from the store.
+ * Views of `models` that write to `staging.own` and read from it, then from
+ * `staging.underneath()` (newest first: writes staged by earlier events, then writes being
+ * stored), then from the store.
  */
-export const stagedViews = <M extends ReadModels>(
-  models: M,
-  own: PendingWrites,
-  underneath: () => readonly PendingWrites[],
-): Staged<M> => {
+export const stagedViews = <M extends ReadModels>(models: M, staging: Staging): Staged<M> => {
   const view = <T extends Doc>(collection: Collection<T>): StagedCollection<T> => {
     const name = collection.name;
-    const layers = () => [own, ...underneath()];
     const write = (id: string, doc: T | null) => {
-      let docs = own.get(name);
-      if (!docs) own.set(name, (docs = new Map()));
+      let docs = staging.own.get(name);
+      if (!docs) staging.own.set(name, (docs = new Map()));
       docs.set(id, doc);
     };
     return {
       async get(id) {
-        const staged = lookup(layers(), name, id);
+        const staged = lookupStaged(staging, name, id);
         return staged ? (staged.found as T | null) : collection.get(id);
       },
       async getMany(ids) {
-        const all = layers();
         const distinct = [...new Set(ids)];
-        const unstaged = distinct.filter((id) => !lookup(all, name, id));
+        const unstaged = distinct.filter((id) => !lookupStaged(staging, name, id));
         const stored = new Map((await collection.getMany(unstaged)).map((doc) => [doc._id, doc]));
         return distinct.flatMap((id) => {
-          const staged = lookup(all, name, id);
+          const staged = lookupStaged(staging, name, id);
           const doc = staged ? (staged.found as T | null) : stored.get(id);
           return doc ? [doc] : [];
         });

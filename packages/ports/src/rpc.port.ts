@@ -19,6 +19,11 @@ export interface RpcCallOptions {
 }
 
 export interface Rpc {
+  /**
+   * Calls reach their handler in this process with the caller's own values, not through a wire:
+   * an input already checked at the edge (`RpcOperation.checkedAtEdge`) need not be parsed again.
+   */
+  readonly handsOverValues?: boolean;
   serve(service: string, handlers: Record<string, RpcHandler>): Promise<RpcServeHandle>;
   /** Resolves with the handler's data; rejects with DomainError (remote code, or UNAVAILABLE). */
   call(service: string, operation: string, payload: unknown, options?: RpcCallOptions): Promise<unknown>;

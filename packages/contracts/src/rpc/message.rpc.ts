@@ -40,6 +40,8 @@ export const messageRpc = defineRpcService('message', {
       /** The sender's signature; a signed message names its `clientMessageId` (the signature covers it). */
       signature: messageSignatureSchema.optional(),
     }),
+    // Every send is parsed at the edge first (the HTTP bodies, the socket's `send message`).
+    { checkedAtEdge: true },
   ),
   history: operation<{ messages: MessageView[]; hasMore: boolean }>()(
     z.object({

@@ -7,6 +7,13 @@ import type { z } from 'zod';
  */
 export interface RpcOperation<TInput extends z.ZodType = z.ZodType, TOutput = unknown> {
   input: TInput;
+  /**
+   * Every caller builds this input from a request it parsed at the edge with a schema at least
+   * as strict (a contract test holds them to it), and the schema neither defaults nor transforms:
+   * a transport that hands values over in the same process (`Rpc.handsOverValues`) serves it
+   * without parsing it a second time. Over a wire it is parsed as every input is.
+   */
+  checkedAtEdge?: true;
   /** Phantom: carries the output type only. */
   output?: TOutput;
 }
@@ -15,8 +22,12 @@ export type RpcContract = Record<string, RpcOperation>;
 
 export const operation =
   <TOutput>() =>
-  <TInput extends z.ZodType>(input: TInput): RpcOperation<TInput, TOutput> => ({
+  <TInput extends z.ZodType>(
+    input: TInput,
+    options: { checkedAtEdge?: true } = {},
+  ): RpcOperation<TInput, TOutput> => ({
     input,
+    ...options,
   });
 
 export type RpcInput<Op> = Op extends RpcOperation<infer I, unknown> ? z.input<I> : never;
