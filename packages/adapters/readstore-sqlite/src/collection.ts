@@ -39,6 +39,8 @@ export interface SqliteCollection {
   put(doc: Doc, json?: string): void;
   delete(id: string): void;
   find(filter?: Filter, options?: FindOptions): Doc[];
+  /** What `find` answers, as the documents' stored JSON. */
+  findJson(filter?: Filter, options?: FindOptions): string[];
   count(filter?: Filter): number;
   clear(): void;
   /** SQLite's plan for a find (EXPLAIN QUERY PLAN), one line per step. */
@@ -249,6 +251,9 @@ export const openCollection = (
     },
     find(filter, options) {
       return parseRows(query('documents', filter, options));
+    },
+    findJson(filter, options) {
+      return query('documents', filter, options).map((row) => row.doc as string);
     },
     count(filter) {
       return Number(query('count', filter)[0]!.n);

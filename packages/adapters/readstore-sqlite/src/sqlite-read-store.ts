@@ -1,8 +1,9 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { Change, Collection, Doc, IndexSpec, ReadStore } from '@veil/ports';
+import type { Change, Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from '@veil/ports';
 import { dropCollection, openCollection, type SqliteCollection } from './collection.ts';
 import { explainFileErrors, holdFileLock, openDatabase } from './database.ts';
 import { DocumentCache } from './document-cache.ts';
+import { QueryCache, queryKeyOf } from './query-cache.ts';
 import type { FromWriter, ToWriter } from './writer-core.ts';
 import {
   failureError,
@@ -14,6 +15,8 @@ import {
 
 /** JSON of documents read by id kept in memory (characters, about as many bytes): 16 MB. */
 const cachedChars = 16 * 1024 * 1024;
+/** JSON of recent queries' answers kept in memory: 4 MB. */
+const cachedQueryChars = 4 * 1024 * 1024;
 
 /**
  * Read models in one SQLite file (`node:sqlite`, nothing to build or download): documents as
@@ -93,7 +96,7 @@ export const createSqliteReadStore = (options: {
       getMany: async (ids) => explained(() => ready().getMany(inner(), ids)),
       put: async (doc) => ready().write([{ target: inner(), put: doc }]),
       delete: async (id) => ready().write([{ target: inner(), delete: id }]),
-      find: async (filter, findOptions) => read(() => inner().find(filter, findOptions)),
+      find: async (filter, findOptions) => explained(() => ready().find(inner(), filter, findOptions)),
       count: async (filter) => read(() => inner().count(filter)),
       clear: async () => ready().write([{ target: inner(), clear: true }]),
     };
@@ -149,6 +152,8 @@ interface Backend {
   get(target: SqliteCollection, id: string): Doc | null;
   /** The documents of these ids that exist, each once, read through `read`. */
   getMany(target: SqliteCollection, ids: readonly string[]): Doc[];
+  /** The documents a query matches, read through `read`. */
+  find(target: SqliteCollection, filter?: Filter, options?: FindOptions): Doc[];
   /** Creates the collection and its indexes; answers with the collection to read it through. */
   open(name: string, indexes: IndexSpec[], before?: SqliteCollection): Promise<SqliteCollection>;
   /** Stores the changes, all or none. */
@@ -179,6 +184,7 @@ const inThread = async (file: string): Promise<Backend> => {
     read: (work) => work(),
     get: (target, id) => target.get(id),
     getMany: (target, ids) => target.getMany(ids),
+    find: (target, filter, options) => target.find(filter, options),
     async open(name, indexes, before) {
       const collection = before ?? transaction(() => openCollection(db, name));
       transaction(() => indexes.forEach((spec) => collection.addIndex(spec)));
@@ -227,6 +233,7 @@ const withWriter = async (file: string, shared: SharedLogWriter | undefined): Pr
     db.exec('PRAGMA query_only = ON');
     const reader = db;
     const cache = new DocumentCache(cachedChars);
+    const queries = new QueryCache(cachedQueryChars);
     /**
      * Reads in one turn of the event loop share a read transaction: beginning one takes SQLite's
      * locks (system calls), a quarter of a small read's cost alone. It ends before the turn does,
@@ -241,6 +248,7 @@ const withWriter = async (file: string, shared: SharedLogWriter | undefined): Pr
     const stored = (changes: readonly WireChange[]) => {
       endSnapshot();
       for (const change of changes) {
+        queries.changed(change.collection);
         if ('json' in change) cache.stored(change.collection, change.id, change.json);
         else if ('delete' in change) cache.deleted(change.collection, change.delete);
         else cache.cleared(change.collection);
@@ -295,6 +303,15 @@ const withWriter = async (file: string, shared: SharedLogWriter | undefined): Pr
         }
         return jsons.flatMap((json) => (json === DocumentCache.missing ? [] : [JSON.parse(json!) as Doc]));
       },
+      find(target, filter, options) {
+        const key = queryKeyOf(filter, options);
+        let jsons = key === undefined ? undefined : queries.get(target.name, key);
+        if (!jsons) {
+          jsons = read(() => target.findJson(filter, options));
+          if (key !== undefined) queries.remember(target.name, key, jsons);
+        }
+        return jsons.map((json) => JSON.parse(json) as Doc);
+      },
       async open(name, indexes, before) {
         await writer.collection(name, indexes);
         endSnapshot();
@@ -305,6 +322,7 @@ const withWriter = async (file: string, shared: SharedLogWriter | undefined): Pr
         await writer.drop(name);
         endSnapshot();
         cache.cleared(name);
+        queries.changed(name);
       },
       encode,
       committed: stored,

@@ -71,6 +71,30 @@ export const describeReadStoreContract = (name: string, make: () => Promise<Read
     );
 
     it(
+      'answers a query asked again with every change made to its collection since, and no other',
+      withItems(async (c, store) => {
+        const others = await store.collection<Doc & { n: number }>('others', [{ fields: { n: 1 } }]);
+        await others.put({ _id: 'o', n: 1 });
+        const byTags = () => c.find({ tags: { $in: ['y', 'q'] } }, { sort: { n: 1 } });
+        expect(ids(await byTags())).toEqual(['a', 'b']);
+        expect(ids(await others.find({ n: 1 }))).toEqual(['o']);
+        await c.put({ _id: 'e', name: 'Eve', n: 0, tags: ['q'], nested: { flags: {} } });
+        expect(ids(await byTags())).toEqual(['e', 'a', 'b']);
+        await c.delete('a');
+        expect(ids(await byTags())).toEqual(['e', 'b']);
+        await c.put({ ...items[1]!, tags: [] });
+        expect(ids(await byTags())).toEqual(['e']);
+        // An answer's documents are the caller's own: changing them changes no later answer.
+        const [answered] = await byTags();
+        answered!.name = 'changed by the caller';
+        expect(((await byTags())[0] as Item).name).toBe('Eve');
+        expect(ids(await others.find({ n: 1 }))).toEqual(['o']);
+        await c.clear();
+        expect(await byTags()).toEqual([]);
+      }),
+    );
+
+    it(
       'filters by equality, array membership, $in, ranges and dotted paths',
       withItems(async (c) => {
         expect(ids(await c.find({ n: 2 }))).toEqual(['b']);
