@@ -46,6 +46,31 @@ describe('message search (browser)', { timeout: 240_000 }, () => {
   };
   const resultWith = (page: Page, text: string): Locator => results(page).filter({ hasText: text });
 
+  it('finds a message that arrived while the socket was down once it connects', async () => {
+    const veil = veilWeb();
+    let alicesSocket!: Awaited<ReturnType<typeof cuttableSocket>>;
+    const alice = await signedUpPerson(veil, 'wal', async (page) => {
+      alicesSocket = await cuttableSocket(page);
+    });
+    const bob = await signedUpPerson(veil, 'wbo');
+    await sayHi(bob.page, alice.name);
+    const lantern = word('lantern');
+    // Alice's index has read her histories: nothing matches yet.
+    await search(alice.page, lantern);
+    await alice.page.getByText('No messages found').waitFor();
+
+    // Her socket is down when the message comes, so `message received` cannot reach it.
+    await alicesSocket.cut();
+    await alice.page.getByTestId('connection-state').waitFor();
+    await sendMessage(bob.page, `A ${lantern} in the window`);
+    await messageWithText(bob.page, `A ${lantern} in the window`).getByTestId('ticks').waitFor();
+    expect(await results(alice.page).count()).toBe(0);
+
+    // Its connection reads the histories forwards again: the message is found without a reload.
+    alicesSocket.restore();
+    await resultWith(alice.page, 'in the window').waitFor({ timeout: 20_000 });
+  });
+
   it("finds a message that arrived while its group was first being read and the page's socket connected again meanwhile", async () => {
     const veil = veilWeb();
     let alicesSocket!: Awaited<ReturnType<typeof cuttableSocket>>;
