@@ -13,6 +13,7 @@ import {
   uniqueName,
 } from './flows.ts';
 import { useVeilWeb } from './harness.ts';
+import { cuttableSocket } from './network-faults.ts';
 
 /**
  * Blocking between real browsers, each person in a context of their own: a block stops
@@ -67,6 +68,38 @@ describe('blocking (browser)', { timeout: 180_000 }, () => {
       .getByRole('button', { name: `Unblock ${mallory.name}` })
       .click();
     await elsewhere.getByRole('textbox', { name: 'Message' }).waitFor();
+  });
+
+  it("shows a block made in the account's other browser while this one's socket was down once it connects", async () => {
+    const veil = veilWeb();
+    const alice = await signedUpPerson(veil, 'bwa');
+    const mallory = await signedUpPerson(veil, 'bwm');
+    await sayHi(mallory.page, alice.name);
+    let socket!: Awaited<ReturnType<typeof cuttableSocket>>;
+    const elsewhere = await sameUserElsewhere(
+      {
+        newPage: async () => {
+          const page = await veil.newPage();
+          socket = await cuttableSocket(page);
+          return page;
+        },
+      },
+      alice,
+    );
+    await openChat(elsewhere, mallory.name);
+    await elsewhere.getByRole('textbox', { name: 'Message' }).waitFor();
+
+    // The other browser loses its socket, so `blocks updated` cannot reach it.
+    await socket.cut();
+    await elsewhere.getByTestId('connection-state').waitFor();
+    await openChat(alice.page, mallory.name);
+    await chatOption(alice.page, `Block ${mallory.name}`);
+    await alice.page.getByText(`You blocked ${mallory.name}. Unblock to send.`).waitFor();
+    expect(await elsewhere.getByRole('textbox', { name: 'Message' }).count()).toBe(1);
+
+    // Its connection reads the block list again: the block shows without a reload.
+    socket.restore();
+    await elsewhere.getByText(`You blocked ${mallory.name}. Unblock to send.`).waitFor({ timeout: 20_000 });
   });
 
   it('stops messages and new chats both ways, collapses group messages, and unblocking restores them', async () => {

@@ -8,6 +8,7 @@ import {
   openChatFromUsers,
   recordNotifications,
   renameSelf,
+  sameUserElsewhere,
   sayHi,
   sendMessage,
   signedUpPerson,
@@ -306,6 +307,34 @@ describe('conversations (browser)', { timeout: 150_000 }, () => {
 
     await alice.page.getByTestId('chat-title').filter({ hasText: renamed }).waitFor();
     await alice.page.getByTestId('chat-item').filter({ hasText: renamed }).waitFor();
+  });
+
+  it("shows renames made while the socket was down once it connects: a contact's in the directory, the user's own from another browser", async () => {
+    const veil = suite();
+    let bobsSocket!: Awaited<ReturnType<typeof cuttableSocket>>;
+    const alice = await signedUpPerson(veil, 'yal');
+    const bob = await signedUpPerson(veil, 'ybo', async (page) => {
+      bobsSocket = await cuttableSocket(page);
+    });
+    await sayHi(alice.page, bob.name);
+    const bobElsewhere = await sameUserElsewhere(veil, bob);
+    await bob.page.goto('/users');
+    const card = (name: string) => bob.page.getByRole('button', { name: `${name}: Say Hi` });
+    await card(alice.name).waitFor();
+
+    // Bob's page loses its socket, so `user updated` cannot reach it.
+    await bobsSocket.cut();
+    await bob.page.getByTestId('connection-state').waitFor();
+    const [aliceRenamed, bobRenamed] = [uniqueName('yar'), uniqueName('ybr')];
+    await renameSelf(alice.page, aliceRenamed);
+    await renameSelf(bobElsewhere, bobRenamed);
+    expect(await card(aliceRenamed).count()).toBe(0);
+    expect(await bob.page.getByTestId('nav-username').textContent()).toBe(bob.name);
+
+    // Its connection reads the directory and Bob's own record again: both show without a reload.
+    bobsSocket.restore();
+    await card(aliceRenamed).waitFor({ timeout: 20_000 });
+    await bob.page.getByTestId('nav-username').getByText(bobRenamed).waitFor();
   });
 
   it('notifies of messages while the tab is hidden, once turned on, except in muted chats', async () => {

@@ -4,8 +4,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { messageWithText, openChat, sayHi, sendMessage, signedUpPerson, storedInIndexedDb } from './flows.ts';
+import {
+  createGroupOverApi,
+  currentUserId,
+  messageWithText,
+  openChat,
+  sayHi,
+  sendMessage,
+  signedUpPerson,
+  storedInIndexedDb,
+  uniqueName,
+} from './flows.ts';
 import { useVeilWeb } from './harness.ts';
+import { cuttableSocket } from './network-faults.ts';
 
 /**
  * Search that never leaves the browser, between two real browsers: a message of any chat found
@@ -34,6 +45,77 @@ describe('message search (browser)', { timeout: 240_000 }, () => {
     await searchBox(page).fill(query);
   };
   const resultWith = (page: Page, text: string): Locator => results(page).filter({ hasText: text });
+
+  it('finds a message that arrived while the socket was down once it connects', async () => {
+    const veil = veilWeb();
+    let alicesSocket!: Awaited<ReturnType<typeof cuttableSocket>>;
+    const alice = await signedUpPerson(veil, 'wal', async (page) => {
+      alicesSocket = await cuttableSocket(page);
+    });
+    const bob = await signedUpPerson(veil, 'wbo');
+    await sayHi(bob.page, alice.name);
+    const lantern = word('lantern');
+    // Alice's index has read her histories: nothing matches yet.
+    await search(alice.page, lantern);
+    await alice.page.getByText('No messages found').waitFor();
+
+    // Her socket is down when the message comes, so `message received` cannot reach it.
+    await alicesSocket.cut();
+    await alice.page.getByTestId('connection-state').waitFor();
+    await sendMessage(bob.page, `A ${lantern} in the window`);
+    await messageWithText(bob.page, `A ${lantern} in the window`).getByTestId('ticks').waitFor();
+    expect(await results(alice.page).count()).toBe(0);
+
+    // Its connection reads the histories forwards again: the message is found without a reload.
+    alicesSocket.restore();
+    await resultWith(alice.page, 'in the window').waitFor({ timeout: 20_000 });
+  });
+
+  it("finds a message that arrived while its group was first being read and the page's socket connected again meanwhile", async () => {
+    const veil = veilWeb();
+    let alicesSocket!: Awaited<ReturnType<typeof cuttableSocket>>;
+    const alice = await signedUpPerson(veil, 'gal', async (page) => {
+      alicesSocket = await cuttableSocket(page);
+    });
+    const bob = await signedUpPerson(veil, 'gbo');
+    const errors: string[] = [];
+    alice.page.on('pageerror', (error) => errors.push(error.message));
+    await alice.page.goto('/all-chats');
+    const groupName = uniqueName('Beacons');
+    const groupId = await createGroupOverApi(bob.page, groupName, [await currentUserId(alice.page)]);
+    // Alice's page gets the group only when the test lets the answer through.
+    let letThrough = () => {};
+    const released = new Promise<void>((resolve) => (letThrough = resolve));
+    await alice.page.route(`**/api/v1/chat/getchatbyid/${groupId}`, async (route) => {
+      await released;
+      await route.continue();
+    });
+    const asked = alice.page.waitForRequest((request) =>
+      request.url().includes(`/chat/getchatbyid/${groupId}`),
+    );
+    const beacon = word('beacon');
+    await openChat(bob.page, groupName);
+    await sendMessage(bob.page, `The ${beacon} is lit`);
+    // The message arrives (it counts at once), and reading it needs the group, which is on its way.
+    await asked;
+    await alice.page
+      .getByTestId('chat-item')
+      .filter({ hasText: groupName })
+      .getByTestId('unread-badge')
+      .waitFor();
+
+    // The socket connects again meanwhile, so the group is to be read again once that answer lands.
+    await alicesSocket.cut();
+    await alice.page.getByTestId('connection-state').waitFor();
+    alicesSocket.restore();
+    await alice.page.getByTestId('connection-state').waitFor({ state: 'detached', timeout: 20_000 });
+    letThrough();
+
+    // The message was read with the group as answered, and indexed.
+    await search(alice.page, beacon);
+    await resultWith(alice.page, 'is lit').waitFor();
+    expect(errors).toEqual([]);
+  });
 
   it('finds a message across chats, opens it in its history, follows an edit, forgets a deletion, and the server never sees a query', async () => {
     const veil = veilWeb();

@@ -1,7 +1,7 @@
 import type { PublicUser } from '@veil/contracts';
 import { useMemo } from 'react';
 import { api } from './api.ts';
-import { getSocket } from './realtime.ts';
+import { getSocket, onSocketConnect } from './realtime.ts';
 
 /**
  * The account's block list (docs/api.md, "Blocking"), shared by the chats, the Users page and
@@ -12,13 +12,17 @@ export const blocksApi = api.injectEndpoints({
     getBlocks: build.query<PublicUser[], void>({
       query: () => ({ url: 'user/blocks' }),
       providesTags: ['Blocks'],
-      // A block made in another browser of the account shows here at once.
+      // A block made in another browser of the account shows here at once; one made while the
+      // socket was down (or before its first connection) once it connects, from the first request
+      // on so a connect while the first answer is on its way is not missed.
       async onCacheEntryAdded(_arg, { cacheEntryRemoved, dispatch }) {
         const socket = getSocket();
         const refetch = () => void dispatch(blocksApi.util.invalidateTags(['Blocks']));
         socket.on('blocks updated', refetch);
+        const stopOnConnect = onSocketConnect(refetch);
         await cacheEntryRemoved;
         socket.off('blocks updated', refetch);
+        stopOnConnect();
       },
     }),
     setBlocked: build.mutation<PublicUser[], { userId: string; blocked: boolean }>({

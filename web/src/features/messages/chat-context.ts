@@ -1,7 +1,7 @@
 import type { ChatView } from '@veil/contracts';
 import type { AppDispatch } from '../../app/hooks.ts';
 import type { VerifiedGroup, ChatContext } from '../keys/index.ts';
-import { chatByIdApi } from './api/chat-by-id.api.ts';
+import { fetchChat } from './api/chat-by-id.api.ts';
 
 /**
  * Where messages are shown, for checking them: the chat, its members (the reader too), its
@@ -20,8 +20,4 @@ export const loadChatContext = async (
   dispatch: AppDispatch,
   chatId: string,
   myId: string,
-): Promise<ChatContext> =>
-  chatContextOf(
-    await dispatch(chatByIdApi.endpoints.getChatById.initiate(chatId, { subscribe: false })).unwrap(),
-    myId,
-  );
+): Promise<ChatContext> => chatContextOf(await fetchChat(dispatch, chatId), myId);

@@ -1,7 +1,7 @@
 import type { ChatView } from '@veil/contracts';
 import type { AppDispatch } from '../../app/hooks.ts';
 import { isApiError } from '../../lib/api-error.ts';
-import { chatByIdApi } from './api/chat-by-id.api.ts';
+import { fetchChat } from './api/chat-by-id.api.ts';
 
 /**
  * Runs `attempt` with the chat's members as loaded. Anything encrypted for a chat is keyed for
@@ -17,9 +17,7 @@ export const withCurrentMembers = async <T>(
     return await attempt(chat.participants);
   } catch (failure) {
     if (!isApiError(failure) || failure.code !== 'KEY_MAP_MISMATCH') throw failure;
-    const fresh = await dispatch(
-      chatByIdApi.endpoints.getChatById.initiate(chat._id, { subscribe: false, forceRefetch: true }),
-    ).unwrap();
+    const fresh = await fetchChat(dispatch, chat._id, { fresh: true });
     return attempt(fresh.participants);
   }
 };

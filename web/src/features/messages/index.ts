@@ -2,7 +2,7 @@
  * Chats and their messages as data: the endpoints, the models, new messages as they come, the outbox.
  * This file is the feature's public entry point: other features import only from here.
  */
-export { chatByIdApi, useGetChatByIdQuery } from './api/chat-by-id.api.ts';
+export { fetchChat, useGetChatByIdQuery } from './api/chat-by-id.api.ts';
 export {
   chatsApi,
   useCreateGroupChatMutation,

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { selectCurrentUser } from '../../lib/session.slice.ts';
-import { chatByIdApi, chatTitle, followNewMessages, type ArrivedMessage } from '../messages/index.ts';
+import { chatTitle, fetchChat, followNewMessages, type ArrivedMessage } from '../messages/index.ts';
 import { loadNotificationSettings, notificationSettings } from './notification-settings.ts';
 import { pushSupported, subscribeToPush } from './push/push-subscription.ts';
 import { mentionsUser } from '../mentions/index.ts';
@@ -37,11 +37,7 @@ export const useMessageNotifications = () => {
         !mentionsUser((await read({ userId: me._id, dispatch })).mentions, me._id)
       )
         return;
-      const chat = await dispatch(
-        chatByIdApi.endpoints.getChatById.initiate(message.chat, { subscribe: false }),
-      )
-        .unwrap()
-        .catch(() => undefined);
+      const chat = await fetchChat(dispatch, message.chat).catch(() => undefined);
       const sender =
         chat?.participants.find((p) => p._id === message.sender._id)?.username ??
         t('notifications.newMessage');

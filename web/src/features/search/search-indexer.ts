@@ -11,7 +11,7 @@ import {
   type ArrivedMessage,
 } from '../messages/index.ts';
 import { verifyMessage } from '../keys/index.ts';
-import { getSocket } from '../../lib/realtime.ts';
+import { getSocket, onSocketConnect } from '../../lib/realtime.ts';
 import { openSearchVault, type SearchVault } from './search-vault.ts';
 import { createMessageIndex, isSavedIndex, type IndexedMessage, type MessageIndex } from './message-index.ts';
 
@@ -202,6 +202,9 @@ export const startSearchIndexer = async (userId: string, dispatch: AppDispatch):
   socket.on('message deleted', onGone);
   socket.on('message hidden', onGone);
   socket.on('message expired', onGone);
+  // `message received` reaches only a connected socket: what arrived while it was down (or
+  // before its first connection) is read from the histories when it connects.
+  const stopOnConnect = onSocketConnect(() => void readForwards());
 
   const self: Running = {
     userId,
@@ -217,24 +220,55 @@ export const startSearchIndexer = async (userId: string, dispatch: AppDispatch):
       socket.off('message deleted', onGone);
       socket.off('message hidden', onGone);
       socket.off('message expired', onGone);
+      stopOnConnect();
       if (running === self) running = null;
       announce();
     },
   };
+  // One pass over the histories at a time; a connection during one makes one more after it.
+  const readAsOf = new Map<string, string>();
+  let reading = false;
+  let readAgain = false;
+  async function readForwards() {
+    if (reading) return void (readAgain = true);
+    reading = true;
+    self.building = true;
+    announce();
+    try {
+      do {
+        readAgain = false;
+        await catchUp(self, dispatch, () => stopped, scheduleSave, readAsOf);
+      } while (readAgain && !stopped);
+    } finally {
+      reading = false;
+      self.building = false;
+      announce();
+    }
+  }
   running = self;
   expireDue();
-  announce();
-  void catchUp(self, dispatch, () => stopped, scheduleSave).finally(() => {
-    self.building = false;
-    announce();
-  });
+  void readForwards();
   return () => self.stop();
 };
 
-/** Reads every chat's history forwards from where the index last read it. */
-const catchUp = async (self: Running, dispatch: AppDispatch, stopped: () => boolean, changed: () => void) => {
-  const chats = await dispatch(chatsApi.endpoints.getChats.initiate(undefined, { subscribe: false }));
+/**
+ * Reads every chat's history forwards from where the index last read it, but for the chats that
+ * did not change since this page last read them: `readAsOf` holds each chat's `updatedAt` then,
+ * which every new message moves.
+ */
+const catchUp = async (
+  self: Running,
+  dispatch: AppDispatch,
+  stopped: () => boolean,
+  changed: () => void,
+  readAsOf: Map<string, string>,
+) => {
+  // The chats as they are now (a chat made while the socket was down included), subscribed while
+  // they load so a list invalidated meanwhile is not dropped.
+  const request = dispatch(chatsApi.endpoints.getChats.initiate(undefined, { forceRefetch: true }));
+  const chats = await request.finally(() => request.unsubscribe());
   for (const chat of chats.data ?? []) {
+    if (readAsOf.get(chat._id) === chat.updatedAt) continue;
     let after = self.index.caughtUpTo(chat._id);
     for (let page = 0; page < maxPagesPerChat && !stopped(); page += 1) {
       const result = await dispatch(
@@ -254,5 +288,6 @@ const catchUp = async (self: Running, dispatch: AppDispatch, stopped: () => bool
       if (!result.data.hasMore || last === undefined) break;
       after = last;
     }
+    readAsOf.set(chat._id, chat.updatedAt);
   }
 };

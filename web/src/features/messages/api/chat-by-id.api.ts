@@ -1,4 +1,5 @@
 import type { ChatView } from '@veil/contracts';
+import type { AppDispatch } from '../../../app/hooks.ts';
 import { api } from '../../../lib/api.ts';
 import { onSocketConnect } from '../../../lib/realtime.ts';
 
@@ -26,3 +27,21 @@ export const chatByIdApi = api.injectEndpoints({
 });
 
 export const { useGetChatByIdQuery } = chatByIdApi;
+
+/**
+ * The chat as loaded, fetched if it is not (fetched again with `fresh`). Subscribed while it
+ * waits: an entry nobody subscribes to is dropped when its tags are invalidated (a group change,
+ * a socket connect), and one dropped while its answer was on its way would read as nothing.
+ */
+export const fetchChat = async (
+  dispatch: AppDispatch,
+  chatId: string,
+  { fresh = false } = {},
+): Promise<ChatView> => {
+  const request = dispatch(chatByIdApi.endpoints.getChatById.initiate(chatId, { forceRefetch: fresh }));
+  try {
+    return await request.unwrap();
+  } finally {
+    request.unsubscribe();
+  }
+};

@@ -9,7 +9,7 @@ import type { useAppDispatch } from '../../../app/hooks.ts';
 import { sealingMembers, signOutgoing, type Outgoing } from '../../keys/index.ts';
 import { sendOverSocket } from '../../../lib/socket-send.ts';
 import { chatsApi } from '../api/chats.api.ts';
-import { chatByIdApi } from '../api/chat-by-id.api.ts';
+import { fetchChat } from '../api/chat-by-id.api.ts';
 import { withCurrentMembers } from '../current-members.ts';
 import { messagesApi } from '../api/messages.api.ts';
 import { rememberOwnMessage } from '../api/unread.api.ts';
@@ -38,9 +38,7 @@ const receiptOf = ({ _id, seq, createdAt }: MessageView): SentReceipt => ({ _id,
  * the item's `clientMessageId` makes every repeat of it safe. Failures throw (ApiErrors).
  */
 export const deliverMessage = async (dispatch: AppDispatch, me: PublicUser, item: OutboxItem) => {
-  const chat = await dispatch(
-    chatByIdApi.endpoints.getChatById.initiate(item.chatId, { subscribe: false }),
-  ).unwrap();
+  const chat = await fetchChat(dispatch, item.chatId);
   const replyTo = item.replyTo?._id;
   const attachments = item.attachments ?? [];
   // Files travel inside the ciphertext (their keys, names and types) and by blob id beside it,
