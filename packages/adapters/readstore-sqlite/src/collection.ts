@@ -266,8 +266,10 @@ export const openCollection = (
         .map((row) => String(row.detail));
     },
     expectKeysOf(doc) {
-      for (const index of keyTables)
-        if (!index.multikey || !index.nonAscii) raiseFlags(index, entriesOf(doc, index.key));
+      // A multikey index's flags plan nothing more: beyond its fixed fields a query through it
+      // tests whole documents. Only the other indexes can learn anything from a document (a chat
+      // is written at every send, and its members' index is multikey long since).
+      for (const index of keyTables) if (!index.multikey) raiseFlags(index, entriesOf(doc, index.key));
     },
     flags(keyTable) {
       const index = keyTables.find((candidate) => candidate.table === keyTable);
