@@ -36,7 +36,9 @@ describe('SQLite read store, a file with its writer thread', () => {
       // The Kelvin sign lower-cases to an ASCII k: only a search that knows the index holds keys
       // beyond ASCII finds it from an ASCII needle.
       await names.put({ _id: 'kelvin', name: '\u212Aelvin', tags: ['\u212A', 'x'] });
-      expect((await names.find({ name: { $icontains: 'kelvin' } })).map((doc) => doc._id)).toEqual(['kelvin']);
+      expect((await names.find({ name: { $icontains: 'kelvin' } })).map((doc) => doc._id)).toEqual([
+        'kelvin',
+      ]);
       expect((await names.find({ tags: { $icontains: 'k' } })).map((doc) => doc._id)).toEqual(['kelvin']);
     } finally {
       await store.close();

@@ -26,7 +26,8 @@ const schemasIn = (schema: z.ZodType, seen = new Set<unknown>()): z.ZodType[] =>
   seen.add(schema);
   const found: z.ZodType[] = [schema];
   const visit = (value: unknown) => {
-    if (value && typeof value === 'object' && '_zod' in value) found.push(...schemasIn(value as z.ZodType, seen));
+    if (value && typeof value === 'object' && '_zod' in value)
+      found.push(...schemasIn(value as z.ZodType, seen));
     else if (Array.isArray(value)) value.forEach(visit);
     else if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
       Object.values(value).forEach(visit);
@@ -109,7 +110,9 @@ describe('operations served in process without a second parse', () => {
     it(`get from ${edge} a command the send schema takes as it is`, () => {
       const command = toCommand(bodyFor(edge));
       expect(send.parse(command)).toEqual(command);
-      const bare = toCommand(bodyFor(edge, { replyTo: undefined, attachments: undefined, signature: undefined }));
+      const bare = toCommand(
+        bodyFor(edge, { replyTo: undefined, attachments: undefined, signature: undefined }),
+      );
       expect(send.parse(bare)).toEqual(bare);
     });
 
