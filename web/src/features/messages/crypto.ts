@@ -179,6 +179,25 @@ export const frankingFits = async (
 };
 
 /**
+ * A signature that verified, held to what was read here: over a key other than the one unwrapped
+ * here it fails as two-faced (`key-commitment`); over a franking tag the text and franking key
+ * inside do not give (unless `franked` is false: a deletion keeps no text), as made unreportable
+ * (`franking`). Any other verification is returned as it came.
+ */
+export const heldToWhatWasRead = async (
+  checked: Verification | undefined,
+  signature: MessageSignature | undefined,
+  keyCommitment: string | undefined,
+  read: Parameters<typeof frankingFits>[1],
+  { franked = true } = {},
+): Promise<Verification | undefined> => {
+  if (checked?.status !== 'verified') return checked;
+  if (!commitmentHolds(signature, keyCommitment)) return { status: 'failed', reason: 'key-commitment' };
+  if (franked && !(await frankingFits(signature, read))) return { status: 'failed', reason: 'franking' };
+  return checked;
+};
+
+/**
  * Decrypts a message (and the message it replies to) for `userId` with the account's keys in this
  * browser. Given where it is shown (`context`), it is verified too, and a message whose signature
  * does not hold shows why instead of its text (and without its files).
@@ -201,18 +220,10 @@ export const decryptForUser = async (
     ),
     context ? verifyMessage(message, context, userId) : undefined,
   ]);
-  // A signature that holds, over a key other than the one this reader unwrapped: a two-faced
-  // message; over a franking tag that the text and key inside do not give: a message its sender
-  // made unreportable.
-  const shownSignature = shownSignatureOf(message);
-  const verification: Verification | undefined =
-    checked?.status !== 'verified'
-      ? checked
-      : !commitmentHolds(shownSignature, keyCommitment)
-        ? { status: 'failed', reason: 'key-commitment' }
-        : !message.deleted && !(await frankingFits(shownSignature, read))
-          ? { status: 'failed', reason: 'franking' }
-          : checked;
+  // A two-faced message, or one its sender made unreportable, fails however well its signature holds.
+  const verification = await heldToWhatWasRead(checked, shownSignatureOf(message), keyCommitment, read, {
+    franked: !message.deleted,
+  });
   const shown =
     verification?.status === 'failed'
       ? {

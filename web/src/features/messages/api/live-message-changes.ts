@@ -5,14 +5,9 @@ import type {
   ReactionNotice,
   SealedReaction,
 } from '@veil/contracts';
-import { frankingFits, readSealedForUser } from '../crypto.ts';
+import { heldToWhatWasRead, readSealedForUser } from '../crypto.ts';
 import { type DisplayMessage } from '../display-message.ts';
-import {
-  type Verification,
-  commitmentHolds,
-  unverifiedDeletionText,
-  unverifiedText,
-} from '../../keys/index.ts';
+import { type Verification, unverifiedDeletionText, unverifiedText } from '../../keys/index.ts';
 import type { VeilSocket } from '../../../lib/realtime.ts';
 import { changeMessage, edited, reacted, tombstone, withoutMessage } from '../message-changes.ts';
 import { forgetPreview } from '../previews.ts';
@@ -52,17 +47,9 @@ export const followMessageChanges = (
       readSealedForUser(notice, editedAt, userId),
       checkEdit(notice),
     ]);
-    // A signature that holds over a key other than the one unwrapped here: a two-faced edit; over
-    // a franking tag that the new text and key inside do not give: an edit made unreportable.
+    // A two-faced edit, or one made unreportable, fails however well its signature holds.
     const { keyCommitment, ...readText } = read;
-    const verification: Verification | undefined =
-      checked?.status !== 'verified'
-        ? checked
-        : !commitmentHolds(signature, keyCommitment)
-          ? { status: 'failed', reason: 'key-commitment' }
-          : !(await frankingFits(signature, readText))
-            ? { status: 'failed', reason: 'franking' }
-            : checked;
+    const verification = await heldToWhatWasRead(checked, signature, keyCommitment, readText);
     const shown =
       verification?.status === 'failed'
         ? { decryptedContent: unverifiedText(verification.reason), readState: 'unverified' as const }
